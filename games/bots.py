@@ -1,0 +1,25 @@
+"""Generic bots that work for every registered game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Bot, GameError
+from games.rng import Rng
+
+
+class RandomBot(Bot):
+    """Uniformly random legal move; the draw depends on the bot seed and the state digest."""
+
+    name = "random"
+
+    def choose(self, state: Any) -> Any:
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise GameError("random bot asked to move in a state with no legal moves")
+        rng = Rng.from_seed(self.seed, "random-bot", self.game.state_digest(state))
+        move, _ = rng.choice(moves)
+        return move
+
+
+GENERIC_BOTS: dict[str, type[Bot]] = {"random": RandomBot}

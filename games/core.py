@@ -1,0 +1,283 @@
+"""One game API for every tablesim game.
+
+A game is a :class:`Game` object (stateless rules) plus its own frozen ``State`` and ``Move``
+values. Everything generic (the play loop, logs, replay, balance runs, conformance tests, the
+command line) talks to games only through this interface:
+
+- ``make_config(values, players=n)`` validates options and returns the game's frozen config;
+- ``new_game(config, seed)`` returns the initial state; all chance (dice, shuffles, noise) is
+  drawn from a :class:`games.rng.Rng` stored *inside* the state when a move is applied, so a
+  replay of the same moves reproduces the game exactly and bots cannot see future draws;
+- ``legal_moves(state)`` returns a sorted tuple; ``apply(state, move)`` returns a new state and
+  never mutates its input; ``current_player``, ``is_terminal`` and ``result``;
+- moves and states have a text form and a JSON form that round-trip.
+
+Errors are typed and subclass ``ValueError``; they say what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+S = TypeVar("S")  # a game's state type
+M = TypeVar("M")  # a game's move type
+C = TypeVar("C")  # a game's config type
+
+
+class GameError(ValueError):
+    """Base class of every rules error."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid in this state."""
+
+
+class MoveParseError(GameError):
+    """Text that is not a move of this game."""
+
+
+class ConfigError(GameError):
+    """A bad game option: names the key, the value, and what is allowed."""
+
+
+class StateFormatError(GameError):
+    """A state text or JSON object that is not a valid state of this game."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option, as shown by the command line (``--name value``) and in logs.
+
+    ``kind`` is one of ``int``, ``float``, ``str``, ``bool`` or ``list[int]`` (written
+    ``1..10`` or ``2,3,5``). ``choices`` restricts ``str`` options.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> Any:
+        """Parse a command-line string into this option's value (raises ConfigError)."""
+        try:
+            if self.kind == "int":
+                return int(text)
+            if self.kind == "float":
+                return float(text)
+            if self.kind == "bool":
+                low = text.strip().lower()
+                if low in ("1", "true", "yes", "on"):
+                    return True
+                if low in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(text)
+            if self.kind == "list[int]":
+                return parse_int_list(text)
+            return text
+        except ValueError:
+            raise ConfigError(
+                f"option --{self.name.replace('_', '-')}: {text!r} is not a valid {self.kind}"
+                + (f" (allowed: {', '.join(self.choices)})" if self.choices else "")
+            ) from None
+
+
+def parse_int_list(text: str) -> list[int]:
+    """Parse ``"2..12"`` or ``"1,2,5"`` (or a mix, ``"1..3,7"``) into a list of ints."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if ".." in part:
+            a, b = part.split("..", 1)
+            lo, hi = int(a), int(b)
+            if hi < lo:
+                raise ValueError(text)
+            out.extend(range(lo, hi + 1))
+        elif part:
+            out.append(int(part))
+    if not out:
+        raise ValueError(text)
+    return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    ``scores`` has one entry per seat. ``winners`` lists the winning seats (several for a team
+    win); it is empty for a draw.
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat (the lowest seat of a winning team), or None for a draw."""
+        return min(self.winners) if self.winners else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (plain numbers, lists; stable key order)."""
+        return {
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "scores": [_num(s) for s in self.scores],
+            "detail": dict(self.detail),
+        }
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def canonical_json(obj: Any) -> str:
+    """Compact JSON with sorted keys: the byte-stable text form used for hashing and logs."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+class Game(ABC, Generic[S, M, C]):
+    """The rules of one game. Subclasses are stateless; states and moves are frozen values."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # ---- configuration -------------------------------------------------------------------
+    @abstractmethod
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> C:
+        """Validate option ``values`` for ``players`` seats; raise ConfigError naming the key."""
+
+    @abstractmethod
+    def config_to_json(self, config: C) -> dict[str, Any]:
+        """The config as a JSON object (the inverse of ``make_config``)."""
+
+    def config_from_json(self, obj: Mapping[str, Any]) -> C:
+        """Rebuild a config from ``config_to_json`` output."""
+        values = dict(obj)
+        players = values.pop("players", None)
+        if not isinstance(players, int):
+            raise ConfigError("config: key 'players' must be an integer")
+        return self.make_config(values, players=players)
+
+    def check_option_keys(self, values: Mapping[str, Any]) -> None:
+        """Raise ConfigError for keys that are not options of this game."""
+        known = {o.name for o in self.options}
+        for key in values:
+            if key not in known:
+                allowed = ", ".join(sorted(known)) or "none"
+                raise ConfigError(f"{self.name}: unknown option {key!r} (allowed: {allowed})")
+
+    def check_players(self, players: int) -> None:
+        """Raise ConfigError unless ``players`` is within this game's seat range."""
+        if not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.name}: {players} players given; it is played by "
+                f"{self.min_players} to {self.max_players}"
+            )
+
+    # ---- rules ---------------------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, config: C, seed: int) -> S:
+        """The initial state; every chance event later comes from the state's own stream."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> tuple[M, ...]:
+        """All legal moves, sorted; empty only when the state is terminal."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> S:
+        """The state after ``move``; raises IllegalMoveError; never mutates ``state``."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int | None:
+        """The seat to move, or None when the game is over."""
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result:
+        """The result of a terminal state (raises GameError before the end)."""
+
+    @abstractmethod
+    def num_players(self, state: S) -> int:
+        """Number of seats."""
+
+    def turn_number(self, state: S) -> int:
+        """Number of moves applied so far (games override if they store it differently)."""
+        return int(getattr(state, "turn", 0))
+
+    # ---- text and JSON -------------------------------------------------------------------
+    @abstractmethod
+    def format_move(self, state: S, move: M) -> str:
+        """The move's text form (parsed back by ``parse_move``)."""
+
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """Parse a move typed by a person or read from a log; raises MoveParseError."""
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The whole state, including the random stream, as JSON."""
+
+    @abstractmethod
+    def state_from_json(self, obj: Mapping[str, Any]) -> S:
+        """Rebuild a state from ``state_to_json`` output; raises StateFormatError."""
+
+    def state_to_text(self, state: S) -> str:
+        """Canonical one-line text form (sorted, compact JSON)."""
+        return canonical_json(self.state_to_json(state))
+
+    def state_from_text(self, text: str) -> S:
+        """Inverse of ``state_to_text``."""
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateFormatError(f"{self.name}: state text is not JSON: {exc}") from None
+        if not isinstance(obj, dict):
+            raise StateFormatError(f"{self.name}: state text must be a JSON object")
+        return self.state_from_json(obj)
+
+    def state_digest(self, state: S) -> str:
+        """A short, stable digest of the canonical text (for logs and replays)."""
+        return hashlib.sha256(self.state_to_text(state).encode()).hexdigest()[:16]
+
+    def describe(self, state: S) -> str:
+        """A human-readable picture of the state for the terminal (games override)."""
+        return self.state_to_text(state)
+
+    def describe_move(self, state: S, move: M) -> str:
+        """A short sentence for a move in headless output (games may override)."""
+        return self.format_move(state, move)
+
+
+class Bot(ABC):
+    """A computer player. Its choices depend only on its seed and the state it is shown.
+
+    ``budget`` counts nodes, playouts or iterations (never seconds), so a bot is reproducible.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, game: Game[Any, Any, Any], seed: int, budget: int | None = None) -> None:
+        self.game = game
+        self.seed = int(seed)
+        self.budget = budget
+
+    @abstractmethod
+    def choose(self, state: Any) -> Any:
+        """Return one legal move for the current player of ``state``."""
+
+
+def pick_sorted(moves: Sequence[M]) -> tuple[M, ...]:
+    """Return ``moves`` as a tuple sorted by their natural order (helper for games)."""
+    return tuple(sorted(moves))

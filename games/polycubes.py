@@ -1,0 +1,473 @@
+"""Pure polycube geometry: catalogues of pieces, rotations, reflections, canonical forms.
+
+A piece is a set of unit cells ``(x, y, z)`` (integers, z up). Flat pieces (polyominoes) have
+``z == 0`` everywhere. Nothing here knows about metres: cube edges live in the physics config.
+
+The rotation group of the cube has 24 proper rotations (signed permutation matrices with
+determinant +1) and 24 improper ones (reflections). ``canonical`` picks the smallest sorted
+cell tuple over a group, so two pieces are the same shape exactly when their canonical forms
+are equal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+Cell = tuple[int, int, int]
+Cells = tuple[Cell, ...]
+
+
+class PieceError(ValueError):
+    """A piece specification that is not a valid polycube, or an unknown catalogue name."""
+
+
+# ---------------------------------------------------------------------------------------
+# Groups
+# ---------------------------------------------------------------------------------------
+def _signed_permutations() -> list[np.ndarray]:
+    mats = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            m = np.zeros((3, 3), dtype=np.int64)
+            for row, (col, s) in enumerate(zip(perm, signs, strict=True)):
+                m[row, col] = s
+            mats.append(m)
+    # Sort for a stable order: identity first, then lexicographic by entries.
+    mats.sort(key=lambda m: (tuple(-m.flatten())))
+    return mats
+
+
+_ALL = _signed_permutations()
+ROTATIONS: tuple[np.ndarray, ...] = tuple(m for m in _ALL if round(np.linalg.det(m)) == 1)
+"""The 24 proper rotations of the cube, as 3x3 integer matrices (identity first)."""
+REFLECTIONS: tuple[np.ndarray, ...] = tuple(m for m in _ALL if round(np.linalg.det(m)) == -1)
+"""The 24 improper symmetries of the cube (rotation composed with a mirror)."""
+SYMMETRIES: tuple[np.ndarray, ...] = ROTATIONS + REFLECTIONS
+"""All 48 symmetries of the cube."""
+
+PLANE_ROTATIONS: tuple[np.ndarray, ...] = tuple(
+    m for m in ROTATIONS if m[2, 2] == 1 and not m[2, :2].any() and not m[:2, 2].any()
+)
+"""The 4 rotations about the z axis (the one-sided group of flat pieces)."""
+PLANE_SYMMETRIES: tuple[np.ndarray, ...] = tuple(
+    m for m in SYMMETRIES if m[2, 2] == 1 and not m[2, :2].any() and not m[:2, 2].any()
+)
+"""The 8 symmetries of the square that keep z (rotations and mirrors in the plane)."""
+
+GROUPS: dict[str, tuple[np.ndarray, ...]] = {
+    "translation": (np.eye(3, dtype=np.int64),),
+    "plane-rotations": PLANE_ROTATIONS,
+    "plane": PLANE_SYMMETRIES,
+    "rotations": ROTATIONS,
+    "full": SYMMETRIES,
+}
+"""Named groups: fixed, one-sided 2D, free 2D, one-sided 3D (proper), free 3D (with mirrors)."""
+
+
+# ---------------------------------------------------------------------------------------
+# Cells
+# ---------------------------------------------------------------------------------------
+def as_cells(cells: Iterable[Sequence[int]]) -> Cells:
+    """Validate and convert cells to a sorted tuple of integer triples (2-tuples get z=0).
+
+    Raises PieceError for empty input, wrong arity, non-integers, duplicates or a piece whose
+    cells are not face-connected.
+    """
+    out: list[Cell] = []
+    for i, c in enumerate(cells):
+        c = tuple(c)
+        if len(c) == 2:
+            c = (c[0], c[1], 0)
+        if len(c) != 3:
+            raise PieceError(f"cell {i}: {c!r} must have 2 or 3 coordinates")
+        for v in c:
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise PieceError(f"cell {i}: {c!r} must hold integers")
+        out.append((int(c[0]), int(c[1]), int(c[2])))
+    if not out:
+        raise PieceError("a piece needs at least one cell")
+    if len(set(out)) != len(out):
+        raise PieceError(f"duplicate cells in {out!r}")
+    if not is_connected(out):
+        raise PieceError(f"cells {sorted(out)!r} are not face-connected")
+    return tuple(sorted(out))
+
+
+def is_connected(cells: Iterable[Cell]) -> bool:
+    """True when the cells form one face-connected polycube."""
+    cs = set(cells)
+    if not cs:
+        return False
+    start = next(iter(cs))
+    seen = {start}
+    stack = [start]
+    while stack:
+        x, y, z = stack.pop()
+        for n in _neighbours((x, y, z)):
+            if n in cs and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(cs)
+
+
+def _neighbours(c: Cell) -> Iterable[Cell]:
+    x, y, z = c
+    yield from ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z), (x, y, z + 1), (x, y, z - 1))
+
+
+def normalize(cells: Iterable[Cell]) -> Cells:
+    """Translate so the minimum corner is the origin and sort."""
+    cs = list(cells)
+    mx = min(c[0] for c in cs)
+    my = min(c[1] for c in cs)
+    mz = min(c[2] for c in cs)
+    return tuple(sorted((x - mx, y - my, z - mz) for x, y, z in cs))
+
+
+def transform(cells: Iterable[Cell], matrix: np.ndarray) -> Cells:
+    """Apply a 3x3 integer matrix to every cell and normalise."""
+    arr = np.asarray(list(cells), dtype=np.int64) @ np.asarray(matrix, dtype=np.int64).T
+    return normalize(map(tuple, arr.tolist()))
+
+
+def orientations(cells: Iterable[Cell], group: str = "rotations") -> tuple[Cells, ...]:
+    """The distinct normalised images of a piece under a named group, sorted."""
+    return _orientations(normalize(cells), group)
+
+
+@lru_cache(maxsize=4096)
+def _orientations(cells: Cells, group: str) -> tuple[Cells, ...]:
+    if group not in GROUPS:
+        raise PieceError(f"unknown group {group!r} (allowed: {', '.join(GROUPS)})")
+    return tuple(sorted({transform(cells, m) for m in GROUPS[group]}))
+
+
+def canonical(cells: Iterable[Cell], group: str = "full") -> Cells:
+    """The canonical form of a piece under a group: the smallest of its orientations."""
+    return orientations(cells, group)[0]
+
+
+def is_flat(cells: Iterable[Cell]) -> bool:
+    """True when the piece fits in a one-cell-thick slab along some axis."""
+    arr = np.asarray(list(cells))
+    return bool(((arr.max(axis=0) - arr.min(axis=0)) == 0).any())
+
+
+def is_chiral(cells: Iterable[Cell]) -> bool:
+    """True when the mirror image cannot be reached by a proper rotation."""
+    cs = normalize(cells)
+    return canonical(cs, "rotations") != canonical(transform(cs, np.diag([-1, 1, 1])), "rotations")
+
+
+def mirror(cells: Iterable[Cell]) -> Cells:
+    """The mirror image (x -> -x), normalised."""
+    return transform(cells, np.diag([-1, 1, 1]))
+
+
+def enumerate_polycubes(n: int, dims: int = 3, group: str = "rotations") -> tuple[Cells, ...]:
+    """Every polycube (dims=3) or polyomino (dims=2) of ``n`` cells, once per class of ``group``.
+
+    Grows fixed shapes cell by cell from size n-1 and keeps one canonical form per class.
+    Published counts (OEIS A000105, A000988, A001168, A000162, A038119) are checked in tests.
+    """
+    if dims not in (2, 3):
+        raise PieceError(f"dims must be 2 or 3, got {dims}")
+    if n < 1:
+        raise PieceError(f"n must be >= 1, got {n}")
+    fixed: set[Cells] = {((0, 0, 0),)}
+    for _ in range(n - 1):
+        grown: set[Cells] = set()
+        for shape in fixed:
+            cs = set(shape)
+            for c in shape:
+                for nb in _neighbours(c):
+                    if nb in cs or (dims == 2 and nb[2] != 0):
+                        continue
+                    grown.add(normalize(cs | {nb}))
+        fixed = grown
+    return tuple(sorted({canonical(s, group) for s in fixed}))
+
+
+def bounding_box(cells: Iterable[Cell]) -> tuple[int, int, int]:
+    """Size of the axis-aligned bounding box in cells."""
+    arr = np.asarray(list(cells))
+    return tuple(int(v) for v in arr.max(axis=0) - arr.min(axis=0) + 1)  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------
+# Boxes: a polycube as a few axis-aligned boxes (collision shapes, URDF, statics)
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned block of cells: ``origin`` is its minimum cell, ``size`` its extent."""
+
+    origin: Cell
+    size: tuple[int, int, int]
+
+    def cells(self) -> Cells:
+        """The cells this box covers."""
+        ox, oy, oz = self.origin
+        sx, sy, sz = self.size
+        return tuple(
+            (ox + i, oy + j, oz + k) for i in range(sx) for j in range(sy) for k in range(sz)
+        )
+
+    @property
+    def volume(self) -> int:
+        """Number of cells."""
+        return self.size[0] * self.size[1] * self.size[2]
+
+    def centre(self) -> tuple[float, float, float]:
+        """Centre in cell units, with cell (0,0,0) spanning [0,1]^3."""
+        return tuple(o + s / 2 for o, s in zip(self.origin, self.size, strict=True))  # type: ignore[return-value]
+
+
+def merge_into_boxes(cells: Iterable[Cell]) -> tuple[Box, ...]:
+    """Partition a polycube into few axis-aligned boxes (greedy, deterministic).
+
+    Repeatedly takes the first uncovered cell (sorted order) and grows the largest box from it
+    over the 6 axis orders, so an L-tetracube becomes a 3-bar and a cube, an O-tetromino one
+    2x2 box. Fewer boxes mean fewer contacts and a faster, calmer simulation.
+    """
+    remaining = set(as_cells(cells))
+    boxes: list[Box] = []
+    while remaining:
+        start = min(remaining)
+        best: Box | None = None
+        for order in itertools.permutations(range(3)):
+            size = [1, 1, 1]
+            for axis in order:
+                while True:
+                    trial = list(size)
+                    trial[axis] += 1
+                    cand = Box(start, tuple(trial))  # type: ignore[arg-type]
+                    if all(c in remaining for c in cand.cells()):
+                        size = trial
+                    else:
+                        break
+            box = Box(start, tuple(size))  # type: ignore[arg-type]
+            if best is None or box.volume > best.volume:
+                best = box
+        assert best is not None  # start itself is always a 1x1x1 box
+        boxes.append(best)
+        remaining -= set(best.cells())
+    return tuple(boxes)
+
+
+# ---------------------------------------------------------------------------------------
+# Mass properties (analytic, exact for unit cubes of uniform density)
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MassProperties:
+    """Mass (kg), centre of mass (m, in the piece frame where cell (0,0,0) spans [0,a]^3),
+    inertia tensor about the centre of mass (kg m^2, 3x3), principal moments (ascending) and
+    principal axes (columns of a proper rotation matrix)."""
+
+    mass: float
+    com: np.ndarray
+    inertia: np.ndarray
+    principal_moments: np.ndarray
+    principal_axes: np.ndarray
+
+
+def mass_properties(cells: Iterable[Cell], edge: float, density: float) -> MassProperties:
+    """Exact mass properties of a polycube of cube ``edge`` (m) and ``density`` (kg/m^3).
+
+    Each cube contributes m a^2/6 about its own centre plus the parallel-axis term.
+    """
+    cs = np.asarray(as_cells(cells), dtype=float)
+    m_cube = density * edge**3
+    centres = (cs + 0.5) * edge
+    mass = m_cube * len(cs)
+    com = centres.mean(axis=0)
+    d = centres - com
+    inertia = np.eye(3) * (m_cube * edge**2 / 6.0) * len(cs)
+    inertia += m_cube * (np.eye(3) * (d * d).sum() - d.T @ d)
+    moments, axes = np.linalg.eigh(inertia)
+    if np.linalg.det(axes) < 0:
+        axes[:, 2] = -axes[:, 2]
+    return MassProperties(mass, com, inertia, moments, axes)
+
+
+# ---------------------------------------------------------------------------------------
+# Catalogues
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Piece:
+    """A named piece of a catalogue: ``label`` is what is printed on it (may repeat),
+    ``name`` is unique in its catalogue, ``value`` the points it scores (Kozo)."""
+
+    name: str
+    label: str
+    cells: Cells
+    value: int
+    color: str
+
+    @property
+    def size(self) -> int:
+        """Number of cubes."""
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A named set of pieces. ``cube`` names the cube-edge setting of the physics config
+    (``kozo``, ``balance`` or ``katamino``; ``unit`` for abstract sets)."""
+
+    name: str
+    cube: str
+    description: str
+    pieces: tuple[Piece, ...]
+
+    def piece(self, name: str) -> Piece:
+        """The piece called ``name`` (PieceError listing the names if unknown)."""
+        for p in self.pieces:
+            if p.name == name:
+                return p
+        raise PieceError(
+            f"catalogue {self.name!r} has no piece {name!r} "
+            f"(pieces: {', '.join(p.name for p in self.pieces)})"
+        )
+
+    @property
+    def total_cubes(self) -> int:
+        """Total number of cubes in the set."""
+        return sum(p.size for p in self.pieces)
+
+
+def _p2(*xy: tuple[int, int]) -> Cells:
+    return as_cells((x, y, 0) for x, y in xy)
+
+
+PENTOMINO_CELLS: dict[str, Cells] = {
+    "F": _p2((1, 0), (2, 0), (0, 1), (1, 1), (1, 2)),
+    "I": _p2((0, 0), (1, 0), (2, 0), (3, 0), (4, 0)),
+    "L": _p2((0, 0), (1, 0), (2, 0), (3, 0), (0, 1)),
+    "N": _p2((0, 0), (1, 0), (2, 0), (2, 1), (3, 1)),
+    "P": _p2((0, 0), (1, 0), (0, 1), (1, 1), (0, 2)),
+    "T": _p2((0, 0), (1, 0), (2, 0), (1, 1), (1, 2)),
+    "U": _p2((0, 0), (2, 0), (0, 1), (1, 1), (2, 1)),
+    "V": _p2((0, 0), (1, 0), (2, 0), (0, 1), (0, 2)),
+    "W": _p2((0, 0), (1, 0), (1, 1), (2, 1), (2, 2)),
+    "X": _p2((1, 0), (0, 1), (1, 1), (2, 1), (1, 2)),
+    "Y": _p2((0, 0), (1, 0), (2, 0), (3, 0), (1, 1)),
+    "Z": _p2((0, 0), (1, 0), (1, 1), (1, 2), (2, 2)),
+}
+TETROMINO_CELLS: dict[str, Cells] = {
+    "I": _p2((0, 0), (1, 0), (2, 0), (3, 0)),
+    "L": _p2((0, 0), (1, 0), (2, 0), (0, 1)),
+    "O": _p2((0, 0), (1, 0), (0, 1), (1, 1)),
+    "S": _p2((0, 0), (1, 0), (1, 1), (2, 1)),
+    "T": _p2((0, 0), (1, 0), (2, 0), (1, 1)),
+}
+_SCREW = as_cells([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)])
+SOMA_CELLS: dict[str, Cells] = {
+    "V": _p2((0, 0), (1, 0), (0, 1)),
+    "L": TETROMINO_CELLS["L"],
+    "T": TETROMINO_CELLS["T"],
+    "Z": TETROMINO_CELLS["S"],
+    "A": _SCREW,
+    "B": mirror(_SCREW),
+    "P": as_cells([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]),
+}
+
+_PALETTE = (
+    "#c0392b", "#2980b9", "#27ae60", "#f1c40f", "#8e44ad", "#e67e22",
+    "#16a085", "#d35400", "#2c3e50", "#e84393", "#7f8c8d", "#6ab04c",
+)  # fmt: skip
+
+
+def _catalogue(name: str, cube: str, description: str, rows: Sequence[tuple]) -> Catalogue:
+    pieces = []
+    for i, row in enumerate(rows):
+        pname, label, cells, value = row[:4]
+        color = row[4] if len(row) > 4 else _PALETTE[i % len(_PALETTE)]
+        pieces.append(Piece(pname, label, as_cells(cells), value, color))
+    return Catalogue(name, cube, description, tuple(pieces))
+
+
+# Kozo: the two 2s are 1x1x2 bars (forced); the rest is our choice (RULES-NOTES, docs/rules/kozo.md):
+# the 3s are the I- and L-tricube; 4s: flat L, T, S and the non-flat branch and screw;
+# 5s: flat U and V (both fit the 8-square ring around the chimney) and a non-flat pentacube.
+_KOZO = [
+    ("2a", "2", [(0, 0, 0), (1, 0, 0)], 2),
+    ("2b", "2", [(0, 0, 0), (1, 0, 0)], 2),
+    ("3I", "3", [(0, 0, 0), (1, 0, 0), (2, 0, 0)], 3),
+    ("3L", "3", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], 3),
+    ("4L", "4", TETROMINO_CELLS["L"], 4),
+    ("4T", "4", TETROMINO_CELLS["T"], 4),
+    ("4S", "4", TETROMINO_CELLS["S"], 4),
+    ("4B", "4", SOMA_CELLS["P"], 4),
+    ("4Q", "4", _SCREW, 4),
+    ("5U", "5", PENTOMINO_CELLS["U"], 5),
+    ("5V", "5", PENTOMINO_CELLS["V"], 5),
+    ("5R", "5", [(0, 0, 0), (1, 0, 0), (2, 0, 0), (2, 1, 0), (0, 0, 1)], 5),
+]
+
+# Katamino Duo (RULES-NOTES): pentomino numbers 2..8 are our assignment (not published).
+_KATAMINO_NUMBERS = {"2": "L", "3": "Y", "4": "N", "5": "P", "6": "U", "7": "V", "8": "Z"}
+_KATAMINO_TETRA = {"A": "I", "B": "L", "C": "O", "D": "S", "E": "T"}
+_KATAMINO: list[tuple] = (
+    [(n, n, PENTOMINO_CELLS[s], 5) for n, s in _KATAMINO_NUMBERS.items()]
+    + [(n, n, TETROMINO_CELLS[s], 4) for n, s in _KATAMINO_TETRA.items()]
+    + [
+        ("V1", "V", [(0, 0, 0)], 1, "#c0392b"),
+        ("V2", "V", [(0, 0, 0)], 1, "#c0392b"),
+        ("W1", "W", [(0, 0, 0), (1, 0, 0)], 2),
+        ("W2", "W", [(0, 0, 0), (1, 0, 0)], 2),
+        ("X", "X", [(0, 0, 0), (1, 0, 0), (2, 0, 0)], 3),
+        ("Y", "Y", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], 3),
+    ]
+)
+
+CATALOGUES: dict[str, Catalogue] = {
+    c.name: c
+    for c in (
+        _catalogue("kozo-standard", "kozo", "Kozo/ACTOP polycubes (shapes our reading)", _KOZO),
+        _catalogue(
+            "kozo-balance",
+            "balance",
+            "Kozo's 12 small balance cubes",
+            [(f"b{i}", "b", [(0, 0, 0)], 0, "#f5e6c8") for i in range(1, 13)],
+        ),
+        _catalogue("katamino-duo", "katamino", "Katamino Duo: 18 pieces, 67 cubes", _KATAMINO),
+        _catalogue(
+            "pentominoes", "katamino", "the 12 free pentominoes",
+            [(k, k, v, 5) for k, v in PENTOMINO_CELLS.items()],
+        ),
+        _catalogue(
+            "tetrominoes", "katamino", "the 5 free tetrominoes",
+            [(k, k, v, 4) for k, v in TETROMINO_CELLS.items()],
+        ),
+        _catalogue(
+            "soma", "katamino", "Piet Hein's Soma cube (7 pieces, 27 cubes)",
+            [(k, k, v, len(v)) for k, v in SOMA_CELLS.items()],
+        ),
+    )
+}  # fmt: skip
+
+
+def catalogue_names() -> list[str]:
+    """Names of the shipped catalogues."""
+    return sorted(CATALOGUES)
+
+
+def get_catalogue(name: str) -> Catalogue:
+    """A catalogue by name (PieceError listing the known names if unknown)."""
+    if name not in CATALOGUES:
+        raise PieceError(f"unknown catalogue {name!r} (known: {', '.join(catalogue_names())})")
+    return CATALOGUES[name]
+
+
+def find_piece(ref: str) -> tuple[Catalogue, Piece]:
+    """Resolve ``"catalogue:piece"`` (e.g. ``"kozo-standard:4L"``) to its catalogue and piece."""
+    if ":" not in ref:
+        raise PieceError(f"piece reference {ref!r} must be 'catalogue:piece', e.g. 'pentominoes:F'")
+    cat_name, piece_name = ref.split(":", 1)
+    cat = get_catalogue(cat_name)
+    return cat, cat.piece(piece_name)
