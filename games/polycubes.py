@@ -38,7 +38,7 @@ def _signed_permutations() -> list[np.ndarray]:
                 m[row, col] = s
             mats.append(m)
     # Sort for a stable order: identity first, then lexicographic by entries.
-    mats.sort(key=lambda m: (tuple(-m.flatten())))
+    mats.sort(key=lambda m: tuple(-m.flatten()))
     return mats
 
 
@@ -117,7 +117,14 @@ def is_connected(cells: Iterable[Cell]) -> bool:
 
 def _neighbours(c: Cell) -> Iterable[Cell]:
     x, y, z = c
-    yield from ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z), (x, y, z + 1), (x, y, z - 1))
+    yield from (
+        (x + 1, y, z),
+        (x - 1, y, z),
+        (x, y + 1, z),
+        (x, y - 1, z),
+        (x, y, z + 1),
+        (x, y, z - 1),
+    )
 
 
 def normalize(cells: Iterable[Cell]) -> Cells:

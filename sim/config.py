@@ -63,7 +63,9 @@ class PhysicsConfig:
         known = {f.name for f in fields(self)}
         bad = sorted(set(values) - known)
         if bad:
-            raise ValueError(f"unknown physics setting(s) {bad} (allowed: {', '.join(sorted(known))})")
+            raise ValueError(
+                f"unknown physics setting(s) {bad} (allowed: {', '.join(sorted(known))})"
+            )
         return replace(self, **values)
 
     def to_json(self) -> dict[str, Any]:

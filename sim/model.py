@@ -55,16 +55,36 @@ def matrix_to_quat(m: np.ndarray) -> tuple[float, float, float, float]:
     t = m[0, 0] + m[1, 1] + m[2, 2]
     if t > 0:
         s = math.sqrt(t + 1.0) * 2
-        w, x, y, z = 0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s
+        w, x, y, z = (
+            0.25 * s,
+            (m[2, 1] - m[1, 2]) / s,
+            (m[0, 2] - m[2, 0]) / s,
+            (m[1, 0] - m[0, 1]) / s,
+        )
     elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
         s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        w, x, y, z = (m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s
+        w, x, y, z = (
+            (m[2, 1] - m[1, 2]) / s,
+            0.25 * s,
+            (m[0, 1] + m[1, 0]) / s,
+            (m[0, 2] + m[2, 0]) / s,
+        )
     elif m[1, 1] > m[2, 2]:
         s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        w, x, y, z = (m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s
+        w, x, y, z = (
+            (m[0, 2] - m[2, 0]) / s,
+            (m[0, 1] + m[1, 0]) / s,
+            0.25 * s,
+            (m[1, 2] + m[2, 1]) / s,
+        )
     else:
         s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        w, x, y, z = (m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s
+        w, x, y, z = (
+            (m[1, 0] - m[0, 1]) / s,
+            (m[0, 2] + m[2, 0]) / s,
+            (m[1, 2] + m[2, 1]) / s,
+            0.25 * s,
+        )
     if w < 0:
         w, x, y, z = -w, -x, -y, -z
     return (x, y, z, w)
@@ -124,7 +144,9 @@ class ScenePiece:
         a = self.edge(config)
         out = []
         for b in merge_into_boxes(self.cells):
-            out.append((np.asarray(b.centre(), dtype=float) * a, np.asarray(b.size, dtype=float) * a / 2))
+            out.append(
+                (np.asarray(b.centre(), dtype=float) * a, np.asarray(b.size, dtype=float) * a / 2)
+            )
         return out
 
     def world_boxes(self, config: PhysicsConfig) -> list[PosedBox]:

@@ -1,0 +1,72 @@
+"""Helpers shared by the game subcommands: game options from the command line, atomic writes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from games.core import ConfigError, Game
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments common to ``play`` and ``balance``."""
+    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim play --list`)")
+    parser.add_argument(
+        "--players", required=True, help="comma-separated roles: human or bot names"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of every random choice (default 0)"
+    )
+    parser.add_argument(
+        "--budget", type=int, default=None, help="bot node/playout budget (default: each bot's own)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one compact JSON object at the end"
+    )
+    parser.set_defaults(accepts_extra=True)
+
+
+def parse_game_options(game: Game[Any, Any, Any], extra: Sequence[str]) -> dict[str, Any]:
+    """Parse ``--option value`` pairs declared by ``game.options``; ConfigError on anything else."""
+    if not game.options and extra:
+        raise ConfigError(f"{game.name} takes no options; got {' '.join(extra)}")
+    p = argparse.ArgumentParser(prog=f"tablesim ... {game.name}", add_help=False)
+    for opt in game.options:
+        flag = "--" + opt.name.replace("_", "-")
+        if opt.kind == "bool":
+            p.add_argument(flag, dest=opt.name, nargs="?", const="true", default=None)
+        else:
+            p.add_argument(flag, dest=opt.name, default=None)
+    ns, rest = p.parse_known_args(list(extra))
+    if rest:
+        allowed = ", ".join("--" + o.name.replace("_", "-") for o in game.options)
+        raise ConfigError(f"{game.name}: unknown argument(s) {' '.join(rest)} (options: {allowed})")
+    values: dict[str, Any] = {}
+    for opt in game.options:
+        raw = getattr(ns, opt.name)
+        if raw is not None:
+            values[opt.name] = opt.parse(raw)
+    return values
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so nothing is half written."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a directory, expected a file path")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ConfigError(f"{path}: folder {parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,47 @@
+"""``tablesim balance GAME --players A,B --games N``: seeded games with rotated seats."""
+
+from __future__ import annotations
+
+import argparse
+
+from games.core import canonical_json
+from games.play import balance, parse_players, stderr_progress
+from games.registry import get_game
+from sim.commands._common import add_game_arguments, parse_game_options
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``balance`` subcommand."""
+    p = sub.add_parser("balance", help="play many seeded bot games and report win rates")
+    add_game_arguments(p)
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the games and print the summary (a table, or one JSON line with --json)."""
+    game = get_game(args.game)
+    roles = parse_players(args.players)
+    options = parse_game_options(game, args.extra)
+    rep = balance(
+        game.name,
+        roles,
+        args.games,
+        args.seed,
+        options=options,
+        budget=args.budget,
+        progress=stderr_progress,
+    )
+    if args.json:
+        print(canonical_json(rep))
+        return 0
+    print(f"{rep['games']} games of {game.name}, seed {args.seed}, seats rotated every game")
+    for i, role in enumerate(roles):
+        print(f"  player {i} ({role}): {rep['wins'][i]} wins ({rep['wins'][i] / rep['games']:.1%})")
+    for s, w in enumerate(rep["wins_by_seat"]):
+        print(f"  seat {s}: {w} wins")
+    fp = rep["first_player_win_rate"]
+    print(f"  draws: {rep['draws']}")
+    print(f"  first-player win rate: {fp['rate']:.3f} (95% CI {fp['low']:.3f}-{fp['high']:.3f})")
+    print(f"  mean length: {rep['mean_length']:.1f} moves")
+    return 0
