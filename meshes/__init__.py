@@ -1,0 +1,34 @@
+"""Triangle meshes of polycube pieces (trimesh) and their export to GLB, OBJ, STL and URDF.
+
+``meshes.polycube`` builds a closed, outward-facing surface per piece by face culling (a cube
+face is emitted only where the neighbouring cell is empty), so volume, centre of mass and
+inertia computed from the mesh are exact. ``meshes.export`` writes one file per piece of a
+catalogue. Display meshes only: physics uses boxes (``games.polycubes.merge_into_boxes``).
+
+This package imports trimesh lazily: ``import meshes`` is cheap, and the names below are
+loaded on first use (``from meshes import polycube_mesh`` imports trimesh then).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FORMATS: tuple[str, ...] = ("glb", "obj", "stl", "urdf")
+"""Export formats understood by :func:`meshes.export.export_catalogue` (also file extensions)."""
+
+_LAZY = {
+    "polycube_mesh": "meshes.polycube",
+    "piece_mesh": "meshes.polycube",
+    "export_catalogue": "meshes.export",
+    "ExportError": "meshes.export",
+}
+
+__all__ = ["FORMATS", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'meshes' has no attribute {name!r}")

@@ -1,0 +1,270 @@
+"""Export every piece of a catalogue as one file per piece: GLB, OBJ, STL or URDF.
+
+Files are written into a hidden temporary directory inside the output directory and moved into
+place only when every piece has been written, so a failure leaves no half-written set.
+
+Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`meshes.polycube.piece_mesh`
+in the piece frame (metres, z up; GLB is not turned to glTF's y-up). OBJ carries the colour as
+``v x y z r g b`` and never a material (.mtl) file. URDF describes one link: the exact mass,
+centre of mass and full inertia tensor (``games.polycubes.mass_properties``) and one ``<box>``
+per box of ``games.polycubes.merge_into_boxes`` for both collision and visual, so a URDF needs
+no mesh file beside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+from games.polycubes import (
+    Catalogue,
+    Piece,
+    PieceError,
+    catalogue_names,
+    get_catalogue,
+    mass_properties,
+    merge_into_boxes,
+)
+from meshes import FORMATS
+from meshes.polycube import hex_to_rgba, piece_mesh
+from sim.config import PhysicsConfig
+
+__all__ = [
+    "FORMATS",
+    "ExportError",
+    "export_catalogue",
+    "piece_bytes",
+    "safe_file_stem",
+    "urdf_text",
+]
+
+
+class ExportError(ValueError):
+    """Bad export input: unknown catalogue or format, or an output path that is not a directory."""
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{d}{i}" for d in ("COM", "LPT") for i in range(1, 10)}
+
+
+def safe_file_stem(name: str) -> str:
+    """A file name stem for a piece name: letters, digits, ``.``, ``_`` and ``-`` only.
+
+    Other runs of characters become ``_``; leading dots are dropped (no hidden files); names
+    reserved on Windows (``CON``, ``NUL``, ...) get a leading ``_``; empty gives ``piece``.
+    """
+    stem = _UNSAFE.sub("_", name).lstrip(".") or "piece"
+    if stem.split(".")[0].upper() in _RESERVED:
+        stem = "_" + stem
+    return stem
+
+
+def _file_stems(pieces: tuple[Piece, ...]) -> list[str]:
+    """Safe stems, unique even on case-insensitive file systems (``_2``, ``_3`` on a clash)."""
+    seen: set[str] = set()
+    stems = []
+    for p in pieces:
+        base = stem = safe_file_stem(p.name)
+        n = 1
+        while stem.casefold() in seen:
+            n += 1
+            stem = f"{base}_{n}"
+        seen.add(stem.casefold())
+        stems.append(stem)
+    return stems
+
+
+def _num(x: float) -> str:
+    """Shortest text that reads back as the same double."""
+    return repr(float(x))
+
+
+def _vec(v) -> str:
+    return " ".join(_num(x) for x in v)
+
+
+def urdf_text(piece: Piece, edge: float, density: float) -> str:
+    """URDF of one piece: a robot named after the piece with one link ``piece``.
+
+    The link frame is the piece frame (cell ``(i, j, k)`` spans ``[i, i+1] x ... * edge``).
+    ``<inertial>``: origin at the centre of mass, mass (kg) and the full inertia tensor about
+    the centre of mass (kg m^2, off-diagonal entries as tensor entries, ixy = -sum m x y).
+    ``<collision>`` and ``<visual>``: one ``<box>`` per box of ``merge_into_boxes``, origin at
+    the box centre; the visuals use one material of the piece colour.
+    """
+    mp = mass_properties(piece.cells, edge, density)
+    rgba = hex_to_rgba(piece.color) / 255.0
+    robot = ET.Element("robot", name=piece.name)
+    robot.append(
+        ET.Comment(
+            f" tablesim piece {piece.name!r} (label {piece.label!r}): {piece.size} cubes of "
+            f"{_num(edge)} m, density {_num(density)} kg/m^3 "
+        )
+    )
+    material = ET.SubElement(robot, "material", name=f"{piece.name}-colour")
+    ET.SubElement(material, "color", rgba=_vec(rgba))
+    link = ET.SubElement(robot, "link", name="piece")
+    inertial = ET.SubElement(link, "inertial")
+    ET.SubElement(inertial, "origin", xyz=_vec(mp.com), rpy="0 0 0")
+    ET.SubElement(inertial, "mass", value=_num(mp.mass))
+    inertia = mp.inertia
+    ET.SubElement(
+        inertial,
+        "inertia",
+        ixx=_num(inertia[0, 0]),
+        ixy=_num(inertia[0, 1]),
+        ixz=_num(inertia[0, 2]),
+        iyy=_num(inertia[1, 1]),
+        iyz=_num(inertia[1, 2]),
+        izz=_num(inertia[2, 2]),
+    )
+    boxes = merge_into_boxes(piece.cells)
+    for tag in ("visual", "collision"):
+        for box in boxes:
+            element = ET.SubElement(link, tag)
+            ET.SubElement(element, "origin", xyz=_vec(c * edge for c in box.centre()), rpy="0 0 0")
+            geometry = ET.SubElement(element, "geometry")
+            ET.SubElement(geometry, "box", size=_vec(s * edge for s in box.size))
+            if tag == "visual":
+                ET.SubElement(element, "material", name=f"{piece.name}-colour")
+    ET.indent(robot)
+    return '<?xml version="1.0"?>\n' + ET.tostring(robot, encoding="unicode") + "\n"
+
+
+def _glb(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+    from trimesh.exchange.gltf import export_glb
+
+    return export_glb(piece_mesh(piece, config, cube=cube))
+
+
+def _obj(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+    from trimesh.exchange.obj import export_obj
+
+    # No texture and no resolver: trimesh then never writes or references a .mtl file.
+    text = export_obj(
+        piece_mesh(piece, config, cube=cube),
+        include_normals=False,
+        include_color=True,
+        include_texture=False,
+        return_texture=False,
+        write_texture=False,
+        resolver=None,
+        header=f"tablesim piece {piece.name} (metres, z up)",
+    )
+    return text.encode("utf-8")
+
+
+def _stl(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+    from trimesh.exchange.stl import export_stl
+
+    return export_stl(piece_mesh(piece, config, cube=cube))
+
+
+def _urdf(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+    return urdf_text(piece, config.cube_edge(cube), config.density).encode("utf-8")
+
+
+_WRITERS: dict[str, Callable[[Piece, str, PhysicsConfig], bytes]] = {
+    "glb": _glb,
+    "obj": _obj,
+    "stl": _stl,
+    "urdf": _urdf,
+}
+
+
+def piece_bytes(piece: Piece, cube: str, fmt: str, config: PhysicsConfig | None = None) -> bytes:
+    """The file content of one piece in format ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt not in _WRITERS:
+        raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    return _WRITERS[fmt](piece, cube, PhysicsConfig() if config is None else config)
+
+
+def _resolve(name: str | Catalogue) -> Catalogue:
+    if isinstance(name, Catalogue):
+        return name
+    try:
+        return get_catalogue(name)
+    except PieceError:
+        raise ExportError(
+            f"unknown piece set {name!r} (known: {', '.join(catalogue_names())})"
+        ) from None
+
+
+def export_catalogue(
+    name: str | Catalogue,
+    fmt: str,
+    out_dir: str | os.PathLike[str],
+    config: PhysicsConfig | None = None,
+) -> list[Path]:
+    """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
+
+    Parameters
+    ----------
+    name : str or Catalogue
+        Catalogue name (``games.polycubes.catalogue_names()``) or a catalogue.
+    fmt : str
+        ``glb``, ``obj``, ``stl`` or ``urdf`` (also the file extension).
+    out_dir : path
+        Output directory, created if missing. Files of the same names are replaced; other
+        files are left alone.
+    config : PhysicsConfig, optional
+        Cube edges and density (default ``PhysicsConfig()``).
+
+    Returns
+    -------
+    list of Path
+        The files written, in catalogue order; nothing else is written.
+
+    Raises
+    ------
+    ExportError
+        Unknown catalogue (the message lists the known ones) or format, or ``out_dir`` (or
+        one of its parents) is not a directory.
+    OSError
+        Writing failed (then no file of the set has been moved into ``out_dir``).
+    """
+    config = PhysicsConfig() if config is None else config
+    fmt_key = fmt.lower() if isinstance(fmt, str) else None
+    if fmt_key not in _WRITERS:
+        raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    catalogue = _resolve(name)
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"output path {str(out)!r} exists and is not a directory")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ExportError(
+            f"cannot create output directory {str(out)!r}: a parent is a file"
+        ) from None
+
+    stems = _file_stems(catalogue.pieces)
+    targets = [out / f"{stem}.{fmt_key}" for stem in stems]
+    blocked = [t.name for t in targets if t.is_dir()]
+    if blocked:  # checked first: os.replace would fail halfway through the moves
+        raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
+    # Hidden temp dir inside out_dir: same file system, so the moves below are renames.
+    tmp = Path(tempfile.mkdtemp(prefix=".tablesim-export-", dir=out))
+    try:
+        staged = []
+        for piece, target in zip(catalogue.pieces, targets, strict=True):
+            path = tmp / target.name
+            path.write_bytes(_WRITERS[fmt_key](piece, catalogue.cube, config))
+            staged.append(path)
+        for path, target in zip(staged, targets, strict=True):
+            os.replace(path, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):  # only if still empty: never remove others' files
+                out.rmdir()
+        raise
+    tmp.rmdir()
+    return targets

@@ -1,0 +1,70 @@
+"""``tablesim meshes``: meshes of the pieces (group; ``export`` for now).
+
+``tablesim meshes export --set NAME --format glb|obj|stl|urdf --out DIR`` writes one file per
+piece of a catalogue and prints the files written. trimesh is imported only when the command
+runs, so ``tablesim --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from meshes import FORMATS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``meshes`` group and its subcommands to the top-level subparsers."""
+    group = subparsers.add_parser(
+        "meshes",
+        help="export piece meshes (GLB, OBJ, STL, URDF)",
+        description="Triangle meshes and URDF models of the pieces.",
+    )
+    group.set_defaults(func=lambda args: _group_help(group))
+    sub = group.add_subparsers(dest="meshes_command", metavar="SUBCOMMAND")
+
+    export = sub.add_parser(
+        "export",
+        help="write one file per piece of a set",
+        description=(
+            "Write one file per piece of a piece set into DIR (created if missing; files of "
+            "the same names are replaced). GLB/OBJ/STL: the display mesh in metres, z up. "
+            "URDF: one link with exact mass and inertia, and boxes for collision and visual."
+        ),
+    )
+    export.add_argument(
+        "--set",
+        dest="piece_set",
+        required=True,
+        metavar="NAME",
+        help="piece set, e.g. kozo-standard, katamino-duo, pentominoes, soma",
+    )
+    export.add_argument("--format", dest="fmt", required=True, choices=FORMATS)
+    export.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    export.add_argument("-q", "--quiet", action="store_true", help="print only the file count")
+    export.set_defaults(func=_export)
+
+
+def _group_help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _export(args: argparse.Namespace) -> int:
+    from meshes.export import ExportError, export_catalogue
+    from sim.cli import UsageError
+
+    try:
+        paths = export_catalogue(args.piece_set, args.fmt, args.out)
+    except ExportError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {args.out!r}: {exc.strerror or exc}") from None
+    summary = f"{len(paths)} {args.fmt.upper()} files written to {args.out}"
+    if args.quiet:
+        print(summary)
+        return 0
+    for path in paths:  # stdout: one path a line, for pipes
+        print(path)
+    print(summary, file=sys.stderr)
+    return 0
