@@ -75,4 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as `python -m sim.cli`: call the imported module's main, so the exception classes
+    # the commands raise are the ones main() catches (this file is otherwise loaded twice).
+    from sim.cli import main as _main
+
+    sys.exit(_main())

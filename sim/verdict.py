@@ -1,0 +1,474 @@
+"""The topple verdict: a precise rule, a seeded ensemble of perturbed runs, and an explanation.
+
+Topple rule (one rule for every game; thresholds are parameters, see :class:`ToppleRule`).
+A piece *falls* during the window when any of these holds at a check instant:
+
+1. it touches a static body (the table, the Kozo board, a pedestal) that it did not touch at
+   the start;
+2. its centre of mass is lower than at the start by more than ``drop_fraction`` (default 0.5)
+   of its own cube edge;
+3. it is a polycube (2 or more cubes) and has turned more than ``tilt_deg`` (default 20
+   degrees) from its starting orientation. Single cubes (balance cubes) are judged by 1 and 2
+   only: a cube that rolls a quarter turn onto a neighbouring face has not fallen.
+
+The scene *topples* in a run when any piece falls within ``seconds`` (default 5 s, Kozo's
+rule). Because collapses are chaotic (a nanometre changes which pieces fall), the verdict is an
+ensemble: replica 0 is the scene as written, replicas 1..N-1 get seeded perturbations of every
+dynamic piece (horizontal position, sigma 0.05 mm; rotation about the vertical, sigma 0.1
+degree; vertical offsets and tilts are not used because they would start pieces inside their
+supports). ``topple_probability`` is the fraction of replicas that toppled; the verdict is
+``topples`` when it is at least 0.5.
+
+Before simulating, the static-equilibrium LP (:mod:`sim.statics`) gives every piece a margin and
+a sentence. In ``method="auto"`` it settles the verdict alone only where that is safe (no
+equilibrium even with side friction -> topples; equilibrium without side contacts and a tilt
+margin of 8 degrees or more -> stands); everything else is simulated. ``method="simulate"``
+always simulates. A centre of mass within 0.05 mm of a support edge is reported as marginal.
+
+Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
+errors, never verdicts.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from games.rng import Rng
+from sim.config import Profile, get_profile
+from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
+
+MARGINAL_MM = 0.05
+
+
+@dataclass(frozen=True)
+class ToppleRule:
+    """Thresholds of the topple rule (see the module docstring)."""
+
+    drop_fraction: float = 0.5
+    tilt_deg: float = 20.0
+    table_contact: bool = True
+    check_every: float = 0.01  # seconds between checks of the rule
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-dict form."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """Seeded pose noise of replicas 1..N-1: horizontal position (mm) and yaw (degrees)."""
+
+    sigma_mm: float = 0.05
+    sigma_deg: float = 0.1
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-dict form."""
+        return {
+            "sigma_mm": self.sigma_mm,
+            "sigma_deg": self.sigma_deg,
+            "applies_to": "replicas 1..N-1",
+        }
+
+
+@dataclass(frozen=True)
+class PieceOutcome:
+    """One piece in a verdict: replica-0 displacement and tilt, fall probability, static margin."""
+
+    id: str
+    displacement_mm: float | None
+    tilt_deg: float | None
+    fall_probability: float | None
+    margin_mm: float | None
+    marginal: bool
+    sentence: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form with rounded numbers (byte-stable)."""
+        return {
+            "id": self.id,
+            "displacement_mm": _r(self.displacement_mm),
+            "tilt_deg": _r(self.tilt_deg),
+            "fall_probability": _r(self.fall_probability),
+            "margin_mm": _r(self.margin_mm),
+            "marginal": self.marginal,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to "does this stand?": see :func:`simulate`."""
+
+    verdict: str
+    topple_probability: float
+    replicas: int
+    seconds: float
+    profile: str
+    time_step: float
+    method: str
+    perturbation: Perturbation
+    rule: ToppleRule
+    seed: int
+    first_fall_s: float | None
+    explanation: str
+    pieces: tuple[PieceOutcome, ...]
+    statics: dict[str, Any] | None = None
+    replica_toppled: tuple[bool, ...] = ()
+    max_penetration_mm: float | None = None
+
+    @property
+    def toppled(self) -> bool:
+        """True when the verdict is "topples"."""
+        return self.verdict == "topples"
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``tablesim simulate --json`` object (no timings, so byte-stable)."""
+        return {
+            "verdict": self.verdict,
+            "topple_probability": _r(self.topple_probability),
+            "replicas": self.replicas,
+            "replicas_toppled": sum(self.replica_toppled),
+            "seconds": self.seconds,
+            "profile": self.profile,
+            "time_step": self.time_step,
+            "method": self.method,
+            "seed": self.seed,
+            "perturbation": self.perturbation.to_json(),
+            "rule": self.rule.to_json(),
+            "first_fall_s": _r(self.first_fall_s),
+            "max_penetration_mm": _r(self.max_penetration_mm),
+            "explanation": self.explanation,
+            "pieces": [p.to_json() for p in self.pieces],
+            "statics": self.statics,
+        }
+
+
+def _r(x: float | None, nd: int = 6) -> float | None:
+    if x is None:
+        return None
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return round(float(x), nd)
+
+
+# ---------------------------------------------------------------------------------------
+# One run
+# ---------------------------------------------------------------------------------------
+@dataclass
+class RunOutcome:
+    """What one replica produced (picklable, for the process pool)."""
+
+    toppled: bool
+    first_fall_s: float | None
+    fell: list[bool]
+    displacement_mm: list[float]
+    tilt_deg: list[float]
+    max_penetration_mm: float
+    reasons: list[str] = field(default_factory=list)
+
+
+def perturb_scene(scene: Scene, seed: int, replica: int, perturbation: Perturbation) -> Scene:
+    """The scene of replica ``replica``: replica 0 unchanged, others with seeded pose noise."""
+    if replica == 0 or (perturbation.sigma_mm == 0 and perturbation.sigma_deg == 0):
+        return scene
+    rng = Rng.from_seed(seed, "perturb", replica)
+    pieces: list[ScenePiece] = []
+    for p in scene.pieces:
+        if p.static:
+            pieces.append(p)
+            continue
+        dx, rng = rng.gauss()
+        dy, rng = rng.gauss()
+        dyaw, rng = rng.gauss()
+        # Rotate about the vertical line through the piece's centre of mass.
+        _, com = p.mass_and_com(scene.physics)
+        yaw = quat_from_euler_deg(0.0, 0.0, dyaw * perturbation.sigma_deg)
+        rz = quat_to_matrix(yaw)
+        pos = np.asarray(p.position, dtype=float)
+        new_pos = com + rz @ (pos - com) + np.array([dx, dy, 0.0]) * perturbation.sigma_mm * 1e-3
+        new_rot = rz @ p.rotation()
+        pieces.append(
+            replace(
+                p, position=tuple(float(v) for v in new_pos), orientation=matrix_to_quat(new_rot)
+            )
+        )
+    return replace(scene, pieces=tuple(pieces))
+
+
+def run_once(scene: Scene, profile: Profile, seconds: float, rule: ToppleRule) -> RunOutcome:
+    """Simulate one scene for ``seconds`` and apply the topple rule at every check instant."""
+    from sim.world import World
+
+    cfg = scene.physics
+    dyn = scene.dynamic
+    edges = np.array([p.edge(cfg) for p in dyn])
+    is_poly = np.array([len(p.cells) > 1 and p.box is None for p in dyn])
+    with World(scene, profile) as world:
+        ids = list(world.piece_ids)
+        com0 = world.com_positions().copy()
+        start_contacts = world.contacts_with_static()
+        fell = np.zeros(len(ids), dtype=bool)
+        reasons: list[str] = [""] * len(ids)
+        first: float | None = None
+        max_pen = 0.0
+        steps_per_check = max(1, round(rule.check_every / profile.time_step))
+        n_checks = max(1, math.ceil(seconds / (steps_per_check * profile.time_step) - 1e-9))
+        index = {pid: i for i, pid in enumerate(ids)}
+        for _ in range(n_checks):
+            world.step(steps_per_check)
+            com = world.com_positions()
+            drop = com0[:, 2] - com[:, 2]
+            tilt = world.tilts_deg()
+            now = np.zeros(len(ids), dtype=bool)
+            dropped = drop > rule.drop_fraction * edges
+            tilted = is_poly & (tilt > rule.tilt_deg)
+            now |= dropped | tilted
+            if rule.table_contact:
+                for pid, sid in world.contacts_with_static() - start_contacts:
+                    i = index[pid]
+                    if not fell[i] and not now[i]:
+                        reasons[i] = f"touched {sid}"
+                    now[i] = True
+            for i in np.flatnonzero(now & ~fell):
+                if not reasons[i]:
+                    reasons[i] = (
+                        f"dropped {drop[i] * 1e3:.1f} mm"
+                        if dropped[i]
+                        else f"tilted {tilt[i]:.0f} deg"
+                    )
+            if first is None and now.any():
+                first = world.time
+            fell |= now
+            max_pen = max(max_pen, world.max_penetration())
+            if fell.all():
+                break
+        com = world.com_positions()
+        disp = np.linalg.norm(com - com0, axis=1) * 1e3
+        tilts = world.tilts_deg()
+    return RunOutcome(
+        toppled=bool(fell.any()),
+        first_fall_s=first,
+        fell=[bool(v) for v in fell],
+        displacement_mm=[float(v) for v in disp],
+        tilt_deg=[float(v) for v in tilts],
+        max_penetration_mm=max_pen * 1e3,
+        reasons=reasons,
+    )
+
+
+def _run_replica(
+    args: tuple[Scene, int, int, Perturbation, Profile, float, ToppleRule],
+) -> RunOutcome:
+    scene, seed, replica, perturbation, profile, seconds, rule = args
+    return run_once(perturb_scene(scene, seed, replica, perturbation), profile, seconds, rule)
+
+
+# ---------------------------------------------------------------------------------------
+# The ensemble
+# ---------------------------------------------------------------------------------------
+def simulate(
+    scene: Scene,
+    *,
+    seconds: float | None = None,
+    replicas: int = 8,
+    seed: int = 0,
+    profile: str | Profile = "verdict",
+    time_step: float | None = None,
+    perturbation: Perturbation | None = None,
+    rule: ToppleRule | None = None,
+    method: str = "auto",
+    workers: int | None = None,
+) -> Verdict:
+    """Judge whether ``scene`` stands: an ensemble of ``replicas`` seeded runs.
+
+    Parameters
+    ----------
+    scene : a :class:`sim.model.Scene` (see :func:`sim.scene.load_scene`).
+    seconds : the window (default: the scene's, 5 s for Kozo).
+    replicas : ensemble size N >= 1 (replica 0 is unperturbed).
+    seed : seed of the perturbations; the same scene and seed give the same verdict, bit for bit.
+    profile : ``"verdict"`` (rule decisions) or ``"display"``; ``time_step`` overrides its step.
+    method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
+    workers : processes for the replicas (default: all cores, at most ``replicas``).
+
+    Returns a :class:`Verdict`; raises ``sim.world.PhysicsBlowUpError`` on a blow-up and
+    ``ValueError`` on bad arguments.
+    """
+    if replicas < 1:
+        raise ValueError(f"replicas must be >= 1, got {replicas}")
+    if method not in ("auto", "simulate"):
+        raise ValueError(f"method must be 'auto' or 'simulate', got {method!r}")
+    prof = get_profile(profile) if isinstance(profile, str) else profile
+    if time_step is not None:
+        if not (0 < time_step <= 0.02):
+            raise ValueError(f"time_step must be in (0, 0.02] s, got {time_step}")
+        prof = prof.with_step(time_step)
+    secs = scene.seconds if seconds is None else float(seconds)
+    if not (0 < secs <= 600):
+        raise ValueError(f"seconds must be in (0, 600], got {secs}")
+    pert = perturbation or Perturbation()
+    rule = rule or ToppleRule()
+
+    statics = _statics(scene)
+    margins = {p["id"]: p for p in statics["pieces"]} if statics else {}
+    dyn_ids = [p.id for p in scene.dynamic]
+
+    if method == "auto" and statics is not None and statics["decision"] in ("stands", "topples"):
+        toppled = statics["decision"] == "topples"
+        pieces = tuple(
+            PieceOutcome(
+                pid,
+                None,
+                None,
+                None,
+                margins.get(pid, {}).get("margin_mm"),
+                bool(margins.get(pid, {}).get("marginal", False)),
+                margins.get(pid, {}).get("sentence", ""),
+            )
+            for pid in dyn_ids
+        )
+        expl = _explain_static(statics, toppled)
+        return Verdict(
+            verdict="topples" if toppled else "stands",
+            topple_probability=1.0 if toppled else 0.0,
+            replicas=0,
+            seconds=secs,
+            profile=prof.name,
+            time_step=prof.time_step,
+            method="statics",
+            perturbation=pert,
+            rule=rule,
+            seed=seed,
+            first_fall_s=None,
+            explanation=expl,
+            pieces=pieces,
+            statics=statics,
+        )
+
+    jobs = [(scene, seed, k, pert, prof, secs, rule) for k in range(replicas)]
+    n_workers = min(replicas, workers or os.cpu_count() or 1)
+    if n_workers > 1:
+        import multiprocessing as mp
+
+        with ProcessPoolExecutor(n_workers, mp_context=mp.get_context("fork")) as pool:
+            runs = list(pool.map(_run_replica, jobs))
+    else:
+        runs = [_run_replica(j) for j in jobs]
+
+    n_top = sum(r.toppled for r in runs)
+    prob = n_top / replicas
+    falls = [r.first_fall_s for r in runs if r.first_fall_s is not None]
+    first = min(falls) if falls else None
+    fall_prob = np.mean([r.fell for r in runs], axis=0) if dyn_ids else np.zeros(0)
+    r0 = runs[0]
+    pieces = tuple(
+        PieceOutcome(
+            pid,
+            r0.displacement_mm[i],
+            r0.tilt_deg[i],
+            float(fall_prob[i]),
+            margins.get(pid, {}).get("margin_mm"),
+            bool(margins.get(pid, {}).get("marginal", False)),
+            margins.get(pid, {}).get("sentence", ""),
+        )
+        for i, pid in enumerate(dyn_ids)
+    )
+    verdict = "topples" if prob >= 0.5 else "stands"
+    expl = _explain_sim(verdict, n_top, replicas, first, pieces, runs, statics, secs)
+    return Verdict(
+        verdict=verdict,
+        topple_probability=prob,
+        replicas=replicas,
+        seconds=secs,
+        profile=prof.name,
+        time_step=prof.time_step,
+        method="simulation",
+        perturbation=pert,
+        rule=rule,
+        seed=seed,
+        first_fall_s=first,
+        explanation=expl,
+        pieces=pieces,
+        statics=statics,
+        replica_toppled=tuple(r.toppled for r in runs),
+        max_penetration_mm=max(r.max_penetration_mm for r in runs),
+    )
+
+
+def _statics(scene: Scene) -> dict[str, Any] | None:
+    """The static report as JSON, or None when the statics module cannot judge this scene."""
+    try:
+        from sim.statics import analyse
+    except ImportError:  # pragma: no cover - statics is part of the package
+        return None
+    return analyse(scene).to_json()
+
+
+def _worst_piece(statics: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not statics:
+        return None
+    cands = [p for p in statics["pieces"] if p.get("margin_mm") is not None]
+    return min(cands, key=lambda p: p["margin_mm"]) if cands else None
+
+
+def _marginal_note(statics: dict[str, Any] | None) -> str:
+    if not statics:
+        return ""
+    marg = [p for p in statics["pieces"] if p.get("marginal")]
+    if not marg:
+        return ""
+    names = ", ".join(repr(p["id"]) for p in marg)
+    return (
+        f" Marginal: the centre of mass of {names} is within {MARGINAL_MM} mm of a support "
+        "edge, where a real tower could go either way; the verdict comes from simulation."
+    )
+
+
+def _explain_static(statics: dict[str, Any], toppled: bool) -> str:
+    worst = _worst_piece(statics)
+    head = (
+        "Topples: no static equilibrium exists, even with friction on side faces."
+        if toppled
+        else f"Stands: static equilibrium with a tilt margin of {statics.get('tilt_margin_deg', 0):.1f} degrees."
+    )
+    tail = f" {worst['sentence']}" if worst and worst.get("sentence") else ""
+    return head + tail + " (Decided by statics; no simulation was needed.)"
+
+
+def _explain_sim(
+    verdict: str,
+    n_top: int,
+    n: int,
+    first: float | None,
+    pieces: Sequence[PieceOutcome],
+    runs: Sequence[RunOutcome],
+    statics: dict[str, Any] | None,
+    seconds: float,
+) -> str:
+    if n_top:
+        fallers = sorted(
+            (p for p in pieces if p.fall_probability),
+            key=lambda p: (-(p.fall_probability or 0), p.id),
+        )
+        names = ", ".join(f"{p.id!r} ({p.fall_probability:.0%})" for p in fallers[:4])
+        reason = next(
+            (r.reasons[i] for r in runs for i, f in enumerate(r.fell) if f and r.reasons[i]), ""
+        )
+        head = (
+            f"{verdict.capitalize()}: {n_top} of {n} runs toppled within {seconds:g} s"
+            f" (first fall at {first:.2f} s; pieces that fell: {names}"
+            + (f"; first reason: {reason}" if reason else "")
+            + ")."
+        )
+    else:
+        moved = max((p.displacement_mm or 0.0 for p in pieces), default=0.0)
+        head = f"Stands: none of {n} runs toppled within {seconds:g} s (largest movement {moved:.2f} mm)."
+    worst = _worst_piece(statics)
+    tail = f" Statics: {worst['sentence']}" if worst and worst.get("sentence") else ""
+    return head + tail + _marginal_note(statics)
