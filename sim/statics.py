@@ -1,0 +1,596 @@
+"""Static-equilibrium check of a scene: a rigid-block equilibrium LP run before the simulation.
+
+:func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
+scipy's HiGHS and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
+``"topples"`` or ``"undecided"`` (the caller then simulates). Background and the comparison
+with the simulation: ``shared/research/physics-pybullet.md`` section 5.
+
+LP formulation
+--------------
+* Contact points: the vertices of every contact polygon (forces spread over a convex polygon
+  are equivalent, in resultant force and moment, to forces at its vertices).
+* Per point, the force on ``body_b`` is a non-negative combination of the K edges of a friction
+  pyramid: ``f = sum_k lam_k (n + r (cos th_k t1 + sin th_k t2))``, ``lam_k >= 0``,
+  ``th_k = 2 pi k / K`` (K = 8 by default); ``body_a`` gets ``-f``. ``t1`` is world x projected
+  on the contact plane (world y when the normal is along x), ``t2 = n x t1``.
+* Pyramid choice, per variant, so that each verdict errs on the safe side:
+    - **permissive** (all contacts: area, line and point, stacking and side): the pyramid
+      *circumscribes* the Coulomb cone, ``r = mu / cos(pi/K)``. It allows at least all real
+      friction, so "infeasible" is certain.
+    - **conservative** (area stacking contacts only) and the tilt margin: the pyramid is
+      *inscribed*, ``r = mu``. It allows no more than real friction, so "feasible" is real.
+  With K = 8 and the load directions at multiples of 45 degrees, a horizontal contact's
+  pyramid has an edge along every load direction: a block on the table slides at exactly
+  ``s = mu`` in each direction tried.
+* Friction of a contact: each piece's ``friction`` override or ``config.friction`` (the
+  table uses ``config.friction``); permissive takes the larger of the two bodies' values,
+  conservative the smaller.
+* Six equations per dynamic piece: the contact forces plus gravity ``m g`` at the centre of
+  mass balance, and so do their moments about the centre of mass. Static pieces and the table
+  take any reaction (no equations). Rows are scaled by a mean piece weight and a mean box size
+  so HiGHS's tolerances mean the same for every scene.
+* Tilt margin: extra horizontal load ``s m g d`` at every dynamic piece's centre of mass;
+  maximise ``s`` in ``[0, tan(max_tilt_deg)]`` for each of ``directions`` directions ``d``
+  (at ``360/directions`` degree steps from +x); margin = ``atan(min s)`` in degrees. It is
+  the table tilt (or the steady sideways acceleration) the scene survives, on the conservative
+  contacts.
+
+Decision
+--------
+* interpenetration or unsupported contact kinds (edge or vertex contacts, tilted blocks)
+  -> ``"undecided"`` (a missing contact could make the LP falsely infeasible);
+* permissive LP infeasible -> ``"topples"``;
+* conservative LP feasible, no side contacts at all, tilt margin >= ``stand_margin_deg``
+  (8 degrees: the research's safe rule) -> ``"stands"``;
+* otherwise ``"undecided"``. ``why`` says which rule applied.
+
+Per-piece margin: for each dynamic piece, the signed distance (mm) from the horizontal
+projection of the centre of mass of the piece plus everything it carries to the boundary of the
+convex hull of its own area stacking support points (positive inside). "Carries" = the pieces
+resting on it alone, transitively (every area stacking supporter of such a piece is the piece
+or another piece it carries): a piece resting on this one and on another is left out, since
+how its weight splits is statically indeterminate (counting it fully on each supporter made
+every ring-tower piece look "outside its support"). It is a diagnostic; the LP is the verdict.
+
+The report holds no timings, so it is a deterministic function of the scene.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linprog
+
+from sim.config import MM, PhysicsConfig
+from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
+from sim.model import Scene
+
+STANDS = "stands"
+TOPPLES = "topples"
+UNDECIDED = "undecided"
+
+_HIGHS_OPTIONS = {"presolve": True}
+
+
+# ---------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PieceMargin:
+    """Support margin of one dynamic piece.
+
+    ``margin_mm``: signed distance of the carried centre of mass from the edge of the support
+    hull (positive inside), None when the piece has no area stacking support. ``carried``: ids
+    of the pieces resting on it alone (transitively). ``edge``: world direction label of the nearest
+    edge (inside) or of the side the centre of mass is beyond (outside), e.g. ``"+x"``.
+    """
+
+    id: str
+    margin_mm: float | None
+    marginal: bool
+    carried: tuple[str, ...]
+    edge: str | None
+    sentence: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-dict form (margin rounded to 1e-4 mm)."""
+        return {
+            "id": self.id,
+            "margin_mm": None if self.margin_mm is None else round(self.margin_mm, 4) + 0.0,
+            "marginal": self.marginal,
+            "carried": list(self.carried),
+            "edge": self.edge,
+            "sentence": self.sentence,
+        }
+
+
+@dataclass(frozen=True)
+class StaticReport:
+    """Result of :func:`analyse`.
+
+    ``decision``: ``"stands"``, ``"topples"`` or ``"undecided"``; ``why``: the reason in one
+    sentence. ``permissive_feasible`` / ``conservative_feasible``: the two LPs (None if HiGHS
+    did not conclude). ``tilt_margin_deg``: on the conservative contacts, None when that LP
+    is infeasible; ``tilt_direction``: the worst load direction (unit x, y). ``pieces``: one
+    :class:`PieceMargin` per dynamic piece in scene order. ``contacts``: counts and sentences
+    (:meth:`sim.contacts.ContactSet.summary`). ``stand_margin_deg``: the threshold used.
+    """
+
+    decision: str
+    why: str
+    permissive_feasible: bool | None
+    conservative_feasible: bool | None
+    tilt_margin_deg: float | None
+    tilt_direction: tuple[float, float] | None
+    pieces: tuple[PieceMargin, ...]
+    contacts: dict[str, Any]
+    stand_margin_deg: float
+    contact_set: ContactSet | None = field(default=None, repr=False, compare=False)
+
+    def piece(self, pid: str) -> PieceMargin:
+        """The margin entry of piece ``pid`` (KeyError if it is not a dynamic piece)."""
+        for p in self.pieces:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-dict form (angles rounded to 1e-4 degrees); no timings, deterministic."""
+        return {
+            "decision": self.decision,
+            "why": self.why,
+            "permissive_feasible": self.permissive_feasible,
+            "conservative_feasible": self.conservative_feasible,
+            "tilt_margin_deg": (
+                None if self.tilt_margin_deg is None else round(self.tilt_margin_deg, 4)
+            ),
+            "tilt_direction": (
+                None
+                if self.tilt_direction is None
+                else [round(v, 6) + 0.0 for v in self.tilt_direction]
+            ),
+            "stand_margin_deg": self.stand_margin_deg,
+            "pieces": [p.to_json() for p in self.pieces],
+            "contacts": self.contacts,
+        }
+
+
+# ---------------------------------------------------------------------------------------
+# The LP
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bodies:
+    """Dynamic bodies of an equilibrium problem: ``row[i]`` is body ``i``'s equation block
+    (-1 for static bodies), ``mass`` (kg) and ``com`` (m) per dynamic block, ``mu`` per body
+    (friction), ``gravity`` (m/s^2), ``mu_table``."""
+
+    row: np.ndarray
+    mass: np.ndarray
+    com: np.ndarray
+    mu: np.ndarray
+    mu_table: float
+    gravity: float
+    length: float
+
+    @property
+    def count(self) -> int:
+        """Number of dynamic bodies."""
+        return len(self.mass)
+
+
+def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
+    rows, masses, coms, mus, sizes = [], [], [], [], []
+    for p in scene.pieces:
+        mus.append(config.friction if p.friction is None else float(p.friction))
+        if p.static:
+            rows.append(-1)
+            continue
+        m, c = p.mass_and_com(config)
+        rows.append(len(masses))
+        masses.append(m)
+        coms.append(c)
+        sizes.extend(2 * float(np.mean(b.half)) for b in p.world_boxes(config))
+    length = float(np.mean(sizes)) if sizes else 1.0
+    return Bodies(
+        np.array(rows, dtype=int),
+        np.array(masses, dtype=float),
+        np.array(coms, dtype=float).reshape(-1, 3),
+        np.array(mus, dtype=float),
+        float(config.friction),
+        float(config.gravity),
+        length,
+    )
+
+
+def _tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ref = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    t1 = ref - (ref @ n) * n
+    t1 /= np.linalg.norm(t1)
+    return t1, np.cross(n, t1)
+
+
+def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
+    ma = bodies.mu_table if c.body_a == TABLE else bodies.mu[c.body_a]
+    mb = bodies.mu_table if c.body_b == TABLE else bodies.mu[c.body_b]
+    return float(max(ma, mb) if permissive else min(ma, mb))
+
+
+def assemble(
+    contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
+) -> tuple[sparse.csc_matrix, np.ndarray]:
+    """Equilibrium equations ``A lam = b`` of the dynamic bodies (scaled, sparse).
+
+    Columns: ``sides`` pyramid-edge weights per contact point, in contact then point order.
+    Rows: 6 per dynamic body (force / W, moment about the COM / (W L)) with W the mean body
+    weight and L the mean box size. ``b`` is minus the scaled gravity.
+    """
+    nb = bodies.count
+    w = float(np.mean(bodies.mass)) * bodies.gravity if nb else 1.0
+    length = bodies.length
+    th = 2 * math.pi * np.arange(sides) / sides
+    cos_t, sin_t = np.cos(th), np.sin(th)
+    scale = 1.0 / math.cos(math.pi / sides) if permissive else 1.0
+    pts, gens, row_a, row_b = [], [], [], []
+    for c in contacts:
+        n = np.asarray(c.normal, dtype=float)
+        t1, t2 = _tangents(n)
+        r = _contact_mu(c, bodies, permissive) * scale
+        g = n[None, :] + r * (cos_t[:, None] * t1[None, :] + sin_t[:, None] * t2[None, :])
+        k = len(c.points)
+        pts.append(np.asarray(c.points, dtype=float))
+        gens.append(np.broadcast_to(g, (k, sides, 3)))
+        ra = -1 if c.body_a == TABLE else int(bodies.row[c.body_a])
+        rb = -1 if c.body_b == TABLE else int(bodies.row[c.body_b])
+        row_a.append(np.full(k, ra))
+        row_b.append(np.full(k, rb))
+    b = np.zeros(6 * nb)
+    if nb:
+        b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
+    if not pts:
+        return sparse.csc_matrix((6 * nb, 0)), b
+    p = np.concatenate(pts)  # (N, 3)
+    g = np.concatenate(gens)  # (N, K, 3)
+    ra = np.concatenate(row_a)
+    rb = np.concatenate(row_b)
+    npts = len(p)
+    cols = np.arange(npts * sides).reshape(npts, sides)
+    r_idx, c_idx, vals = [], [], []
+    for rows, sign in ((rb, 1.0), (ra, -1.0)):
+        m = rows >= 0
+        if not m.any():
+            continue
+        gm = g[m] * sign  # (M, K, 3)
+        arm = (p[m] - bodies.com[rows[m]]) / length  # (M, 3)
+        tq = np.cross(arm[:, None, :], gm)  # (M, K, 3)
+        base = 6 * rows[m]
+        cm = cols[m]
+        for comp in range(3):
+            r_idx.append(np.repeat(base + comp, sides))
+            c_idx.append(cm.ravel())
+            vals.append(gm[:, :, comp].ravel())
+            r_idx.append(np.repeat(base + 3 + comp, sides))
+            c_idx.append(cm.ravel())
+            vals.append(tq[:, :, comp].ravel())
+    a = sparse.coo_matrix(
+        (np.concatenate(vals), (np.concatenate(r_idx), np.concatenate(c_idx))),
+        shape=(6 * nb, npts * sides),
+    ).tocsc()
+    return a, b
+
+
+def _unsupported_bodies(contacts: Sequence[FaceContact], bodies: Bodies) -> bool:
+    """True when some dynamic body has no contact at all (the LP is then infeasible)."""
+    touched = np.zeros(bodies.count, dtype=bool)
+    for c in contacts:
+        for body in (c.body_a, c.body_b):
+            if body != TABLE and bodies.row[body] >= 0:
+                touched[bodies.row[body]] = True
+    return not touched.all()
+
+
+def feasible(
+    contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
+) -> bool | None:
+    """Whether the dynamic bodies can be in equilibrium on ``contacts`` (None: HiGHS did
+    not conclude)."""
+    if bodies.count == 0:
+        return True
+    if _unsupported_bodies(contacts, bodies):
+        return False
+    a, b = assemble(contacts, bodies, permissive, sides)
+    res = linprog(
+        np.zeros(a.shape[1]), A_eq=a, b_eq=b, bounds=(0, None), method="highs",
+        options=_HIGHS_OPTIONS,
+    )  # fmt: skip
+    if res.status == 0:
+        return True
+    if res.status == 2:
+        return False
+    return None
+
+
+def tilt_margin(
+    contacts: Sequence[FaceContact],
+    bodies: Bodies,
+    directions: int = 8,
+    sides: int = 8,
+    max_tilt_deg: float = 45.0,
+) -> tuple[float | None, tuple[float, float] | None]:
+    """Tilt margin (degrees) on ``contacts`` with the inscribed pyramid, and the worst
+    direction. None when there is no equilibrium even without the extra load (or HiGHS did
+    not conclude for some direction)."""
+    if bodies.count == 0:
+        return max_tilt_deg, None
+    if _unsupported_bodies(contacts, bodies):
+        return None, None
+    a, b = assemble(contacts, bodies, permissive=False, sides=sides)
+    w = float(np.mean(bodies.mass)) * bodies.gravity
+    s_cap = math.tan(math.radians(max_tilt_deg))
+    nvar = a.shape[1]
+    c = np.zeros(nvar + 1)
+    c[-1] = -1.0
+    bounds = [(0.0, None)] * nvar + [(0.0, s_cap)]
+    weight = bodies.mass * bodies.gravity / w
+    worst: float | None = None
+    worst_dir: tuple[float, float] | None = None
+    for k in range(directions):
+        phi = 2 * math.pi * k / directions
+        d = (math.cos(phi), math.sin(phi))
+        load = np.zeros((bodies.count, 6))
+        load[:, 0] = weight * d[0]
+        load[:, 1] = weight * d[1]
+        # contacts + s * load + gravity = 0  ->  A lam + s * load = b
+        a_s = sparse.hstack([a, sparse.csc_matrix(load.reshape(-1, 1))], format="csc")
+        res = linprog(c, A_eq=a_s, b_eq=b, bounds=bounds, method="highs", options=_HIGHS_OPTIONS)
+        if res.status != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
+            return None, None
+        s = max(0.0, float(res.x[-1]))
+        if worst is None or s < worst - 1e-12:
+            worst, worst_dir = s, (round(d[0], 12) + 0.0, round(d[1], 12) + 0.0)
+    if worst is None:
+        return None, None
+    return math.degrees(math.atan(worst)), worst_dir
+
+
+# ---------------------------------------------------------------------------------------
+# Per-piece support margins
+# ---------------------------------------------------------------------------------------
+def convex_hull_2d(points: np.ndarray) -> np.ndarray:
+    """Convex hull of 2D points, counter-clockwise, no collinear vertices (monotone chain)."""
+    pts = sorted({(round(float(x), 12), round(float(y), 12)) for x, y in points})
+    if len(pts) <= 2:
+        return np.array(pts, dtype=float).reshape(-1, 2)
+
+    def cross(o, a, b) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-18:
+            lower.pop()
+        lower.append(p)
+    upper: list = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-18:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1], dtype=float)
+
+
+def _segment_closest(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    e = b - a
+    ee = float(e @ e)
+    t = 0.0 if ee == 0 else min(1.0, max(0.0, float((q - a) @ e) / ee))
+    return a + t * e
+
+
+def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]:
+    """Signed distance of 2D point ``q`` to a counter-clockwise convex polygon's boundary
+    (positive inside) and the unit direction of the nearest edge's outward normal (inside) or
+    from the polygon towards ``q`` (outside). Segments and points count as zero-area hulls."""
+    q = np.asarray(q, dtype=float)
+    if len(hull) == 1:
+        v = q - hull[0]
+        d = float(np.linalg.norm(v))
+        return -d, (v / d if d > 0 else np.zeros(2))
+    if len(hull) == 2:
+        p = _segment_closest(q, hull[0], hull[1])
+        v = q - p
+        d = float(np.linalg.norm(v))
+        return -d, (v / d if d > 0 else np.zeros(2))
+    n = len(hull)
+    inside = True
+    best_in, best_dir_in = math.inf, np.zeros(2)
+    best_out, best_dir_out = math.inf, np.zeros(2)
+    for i in range(n):
+        a, b = hull[i], hull[(i + 1) % n]
+        e = b - a
+        normal = np.array([e[1], -e[0]]) / np.linalg.norm(e)  # outward for CCW
+        h = float((q - a) @ normal)
+        if h > 0:
+            inside = False
+        if -h < best_in:
+            best_in, best_dir_in = -h, normal
+        p = _segment_closest(q, a, b)
+        dist = float(np.linalg.norm(q - p))
+        if dist < best_out:
+            best_out = dist
+            best_dir_out = (q - p) / dist if dist > 0 else normal
+    if inside:
+        return best_in, best_dir_in
+    return -best_out, best_dir_out
+
+
+_LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
+
+
+def direction_label(v: Sequence[float]) -> str:
+    """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
+    ang = math.atan2(float(v[1]), float(v[0]))
+    return _LABELS[round(ang / (math.pi / 4)) % 8]
+
+
+def _piece_margins(
+    scene: Scene, config: PhysicsConfig, cs: ContactSet, marginal_mm: float
+) -> tuple[PieceMargin, ...]:
+    n = len(scene.pieces)
+    support: list[list[np.ndarray]] = [[] for _ in range(n)]
+    supporters: list[set[int]] = [set() for _ in range(n)]
+    for c in cs.contacts:
+        if c.side or not c.has_area:
+            continue
+        support[c.body_b].append(np.asarray(c.points)[:, :2])
+        supporters[c.body_b].add(c.body_a)
+    mass_com = [p.mass_and_com(config) for p in scene.pieces]
+    out = []
+    for i, piece in enumerate(scene.pieces):
+        if piece.static:
+            continue
+        # Pieces resting (transitively) on this piece alone: grow the set until no other
+        # dynamic piece has all its area stacking supporters inside it.
+        seen = {i}
+        grew = True
+        while grew:
+            grew = False
+            for j in range(n):
+                if j in seen or scene.pieces[j].static or not supporters[j]:
+                    continue
+                if supporters[j] <= seen:
+                    seen.add(j)
+                    grew = True
+        carried = sorted(seen - {i})
+        m = sum(mass_com[j][0] for j in seen)
+        com = sum(mass_com[j][0] * mass_com[j][1] for j in seen) / m
+        ids = tuple(scene.pieces[j].id for j in carried)
+        with_txt = ""
+        if carried:
+            with_txt = (
+                f" (with the {len(carried)} piece{'s' if len(carried) > 1 else ''} it carries)"
+            )
+        if not support[i]:
+            touching = any(i in (c.body_a, c.body_b) for c in (*cs.contacts, *cs.unsupported))
+            why = "held only by side or edge contacts" if touching else "touches nothing"
+            out.append(
+                PieceMargin(
+                    piece.id, None, False, ids, None,
+                    f"piece '{piece.id}': no stacking support ({why})",
+                )
+            )  # fmt: skip
+            continue
+        hull = convex_hull_2d(np.concatenate(support[i]))
+        dist, direction = signed_distance(com[:2], hull)
+        mm = dist / MM
+        label = direction_label(direction) if np.any(direction) else None
+        marginal = abs(mm) < marginal_mm
+        towards = f"edge towards {label}" if label else "edge"
+        if marginal:
+            where = f"on the edge of its support ({round(mm, 2) + 0.0:+.2f} mm, {towards})"
+        elif mm > 0:
+            where = f"{mm:.1f} mm inside its support (nearest {towards})"
+        else:
+            where = f"{-mm:.1f} mm outside its support (beyond the {towards})"
+        sentence = f"piece '{piece.id}': centre of mass{with_txt} {where}"
+        out.append(PieceMargin(piece.id, mm, marginal, ids, label, sentence))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------------------
+def analyse(
+    scene: Scene,
+    config: PhysicsConfig | None = None,
+    *,
+    stand_margin_deg: float = 8.0,
+    directions: int = 8,
+    pyramid_sides: int = 8,
+    max_tilt_deg: float = 45.0,
+    clearance: float = 0.0,
+    marginal_mm: float = 0.05,
+    tolerances: ContactTolerances | None = None,
+) -> StaticReport:
+    """Static-equilibrium verdict of a scene (see the module docstring for the method).
+
+    ``config``: physics constants (default ``scene.physics``). ``stand_margin_deg``: the tilt
+    margin needed for ``"stands"``. ``directions``: load directions of the tilt margin.
+    ``pyramid_sides``: edges of the friction pyramids. ``max_tilt_deg``: cap of the margin.
+    ``clearance``: shrink the dynamic pieces' horizontal extents like the simulation (m,
+    default 0 = exact geometry; pass ``config.clearance`` to match the simulated gaps).
+    ``marginal_mm``: per-piece margins below this (in absolute value) are marginal.
+    """
+    cfg = config or scene.physics
+    cs = scene_contacts(scene, cfg, clearance=clearance, tolerances=tolerances)
+    bodies = _bodies(scene, cfg)
+    conservative = [c for c in cs.contacts if c.stacking and c.has_area]
+    perm = feasible(cs.contacts, bodies, permissive=True, sides=pyramid_sides)
+    cons = feasible(conservative, bodies, permissive=False, sides=pyramid_sides)
+    margin, worst_dir = None, None
+    if cons:
+        margin, worst_dir = tilt_margin(
+            conservative, bodies, directions=directions, sides=pyramid_sides,
+            max_tilt_deg=max_tilt_deg,
+        )  # fmt: skip
+    sides = cs.side_contacts
+    decision, why = _decide(cs, bodies, perm, cons, margin, bool(sides), stand_margin_deg)
+    return StaticReport(
+        decision=decision,
+        why=why,
+        permissive_feasible=perm,
+        conservative_feasible=cons,
+        tilt_margin_deg=margin,
+        tilt_direction=worst_dir,
+        pieces=_piece_margins(scene, cfg, cs, marginal_mm),
+        contacts=cs.summary(),
+        stand_margin_deg=stand_margin_deg,
+        contact_set=cs,
+    )
+
+
+def _decide(
+    cs: ContactSet,
+    bodies: Bodies,
+    perm: bool | None,
+    cons: bool | None,
+    margin: float | None,
+    has_side: bool,
+    threshold: float,
+) -> tuple[str, str]:
+    if bodies.count == 0:
+        return STANDS, "no dynamic pieces: nothing can move"
+    if cs.penetrations:
+        return UNDECIDED, "pieces interpenetrate: " + "; ".join(cs.describe_penetrations())
+    if cs.unsupported:
+        return UNDECIDED, (
+            "contacts the face-contact LP does not model (edge, vertex or tilted): "
+            + "; ".join(cs.describe_unsupported())
+        )
+    if perm is None or cons is None:
+        return UNDECIDED, "the LP solver did not conclude"
+    if not perm:
+        return TOPPLES, "no equilibrium even with side friction: the scene must move"
+    if not cons:
+        return UNDECIDED, (
+            "equilibrium only with side contacts (friction jamming or edge contacts): "
+            "stacking contacts alone cannot hold it"
+        )
+    if has_side:
+        pairs = ", ".join(f"'{a}'/'{b}'" for a, b in cs.summary()["side_pairs"])
+        return UNDECIDED, (
+            f"equilibrium on stacking contacts (tilt margin {margin:.1f} degrees), but side "
+            f"contacts ({pairs}) can jam: simulate"
+        )
+    if margin is None or margin < threshold:
+        shown = "unknown" if margin is None else f"{margin:.1f}"
+        return UNDECIDED, (
+            f"equilibrium on stacking contacts, but the tilt margin {shown} degrees is below "
+            f"{threshold:g}"
+        )
+    return STANDS, (
+        f"equilibrium on stacking contacts alone with a tilt margin of {margin:.1f} degrees "
+        f"(>= {threshold:g})"
+    )
