@@ -1,0 +1,717 @@
+"""The PyBullet world: one private DIRECT client holding a scene's pieces on the table.
+
+A :class:`World` is built from a :class:`sim.model.Scene` and a solver :class:`sim.config.Profile`
+(``"verdict"`` for rule decisions, ``"display"`` for watching). It owns one PyBullet client, never
+the global one, so many worlds can live in one process; ``close()`` (or leaving a ``with`` block)
+disconnects it.
+
+How a piece becomes a body (the measured reasons are in ``research/physics-pybullet.md``):
+
+* one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path);
+* its collision shape is a compound of ``GEOM_BOX`` children, the piece's merged boxes
+  (:meth:`sim.model.ScenePiece.local_boxes`); boxes are exact and keep their margin inside;
+* the body frame is the **principal frame**: origin at the exact centre of mass, axes along the
+  principal axes of inertia, so the inertia is diagonal and no inertial-frame rotation is needed
+  (on maximal-coordinate bodies PyBullet reports that rotation wrongly); the children are
+  rotated into it. Mass and principal moments are set with one ``changeDynamics`` call (``mass=``
+  together with ``localInertiaDiagonal`` -- without it such a body turns NaN on its first step);
+  PyBullet's own compound inertia would be the inertia of the bounding box;
+* clearance: every child box is made ``clearance`` smaller (``clearance/2`` off each face) along
+  its axes that are horizontal at build time, so pieces placed face to face on the grid have a
+  gap of ``clearance`` and cannot jam by friction, while stacks still start exactly touching;
+* friction and restitution: Bullet combines two touching bodies' coefficients by **multiplying**
+  them (measured: two bodies at 0.45 slide like mu = 0.2). Each body therefore gets the square
+  root of its coefficient, so two pieces at mu meet at mu, a piece meets the table at mu, and two
+  different pieces meet at the geometric mean of theirs.
+
+Two PyBullet 3.2.7 behaviours found while building this (both measured, see the tests):
+
+* after ``changeDynamics(localInertiaDiagonal=...)`` the first step still uses the bounding-box
+  inertia (the world-frame inverse inertia is refreshed only when a body is integrated); the
+  world therefore takes one silent setup step with gravity off and restores the built poses;
+* a body in free flight has no gyroscopic term: its angular velocity stays constant instead of
+  precessing (presumably Bullet's solver skips islands without contacts). Only the tumbling of a piece in the air
+  is affected, never whether a tower stands, so it is left as is.
+
+Callers never see the principal frame: every pose this module returns is the pose of the piece
+frame of :mod:`sim.model` (``world point = position + R @ p_local``), quaternions (x, y, z, w).
+
+Everything is deterministic on one machine and one PyBullet wheel: the same scene and profile give
+bit-identical poses in any process, because the world is always built fresh in the same order and
+``deterministicOverlappingPairs`` is on. Never use ``saveState``/``restoreState`` to replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from games.polycubes import mass_properties
+from sim.config import PhysicsConfig, Profile, get_profile
+from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
+
+TABLE = "table"
+"""Name of the table top in :meth:`World.contacts_with_static`."""
+
+MAX_SPEED = 5.0
+"""Linear COM speed (m/s) above which a piece counts as blown up. A piece falling 1 m from rest
+reaches 4.4 m/s; nothing on a table legitimately moves faster. (So a piece in free fall for more
+than 0.5 s -- off the 4 m table, or in a scene without ground -- also trips it.)"""
+MAX_ANGULAR_SPEED = 2000.0
+"""Angular speed (rad/s) above which a piece counts as blown up. A 10 mm cube whose corners move
+at 5 m/s spins at about 700 rad/s."""
+CHECK_EVERY = 100
+"""Blow-up check period in steps (plus once at the end of every :meth:`World.run`)."""
+CONTACT_TOLERANCE = 0.05e-3
+"""Default distance (m) under which two bodies count as touching: well below the 0.2 mm clearance,
+so grid neighbours across the gap do not count, and well above resting penetration (0.01 mm)."""
+
+_TABLE_HALF = (2.0, 2.0, 0.05)
+"""Half extents (m) of the static table box whose top face is z = 0.
+
+A box rather than a ``GEOM_PLANE``: box-box contacts come from Bullet's box-box detector, which
+gives a full face manifold (up to 4 points) in one step, and table contacts then take the same
+code path as piece-on-piece contacts. Measured against a plane (verdict / display profiles):
+resting penetration of a cube 0.0103 vs 0.0106 mm; sliding distance at 0.5 m/s 28.11 vs 28.12 mm
+(theory 28.32); four pieces resting on the table 5 s (verdict) drift 0.085 vs 0.048 mm, 10 s
+(display) 0.0002 mm both; 28 vs 25 contact points; tilted pieces dropped 5 cm come to rest the
+same. No measurable difference, so the box wins on uniformity. 4 m square, 10 cm thick."""
+
+
+class PhysicsBlowUpError(RuntimeError):
+    """The simulation produced a non-finite pose or an impossible speed.
+
+    This is an error of the simulation, never an outcome: a verdict must not be drawn from it.
+    ``piece`` is the piece id, ``time`` the simulated time (s), ``quantity`` what was checked and
+    ``value`` what it was.
+    """
+
+    def __init__(self, piece: str, time: float, quantity: str, value: Any) -> None:
+        self.piece = piece
+        self.time = time
+        self.quantity = quantity
+        self.value = value
+        super().__init__(
+            f"physics blew up: piece {piece!r} at t = {time:.4f} s has {quantity} = {value!r}"
+        )
+
+
+@dataclass(frozen=True)
+class _Body:
+    """Book-keeping of one piece body.
+
+    ``com_local``: centre of mass in the piece frame (m); ``axes``: principal axes in the piece
+    frame (columns of a proper rotation); ``q_axes``: the same as a quaternion (x, y, z, w), so
+    ``R_body = R_piece @ axes``; ``moments``: principal moments (kg m^2).
+    """
+
+    piece_id: str
+    body: int
+    static: bool
+    mass: float
+    com_local: np.ndarray
+    axes: np.ndarray
+    q_axes: tuple[float, float, float, float]
+    moments: np.ndarray
+
+
+def _quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
+    """Hamilton product a*b of quaternions (x, y, z, w)."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def _quat_conj(q: Sequence[float]) -> tuple[float, float, float, float]:
+    return (-q[0], -q[1], -q[2], q[3])
+
+
+def _quat_angle(q: Sequence[float]) -> float:
+    """Rotation angle (rad, in [0, pi]) of a unit quaternion; stable near 0."""
+    v = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
+    return 2.0 * math.atan2(v, abs(q[3]))
+
+
+def piece_mass_properties(
+    piece: ScenePiece, config: PhysicsConfig
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """Exact mass properties of a piece from its nominal (unshrunk) geometry.
+
+    Returns ``(mass, com_local (3,), principal_moments (3,), principal_axes (3, 3))``: mass in kg
+    (0 for static pieces), centre of mass in the piece frame (m), principal moments (kg m^2,
+    ascending; those of the nominal density even for static pieces) and the principal axes as the
+    columns of a proper rotation matrix in the piece frame.
+    """
+    if piece.box is not None:
+        size = np.asarray(piece.box, dtype=float)
+        m = float(np.prod(size)) * config.density
+        sx, sy, sz = size
+        moments = m / 12.0 * np.array([sy * sy + sz * sz, sx * sx + sz * sz, sx * sx + sy * sy])
+        com, axes = size / 2.0, np.eye(3)
+    else:
+        mp = mass_properties(piece.cells, piece.edge(config), config.density)
+        m, com, moments, axes = mp.mass, mp.com, mp.principal_moments, mp.principal_axes
+    return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
+
+
+def shrunk_half_extents(half: np.ndarray, rotation: np.ndarray, clearance: float) -> np.ndarray:
+    """Half extents of a box after applying the clearance.
+
+    ``half``: (3,) half extents along the box axes; ``rotation``: 3x3, columns are the box axes in
+    the world. An axis is horizontal when it is closer to the table plane than to the vertical
+    (|z component| < cos 45 deg); those lose ``clearance/2`` per face. Vertical axes keep their
+    size so stacks start exactly touching.
+    """
+    out = np.array(half, dtype=float)
+    for k in range(3):
+        if abs(rotation[2, k]) < math.sqrt(0.5) - 1e-9:
+            out[k] = out[k] - clearance / 2.0
+    if (out <= 0).any():
+        raise ValueError(f"clearance {clearance} m leaves no box of half extents {half}")
+    return out
+
+
+class World:
+    """A scene's pieces on the table in one private PyBullet DIRECT client.
+
+    Parameters
+    ----------
+    scene:
+        The pieces (dynamic and static), the physics constants (``scene.physics``) and whether the
+        table exists (``scene.ground``; its top is z = 0).
+    profile:
+        A :class:`sim.config.Profile` or its name (``"verdict"``, ``"display"``).
+    time_step:
+        Overrides the profile's step (s), e.g. for step-halving checks.
+
+    Use as a context manager or call :meth:`close`. All arrays are in scene order of the dynamic
+    pieces (:attr:`piece_ids`).
+    """
+
+    def __init__(
+        self, scene: Scene, profile: Profile | str = "verdict", *, time_step: float | None = None
+    ) -> None:
+        import pybullet as p  # lazy: keep `import sim` light
+
+        self._p = p
+        prof = get_profile(profile) if isinstance(profile, str) else profile
+        if time_step is not None:
+            if not time_step > 0:
+                raise ValueError(f"time_step must be > 0, got {time_step!r}")
+            prof = prof.with_step(float(time_step))
+        self.scene = scene
+        self.profile = prof
+        self.config = scene.physics
+        self._steps = 0
+        self._cid: int | None = p.connect(p.DIRECT)
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ construction
+    def _build(self) -> None:
+        p, cid, prof, cfg = self._p, self.client, self.profile, self.config
+        p.resetSimulation(physicsClientId=cid)
+        p.setPhysicsEngineParameter(
+            fixedTimeStep=prof.time_step,
+            numSolverIterations=prof.solver_iterations,
+            numSubSteps=0,
+            deterministicOverlappingPairs=int(prof.deterministic_pairs),
+            physicsClientId=cid,
+        )
+        if prof.extra:
+            p.setPhysicsEngineParameter(**prof.extra, physicsClientId=cid)
+        p.setGravity(0.0, 0.0, -cfg.gravity, physicsClientId=cid)
+
+        self._table: int | None = None
+        if self.scene.ground:
+            shape = p.createCollisionShape(
+                p.GEOM_BOX, halfExtents=list(_TABLE_HALF), physicsClientId=cid
+            )
+            self._table = p.createMultiBody(
+                0.0,
+                shape,
+                -1,
+                [0.0, 0.0, -_TABLE_HALF[2]],
+                [0.0, 0.0, 0.0, 1.0],
+                useMaximalCoordinates=True,
+                physicsClientId=cid,
+            )
+            self._set_surface(self._table, cfg.friction)
+
+        self._bodies: list[_Body] = []
+        for piece in self.scene.pieces:  # scene order = creation order (determinism)
+            self._bodies.append(self._add_piece(piece))
+        self._by_id = {b.piece_id: b for b in self._bodies}
+        self._by_body = {b.body: b for b in self._bodies}
+        self._dynamic = [b for b in self._bodies if not b.static]
+        self._static_names: dict[int, str] = {b.body: b.piece_id for b in self._bodies if b.static}
+        if self._table is not None:
+            self._static_names[self._table] = TABLE
+        self._refresh_inertia()
+        self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
+        self._initial_com = self.com_positions()
+
+    def _refresh_inertia(self) -> None:
+        """Make PyBullet use the inertia we set from the very first step.
+
+        PyBullet 3.2.7 does not refresh a rigid body's world-frame inverse inertia after
+        ``changeDynamics(localInertiaDiagonal=...)``; it is recomputed only when the body's
+        transform is integrated. Measured: the first step after building used the bounding-box
+        inertia (angular response 35-45 % off for an L-tromino); every later step was exact. So we
+        take one step with gravity off (nothing moves: the pieces are at rest and touch at zero
+        distance), then put every body back to its built pose with zero velocity. The setup step
+        is not counted in :attr:`time`.
+        """
+        if not self._dynamic:
+            return
+        p, cid = self._p, self.client
+        built = [self._body_pose(b) for b in self._dynamic]
+        p.setGravity(0.0, 0.0, 0.0, physicsClientId=cid)
+        p.stepSimulation(physicsClientId=cid)
+        for b, (pos, q) in zip(self._dynamic, built, strict=True):
+            p.resetBasePositionAndOrientation(b.body, pos.tolist(), list(q), physicsClientId=cid)
+            p.resetBaseVelocity(b.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
+        p.setGravity(0.0, 0.0, -self.config.gravity, physicsClientId=cid)
+
+    def _set_surface(self, body: int, friction: float) -> None:
+        """Friction, restitution and anchors common to every body (square roots: Bullet
+        multiplies the two bodies' coefficients)."""
+        self._p.changeDynamics(
+            body,
+            -1,
+            lateralFriction=math.sqrt(friction),
+            rollingFriction=0.0,
+            spinningFriction=0.0,
+            restitution=math.sqrt(self.profile.restitution),
+            frictionAnchor=int(self.profile.friction_anchor),
+            physicsClientId=self.client,
+        )
+
+    def _add_piece(self, piece: ScenePiece) -> _Body:
+        p, cid, cfg = self._p, self.client, self.config
+        mass, com_local, moments, axes = piece_mass_properties(piece, cfg)
+        r_piece = piece.rotation()
+        r_body = r_piece @ axes
+        q_axes = matrix_to_quat(axes)
+        q_child = matrix_to_quat(axes.T)  # child box axes (= piece axes) in the body frame
+        halves, positions = [], []
+        for centre, half in piece.local_boxes(cfg):
+            halves.append(shrunk_half_extents(half, r_piece, cfg.clearance).tolist())
+            positions.append((axes.T @ (centre - com_local)).tolist())
+        shape = p.createCollisionShapeArray(
+            shapeTypes=[p.GEOM_BOX] * len(halves),
+            halfExtents=halves,
+            collisionFramePositions=positions,
+            collisionFrameOrientations=[list(q_child)] * len(halves),
+            physicsClientId=cid,
+        )
+        com_world = np.asarray(piece.position, dtype=float) + r_piece @ com_local
+        body = p.createMultiBody(
+            mass,
+            shape,
+            -1,
+            com_world.tolist(),
+            list(matrix_to_quat(r_body)),
+            useMaximalCoordinates=True,
+            physicsClientId=cid,
+        )
+        friction = cfg.friction if piece.friction is None else piece.friction
+        self._set_surface(body, friction)
+        if not piece.static:
+            prof = self.profile
+            p.changeDynamics(
+                body,
+                -1,
+                mass=mass,  # must come with localInertiaDiagonal (NaN bug otherwise)
+                localInertiaDiagonal=[float(v) for v in moments],
+                linearDamping=prof.linear_damping,
+                angularDamping=prof.angular_damping,
+                activationState=(
+                    p.ACTIVATION_STATE_ENABLE_SLEEPING
+                    if prof.sleeping
+                    else p.ACTIVATION_STATE_DISABLE_SLEEPING
+                ),
+                physicsClientId=cid,
+            )
+        return _Body(piece.id, body, piece.static, mass, com_local, axes, q_axes, moments)
+
+    # ------------------------------------------------------------------ lifetime
+    @property
+    def client(self) -> int:
+        """The PyBullet client id (RuntimeError once closed)."""
+        if self._cid is None:
+            raise RuntimeError("this World is closed")
+        return self._cid
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._cid is None
+
+    def close(self) -> None:
+        """Disconnect the PyBullet client (idempotent)."""
+        if self._cid is not None:
+            try:
+                self._p.disconnect(physicsClientId=self._cid)
+            finally:
+                self._cid = None
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # best effort; close() is the contract
+        with contextlib.suppress(Exception):
+            self.close()
+
+    # ------------------------------------------------------------------ identities
+    @property
+    def piece_ids(self) -> list[str]:
+        """Ids of the dynamic pieces, in scene order (the row order of every array)."""
+        return [b.piece_id for b in self._dynamic]
+
+    @property
+    def static_ids(self) -> list[str]:
+        """Ids of the static pieces, in scene order."""
+        return [b.piece_id for b in self._bodies if b.static]
+
+    def body_id(self, piece_id: str) -> int:
+        """PyBullet body unique id of a piece (KeyError if unknown)."""
+        return self._by_id[piece_id].body
+
+    def piece_id(self, body: int) -> str:
+        """Piece id of a PyBullet body (``"table"`` for the table; KeyError if unknown)."""
+        if body == self._table:
+            return TABLE
+        return self._by_body[body].piece_id
+
+    @property
+    def table_body(self) -> int | None:
+        """Body id of the table box, or None when the scene has no ground."""
+        return self._table
+
+    @property
+    def time(self) -> float:
+        """Simulated time since the world was built (s)."""
+        return self._steps * self.profile.time_step
+
+    @property
+    def steps(self) -> int:
+        """Number of steps taken."""
+        return self._steps
+
+    @property
+    def time_step(self) -> float:
+        """The fixed step in use (s)."""
+        return self.profile.time_step
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps; checks for blow-ups every :data:`CHECK_EVERY` steps."""
+        p, cid = self._p, self.client
+        for _ in range(int(n)):
+            p.stepSimulation(physicsClientId=cid)
+            self._steps += 1
+            if self._steps % CHECK_EVERY == 0:
+                self.check()
+
+    def run(
+        self,
+        seconds: float,
+        callback: Callable[[World], Any] | None = None,
+        every: int = 1,
+    ) -> int:
+        """Simulate ``seconds`` (rounded to whole steps) and return the number of steps taken.
+
+        ``callback(world)`` is called after every ``every``-th step (counted from the start of
+        this call). A callback returning ``True`` stops the run early (e.g. "tower fell"). The
+        state is checked for blow-ups periodically and at the end (:class:`PhysicsBlowUpError`).
+        """
+        if every < 1:
+            raise ValueError(f"every must be >= 1, got {every}")
+        n = int(round(seconds / self.profile.time_step))
+        taken = 0
+        if callback is None:
+            self.step(n)
+            taken = n
+        else:
+            while taken < n:
+                k = min(every, n - taken)
+                self.step(k)
+                taken += k
+                if k == every and callback(self) is True:
+                    break
+        self.check()
+        return taken
+
+    def check(self) -> None:
+        """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, or a
+        speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED`."""
+        p, cid = self._p, self.client
+        t = self.time
+        for b in self._dynamic:
+            pos, q = p.getBasePositionAndOrientation(b.body, physicsClientId=cid)
+            lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)
+            for name, val in (
+                ("position", pos),
+                ("orientation", q),
+                ("velocity", lin),
+                ("angular velocity", ang),
+            ):
+                if not all(math.isfinite(v) for v in val):
+                    raise PhysicsBlowUpError(b.piece_id, t, name, tuple(val))
+            speed = math.sqrt(sum(v * v for v in lin))
+            if speed > MAX_SPEED:
+                raise PhysicsBlowUpError(b.piece_id, t, "speed (m/s)", speed)
+            spin = math.sqrt(sum(v * v for v in ang))
+            if spin > MAX_ANGULAR_SPEED:
+                raise PhysicsBlowUpError(b.piece_id, t, "angular speed (rad/s)", spin)
+
+    # ------------------------------------------------------------------ reading state
+    def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+        pos, q = self._p.getBasePositionAndOrientation(b.body, physicsClientId=self.client)
+        return np.asarray(pos, dtype=float), tuple(q)  # type: ignore[return-value]
+
+    def com_positions(self) -> np.ndarray:
+        """Centres of mass of the dynamic pieces, shape (n, 3), m."""
+        out = np.empty((len(self._dynamic), 3))
+        for i, b in enumerate(self._dynamic):
+            out[i] = self._body_pose(b)[0]
+        return out
+
+    def com_displacements(self) -> np.ndarray:
+        """Distance of each dynamic piece's centre of mass from where it was built, shape (n,), m."""
+        return np.linalg.norm(self.com_positions() - self._initial_com, axis=1)
+
+    def pose(self, piece_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """Pose of one piece's frame (static pieces too): position (3,) m, quaternion (4,) x,y,z,w."""
+        b = self._by_id[piece_id]
+        com, q_body = self._body_pose(b)
+        q_piece = _quat_mul(q_body, _quat_conj(b.q_axes))
+        if q_piece[3] < 0:
+            q_piece = (-q_piece[0], -q_piece[1], -q_piece[2], -q_piece[3])
+        r_piece = quat_to_matrix(q_body) @ b.axes.T
+        return com - r_piece @ b.com_local, np.asarray(q_piece, dtype=float)
+
+    def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Pose of every dynamic piece's frame: id -> (position (3,) m, quaternion (4,) x,y,z,w).
+
+        The quaternion is returned with w >= 0."""
+        return {b.piece_id: self.pose(b.piece_id) for b in self._dynamic}
+
+    def pose_array(self) -> np.ndarray:
+        """All dynamic poses as one float64 array, shape (n, 7): position then quaternion.
+        Handy for hashing (determinism checks)."""
+        return np.array(
+            [np.concatenate(self.pose(pid)) for pid in self.piece_ids], dtype=np.float64
+        )
+
+    def tilts_deg(self) -> np.ndarray:
+        """Angle (degrees) between each dynamic piece's current and initial orientation, shape (n,)."""
+        out = np.empty(len(self._dynamic))
+        for i, b in enumerate(self._dynamic):
+            q_now = self._body_pose(b)[1]
+            out[i] = math.degrees(_quat_angle(_quat_mul(q_now, _quat_conj(self._initial_q[i]))))
+        return out
+
+    def velocities(self) -> tuple[np.ndarray, np.ndarray]:
+        """Linear COM velocities (n, 3) m/s and angular velocities (n, 3) rad/s, world frame."""
+        lin = np.empty((len(self._dynamic), 3))
+        ang = np.empty((len(self._dynamic), 3))
+        for i, b in enumerate(self._dynamic):
+            v, w = self._p.getBaseVelocity(b.body, physicsClientId=self.client)
+            lin[i], ang[i] = v, w
+        return lin, ang
+
+    def speeds(self) -> np.ndarray:
+        """Linear COM speeds of the dynamic pieces, shape (n,), m/s."""
+        return np.linalg.norm(self.velocities()[0], axis=1)
+
+    def contacts_with_static(self, tolerance: float = CONTACT_TOLERANCE) -> set[tuple[str, str]]:
+        """Pairs (dynamic piece id, static piece id or ``"table"``) closer than ``tolerance`` (m).
+
+        Computed from fresh closest-point queries (valid before the first step too; the queries do
+        not touch the solver's contact cache, so they do not disturb determinism).
+        """
+        p, cid = self._p, self.client
+        out: set[tuple[str, str]] = set()
+        for b in self._dynamic:
+            for sbody, sname in self._static_names.items():
+                pts = p.getClosestPoints(b.body, sbody, tolerance, physicsClientId=cid)
+                if pts and any(pt[8] <= tolerance for pt in pts):
+                    out.add((b.piece_id, sname))
+        return out
+
+    def contact_pairs(self) -> set[tuple[str, str]]:
+        """All touching pairs in the solver's last step, as sorted id pairs (penetrating or within
+        :data:`CONTACT_TOLERANCE`)."""
+        out: set[tuple[str, str]] = set()
+        for pt in self._p.getContactPoints(physicsClientId=self.client):
+            if pt[8] <= CONTACT_TOLERANCE:
+                a, b = sorted((self.piece_id(pt[1]), self.piece_id(pt[2])))
+                out.add((a, b))
+        return out
+
+    def max_penetration(self) -> float:
+        """Deepest penetration (m, >= 0) over all contact points of the last step."""
+        pts = self._p.getContactPoints(physicsClientId=self.client)
+        return max((-pt[8] for pt in pts), default=0.0) if pts else 0.0
+
+    # ------------------------------------------------------------------ acting
+    def wake_all(self) -> None:
+        """Wake every dynamic piece (after an edit, with sleeping profiles). Harmless otherwise:
+        with sleeping disabled the pieces stay unable to sleep.
+
+        Note: sleeping bodies also miss changes of the world's gravity (Bullet hands the new
+        gravity only to awake bodies); wake first, then change gravity."""
+        p, cid = self._p, self.client
+        state = (
+            p.ACTIVATION_STATE_WAKE_UP
+            if self.profile.sleeping
+            else p.ACTIVATION_STATE_DISABLE_SLEEPING
+        )
+        for b in self._dynamic:
+            p.changeDynamics(b.body, -1, activationState=state, physicsClientId=cid)
+
+    def set_velocity(
+        self,
+        piece_id: str,
+        linear: Sequence[float],
+        angular: Sequence[float] = (0.0, 0.0, 0.0),
+    ) -> None:
+        """Set a dynamic piece's COM velocity (m/s) and angular velocity (rad/s), world frame."""
+        b = self._dynamic_body(piece_id)
+        self._p.resetBaseVelocity(
+            b.body,
+            [float(v) for v in linear],
+            [float(v) for v in angular],
+            physicsClientId=self.client,
+        )
+
+    def apply_impulse(
+        self, piece_id: str, point: Sequence[float], impulse: Sequence[float]
+    ) -> None:
+        """Apply an instantaneous impulse (N s, world frame) at a world point (m) of a piece.
+
+        Changes the velocities at once: dv = J / m, dw = I_world^-1 (r x J) with r from the centre
+        of mass to the point. Exact and deterministic (no one-step force approximation).
+        """
+        b = self._dynamic_body(piece_id)
+        p, cid = self._p, self.client
+        com, q = self._body_pose(b)
+        lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)
+        j = np.asarray(impulse, dtype=float)
+        r = np.asarray(point, dtype=float) - com
+        rot = quat_to_matrix(q)
+        inv_inertia = rot @ np.diag(1.0 / b.moments) @ rot.T
+        new_lin = np.asarray(lin) + j / b.mass
+        new_ang = np.asarray(ang) + inv_inertia @ np.cross(r, j)
+        p.resetBaseVelocity(b.body, new_lin.tolist(), new_ang.tolist(), physicsClientId=cid)
+        if self.profile.sleeping:
+            p.changeDynamics(
+                b.body, -1, activationState=p.ACTIVATION_STATE_WAKE_UP, physicsClientId=cid
+            )
+
+    def _dynamic_body(self, piece_id: str) -> _Body:
+        b = self._by_id[piece_id]
+        if b.static:
+            raise ValueError(f"piece {piece_id!r} is static")
+        return b
+
+    def dynamics_info(self, piece_id: str) -> dict[str, Any]:
+        """What PyBullet holds for a piece: ``mass`` (kg), ``inertia`` (3,) principal moments,
+        ``com`` (3,) world centre of mass (m), ``lateral_friction`` (the per-body square root),
+        ``restitution``."""
+        b = self._by_id[piece_id]
+        info = self._p.getDynamicsInfo(b.body, -1, physicsClientId=self.client)
+        return {
+            "mass": info[0],
+            "inertia": np.asarray(info[2], dtype=float),
+            "com": self._body_pose(b)[0],
+            "lateral_friction": info[1],
+            "restitution": info[5],
+        }
+
+    def principal_axes(self, piece_id: str) -> np.ndarray:
+        """Principal axes of a piece in its own frame (3x3, columns), as used for its body."""
+        return self._by_id[piece_id].axes.copy()
+
+
+# ---------------------------------------------------------------------- reference scene
+_RING_TOWER: tuple[tuple[str, int, tuple[tuple[int, int], ...]], ...] = (
+    ("5V", 0, ((0, 0), (1, 0), (2, 0), (0, 1), (0, 2))),
+    ("3L", 0, ((2, 1), (2, 2), (1, 2))),
+    ("5U", 1, ((0, 0), (1, 0), (0, 1), (0, 2), (1, 2))),
+    ("3I", 1, ((2, 0), (2, 1), (2, 2))),
+    ("4L", 2, ((0, 0), (1, 0), (2, 0), (0, 1))),
+    ("2a", 2, ((2, 1), (2, 2))),
+    ("2b", 2, ((0, 2), (1, 2))),
+    ("4T", 3, ((0, 0), (1, 0), (2, 0), (1, 1))),
+)
+_RING_BALANCE: tuple[tuple[int, int, int], ...] = ((0, 2, 3), (1, 2, 3), (2, 2, 3), (1, 0, 4))
+
+
+def reference_tower(config: PhysicsConfig | None = None) -> Scene:
+    """A resting Kozo-like tower built in code, for tests and benchmarks.
+
+    A static Kozo board (``config.kozo_board`` square, ``kozo_board_thickness`` thick) centred on
+    the origin; on its central 3x3 grid of ``config.square`` squares, three ring layers that leave
+    the centre (the chimney) empty -- 5V + 3L, 5U + 3I, 4L + 2a + 2b of ``kozo-standard`` -- then
+    the T-tetromino 4T on the front row with its stem over the chimney (centre of mass 0.25 cube
+    inside its support: stable, but not by much), and four balance cubes: three on the back row,
+    one on the T. 12 dynamic bodies. Used when ``scenes/kozo-tower.toml`` is not available.
+    """
+    cfg = config or PhysicsConfig()
+    a = cfg.square
+    board = cfg.kozo_board
+    t = cfg.kozo_board_thickness
+    ox, oy = -1.5 * a, -1.5 * a
+    pieces = [
+        ScenePiece(
+            "board",
+            ((0, 0, 0),),
+            None,
+            (-board / 2, -board / 2, 0.0),
+            static=True,
+            box=(board, board, t),
+            source="kozo-board",
+        )
+    ]
+    for name, layer, cells in _RING_TOWER:
+        pieces.append(
+            ScenePiece(
+                name,
+                tuple((x, y, 0) for x, y in cells),
+                "kozo",
+                (ox, oy, t + layer * a),
+                source=f"kozo-standard:{name}",
+            )
+        )
+    b = cfg.balance_cube
+    for i, (x, y, layer) in enumerate(_RING_BALANCE, start=1):
+        pieces.append(
+            ScenePiece(
+                f"b{i}",
+                ((0, 0, 0),),
+                "balance",
+                (ox + (x + 0.5) * a - b / 2, oy + (y + 0.5) * a - b / 2, t + layer * a),
+                source=f"kozo-balance:b{i}",
+                color="#f5e6c8",
+            )
+        )
+    return Scene("reference-tower", tuple(pieces), cfg, description=reference_tower.__doc__ or "")
