@@ -529,6 +529,18 @@ class World:
             out[i] = math.degrees(_quat_angle(_quat_mul(q_now, _quat_conj(self._initial_q[i]))))
         return out
 
+    def tip_angles_deg(self) -> np.ndarray:
+        """Angle (degrees) by which each dynamic piece has tipped, shape (n,): how far the piece's
+        originally vertical direction now leans from the vertical. Unlike :meth:`tilts_deg` it
+        ignores turning about the vertical (yaw), e.g. the slow resting yaw creep of an
+        unanchored piece."""
+        out = np.empty(len(self._dynamic))
+        for i, b in enumerate(self._dynamic):
+            rel = _quat_mul(self._body_pose(b)[1], _quat_conj(self._initial_q[i]))
+            up = quat_to_matrix(rel)[:, 2]
+            out[i] = math.degrees(math.atan2(math.hypot(up[0], up[1]), up[2]))
+        return out
+
     def velocities(self) -> tuple[np.ndarray, np.ndarray]:
         """Linear COM velocities (n, 3) m/s and angular velocities (n, 3) rad/s, world frame."""
         lin = np.empty((len(self._dynamic), 3))

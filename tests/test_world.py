@@ -145,6 +145,19 @@ def test_tilt_reports_the_rotation_since_build() -> None:
         assert w.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
 
 
+def test_tip_angle_ignores_yaw() -> None:
+    """No gravity: a cube spun about z for 0.5 s at 1 rad/s has turned 28.6 deg (tilt) but not
+    tipped; spun about x it has tipped by the same 28.6 deg."""
+    cfg = CFG.with_overrides(gravity=0.0)
+    cube = ScenePiece("c", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.1))
+    for axis, tipped in (((0.0, 0.0, 1.0), 0.0), ((1.0, 0.0, 0.0), math.degrees(0.5))):
+        with World(_scene(cube, ground=False, config=cfg)) as w:
+            w.set_velocity("c", (0.0, 0.0, 0.0), axis)
+            w.run(0.5)
+            assert w.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
+            assert w.tip_angles_deg()[0] == pytest.approx(tipped, abs=1e-6)
+
+
 def test_resting_cube_stays_put() -> None:
     """A cube placed on the table: its centre stays at a/2 (within the 0.02 mm resting
     penetration), and it does not wander sideways or turn.
