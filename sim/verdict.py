@@ -7,8 +7,9 @@ A piece *falls* during the window when any of these holds at a check instant:
    the start;
 2. its centre of mass is lower than at the start by more than ``drop_fraction`` (default 0.5)
    of its own cube edge;
-3. it is a polycube (2 or more cubes) and has turned more than ``tilt_deg`` (default 20
-   degrees) from its starting orientation. Single cubes (balance cubes) are judged by 1 and 2
+3. it is a polycube (2 or more cubes) and has tipped more than ``tilt_deg`` (default 20
+   degrees): its originally vertical direction leans that far from the vertical (turning
+   about the vertical, e.g. the slow yaw creep of a resting piece, is not tipping). Single cubes (balance cubes) are judged by 1 and 2
    only: a cube that rolls a quarter turn onto a neighbouring face has not fallen.
 
 The scene *topples* in a run when any piece falls within ``seconds`` (default 5 s, Kozo's
@@ -224,7 +225,7 @@ def run_once(scene: Scene, profile: Profile, seconds: float, rule: ToppleRule) -
             world.step(steps_per_check)
             com = world.com_positions()
             drop = com0[:, 2] - com[:, 2]
-            tilt = world.tilts_deg()
+            tilt = world.tip_angles_deg()
             now = np.zeros(len(ids), dtype=bool)
             dropped = drop > rule.drop_fraction * edges
             tilted = is_poly & (tilt > rule.tilt_deg)
@@ -250,7 +251,7 @@ def run_once(scene: Scene, profile: Profile, seconds: float, rule: ToppleRule) -
                 break
         com = world.com_positions()
         disp = np.linalg.norm(com - com0, axis=1) * 1e3
-        tilts = world.tilts_deg()
+        tilts = world.tip_angles_deg()
     return RunOutcome(
         toppled=bool(fell.any()),
         first_fall_s=first,
@@ -407,7 +408,9 @@ def _statics(scene: Scene) -> dict[str, Any] | None:
         from sim.statics import analyse
     except ImportError:  # pragma: no cover - statics is part of the package
         return None
-    return analyse(scene).to_json()
+    # The same horizontal clearance as the physics world, so statics judges the pieces the
+    # simulation moves (exact geometry would add side contacts that make "stands" impossible).
+    return analyse(scene, clearance=scene.physics.clearance).to_json()
 
 
 def _worst_piece(statics: dict[str, Any] | None) -> dict[str, Any] | None:

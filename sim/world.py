@@ -201,7 +201,9 @@ class World:
     def __init__(
         self, scene: Scene, profile: Profile | str = "verdict", *, time_step: float | None = None
     ) -> None:
-        import pybullet as p  # lazy: keep `import sim` light
+        from sim.bullet import connect_direct, pybullet_module  # lazy: keep `import sim` light
+
+        p = pybullet_module()
 
         self._p = p
         prof = get_profile(profile) if isinstance(profile, str) else profile
@@ -213,7 +215,7 @@ class World:
         self.profile = prof
         self.config = scene.physics
         self._steps = 0
-        self._cid: int | None = p.connect(p.DIRECT)
+        self._cid: int | None = connect_direct()
         try:
             self._build()
         except BaseException:

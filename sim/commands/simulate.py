@@ -56,7 +56,8 @@ def format_table(verdict) -> str:  # noqa: ANN001
     for p in verdict.pieces:
 
         def f(x: float | None, fmt: str) -> str:
-            return "-" if x is None else format(x, fmt)
+            width = int(fmt.split(".")[0])
+            return "-".rjust(width) if x is None else format(x, fmt)
 
         rows.append(
             f"{p.id:<10} {f(p.displacement_mm, '9.3f')} {f(p.tilt_deg, '9.2f')} "

@@ -1,0 +1,37 @@
+"""Quiet access to pybullet.
+
+Importing pybullet prints ``pybullet build time: ...`` on the process's standard error (file
+descriptor 2). Every process that judges a scene (the replica workers included) would print
+it, so pybullet is imported through :func:`pybullet_module`, which points fd 2 at /dev/null for
+the duration of the first import only (errors after it still show).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import ModuleType
+
+
+def pybullet_module() -> ModuleType:
+    """The pybullet module, imported lazily and without its build-time banner."""
+    mod = sys.modules.get("pybullet")
+    if mod is not None:
+        return mod
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        import pybullet
+    finally:
+        os.dup2(saved, 2)
+        os.close(devnull)
+        os.close(saved)
+    return pybullet
+
+
+def connect_direct() -> int:
+    """Connect a new DIRECT (headless) physics client; its client id."""
+    p = pybullet_module()
+    return int(p.connect(p.DIRECT))
