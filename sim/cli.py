@@ -64,10 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     from games.core import GameError
+    from games.play import LogError
+    from games.polycubes import PieceError
 
     try:
         return int(args.func(args) or 0)
-    except (UsageError, GameError) as exc:
+    except (UsageError, GameError, LogError, PieceError) as exc:
         print(f"tablesim {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
