@@ -7,7 +7,16 @@ not pass/fail: the machine is shared, so wall-clock rates are given next to CPU-
 measured in the same process.
 
 Each figure is one function ``figure_<name>(scene, seconds) -> dict`` registered in
-:data:`FIGURES`; add new ones (e.g. 8-replica verdict timings) the same way.
+:data:`FIGURES`; add new ones the same way.
+
+Verdict figures (``verdict_workers``, ``statics_analyse``): the wall time of a whole 8-replica
+``sim.verdict.simulate`` call with ``workers=1`` and ``workers=2`` for three cases -- an
+LP-settled one (``kozo-tower``, ``method="auto"``: statics decides, nothing is simulated), a
+simulated one (``kozo-marginal``, ``method="auto"``: statics leaves it undecided, checked on
+every run) and a collapse (``kozo-overhang``, ``method="simulate"``) -- each over its scene's
+own window (5 s; ``--seconds`` does not apply), with the speed-up of 2 workers over 1 and the
+LP-settled time as a ratio to the simulated one; and the time of one ``sim.statics.analyse``
+call on the tower. CPU time there includes the worker processes (``RUSAGE_CHILDREN``).
 """
 
 from __future__ import annotations
@@ -15,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -145,10 +156,121 @@ def figure_drift(scene: Scene, seconds: float) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------- verdict timings
+VERDICT_CASES: dict[str, tuple[str, str]] = {
+    "lp_settled": ("kozo-tower", "auto"),
+    "simulated": ("kozo-marginal", "auto"),
+    "collapse": ("kozo-overhang", "simulate"),
+}
+"""Case -> (shipped scene, method) of :func:`figure_verdict_workers`."""
+
+
+def _cpu_with_children() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def timed_verdicts(
+    scene: Scene,
+    method: str,
+    workers: tuple[int, ...] = (1, 2),
+    replicas: int = 8,
+    repeats: int = 3,
+) -> dict[int, dict[str, Any]]:
+    """Wall and CPU time (this process plus its workers) of ``simulate`` on ``scene`` for each
+    worker count, ``repeats`` rounds interleaved (1, 2, 1, 2, ...) so that a burst of load from
+    other processes hits both counts alike. Every call gives the same verdict (same seed).
+
+    The machine is shared: ``wall_min_s`` (the least disturbed run) is the figure to compare,
+    ``wall_s`` lists every run, and ``load_1m`` the load average after each."""
+    from sim.verdict import simulate
+
+    runs: dict[int, dict[str, Any]] = {
+        w: {"wall_s": [], "cpu_s": [], "load_1m": []} for w in workers
+    }
+    for _ in range(repeats):
+        for w in workers:
+            w0, c0 = time.perf_counter(), _cpu_with_children()
+            v = simulate(scene, replicas=replicas, seed=0, method=method, workers=w)
+            runs[w]["wall_s"].append(time.perf_counter() - w0)
+            runs[w]["cpu_s"].append(_cpu_with_children() - c0)
+            runs[w]["load_1m"].append(os.getloadavg()[0])
+            runs[w].update(
+                workers=w,
+                replicas_run=v.replicas,
+                method=v.method,
+                verdict=v.verdict,
+                topple_probability=v.topple_probability,
+            )
+    for r in runs.values():
+        r["wall_min_s"] = min(r["wall_s"])
+        r["wall_median_s"] = statistics.median(r["wall_s"])
+        r["cpu_median_s"] = statistics.median(r["cpu_s"])
+    return runs
+
+
+def figure_verdict_workers(scene: Scene, seconds: float, repeats: int = 3) -> dict[str, Any]:
+    """8-replica verdicts with 1 and 2 worker processes for the cases of
+    :data:`VERDICT_CASES`, each over its own scene window; ``scene`` and ``seconds`` are unused
+    (the cases name their scenes). Also records the statics decision of each case, so a
+    "simulated" case that statics settles is visible (``simulated_case_is_simulated``).
+    Ratios use the minimum wall time of ``repeats`` interleaved rounds (5 for the cheap
+    LP-settled case)."""
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.statics import analyse
+
+    out: dict[str, Any] = {"replicas": 8, "cases": {}}
+    for case, (name, method) in VERDICT_CASES.items():
+        sc = load_scene(shipped_scene_path(name))
+        decision = analyse(sc, clearance=sc.physics.clearance).decision
+        runs = timed_verdicts(sc, method, repeats=5 if case == "lp_settled" else repeats)
+        out["cases"][case] = {
+            "scene": name,
+            "method_requested": method,
+            "statics_decision": decision,
+            "window_s": sc.seconds,
+            "workers_1": runs[1],
+            "workers_2": runs[2],
+            "speedup_2_over_1_wall": runs[1]["wall_min_s"] / runs[2]["wall_min_s"],
+        }
+    cases = out["cases"]
+    out["simulated_case_is_simulated"] = cases["simulated"]["workers_1"]["method"] == "simulation"
+    for w in ("workers_1", "workers_2"):
+        out[f"lp_settled_over_simulated_wall_{w}"] = (
+            cases["lp_settled"][w]["wall_min_s"] / cases["simulated"][w]["wall_min_s"]
+        )
+    return out
+
+
+def figure_statics_analyse(scene: Scene, seconds: float, repeats: int = 7) -> dict[str, Any]:
+    """One ``sim.statics.analyse(scene, clearance=...)`` call on the tower: the first call
+    (cold: imports and caches) and the median, min and max of ``repeats`` more."""
+    from sim.statics import analyse
+
+    def once() -> float:
+        t0 = time.perf_counter()
+        analyse(scene, clearance=scene.physics.clearance)
+        return time.perf_counter() - t0
+
+    first = once()
+    times = [once() for _ in range(repeats)]
+    return {
+        "first_s": first,
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "max_s": max(times),
+        "repeats": repeats,
+        "decision": analyse(scene, clearance=scene.physics.clearance).decision,
+    }
+
+
 FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "rtf_rest": figure_rtf_rest,
     "rtf_collapse": figure_rtf_collapse,
     "drift": figure_drift,
+    "verdict_workers": figure_verdict_workers,
+    "statics_analyse": figure_statics_analyse,
 }
 """Figure name -> function(scene, seconds). Add new figures here."""
 
@@ -174,6 +296,31 @@ def _print_summary(res: dict[str, Any]) -> None:
                 f"drift {k:12s} {r['drift_mm']:.4f} mm, {r['tilt_deg']:.3f} deg,"
                 f" max penetration {r['max_penetration_mm']:.4f} mm"
             )
+    if "verdict_workers" in figs:
+        f = figs["verdict_workers"]
+        for case, c in f["cases"].items():
+            one, two = c["workers_1"], c["workers_2"]
+            print(
+                f"verdict x{f['replicas']} {case:10s} {c['scene']:14s} statics {c['statics_decision']:9s}"
+                f" -> {one['method']:10s} {one['verdict']:7s} wall (min) 1 worker"
+                f" {one['wall_min_s']:7.3f} s, 2 workers {two['wall_min_s']:7.3f} s, speed-up"
+                f" {c['speedup_2_over_1_wall']:.2f} (cpu {one['cpu_median_s']:.2f} /"
+                f" {two['cpu_median_s']:.2f} s)"
+            )
+        print(
+            "verdict LP-settled / simulated wall (min) = "
+            f"{f['lp_settled_over_simulated_wall_workers_1']:.4f} (1 worker), "
+            f"{f['lp_settled_over_simulated_wall_workers_2']:.4f} (2 workers)"
+        )
+        if not f["simulated_case_is_simulated"]:
+            print("WARNING: the 'simulated' case was settled by statics; pick another scene")
+    if "statics_analyse" in figs:
+        r = figs["statics_analyse"]
+        print(
+            f"statics.analyse (tower) median {r['median_s'] * 1e3:.1f} ms"
+            f" (min {r['min_s'] * 1e3:.1f}, max {r['max_s'] * 1e3:.1f}, first {r['first_s'] * 1e3:.1f})"
+            f" -> {r['decision']}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
