@@ -148,3 +148,20 @@ def test_balance_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(rep["wins_by_seat"]) + rep["draws"] == 6
     assert sum(rep["wins"]) == sum(rep["wins_by_seat"])
     assert rep["mean_length"] == 22  # every Catego game with 11 columns has 22 moves
+
+
+def test_human_seat_is_reprompted_after_a_bad_move() -> None:
+    # Seat 0 is human and moves first, so the first-entry rule blocks nothing. The first line
+    # is not a column, the second is a column that does not exist (labels are 2..12); both
+    # must be refused with a message. Then the human fills columns 2, 3, ..., 12 in order.
+    labels = [str(c) for c in range(2, 13)]
+    inputs = ["banana", "13"] + labels  # 11 legal entries for the 11 human turns (in order)
+    p = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "human,random", "--seed", "4"],
+        input="\n".join(inputs) + "\n",
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("not accepted") >= 2
+    assert "result: " in p.stdout
