@@ -16,8 +16,9 @@ How a piece becomes a body (the measured reasons are in ``research/physics-pybul
   rotated into it. Mass and principal moments are set with one ``changeDynamics`` call (``mass=``
   together with ``localInertiaDiagonal`` -- without it such a body turns NaN on its first step);
   PyBullet's own compound inertia would be the inertia of the bounding box;
-* clearance: every child box is made ``clearance`` smaller (``clearance/2`` off each face) along
-  its axes that are horizontal at build time, so pieces placed face to face on the grid have a
+* clearance: every child box of a dynamic piece is made ``clearance`` smaller (``clearance/2`` off
+  each face) along its axes that are horizontal at build time (static supports keep their exact
+  size), so pieces placed face to face on the grid have a
   gap of ``clearance`` and cannot jam by friction, while stacks still start exactly touching;
 * friction and restitution: Bullet combines two touching bodies' coefficients by **multiplying**
   them (measured: two bodies at 0.45 slide like mu = 0.2). Each body therefore gets the square
@@ -311,7 +312,11 @@ class World:
         q_child = matrix_to_quat(axes.T)  # child box axes (= piece axes) in the body frame
         halves, positions = [], []
         for centre, half in piece.local_boxes(cfg):
-            halves.append(shrunk_half_extents(half, r_piece, cfg.clearance).tolist())
+            # Clearance is play between loose pieces; static supports (pedestals, the board)
+            # keep their exact size, so a support edge is where the scene puts it (and where
+            # the statics check measures margins from).
+            clearance = 0.0 if piece.static else cfg.clearance
+            halves.append(shrunk_half_extents(half, r_piece, clearance).tolist())
             positions.append((axes.T @ (centre - com_local)).tolist())
         shape = p.createCollisionShapeArray(
             shapeTypes=[p.GEOM_BOX] * len(halves),

@@ -2,9 +2,10 @@
 
 Every expected value below comes from theory (an ODE integrated with scipy, a closed formula, or
 a centre-of-mass-over-support argument written in the docstring), never from the code's output.
-Geometry note used throughout: the world makes every box ``clearance`` (0.2 mm) narrower along its
-horizontal axes, i.e. 0.1 mm off each side face, so a support edge sits 0.1 mm inside its nominal
-position. Hand calculations quote margins against that real edge.
+Geometry note used throughout: the world makes every box of a dynamic piece ``clearance``
+(0.2 mm) narrower along its horizontal axes, i.e. 0.1 mm off each side face, so the edge of a
+dynamic support (or of a piece's own footprint) sits 0.1 mm inside its nominal position. Static
+supports (pedestals) keep their exact size. Hand calculations quote margins against the real edge.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sim.world import World, reference_tower
 ROOT = Path(__file__).resolve().parents[1]
 CFG = PhysicsConfig()
 A = CFG.kozo_cube  # 17.8 mm
-HALF_GAP = CFG.clearance / 2  # 0.1 mm taken off each side face
+
 G = CFG.gravity
 MU = CFG.friction
 
@@ -90,9 +91,9 @@ PEDESTAL = (0.04, 0.04, 0.02)
 
 
 def overhang_scene(d: float) -> Scene:
-    """A 3-cube bar lying along x on a static pedestal whose real edge (nominal 40 mm minus the
-    0.1 mm side inset) is at x_e; the bar's centre of mass is at x_e + d (d > 0: beyond it)."""
-    edge = PEDESTAL[0] - HALF_GAP
+    """A 3-cube bar lying along x on a static pedestal whose edge (static: exact size) is at
+    x_e = 40 mm; the bar's centre of mass is at x_e + d (d > 0: beyond it)."""
+    edge = PEDESTAL[0]
     ped = _box("ped", (0.0, -PEDESTAL[1] / 2, 0.0), PEDESTAL)
     bar = _piece(
         "bar", ((0, 0, 0), (1, 0, 0), (2, 0, 0)), (edge + d - BAR_L / 2, -A / 2, PEDESTAL[2])
@@ -314,13 +315,13 @@ def test_gamma_piece_on_one_cube(name: str, cells: tuple, expected: str) -> None
 
 @pytest.mark.parametrize(("k", "expected"), [(0, "falls"), (1, "falls"), (4, "stands")])
 def test_cantilever_with_counterweight(k: int, expected: str) -> None:
-    """A 3-cube bar (x in [0, 3a]) on a static pedestal that reaches x = 1.1 a (real edge 0.1 mm
-    less), with a column of k cubes (one piece) standing on its first cell (COM at x = a/2).
+    """A 3-cube bar (x in [0, 3a]) on a static pedestal that reaches x = 1.1 a (static: exact),
+    with a column of k cubes (one piece) standing on its first cell (COM at x = a/2).
 
     Common COM: x = (3 m * 1.5 a + k m * 0.5 a) / ((3 + k) m).
     k = 0: 1.5 a, 0.4 a (7.2 mm) beyond the edge -> falls.
     k = 1: 5 a / 4 = 1.25 a, 0.15 a (2.8 mm) beyond -> falls.
-    k = 4: 6.5 a / 7 = 0.929 a, 0.171 a - 0.1 mm = 2.9 mm inside -> stands.
+    k = 4: 6.5 a / 7 = 0.929 a, 0.171 a = 3.0 mm inside -> stands.
     (k = 3 gives exactly 1.0 a: a near-critical case, deliberately not tested.)
     """
     ped = _box("ped", (-0.03, -0.02, 0.0), (0.03 + 1.1 * A, 0.04, 0.03))
@@ -334,9 +335,9 @@ def test_cantilever_with_counterweight(k: int, expected: str) -> None:
     ("offset_mm", "expected"), [(0.0, "stands"), (3.0, "stands"), (8.0, "falls")]
 )
 def test_long_bar_on_a_narrow_pedestal(offset_mm: float, expected: str) -> None:
-    """A 5-cube bar (89 mm) balanced on a static pedestal 10 mm wide (real top 9.8 mm: +-4.9 mm).
-    COM over the centre: 4.9 mm margin -> stands; 3 mm off: 1.9 mm inside -> stands; 8 mm off:
-    3.1 mm beyond -> falls."""
+    """A 5-cube bar (89 mm) balanced on a static pedestal 10 mm wide (static: exact, +-5 mm).
+    COM over the centre: 5 mm margin -> stands; 3 mm off: 2 mm inside -> stands; 8 mm off:
+    3 mm beyond -> falls."""
     ped = _box("ped", (-0.005, -0.015, 0.0), (0.01, 0.03, 0.03))
     bar = _piece("bar", ((i, 0, 0) for i in range(5)), (offset_mm * 1e-3 - 2.5 * A, -A / 2, 0.03))
     assert outcome(Scene("narrow", (ped, bar), CFG)) == expected
@@ -372,10 +373,11 @@ def test_staircase_of_three_cubes(s1: float, s2: float, expected: str) -> None:
 def test_t_tetromino_over_a_gap(support: tuple, expected: str) -> None:
     """A flat T (cells (0,0), (1,0), (2,0), (1,1)) lying on one static block; COM at
     ((0.5 + 1.5 + 2.5 + 1.5)/4, (0.5 * 3 + 1.5)/4) = (1.5, 0.75) a.
-    Block under the bar row (x in [0, 3a], y in [0, a]): 0.75 a is 0.25 a - 0.1 mm = 4.35 mm
-    inside -> stands (the stem hangs over the gap, as in the Kozo chimney).
-    Block under the stem only (x, y in [a, 2a]): 0.75 a is 0.25 a + 0.1 mm = 4.55 mm short of
-    the block -> falls.
+    The T's own boxes are 0.1 mm narrower per side face (it is dynamic); the block is exact.
+    Block under the bar row (x in [0, 3a], y in [0, a]): the support ends at the bar's own face
+    y = a - 0.1 mm, so 0.75 a is 0.25 a - 0.1 mm = 4.35 mm inside -> stands (the stem hangs over the gap, as in the Kozo chimney).
+    Block under the stem only (x, y in [a, 2a]): the support starts at the stem's own face
+    y = a + 0.1 mm, so 0.75 a is 0.25 a + 0.1 mm = 4.55 mm short of it -> falls.
     """
     (x0, x1), (y0, y1) = support
     ped = _box("ped", (x0 * A, y0 * A, 0.0), ((x1 - x0) * A, (y1 - y0) * A, 0.03))
