@@ -37,21 +37,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sim.model import Scene  # noqa: E402
-from sim.world import World, reference_tower  # noqa: E402
+from sim.world import World  # noqa: E402
 
 
 def tower_scene() -> tuple[Scene, str]:
-    """The benchmark tower and where it came from: ``scenes/kozo-tower.toml`` when the loader
-    and the file exist, else :func:`sim.world.reference_tower`."""
-    path = ROOT / "scenes" / "kozo-tower.toml"
-    if path.exists():
-        try:
-            from sim.scene import load_scene
-        except ImportError:
-            pass
-        else:
-            return load_scene(path), str(path.relative_to(ROOT))
-    return reference_tower(), "sim.world.reference_tower()"
+    """The benchmark tower (the shipped ``kozo-tower`` scene) and where it came from."""
+    from sim.scene import load_scene, shipped_scene_path
+
+    path = shipped_scene_path("kozo-tower")
+    return load_scene(path), "scenes/kozo-tower.toml"
 
 
 def _timed_run(

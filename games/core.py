@@ -163,8 +163,8 @@ class Game(ABC, Generic[S, M, C]):
         """Rebuild a config from ``config_to_json`` output."""
         values = dict(obj)
         players = values.pop("players", None)
-        if not isinstance(players, int):
-            raise ConfigError("config: key 'players' must be an integer")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ConfigError(f"config: key 'players' must be an integer, got {players!r}")
         return self.make_config(values, players=players)
 
     def check_option_keys(self, values: Mapping[str, Any]) -> None:

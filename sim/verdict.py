@@ -319,37 +319,46 @@ def simulate(
     statics = _statics(scene)
     margins = {p["id"]: p for p in statics["pieces"]} if statics else {}
     dyn_ids = [p.id for p in scene.dynamic]
+    common = dict(
+        seconds=secs,
+        profile=prof.name,
+        time_step=prof.time_step,
+        perturbation=pert,
+        rule=rule,
+        seed=seed,
+        statics=statics,
+    )
+
+    def outcomes(
+        run0: RunOutcome | None, fall_prob: Sequence[float] | None
+    ) -> tuple[PieceOutcome, ...]:
+        out = []
+        for i, pid in enumerate(dyn_ids):
+            m = margins.get(pid, {})
+            out.append(
+                PieceOutcome(
+                    pid,
+                    run0.displacement_mm[i] if run0 else None,
+                    run0.tilt_deg[i] if run0 else None,
+                    float(fall_prob[i]) if fall_prob is not None else None,
+                    m.get("margin_mm"),
+                    bool(m.get("marginal", False)),
+                    m.get("sentence", ""),
+                )
+            )
+        return tuple(out)
 
     if method == "auto" and statics is not None and statics["decision"] in ("stands", "topples"):
         toppled = statics["decision"] == "topples"
-        pieces = tuple(
-            PieceOutcome(
-                pid,
-                None,
-                None,
-                None,
-                margins.get(pid, {}).get("margin_mm"),
-                bool(margins.get(pid, {}).get("marginal", False)),
-                margins.get(pid, {}).get("sentence", ""),
-            )
-            for pid in dyn_ids
-        )
-        expl = _explain_static(statics, toppled)
         return Verdict(
-            verdict="topples" if toppled else "stands",
+            verdict=statics["decision"],
             topple_probability=1.0 if toppled else 0.0,
             replicas=0,
-            seconds=secs,
-            profile=prof.name,
-            time_step=prof.time_step,
             method="statics",
-            perturbation=pert,
-            rule=rule,
-            seed=seed,
             first_fall_s=None,
-            explanation=expl,
-            pieces=pieces,
-            statics=statics,
+            explanation=_explain_static(statics, toppled),
+            pieces=outcomes(None, None),
+            **common,
         )
 
     jobs = [(scene, seed, k, pert, prof, secs, rule) for k in range(replicas)]
@@ -366,39 +375,19 @@ def simulate(
     prob = n_top / replicas
     falls = [r.first_fall_s for r in runs if r.first_fall_s is not None]
     first = min(falls) if falls else None
-    fall_prob = np.mean([r.fell for r in runs], axis=0) if dyn_ids else np.zeros(0)
-    r0 = runs[0]
-    pieces = tuple(
-        PieceOutcome(
-            pid,
-            r0.displacement_mm[i],
-            r0.tilt_deg[i],
-            float(fall_prob[i]),
-            margins.get(pid, {}).get("margin_mm"),
-            bool(margins.get(pid, {}).get("marginal", False)),
-            margins.get(pid, {}).get("sentence", ""),
-        )
-        for i, pid in enumerate(dyn_ids)
-    )
+    pieces = outcomes(runs[0], np.mean([r.fell for r in runs], axis=0) if dyn_ids else [])
     verdict = "topples" if prob >= 0.5 else "stands"
-    expl = _explain_sim(verdict, n_top, replicas, first, pieces, runs, statics, secs)
     return Verdict(
         verdict=verdict,
         topple_probability=prob,
         replicas=replicas,
-        seconds=secs,
-        profile=prof.name,
-        time_step=prof.time_step,
         method="simulation",
-        perturbation=pert,
-        rule=rule,
-        seed=seed,
         first_fall_s=first,
-        explanation=expl,
+        explanation=_explain_sim(verdict, n_top, replicas, first, pieces, runs, statics, secs),
         pieces=pieces,
-        statics=statics,
         replica_toppled=tuple(r.toppled for r in runs),
         max_penetration_mm=max(r.max_penetration_mm for r in runs),
+        **common,
     )
 
 

@@ -11,7 +11,6 @@ supports (pedestals) keep their exact size. Hand calculations quote margins agai
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,9 +18,8 @@ from scipy.integrate import solve_ivp
 
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
-from sim.world import World, reference_tower
+from sim.world import World
 
-ROOT = Path(__file__).resolve().parents[1]
 CFG = PhysicsConfig()
 A = CFG.kozo_cube  # 17.8 mm
 
@@ -34,16 +32,10 @@ STAND_TILT_DEG = 1.0
 
 
 def tower_scene() -> Scene:
-    """``scenes/kozo-tower.toml`` when the loader and the file exist, else the built-in tower."""
-    path = ROOT / "scenes" / "kozo-tower.toml"
-    if path.exists():
-        try:
-            from sim.scene import load_scene
-        except ImportError:
-            pass
-        else:
-            return load_scene(path)
-    return reference_tower()
+    """The shipped ``kozo-tower`` scene."""
+    from sim.scene import load_scene, shipped_scene_path
+
+    return load_scene(shipped_scene_path("kozo-tower"))
 
 
 def _box(pid: str, lo: tuple[float, float, float], size: tuple[float, float, float]) -> ScenePiece:
