@@ -119,26 +119,21 @@ def drift(scene: Scene, profile: str, seconds: float, settle: float) -> dict[str
 
 
 # ---------------------------------------------------------------------- figures
+def _both_profiles(measure: Any, scene: Scene, seconds: float) -> dict[str, Any]:
+    """Run ``measure(scene, profile, seconds)`` in both profiles and give display/verdict."""
+    v = measure(scene, "verdict", seconds)
+    d = measure(scene, "display", seconds)
+    return {"verdict": v, "display": d, "display_over_verdict_rtf_cpu": d["rtf_cpu"] / v["rtf_cpu"]}
+
+
 def figure_rtf_rest(scene: Scene, seconds: float) -> dict[str, Any]:
     """Resting tower, both profiles, and display/verdict as a ratio."""
-    v = rest_rtf(scene, "verdict", seconds)
-    d = rest_rtf(scene, "display", seconds)
-    return {
-        "verdict": v,
-        "display": d,
-        "display_over_verdict_rtf_cpu": d["rtf_cpu"] / v["rtf_cpu"],
-    }
+    return _both_profiles(rest_rtf, scene, seconds)
 
 
 def figure_rtf_collapse(scene: Scene, seconds: float) -> dict[str, Any]:
     """Shoved tower (active bodies), both profiles, and display/verdict as a ratio."""
-    v = collapse_rtf(scene, "verdict", seconds)
-    d = collapse_rtf(scene, "display", seconds)
-    return {
-        "verdict": v,
-        "display": d,
-        "display_over_verdict_rtf_cpu": d["rtf_cpu"] / v["rtf_cpu"],
-    }
+    return _both_profiles(collapse_rtf, scene, seconds)
 
 
 def figure_drift(scene: Scene, seconds: float) -> dict[str, Any]:
