@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -276,8 +276,3 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, state: Any) -> Any:
         """Return one legal move for the current player of ``state``."""
-
-
-def pick_sorted(moves: Sequence[M]) -> tuple[M, ...]:
-    """Return ``moves`` as a tuple sorted by their natural order (helper for games)."""
-    return tuple(sorted(moves))

@@ -364,3 +364,18 @@ def test_reference_tower_is_a_valid_resting_scene() -> None:
     with World(scene) as w:
         assert len(w.piece_ids) == 12
         assert w.contacts_with_static() == {("5V", "board"), ("3L", "board")}
+
+
+def test_contact_pairs_name_the_touching_pieces() -> None:
+    """Two cubes stacked on the table, a third alone beside them (3 edges away): after a few
+    steps the solver's touching pairs are the stack, and each bottom cube on the table."""
+    a = 17.8e-3
+    pieces = (
+        ScenePiece("low", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0)),
+        ScenePiece("high", ((0, 0, 0),), "kozo", (0.0, 0.0, a)),
+        ScenePiece("alone", ((0, 0, 0),), "kozo", (3 * a, 0.0, 0.0)),
+    )
+    with World(Scene("pairs", pieces), "verdict") as w:
+        w.step(5)
+        pairs = w.contact_pairs()
+    assert pairs == {("high", "low"), ("low", "table"), ("alone", "table")}
