@@ -317,7 +317,7 @@ def simulate(
     rule = rule or ToppleRule()
 
     statics = _statics(scene)
-    margins = {p["id"]: p for p in statics["pieces"]} if statics else {}
+    margins = {p["id"]: p for p in statics["pieces"]}
     dyn_ids = [p.id for p in scene.dynamic]
     common = dict(
         seconds=secs,
@@ -348,7 +348,7 @@ def simulate(
             )
         return tuple(out)
 
-    if method == "auto" and statics is not None and statics["decision"] in ("stands", "topples"):
+    if method == "auto" and statics["decision"] in ("stands", "topples"):
         toppled = statics["decision"] == "topples"
         return Verdict(
             verdict=statics["decision"],
@@ -391,12 +391,10 @@ def simulate(
     )
 
 
-def _statics(scene: Scene) -> dict[str, Any] | None:
-    """The static report as JSON, or None when the statics module cannot judge this scene."""
-    try:
-        from sim.statics import analyse
-    except ImportError:  # pragma: no cover - statics is part of the package
-        return None
+def _statics(scene: Scene) -> dict[str, Any]:
+    """The static report as JSON (decision, tilt margin, per-piece margins and sentences)."""
+    from sim.statics import analyse
+
     # The same horizontal clearance as the physics world, so statics judges the pieces the
     # simulation moves (exact geometry would add side contacts that make "stands" impossible).
     return analyse(scene, clearance=scene.physics.clearance).to_json()
