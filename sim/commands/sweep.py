@@ -1,0 +1,118 @@
+"""``tablesim sweep SPEC --out RESULTS``: a grid or seeded random sample of verdicts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sim.cli import UsageError
+
+
+def add_executor_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``sweep`` and ``tournament``: executor, workers, output, timings."""
+    p.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: all cores)"
+    )
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="local process pool (default) or ray (pip install 'tablesim[ray]')",
+    )
+    p.add_argument("--address", default=None, help="Ray cluster address (with --executor ray)")
+    p.add_argument(
+        "--timings", action="store_true", help="add wall_s and worker columns (not byte-stable)"
+    )
+    p.add_argument(
+        "--format", choices=("csv", "parquet"), default=None, help="default: from --out's suffix"
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing output and discard a journal instead of resuming",
+    )
+
+
+def check_executor_arguments(args: argparse.Namespace) -> None:
+    """Bad combinations of the shared options (UsageError)."""
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be >= 1, got {args.workers}")
+    if args.address and args.executor != "ray":
+        raise UsageError("--address needs --executor ray")
+
+
+def run_with_args(job, args: argparse.Namespace, label: str):  # noqa: ANN001, ANN201
+    """``run_job`` with the shared options (returns its RunReport; errors propagate)."""
+    from sim.experiments.runner import run_job
+
+    return run_job(
+        job,
+        args.out,
+        executor=args.executor,
+        workers=args.workers,
+        address=args.address,
+        timings=args.timings,
+        fmt=args.format,
+        overwrite=args.overwrite,
+        label=label,
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``sweep`` subcommand."""
+    p = sub.add_parser(
+        "sweep",
+        help="run a grid or seeded random sample of verdicts over scene and physics parameters",
+        description=(
+            "SPEC is a TOML sweep spec (see docs/experiments.md). One row per run, sorted by run "
+            "index; an interrupted sweep resumes when run again with the same --out."
+        ),
+    )
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--out", "-o", required=True, help="results file (.csv or .parquet)")
+    add_executor_arguments(p)
+    p.add_argument(
+        "--dry-run", action="store_true", help="check the spec, print the run count and stop"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sweep and print a one-paragraph summary."""
+    from sim.experiments.executors import ExecutorError
+    from sim.experiments.results import ResultsError
+    from sim.experiments.runner import check_output
+    from sim.experiments.spec import SpecError, load_spec
+    from sim.experiments.sweep import SweepJob
+
+    check_executor_arguments(args)
+    try:
+        spec = load_spec(args.spec)
+        job = SweepJob(spec)
+        if args.dry_run:
+            check_output(Path(args.out), args.format, args.overwrite)
+            swept = [a.name for a in spec.axes if a.swept]
+            print(f"{spec.source}: {spec.count} runs ({spec.mode}); swept: {', '.join(swept)}")
+            print("columns: " + ",".join(job.columns()))
+            return 0
+        rep = run_with_args(job, args, "sweep")
+    except (SpecError, ResultsError) as exc:
+        raise UsageError(str(exc)) from None
+    except ExecutorError as exc:
+        print(f"tablesim sweep: {exc}", file=sys.stderr)
+        return 1
+    counts: dict[str, int] = {}
+    for r in rep.rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    verdicts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    print(
+        f"{spec.count} runs -> {rep.out} ({rep.kept} kept from an earlier start, {rep.computed} "
+        f"computed in {rep.wall_s:.1f} s); verdicts: {verdicts}"
+    )
+    if counts.get("error"):
+        print(
+            f"tablesim sweep: {counts['error']} run(s) ended in an error (see the error column)",
+            file=sys.stderr,
+        )
+    return 0

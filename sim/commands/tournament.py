@@ -1,0 +1,72 @@
+"""``tablesim tournament GAME --players a,b,c --games N``: seeded round-robins of bots."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from games.core import canonical_json
+from sim.cli import UsageError
+from sim.commands._common import add_game_arguments, parse_game_options
+from sim.commands.sweep import add_executor_arguments, check_executor_arguments, run_with_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``tournament`` subcommand."""
+    p = sub.add_parser(
+        "tournament",
+        help="seeded round-robin of bots: win rates with 95%% intervals, seat advantage",
+        description=(
+            "Every set of SEATS entries of --players plays --games games, seats rotated. The "
+            "same bot may be listed more than once. Game options follow as --option value."
+        ),
+    )
+    add_game_arguments(p)
+    p.add_argument("--games", type=int, required=True, help="games per table (pairing)")
+    p.add_argument(
+        "--seats", type=int, default=None, help="players per game (default: the game's minimum)"
+    )
+    p.add_argument("--out", "-o", default=None, help="one row per game (.csv or .parquet)")
+    add_executor_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament and print the summary (or one JSON line with --json)."""
+    from games.play import parse_players
+    from games.registry import get_game
+    from sim.experiments.executors import ExecutorError
+    from sim.experiments.results import ResultsError
+    from sim.experiments.tournament import TournamentJob, format_summary, summarize
+
+    check_executor_arguments(args)
+    if args.out is None and args.overwrite:
+        raise UsageError("--overwrite needs --out")
+    game = get_game(args.game)
+    options = parse_game_options(game, args.extra)
+    job = TournamentJob(
+        game.name,
+        parse_players(args.players),
+        args.games,
+        args.seed,
+        seats=args.seats,
+        options=options,
+        budget=args.budget,
+    )
+    try:
+        rep = run_with_args(job, args, "tournament")
+    except ResultsError as exc:
+        raise UsageError(str(exc)) from None
+    except ExecutorError as exc:
+        print(f"tablesim tournament: {exc}", file=sys.stderr)
+        return 1
+    summary = summarize(rep.rows, job.players, job.seats)
+    if args.json:
+        print(canonical_json({"game": game.name, "seed": args.seed, **summary}))
+    else:
+        print(format_summary(summary, game.name))
+        if rep.out is not None:
+            print(
+                f"  rows: {rep.out} ({rep.kept} kept from an earlier start, {rep.computed} played)"
+            )
+    return 0

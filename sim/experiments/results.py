@@ -1,0 +1,265 @@
+"""Result files: the resumable journal, and the final CSV or Parquet table.
+
+While an experiment runs, every finished run is appended at once to a journal next to the output
+(``RESULTS.partial``, JSON Lines): a header naming the experiment's fingerprint, then one line
+per run (``{"run", "row", "wall_s", "worker"}``) in the order runs finish. Only the main process
+writes it, one whole line per run, flushed, so a killed run leaves at most one truncated last
+line, which the next start drops. When every run is there, the rows are sorted by run index and
+written to the output through a temporary file (nothing half written), and the journal is
+removed. Values are written with Python's shortest round-trip float form, so the same rows give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+JOURNAL_FORMAT = "tablesim-experiment-journal/1"
+FORMATS = ("csv", "parquet")
+TIMING_COLUMNS = ("wall_s", "worker")
+
+
+class ResultsError(ValueError):
+    """A result file or journal that cannot be used (names the file and what is wrong)."""
+
+
+def journal_path(out: str | Path) -> Path:
+    """Where the journal of output ``out`` lives: ``out`` + ``.partial``."""
+    p = Path(out)
+    return p.with_name(p.name + ".partial")
+
+
+def output_format(out: str | Path, fmt: str | None = None) -> str:
+    """``csv`` or ``parquet``: ``fmt`` if given, else from the suffix (ResultsError otherwise)."""
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise ResultsError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+        return fmt
+    suffix = Path(out).suffix.lower()
+    if suffix == ".csv":
+        return "csv"
+    if suffix in (".parquet", ".pq"):
+        return "parquet"
+    raise ResultsError(
+        f"{out}: cannot tell the format from the suffix {suffix or '(none)'!r} "
+        "(use .csv or .parquet, or --format csv|parquet)"
+    )
+
+
+def require_pyarrow() -> Any:
+    """The pyarrow module, or ResultsError saying how to install it."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise ResultsError(
+            "Parquet needs pyarrow, an optional extra: pip install 'tablesim[parquet]' "
+            "(or write CSV: --out RESULTS.csv)"
+        ) from None
+    import pyarrow
+
+    return pyarrow
+
+
+class Journal:
+    """The append-only journal of one experiment (see the module docstring)."""
+
+    def __init__(self, path: Path, fh: IO[str]) -> None:
+        self.path = path
+        self._fh = fh
+
+    @classmethod
+    def open(
+        cls, path: str | Path, header: Mapping[str, Any]
+    ) -> tuple[Journal, dict[int, dict[str, Any]]]:
+        """Open (resume) or create the journal; returns it and the entries already done.
+
+        Raises ResultsError when an existing journal belongs to another experiment (its
+        fingerprint differs) or is damaged before its last line.
+        """
+        path = Path(path)
+        done: dict[int, dict[str, Any]] = {}
+        if path.exists():
+            done, good_bytes = read_journal(path, header)
+            with open(path, "r+b") as fh:
+                fh.truncate(good_bytes)
+            fh_text = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        else:
+            fh_text = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115
+            fh_text.write(_line(dict(header)))
+            fh_text.flush()
+        return cls(path, fh_text), done
+
+    def append(self, index: int, row: Mapping[str, Any], wall_s: float, worker: str) -> None:
+        """Record one finished run (one whole line, flushed)."""
+        self._fh.write(_line({"run": index, "row": dict(row), "wall_s": wall_s, "worker": worker}))
+        self._fh.flush()
+
+    def close(self) -> None:
+        """Close the file (the journal stays until :meth:`remove`)."""
+        self._fh.close()
+
+    def remove(self) -> None:
+        """Close and delete the journal (after the final table is written)."""
+        self.close()
+        self.path.unlink(missing_ok=True)
+
+
+def _line(obj: Mapping[str, Any]) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+def read_journal(path: Path, header: Mapping[str, Any]) -> tuple[dict[int, dict[str, Any]], int]:
+    """Entries of an existing journal by run index, and the byte length of its whole lines."""
+    data = path.read_bytes()
+    done: dict[int, dict[str, Any]] = {}
+    pos = 0
+    lineno = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break  # a truncated last line: the run is redone
+        raw = data[pos:end]
+        lineno += 1
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            if data.find(b"\n", end + 1) < 0 and end + 1 >= len(data):
+                break  # a garbled last line
+            raise ResultsError(f"{path}:{lineno}: damaged journal line; delete the file") from None
+        if lineno == 1:
+            if not isinstance(obj, dict) or obj.get("format") != JOURNAL_FORMAT:
+                raise ResultsError(f"{path}:1: not a tablesim journal ({JOURNAL_FORMAT})")
+            for key in ("kind", "fingerprint", "count"):
+                if obj.get(key) != header.get(key):
+                    raise ResultsError(
+                        f"{path}: left by a different {obj.get('kind', 'experiment')} "
+                        f"({key} differs: the spec, scene or arguments changed since); "
+                        "delete it, or pass --overwrite to start afresh"
+                    )
+        else:
+            try:
+                index = int(obj["run"])
+                entry = {"row": obj["row"], "wall_s": obj["wall_s"], "worker": obj["worker"]}
+            except (KeyError, TypeError, ValueError):
+                raise ResultsError(f"{path}:{lineno}: damaged journal entry") from None
+            if not 0 <= index < int(header["count"]):
+                raise ResultsError(f"{path}:{lineno}: run {index} outside the experiment")
+            done.setdefault(index, entry)
+        pos = end + 1
+    if lineno == 0:
+        return {}, 0
+    return done, pos
+
+
+# ---------------------------------------------------------------------------------------
+# Final tables
+# ---------------------------------------------------------------------------------------
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    """The rows as CSV text (header line, ``\\n`` line ends, empty cell for None)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for row in rows:
+        w.writerow([_cell(row.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+def _atomic_write(path: Path, write: Any) -> None:
+    parent = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_table(
+    path: str | Path, columns: Sequence[str], rows: Sequence[Mapping[str, Any]], fmt: str
+) -> None:
+    """Write ``rows`` (already sorted) atomically as CSV or Parquet."""
+    path = Path(path)
+    if fmt == "csv":
+        text = csv_text(columns, rows)
+
+        def write(tmp: str) -> None:
+            with open(tmp, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+
+    else:
+        pa = require_pyarrow()
+        import pyarrow.parquet as pq
+
+        table = pa.table({c: [row.get(c) for row in rows] for c in columns})
+
+        def write(tmp: str) -> None:
+            pq.write_table(table, tmp)
+
+    _atomic_write(path, write)
+
+
+def _parse_cell(text: str) -> Any:
+    if text == "":
+        return None
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
+    """Columns and rows of a results file (CSV or Parquet, by suffix; CSV cells typed back)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ResultsError(f"{path}: no such file")
+    fmt = output_format(path)
+    if fmt == "parquet":
+        require_pyarrow()
+        import pyarrow.parquet as pq
+
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:  # pyarrow raises several types for a bad file
+            raise ResultsError(f"{path}: not a readable Parquet file ({exc})") from None
+        return list(table.column_names), table.to_pylist()
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh)
+        try:
+            columns = next(reader)
+        except StopIteration:
+            raise ResultsError(f"{path}: empty file (expected a header line)") from None
+        rows = []
+        for lineno, cells in enumerate(reader, start=2):
+            if len(cells) != len(columns):
+                raise ResultsError(
+                    f"{path}:{lineno}: {len(cells)} cells, the header has {len(columns)}"
+                )
+            rows.append({c: _parse_cell(v) for c, v in zip(columns, cells, strict=True)})
+    return columns, rows
