@@ -1,0 +1,141 @@
+"""The Katoiz game object: one registered game, three game types chosen by ``type``.
+
+The rules of each type live in their own module (:mod:`games.katoiz.stapeltoren`,
+:mod:`games.katoiz.threeset`, :mod:`games.katoiz.stapeltje`); this class validates options,
+dispatches on ``config.type`` and adds the common JSON header (game, version, config, stream).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from games.core import ConfigError, Game, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.katoiz import stapeltje, stapeltoren, threeset
+from games.katoiz.components import Move, json_rng
+from games.katoiz.config import OPTIONS, KatoizConfig
+from games.katoiz.config import make_config as _make_config
+
+STATE_VERSION = 1
+RULES: dict[str, ModuleType] = {
+    "stapeltoren": stapeltoren,
+    "3-set": threeset,
+    "stapeltje": stapeltje,
+}
+KatoizState = stapeltoren.TorenState | threeset.SetState | stapeltje.StapelState
+
+
+def _rules(state: Any) -> ModuleType:
+    cfg = getattr(state, "config", None)
+    if not isinstance(cfg, KatoizConfig):
+        raise StateFormatError(f"katoiz: {type(state).__name__} is not a Katoiz state")
+    return RULES[cfg.type]
+
+
+class Katoiz(Game[Any, Move, KatoizConfig]):
+    """Katoiz (Sabine Opstelten): Stapeltoren, 3-set and Stapeltje-four, every level a switch."""
+
+    name = "katoiz"
+    title = "Katoiz"
+    min_players = 1
+    max_players = 4
+    options = OPTIONS
+
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> KatoizConfig:
+        """Validate ``values`` for ``players`` seats (level preset, then explicit switches)."""
+        values = dict(values or {})
+        self.check_option_keys(values)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ConfigError(f"katoiz: players must be an integer, got {players!r}")
+        self.check_players(players)
+        return _make_config(values, players)
+
+    def config_to_json(self, config: KatoizConfig) -> dict[str, Any]:
+        """``players`` plus every option of the config's type, resolved."""
+        return {"players": config.players, **config.option_values()}
+
+    def new_game(self, config: KatoizConfig, seed: int) -> Any:
+        """The initial position of the configured type (all chance from the seeded stream)."""
+        if not isinstance(config, KatoizConfig):
+            raise ConfigError("katoiz: new_game needs a config made by make_config")
+        return RULES[config.type].new_state(config, int(seed))
+
+    def legal_moves(self, state: Any) -> tuple[Move, ...]:
+        """Sorted legal moves; empty only at the end."""
+        return _rules(state).legal_moves(state)
+
+    def apply(self, state: Any, move: Move) -> Any:
+        """The position after ``move`` (IllegalMoveError says why a move is refused)."""
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"katoiz: {move!r} is not a Katoiz move")
+        return _rules(state).apply(state, move)
+
+    def current_player(self, state: Any) -> int | None:
+        """The seat to move, None at the end."""
+        return None if self.is_terminal(state) else state.seat
+
+    def is_terminal(self, state: Any) -> bool:
+        """True once the game is over."""
+        return _rules(state).is_terminal(state)
+
+    def result(self, state: Any) -> Result:
+        """Scores, winners and the reason the game ended."""
+        return _rules(state).result(state)
+
+    def num_players(self, state: Any) -> int:
+        """Number of seats."""
+        return state.config.players
+
+    def format_move(self, state: Any, move: Move) -> str:
+        """The move's text (parsed back by ``parse_move``)."""
+        return _rules(state).format_move(state, move)
+
+    def parse_move(self, state: Any, text: str) -> Move:
+        """Parse a typed move of the state's type; MoveParseError explains the format."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"katoiz: {text!r} is not move text")
+        return _rules(state).parse_move(state, text)
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """Header, config, random stream (hex) and the position's fields."""
+        return {
+            "game": self.name,
+            "version": STATE_VERSION,
+            "config": self.config_to_json(state.config),
+            "rng": f"{state.rng.state:016x}",
+            **_rules(state).to_json(state),
+        }
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> Any:
+        """Rebuild and check a state; raises StateFormatError."""
+        if not isinstance(obj, Mapping):
+            raise StateFormatError("katoiz state: must be a JSON object")
+        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
+            raise StateFormatError(
+                f"katoiz state: expected game 'katoiz' version {STATE_VERSION}, got "
+                f"{obj.get('game')!r} version {obj.get('version')!r}"
+            )
+        config_obj = obj.get("config")
+        if not isinstance(config_obj, Mapping):
+            raise StateFormatError("katoiz state: 'config' must be an object")
+        try:
+            config = self.config_from_json(config_obj)
+        except ConfigError as exc:
+            raise StateFormatError(f"katoiz state: bad config: {exc}") from None
+        return RULES[config.type].from_json(config, json_rng(obj.get("rng")), obj)
+
+    def describe(self, state: Any) -> str:
+        """An ASCII picture of the position."""
+        return _rules(state).describe(state)
+
+    def describe_move(self, state: Any, move: Move) -> str:
+        """``P1: ROL on 1`` and what it achieved."""
+        text = f"P{state.seat + 1}: {self.format_move(state, move)}"
+        after = self.apply(state, move)
+        if self.is_terminal(after):
+            text += f" (game over: {after and self.result(after).detail.get('end')})"
+        return text
+
+
+GAME = Katoiz()

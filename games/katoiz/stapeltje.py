@@ -1,0 +1,566 @@
+"""Katoiz game type 3, Stapeltje-four: move tiles over the board to your home stack.
+
+Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
+
+- 36 picture tiles on the 6x6 board; of the four duplicates set aside, each player gets one as
+  their home stack, placed off the board beside a corner: seat order south (home below
+  ``a1``), west (left of ``a6``), north (above ``f6``), east (right of ``f1``); two players
+  sit south and north. A player's *position* is the corner tile and its 8 neighbours
+  (``position`` 4: its orthogonal ones), grown by one border at target heights 6 and 7; the
+  home stack belongs to it.
+- A turn rolls both dice (``colour_ladder``, level 5: the ladder colour of the turn instead).
+  The player picks the top tile of a stack that shows the roll, not the tile the previous
+  player moved, and moves it along a route of steps onto neighbouring stacks: a step
+  forwards/backwards/sideways needs one match with the top tile there, a diagonal step two;
+  empty cells cannot be entered; the route ends on the board or on the own home stack. The
+  tile must end nearer (king distance) to the own home than it started, and (``farthest``)
+  as near as that tile can legally get.
+- Heights: no move may make the height difference of two orthogonally neighbouring stacks
+  (the home stack neighbours its corner tile) more than two, or larger when already more
+  than two, unless one of the two lies in an opponent's position. When such a difference
+  touches the mover's own position, the mover must play a move that shrinks it if one exists.
+- A player without a legal move is blocked (``pass``).
+- Ends: a home stack reaches ``height`` (4; level 2: 5, 6 or 7), that player wins; level 3
+  (``highest_stack``): no target, three blocked turns in a row or the simulated
+  ``time_limit``, highest home stack wins; level 4 (``clock``): a simulated clock per player
+  (``THINK_SECONDS`` per turn plus ``STEP_SECONDS`` per king step of the moved tile); a player
+  whose clock reaches 0 is out; with nobody at the target the last one out wins; alone, the
+  game is the highest stack before the clock runs out. Our additions: three blocked turns in
+  a row, or ``max_turns`` turns, end every level (highest home stack wins, a shared top is a
+  draw).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Any
+
+from games.core import GameError, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.katoiz.components import (
+    CELLS,
+    KING,
+    MATCH,
+    ORTHOGONAL,
+    PICTURE_TILES,
+    SIDE,
+    Move,
+    cell_name,
+    deal_board,
+    fits,
+    json_int,
+    json_ints,
+    json_roll,
+    parse_cell,
+    roll_dice,
+    roll_text,
+    seat_name,
+    tile_code,
+    unique_top,
+    xy,
+)
+from games.katoiz.config import STEP_SECONDS, THINK_SECONDS, KatoizConfig
+from games.rng import Rng
+
+HOME = CELLS  # a move's ``dst`` for the mover's own home stack
+BLOCKED_TO_END = 3
+PASS = Move("pass")
+MAX_DIFF = 2
+
+# (side name, corner cell, home x, home y) in seating order.
+SIDES: tuple[tuple[str, int, int, int], ...] = (
+    ("south", 0, 0, -1),
+    ("west", 30, -1, 5),
+    ("north", 35, 5, 6),
+    ("east", 5, 6, 0),
+)
+SEATING: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Precomputed board facts for one seating. Index ``36 + seat`` is that seat's home.
+
+    ``dist[p][i]``: king distance from cell ``i`` to seat ``p``'s home; ``steps[p][u]``: the
+    ``(v, matches needed)`` steps a tile moving for ``p`` may take from cell ``u``;
+    ``hnb[i]``: height neighbours; ``pos[p]``: seat ``p``'s position (home included);
+    ``foreign[p]``: cells of the other seats' positions.
+    """
+
+    sides: tuple[int, ...]
+    homes_xy: tuple[tuple[int, int], ...]
+    dist: tuple[tuple[int, ...], ...]
+    steps: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    hnb: tuple[tuple[int, ...], ...]
+    pos: tuple[frozenset[int], ...]
+    foreign: tuple[frozenset[int], ...]
+
+
+@cache
+def geometry(players: int, position: str, big: bool) -> Geometry:
+    """The geometry for ``players`` seats, a position of ``position`` (``8``/``4``) cells'
+    neighbourhood, grown by a border when ``big`` (target 6 or 7)."""
+    sides = SEATING[players]
+    homes_xy = tuple((SIDES[s][2], SIDES[s][3]) for s in sides)
+    dist, steps, pos = [], [], []
+    for p, (hx, hy) in enumerate(homes_xy):
+        d = [max(abs(x - hx), abs(y - hy)) for x, y in map(xy, range(CELLS))] + [99] * players
+        d[CELLS + p] = 0
+        dist.append(tuple(d))
+        st = []
+        for u in range(CELLS):
+            ux, uy = xy(u)
+            out = [(v, 1 if v in ORTHOGONAL[u] else 2) for v in KING[u]]
+            if max(abs(ux - hx), abs(uy - hy)) == 1:
+                out.append((CELLS + p, 1 if abs(ux - hx) + abs(uy - hy) == 1 else 2))
+            st.append(tuple(out))
+        steps.append(tuple(st))
+        cx, cy = xy(SIDES[sides[p]][1])
+        reach = 2 if big else 1
+        cells = {
+            v
+            for v in range(CELLS)
+            if (max if position == "8" else _manhattan)(abs(xy(v)[0] - cx), abs(xy(v)[1] - cy))
+            <= reach
+        }
+        pos.append(frozenset(cells | {CELLS + p}))
+    hnb: list[list[int]] = [list(ORTHOGONAL[i]) for i in range(CELLS)] + [[] for _ in range(players)]
+    for p in range(players):
+        corner = SIDES[sides[p]][1]
+        hnb[corner].append(CELLS + p)
+        hnb[CELLS + p].append(corner)
+    foreign = tuple(frozenset().union(*(pos[q] for q in range(players) if q != p)) for p in range(players))
+    return Geometry(
+        sides, homes_xy, tuple(dist), tuple(steps), tuple(tuple(h) for h in hnb), tuple(pos),
+        foreign,
+    )
+
+
+def _manhattan(dx: int, dy: int) -> int:
+    return dx + dy
+
+
+def geo(cfg: KatoizConfig) -> Geometry:
+    """The geometry of a config."""
+    return geometry(cfg.players, cfg.position, cfg.height >= 6)
+
+
+@dataclass(frozen=True)
+class StapelState:
+    """A Stapeltje-four position.
+
+    ``stacks[cell]``: the tiles on a cell, bottom first; ``homes[seat]``: home stacks;
+    ``aside``: duplicates not used as homes; ``last``: the tile moved in the previous turn
+    (-1); ``blocked``: blocked turns in a row; ``clocks``: seconds left per seat (empty
+    without clocks); ``out``: seats whose clock ran out, in order; ``elapsed``: simulated
+    seconds played; ``winner``: the seat that reached the target height, or -1.
+    """
+
+    config: KatoizConfig
+    rng: Rng
+    roll: tuple[int, int] | None
+    stacks: tuple[tuple[int, ...], ...]
+    homes: tuple[tuple[int, ...], ...]
+    aside: tuple[int, ...]
+    last: int = -1
+    seat: int = 0
+    turn: int = 0
+    blocked: int = 0
+    clocks: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()
+    elapsed: int = 0
+    winner: int = -1
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """The legal moves (computed once per state)."""
+        return _legal(self)
+
+    def heights(self) -> list[int]:
+        """Heights of cells 0..35 then of each home stack."""
+        return [len(s) for s in self.stacks] + [len(h) for h in self.homes]
+
+    def requirement(self) -> tuple[int, int] | None:
+        """What the moved tile must show: the dice, or the ladder colour (level 5)."""
+        cfg = self.config
+        if cfg.colour_ladder:
+            return (cfg.ladder_colours[self.turn % 5], -1)
+        return self.roll
+
+
+def new_state(cfg: KatoizConfig, seed: int) -> StapelState:
+    """Deal the board, give each player a duplicate as home stack, roll for seat 0."""
+    rng = Rng.from_seed(seed, "katoiz", "stapeltje")
+    board, dups, rng = deal_board(rng)
+    homes = tuple((t,) for t in dups[: cfg.players])
+    roll = None
+    if not cfg.colour_ladder:
+        roll, rng = roll_dice(rng, True)
+    clocks = (cfg.clock_seconds,) * cfg.players if cfg.clock else ()
+    return StapelState(
+        cfg, rng, roll, tuple((t,) for t in board), homes, dups[cfg.players :], clocks=clocks
+    )
+
+
+def target_active(cfg: KatoizConfig) -> bool:
+    """Whether reaching ``cfg.height`` ends the game (not at level 3, not alone)."""
+    return not cfg.highest_stack and cfg.players > 1
+
+
+def legal_moves(state: StapelState) -> tuple[Move, ...]:
+    """Sorted legal moves; ``(pass,)`` for a blocked turn; () at the end."""
+    return state.moves
+
+
+def is_terminal(state: StapelState) -> bool:
+    """A winner, every clock out, three blocked turns, the time limit or the turn cap."""
+    cfg = state.config
+    return (
+        state.winner >= 0
+        or (cfg.clock and len(state.out) == cfg.players)
+        or state.blocked >= BLOCKED_TO_END
+        or state.turn >= cfg.max_turns
+        or (cfg.time_limit > 0 and state.elapsed >= cfg.time_limit)
+    )
+
+
+def end_reason(state: StapelState) -> str:
+    """Why a finished game ended."""
+    cfg = state.config
+    if state.winner >= 0:
+        return f"{seat_name(state.winner)}'s home stack reached {cfg.height}"
+    if cfg.clock and len(state.out) == cfg.players:
+        return "every clock ran out"
+    if state.blocked >= BLOCKED_TO_END:
+        return "three blocked turns in a row"
+    if cfg.time_limit > 0 and state.elapsed >= cfg.time_limit:
+        return f"the playing time ({cfg.time_limit} s) ran out"
+    return f"the turn cap ({cfg.max_turns} turns) was reached"
+
+
+def _excess(d: int) -> int:
+    return d - MAX_DIFF if d > MAX_DIFF else 0
+
+
+def own_excess(state: StapelState, seat: int) -> int:
+    """How far height differences touching ``seat``'s position exceed two, summed."""
+    g, h = geo(state.config), state.heights()
+    total = 0
+    for i in g.pos[seat]:
+        for j in g.hnb[i]:
+            if j not in g.pos[seat] or i < j:
+                total += _excess(abs(h[i] - h[j]))
+    return total
+
+
+def _legal(state: StapelState) -> tuple[Move, ...]:
+    if is_terminal(state):
+        return ()
+    cfg, p = state.config, state.seat
+    g = geo(cfg)
+    h = state.heights()
+    tops = [s[-1] if s else -1 for s in state.stacks] + [hs[-1] for hs in state.homes]
+    req = state.requirement()
+    dist, steps, hnb = g.dist[p], g.steps[p], g.hnb
+    own, foreign = g.pos[p], g.foreign[p]
+    home = CELLS + p
+    moves: list[tuple[Move, int]] = []
+    for s in range(CELLS):
+        tile = tops[s]
+        if tile < 0 or tile == state.last or not fits(tile, req):
+            continue
+        row = MATCH[tile]
+        seen = {s}
+        queue = [s]
+        for u in queue:
+            for v, need in steps[u]:
+                if v in seen:
+                    continue
+                top = tops[v]
+                if top >= 0 and row[top] >= need:
+                    seen.add(v)
+                    if v != home:
+                        queue.append(v)
+        best = None
+        found: list[tuple[int, int, int]] = []
+        for d in seen:
+            if dist[d] >= dist[s]:
+                continue
+            ok, delta = _height_check(h, hnb, s, d, own, foreign)
+            if not ok:
+                continue
+            found.append((dist[d], d, delta))
+            best = dist[d] if best is None else min(best, dist[d])
+        for dd, d, delta in found:
+            if not cfg.farthest or dd == best:
+                moves.append((Move("move", tile, s, HOME if d == home else d), delta))
+    if not moves:
+        return (PASS,)
+    if any(delta < 0 for _, delta in moves) and own_excess(state, p) > 0:
+        moves = [(m, delta) for m, delta in moves if delta < 0]
+    return tuple(sorted(m for m, _ in moves))
+
+
+def _height_check(
+    h: list[int],
+    hnb: tuple[tuple[int, ...], ...],
+    s: int,
+    d: int,
+    own: frozenset[int],
+    foreign: frozenset[int],
+) -> tuple[bool, int]:
+    """Whether moving a tile from ``s`` to ``d`` keeps the height rule, and the change of the
+    mover's own-position excess."""
+    delta = 0
+    done = set()
+    for a, change in ((s, -1), (d, 1)):
+        for b in hnb[a]:
+            key = (a, b) if a < b else (b, a)
+            if key in done:
+                continue
+            done.add(key)
+            old = abs(h[a] - h[b])
+            na = h[a] + change
+            nb = h[b] + (1 if b == d else -1 if b == s else 0)
+            new = abs(na - nb)
+            if new > MAX_DIFF and new > old and a not in foreign and b not in foreign:
+                return False, 0
+            if a in own or b in own:
+                delta += _excess(new) - _excess(old)
+    return True, delta
+
+
+def move_seconds(state: StapelState, move: Move) -> int:
+    """Simulated time of a turn: THINK_SECONDS, plus STEP_SECONDS per king step moved."""
+    if move.kind == "pass":
+        return THINK_SECONDS
+    g = geo(state.config)
+    p = state.seat
+    sx, sy = xy(move.src)
+    dx, dy = g.homes_xy[p] if move.dst == HOME else xy(move.dst)
+    return THINK_SECONDS + STEP_SECONDS * max(abs(sx - dx), abs(sy - dy))
+
+
+def apply(state: StapelState, move: Move) -> StapelState:
+    """Move the tile (or record a blocked turn), run the clock, roll for the next player."""
+    if is_terminal(state):
+        raise IllegalMoveError(f"katoiz stapeltje: the game is over ({end_reason(state)})")
+    if move not in state.moves:
+        raise IllegalMoveError(_why_illegal(state, move))
+    cfg, p = state.config, state.seat
+    stacks, homes = list(state.stacks), list(state.homes)
+    last, blocked = state.last, state.blocked + 1
+    if move.kind == "move":
+        stacks[move.src] = stacks[move.src][:-1]
+        if move.dst == HOME:
+            homes[p] = (*homes[p], move.tile)
+        else:
+            stacks[move.dst] = (*stacks[move.dst], move.tile)
+        last, blocked = move.tile, 0
+    cost = move_seconds(state, move)
+    clocks, out = state.clocks, state.out
+    if cfg.clock:
+        clocks = clocks[:p] + (clocks[p] - cost,) + clocks[p + 1 :]
+    reached = target_active(cfg) and len(homes[p]) >= cfg.height
+    won = reached and (not cfg.clock or clocks[p] >= 0)
+    if cfg.clock and not won and clocks[p] <= 0:
+        out = (*out, p)
+    nxt = p
+    for k in range(1, cfg.players + 1):
+        q = (p + k) % cfg.players
+        if q not in out:
+            nxt = q
+            break
+    after = StapelState(
+        cfg, state.rng, None, tuple(stacks), tuple(homes), state.aside, last, nxt,
+        state.turn + 1, blocked, clocks, out, state.elapsed + cost, p if won else -1,
+    )
+    if cfg.colour_ladder or is_terminal(after):
+        return after
+    roll, rng = roll_dice(state.rng, True)
+    return StapelState(
+        cfg, rng, roll, after.stacks, after.homes, after.aside, last, nxt, after.turn,
+        blocked, clocks, out, after.elapsed, after.winner,
+    )
+
+
+def _why_illegal(state: StapelState, move: Move) -> str:
+    who = seat_name(state.seat)
+    if not isinstance(move, Move) or move.kind not in ("move", "pass"):
+        return f"katoiz stapeltje: {move!r} is not a Stapeltje move (from-to or pass)"
+    if move.kind == "pass":
+        return f"katoiz stapeltje: {who} may not pass while a tile can move"
+    reason = "is not a legal move"
+    if not 0 <= move.src < CELLS or not (0 <= move.dst < CELLS or move.dst == HOME):
+        reason = "names a cell off the board"
+    elif not state.stacks[move.src]:
+        reason = f"starts on {cell_name(move.src)}, which is empty"
+    else:
+        tile = state.stacks[move.src][-1]
+        if tile == state.last:
+            reason = f"moves {tile_code(tile)}, the tile the previous player moved"
+        elif not fits(tile, state.requirement()):
+            reason = f"moves {tile_code(tile)}, which does not show {_req_text(state)}"
+        else:
+            reason = (
+                "has no route of matching steps there, does not end nearer the home stack "
+                "(or as near as it can), breaks the height rule, or leaves a height "
+                "difference in the own position that could be undone"
+            )
+    legal = ", ".join(format_move(state, m) for m in state.moves[:10])
+    return f"katoiz stapeltje: {who}'s move {format_move(state, move)!r} {reason}; legal: {legal}"
+
+
+def _req_text(state: StapelState) -> str:
+    if state.config.colour_ladder:
+        return "the ladder colour " + roll_text(state.requirement())
+    return roll_text(state.roll)
+
+
+def result(state: StapelState) -> Result:
+    """Scores are home stack heights; see the module docstring for the winner."""
+    if not is_terminal(state):
+        raise GameError(f"katoiz stapeltje: the game is not over (turn {state.turn})")
+    cfg = state.config
+    heights = [len(h) for h in state.homes]
+    if cfg.players == 1:
+        winners: tuple[int, ...] = ()
+    elif state.winner >= 0:
+        winners = (state.winner,)
+    elif cfg.clock and len(state.out) == cfg.players:
+        winners = (state.out[-1],)
+    else:
+        winners = unique_top(heights)
+    detail: dict[str, Any] = {"type": "stapeltje", "end": end_reason(state), "homes": heights}
+    if cfg.clock:
+        detail["clocks"] = list(state.clocks)
+        detail["out_order"] = list(state.out)
+    return Result(tuple(float(x) for x in heights), winners, detail)
+
+
+# ---- text and JSON -------------------------------------------------------------------------
+
+_MOVE_RE = re.compile(r"^([a-f][1-6])\s*-\s*([a-f][1-6]|h|home)$")
+
+
+def format_move(state: StapelState, move: Move) -> str:
+    """``b3-a1``, ``b1-home`` or ``pass``."""
+    if move.kind == "pass":
+        return "pass"
+    dst = "home" if move.dst == HOME else cell_name(move.dst)
+    return f"{cell_name(move.src)}-{dst}"
+
+
+def parse_move(state: StapelState, text: str) -> Move:
+    """Parse ``b3-a1``, ``b1-home`` (``b1-h``) or ``pass``."""
+    low = text.strip().lower() if isinstance(text, str) else ""
+    if low == "pass":
+        return PASS
+    m = _MOVE_RE.match(low)
+    if m is None:
+        raise MoveParseError(
+            f"katoiz stapeltje: {text!r} is not a move; type from-to (b3-a1, b1-home) or 'pass'"
+        )
+    src = parse_cell(m.group(1), "katoiz stapeltje")
+    dst = HOME if m.group(2) in ("h", "home") else parse_cell(m.group(2), "katoiz stapeltje")
+    tile = state.stacks[src][-1] if state.stacks[src] else -1
+    return Move("move", tile, src, dst)
+
+
+def to_json(state: StapelState) -> dict[str, Any]:
+    """The position's own fields."""
+    return {
+        "roll": None if state.roll is None else list(state.roll),
+        "stacks": [list(s) for s in state.stacks],
+        "homes": [list(h) for h in state.homes],
+        "aside": list(state.aside),
+        "last": state.last,
+        "seat": state.seat,
+        "turn": state.turn,
+        "blocked": state.blocked,
+        "clocks": list(state.clocks),
+        "out": list(state.out),
+        "elapsed": state.elapsed,
+        "winner": state.winner,
+    }
+
+
+def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> StapelState:
+    """Rebuild and check a position (tiles conserved); raises StateFormatError."""
+    raw = obj.get("stacks")
+    if not isinstance(raw, list) or len(raw) != CELLS:
+        raise StateFormatError(f"katoiz state: 'stacks' must list {CELLS} cells")
+    stacks = tuple(json_ints(s, f"stacks[{i}]", 0, 39) for i, s in enumerate(raw))
+    rawh = obj.get("homes")
+    if not isinstance(rawh, list) or len(rawh) != cfg.players:
+        raise StateFormatError(f"katoiz state: 'homes' must list {cfg.players} home stacks")
+    homes = tuple(json_ints(s, f"homes[{i}]", 0, 39) for i, s in enumerate(rawh))
+    if any(not hs for hs in homes):
+        raise StateFormatError("katoiz state: a home stack is never empty")
+    aside = json_ints(obj.get("aside"), "aside", 30, 39, 4 - cfg.players)
+    tiles = [t for s in stacks for t in s] + [t for hs in homes for t in hs] + list(aside)
+    if sorted(tiles) != list(PICTURE_TILES):
+        raise StateFormatError("katoiz state: tiles not conserved (board + homes + aside != 40)")
+    n = cfg.players
+    clocks = json_ints(obj.get("clocks"), "clocks", -10**7, 10**7, n if cfg.clock else 0)
+    out = json_ints(obj.get("out"), "out", 0, n - 1)
+    if len(set(out)) != len(out) or (out and not cfg.clock):
+        raise StateFormatError("katoiz state: 'out' lists seats out of time, each once")
+    state = StapelState(
+        cfg, rng, json_roll(obj.get("roll")), stacks, homes, aside,
+        json_int(obj.get("last"), "last", -1, 39),
+        json_int(obj.get("seat"), "seat", 0, n - 1),
+        json_int(obj.get("turn"), "turn", 0, 10**6),
+        json_int(obj.get("blocked"), "blocked", 0, BLOCKED_TO_END),
+        clocks, out,
+        json_int(obj.get("elapsed"), "elapsed", 0, 10**9),
+        json_int(obj.get("winner"), "winner", -1, n - 1),
+    )
+    wants_roll = not cfg.colour_ladder and not is_terminal(state)
+    if (state.roll is not None) != wants_roll or (state.roll and state.roll[1] < 0):
+        raise StateFormatError("katoiz state: 'roll' does not fit the dice rule and the turn")
+    return state
+
+
+def describe(state: StapelState) -> str:
+    """The board (top tile, height, position owner), the home stacks and what to move."""
+    cfg, g = state.config, geo(state.config)
+    rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
+    if cfg.clock:
+        rules.append("clocks")
+    if cfg.colour_ladder:
+        rules.append("colour ladder " + cfg.ladder)
+    lines = [f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
+    lines.append("cell = top tile, height, position owner")
+    lines.append("    " + " ".join(f"  {ch}   " for ch in "abcdef"))
+    owner = {c: str(p + 1) for p in range(cfg.players) for c in g.pos[p] if c < CELLS}
+    for y in range(SIDE - 1, -1, -1):
+        row = []
+        for x in range(SIDE):
+            c = x + SIDE * y
+            s = state.stacks[c]
+            top = tile_code(s[-1]) if s else " . "
+            row.append(f"{top}{len(s)}{owner.get(c, ' ')}")
+        lines.append(f" {y + 1}  " + "  ".join(row))
+    for p in range(cfg.players):
+        name, corner = SIDES[g.sides[p]][0], SIDES[g.sides[p]][1]
+        clock = f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "") if cfg.clock else ""
+        lines.append(
+            f"{seat_name(p)} home ({name} of {cell_name(corner)}): "
+            f"{' '.join(tile_code(t) for t in state.homes[p])} ({len(state.homes[p])}){clock}"
+        )
+    if is_terminal(state):
+        res = result(state)
+        verdict = f"{seat_name(res.winners[0])} wins" if res.winners else (
+            "solo game" if cfg.players == 1 else "a draw")
+        lines.append(f"Game over ({end_reason(state)}): {verdict}")
+    else:
+        last = f"; not {tile_code(state.last)} (moved last)" if state.last >= 0 else ""
+        lines.append(
+            f"Turn {state.turn + 1}: {seat_name(state.seat)} moves a tile showing "
+            f"{_req_text(state)}{last}"
+        )
+    return "\n".join(lines)
+
