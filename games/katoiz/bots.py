@@ -1,7 +1,144 @@
-"""Katoiz bots (filled in below)."""
+"""Katoiz bots: ``smart`` is a one-ply heuristic for each game type (``random`` is generic).
+
+The smart bot scores the position after each legal move with a hand-made evaluation and plays
+the best one; ties are broken by a stream seeded from the bot seed and the state digest, so
+the same seed and state give the same move. ``budget`` is unused (the bot does no search).
+
+- Stapeltoren: 100 x the height of the mover's highest stack after the move, plus how many
+  supply tiles could follow the new top (a flexible top keeps the stack growing).
+- 3-set: 1000 x the mover's score, plus 10 x the pieces of a set in the making (a pair of own
+  discs sharing a property is worth the number of free tiles that would complete it), minus
+  half of the same for the best opponent; a pass is worth the position as it stands.
+- Stapeltje-four: 100 x the home stack, plus the height of the corner stack (the home can be
+  at most two higher), plus the tiles in the own position, minus half of each opponent's.
+"""
 
 from __future__ import annotations
 
-from games.core import Bot
+from typing import Any
 
-BOTS: dict[str, type[Bot]] = {}
+from games.core import Bot, GameError
+from games.katoiz.components import CELLS, MATCH, TILES, fits
+from games.katoiz.stapeltje import SIDES, geo
+from games.katoiz.threeset import DISCS, scores
+from games.rng import Rng
+
+
+def _toren_reach(supply: list[int], top: int, need: int, picture: bool) -> float:
+    """Expected number (0..6 scale) of dice outcomes that leave a fitting tile matching ``top``
+    (each colour face, and with the picture die each of its faces, counted alike)."""
+    good = [t for t in supply if MATCH[t][top] >= need]
+    if not good:
+        return 0.0
+    faces = range(6) if picture else (-1,)
+    hits = sum(
+        1 for c in range(6) for f in faces if any(fits(t, (c, f)) for t in good)
+    )
+    return hits / len(faces)
+
+
+def _toren_value(state: Any, move: Any) -> float:
+    cfg, seat = state.config, state.seat
+    need = 2 if cfg.two_matches else 1
+    stacks = [list(s) for s in state.stacks[seat]]
+    supply = [t for t in state.supply if t != move.tile]
+    if move.kind == "add":
+        stacks[move.dst].append(move.tile)
+    elif move.kind in ("new", "start"):
+        stacks.append([move.tile])
+    if not stacks:
+        return 0.0
+    main = max(stacks, key=len)
+    value = 100.0 * len(main) + 10.0 * _toren_reach(supply, main[-1], need, cfg.picture_die)
+    if state.starting:  # a starting tile: keep many followers, nothing else to weigh
+        return value
+    rivals = [
+        max(own, key=len) for p, own in enumerate(state.stacks) if p != seat and own
+    ]
+    if rivals:
+        value -= 5.0 * max(_toren_reach(supply, r[-1], need, cfg.picture_die) for r in rivals)
+    return value
+
+
+def _set_potential(board: list[int], discs: list[int], seat: int, rule: str) -> float:
+    own = [c for c in range(CELLS) if discs[c] == seat]
+    free = [board[c] for c in range(CELLS) if board[c] >= 0 and discs[c] < 0]
+    best = 0.0
+    for i in range(len(own)):
+        for j in range(i + 1, len(own)):
+            a, b = board[own[i]], board[own[j]]
+            if rule == "pairwise":
+                if MATCH[a][b]:
+                    best = max(best, 1.0 + sum(1 for t in free if MATCH[a][t] and MATCH[b][t]))
+            else:
+                shared = [k for k in range(3) if TILES[a][k] == TILES[b][k]]
+                if shared:
+                    done = sum(1 for t in free if any(TILES[t][k] == TILES[a][k] for k in shared))
+                    best = max(best, 1.0 + done)
+    if len(own) == DISCS:
+        best *= 0.5  # a third disc in the wrong place must move first
+    return best + 0.1 * len(own)
+
+
+def _set_value(game: Any, state: Any, move: Any) -> float:
+    seat = state.seat
+    after = game.apply(state, move)
+    sc = scores(after)
+    rule = state.config.set_rule
+    board, discs = list(after.board), list(after.discs)
+    mine = 1000.0 * sc[seat] + 10.0 * _set_potential(board, discs, seat, rule)
+    others = [
+        1000.0 * sc[p] + 10.0 * _set_potential(board, discs, p, rule)
+        for p in range(state.config.players)
+        if p != seat
+    ]
+    return mine - 0.5 * max(others, default=0.0)
+
+
+def _stapel_eval(state: Any, seat: int) -> float:
+    g = geo(state.config)
+    h = state.heights()
+    corner = SIDES[g.sides[seat]][1]
+    own = sum(h[c] for c in g.pos[seat] if c < CELLS)
+    return 100.0 * len(state.homes[seat]) + 3.0 * h[corner] + own
+
+
+def _stapel_value(game: Any, state: Any, move: Any) -> float:
+    seat = state.seat
+    after = game.apply(state, move)
+    if after.winner == seat:
+        return 1e9
+    others = [_stapel_eval(after, p) for p in range(state.config.players) if p != seat]
+    return _stapel_eval(after, seat) - 0.5 * max(others, default=0.0)
+
+
+class SmartBot(Bot):
+    """One-ply heuristic for every Katoiz game type (see the module docstring)."""
+
+    name = "smart"
+
+    def choose(self, state: Any) -> Any:
+        """The legal move with the best evaluation (seeded tie-break)."""
+        game = self.game
+        moves = game.legal_moves(state)
+        if not moves:
+            raise GameError("katoiz smart bot asked to move in a finished game")
+        if len(moves) == 1:
+            return moves[0]
+        kind = state.config.type
+        if kind == "stapeltoren":
+            values = [_toren_value(state, m) for m in moves]
+        elif kind == "3-set":
+            values = [_set_value(game, state, m) for m in moves]
+        else:
+            values = [_stapel_value(game, state, m) for m in moves]
+        best = max(values)
+        tied = [m for m, v in zip(moves, values, strict=True) if v == best]
+        if len(tied) == 1:
+            return tied[0]
+        rng = Rng.from_seed(self.seed, "katoiz-smart", game.state_digest(state))
+        choice, _ = rng.choice(tied)
+        return choice
+
+
+BOTS: dict[str, type[Bot]] = {"smart": SmartBot}

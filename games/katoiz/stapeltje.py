@@ -533,7 +533,7 @@ def describe(state: StapelState) -> str:
     if cfg.colour_ladder:
         rules.append("colour ladder " + cfg.ladder)
     lines = [f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
-    lines.append("cell = top tile, height, position owner")
+    lines.append("cell = top tile, height, :N in player N's position")
     lines.append("    " + " ".join(f"  {ch}   " for ch in "abcdef"))
     owner = {c: str(p + 1) for p in range(cfg.players) for c in g.pos[p] if c < CELLS}
     for y in range(SIDE - 1, -1, -1):
@@ -542,8 +542,9 @@ def describe(state: StapelState) -> str:
             c = x + SIDE * y
             s = state.stacks[c]
             top = tile_code(s[-1]) if s else " . "
-            row.append(f"{top}{len(s)}{owner.get(c, ' ')}")
-        lines.append(f" {y + 1}  " + "  ".join(row))
+            mark = ":" + owner[c] if c in owner else "  "
+            row.append(f"{top}{len(s)}{mark}")
+        lines.append(f" {y + 1}  " + " ".join(row))
     for p in range(cfg.players):
         name, corner = SIDES[g.sides[p]][0], SIDES[g.sides[p]][1]
         clock = f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "") if cfg.clock else ""

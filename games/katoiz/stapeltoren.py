@@ -12,8 +12,10 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
   die shows; blank = any shape). A fitting tile that matches the top of one of the player's
   stacks goes on that stack; when no fitting tile matches any own stack, the player starts a
   new stack with a fitting tile (``new``); with no fitting tile left the player passes.
-- The game ends when the supply is empty or when every player in a row has passed (a full
-  round in which nobody could take a tile).
+- The game ends when the supply is empty or, at levels 1-2, when every player in a row has
+  passed (a full round in which nobody could take a tile: without dice that is final). With
+  the colour die a pass is only an unlucky roll (purple lets anyone take any tile), so those
+  games run until the supply is empty.
 - ``Result.scores``: each player's highest stack. Levels 1-2 name no winner (the rulebook:
   "Naming a winner is not necessary at this age"); with ``colour_die`` the single highest stack
   wins and a shared top is a draw.
@@ -91,8 +93,14 @@ def new_state(cfg: KatoizConfig, seed: int) -> TorenState:
 
 
 def is_terminal(state: TorenState) -> bool:
-    """Supply empty, or a full round of passes."""
-    return not state.supply or state.passes >= state.config.players
+    """Supply empty, or (levels 1-2, without dice) a full round of passes.
+
+    With the colour die a player can always take a tile on some roll (purple: any colour;
+    no match: a new stack), so only the empty supply ends those games.
+    """
+    if not state.supply:
+        return True
+    return not state.config.colour_die and state.passes >= state.config.players
 
 
 def _distinct(tiles: tuple[int, ...]) -> list[int]:
@@ -265,7 +273,7 @@ def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> TorenState
             raise StateFormatError(f"katoiz state: stacks[{p}] must be a list of stacks")
         stacks.append(tuple(json_ints(s, f"stacks[{p}][{i}]", 0, 39) for i, s in enumerate(own)))
     turn = json_int(obj.get("turn"), "turn", 0, 10**6)
-    passes = json_int(obj.get("passes"), "passes", 0, cfg.players)
+    passes = json_int(obj.get("passes"), "passes", 0, 10**6 if cfg.colour_die else cfg.players)
     tiles = [*supply, *(t for own in stacks for s in own for t in s)]
     if len(tiles) != cfg.supply or len(set(tiles)) != len(tiles):
         raise StateFormatError(
