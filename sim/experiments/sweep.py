@@ -7,7 +7,7 @@ parallelism). Its row: ``run``, ``seed`` (``repeat`` in a grid with repeats), ev
 the spec in file order, then ``verdict`` (stands, topples, or ``error`` for a physics blow-up or
 a parameter combination the scene rejects), ``topple_probability``, ``replicas_toppled``,
 ``replicas_simulated`` (0 when statics decided), ``first_fall_s``, ``max_penetration_mm``,
-``decided_by`` (statics or simulation) and ``error`` (empty unless the verdict is ``error``).
+``decided_by`` (statics or simulation) and ``error`` (null unless the verdict is ``error``).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class SweepJob:
                 "first_fall_s": _r(v.first_fall_s),
                 "max_penetration_mm": _r(v.max_penetration_mm),
                 "decided_by": v.method,
-                "error": "",
+                "error": None,
             }
         )
         return row
