@@ -1,0 +1,173 @@
+"""Rendering backends: which Panda3D display module draws, and the X server it may need.
+
+Two backends (``../shared/research/measurements.md`` section 3):
+
+``tiny``
+    ``p3tinydisplay``, Panda3D's software rasteriser, into an offscreen buffer. Needs no X, EGL
+    or GPU, so it works everywhere; no shaders, so shadows are faked (:mod:`sim.view.shadows`).
+    Its pictures are the same bit for bit in every process on one machine.
+``gl``
+    ``pandagl`` (OpenGL; Mesa llvmpipe on a machine without a GPU) under an X display, with the
+    shader generator on: per-pixel lighting and real shadow maps. It needs an X server: the one
+    in ``$DISPLAY`` if set, else a private ``Xvfb`` this module starts on a free display number
+    (``Xvfb -displayfd``) and stops when the process exits. Headless EGL (``p3headlessgl``) is
+    not offered: Panda3D 1.10's shader generator emits Cg, which fails there (pitfall P12).
+
+``auto`` takes ``gl`` when an X display is reachable (``$DISPLAY``, or ``Xvfb`` on the PATH) and
+the pipe opens, else ``tiny``. The choice is made once per process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+from typing import Any
+
+__all__ = [
+    "BACKENDS",
+    "BackendUnavailableError",
+    "available_backends",
+    "make_pipe",
+    "resolve_backend",
+    "xvfb_display",
+]
+
+BACKENDS: tuple[str, ...] = ("auto", "tiny", "gl")
+"""Values of ``backend=`` / ``--backend``."""
+
+_MODULES = {"tiny": "p3tinydisplay", "gl": "pandagl"}
+_PIPES: dict[str, Any] = {}
+_XVFB: dict[str, Any] = {}
+_AUTO: list[str] = []
+
+
+class BackendUnavailableError(RuntimeError):
+    """A backend cannot run here; the message says why and what to do."""
+
+
+def _check_name(backend: str) -> str:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (allowed: {', '.join(BACKENDS)})")
+    return backend
+
+
+def xvfb_display() -> str | None:
+    """The X display for the ``gl`` backend: ``$DISPLAY`` if set, else a private Xvfb started
+    now (once per process, stopped at exit); None when neither exists."""
+    if os.environ.get("DISPLAY"):
+        return os.environ["DISPLAY"]
+    if "display" in _XVFB:
+        return _XVFB["display"]
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        return None
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    finally:
+        os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        number = fh.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        proc.wait()
+        return None
+    _XVFB["proc"] = proc
+    _XVFB["display"] = f":{number}"
+    atexit.register(_stop_xvfb)
+    return _XVFB["display"]
+
+
+def _stop_xvfb() -> None:
+    proc = _XVFB.pop("proc", None)
+    _XVFB.pop("display", None)
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+
+
+def _open(backend: str) -> Any:
+    """Load the display module of ``backend`` and make its pipe (cached), or raise
+    :class:`BackendUnavailableError`."""
+    if backend in _PIPES:
+        return _PIPES[backend]
+    from panda3d.core import GraphicsPipeSelection, Notify, NS_fatal
+
+    display = None
+    if backend == "gl":
+        display = xvfb_display()
+        if display is None:
+            raise BackendUnavailableError(
+                "the gl backend needs an X display: set DISPLAY, or install Xvfb "
+                "(apt-get install xvfb); the tiny backend needs neither"
+            )
+    # The x11 pipes read $DISPLAY when made; set it for that moment only. p3tinydisplay tries X
+    # first and falls back to offscreen: mute its "could not open display" message.
+    old_env = os.environ.get("DISPLAY")
+    cats = [Notify.ptr().get_category(c) for c in (":display:x11display", ":display")]
+    old = [c.get_severity() for c in cats]
+    try:
+        if display is not None:
+            os.environ["DISPLAY"] = display
+        for c in cats:
+            c.set_severity(NS_fatal)
+        pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])
+    finally:
+        for c, s in zip(cats, old, strict=True):
+            c.set_severity(s)
+        if old_env is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old_env
+    if pipe is None or (backend == "gl" and not pipe.is_valid()):
+        raise BackendUnavailableError(
+            f"Panda3D could not open the {_MODULES[backend]} pipe for the {backend} backend"
+        )
+    _PIPES[backend] = pipe
+    return pipe
+
+
+def resolve_backend(backend: str = "auto") -> str:
+    """``tiny`` or ``gl``: the backend ``backend`` stands for here (``auto``: gl if it opens)."""
+    _check_name(backend)
+    if backend != "auto":
+        return backend
+    if not _AUTO:
+        try:
+            _open("gl")
+            _AUTO.append("gl")
+        except BackendUnavailableError:
+            _AUTO.append("tiny")
+    return _AUTO[0]
+
+
+def make_pipe(backend: str) -> tuple[str, Any]:
+    """(resolved backend name, its ``GraphicsPipe``) for ``backend`` (auto, tiny or gl).
+
+    Raises :class:`BackendUnavailableError` when a forced backend cannot run here and ValueError
+    for an unknown name.
+    """
+    name = resolve_backend(backend)
+    return name, _open(name)
+
+
+def available_backends() -> list[str]:
+    """The concrete backends that open here, ``tiny`` first."""
+    out = []
+    for name in ("tiny", "gl"):
+        try:
+            _open(name)
+            out.append(name)
+        except BackendUnavailableError:
+            pass
+    return out

@@ -1,0 +1,202 @@
+"""Katamino Duo on the table: the 5 x 12 board, its slider(s), and pieces lying on it.
+
+The game's state format does not exist yet, so the table is drawn from a small neutral
+description, :class:`KataminoTable`; the Katamino game adapts its state to it in a few lines
+(see ``docs/view.md``). Pieces are the ``katamino-duo`` catalogue of :mod:`games.polycubes`
+(names 2..8, A..E, V1, V2, W1, W2, X, Y) in their catalogue colours, as trimesh polycubes of
+the Katamino cube edge (19 mm).
+
+Board coordinates: column 0..11 from the left end (-x) to the right (+x), row 0..4 from the
+near side (-y) to the far side; board cell (c, r) is drawn at the square whose near-left
+corner is ``board_origin + (c, r) * edge``. A slider at position ``k`` stands on the line
+between columns ``k - 1`` and ``k`` (so "Penta 5" from the left end is ``sliders=(5,)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.polycubes import as_cells, canonical, get_catalogue
+from sim.config import PhysicsConfig
+from sim.view.art import font, wood_surface
+from sim.view.layout import LayoutError, TableLayout, box_item, polycube_item
+
+__all__ = [
+    "BOARD_THICKNESS",
+    "KataminoPlacement",
+    "KataminoTable",
+    "board_origin",
+    "katamino_layout",
+]
+
+BOARD_THICKNESS = 0.010
+"""Thickness (m) of the board."""
+RIM = 0.014
+"""Width (m) of the board's frame around the 5 x 12 cells."""
+SLIDER_WIDTH = 0.004
+"""Width (m) of a slider bar (it stands in the groove between two columns)."""
+_BOARD_COLOR = "#e3cfa4"
+_SLIDER_COLOR = "#8a4b2a"
+CATALOGUE = "katamino-duo"
+
+
+@dataclass(frozen=True)
+class KataminoPlacement:
+    """A piece lying flat on the board: ``piece`` is its name in the ``katamino-duo``
+    catalogue, ``cells`` the board cells (column, row) it covers (any rotation or mirror
+    image of the piece's shape)."""
+
+    piece: str
+    cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class KataminoTable:
+    """What a Katamino Duo table shows: slider positions (1..11 between columns; none for an
+    empty board), the placed pieces, and the pieces ``loose`` beside the board (names)."""
+
+    sliders: tuple[int, ...] = ()
+    placed: tuple[KataminoPlacement, ...] = ()
+    loose: tuple[str, ...] = ()
+    columns: int = 12
+    rows: int = 5
+
+
+def _edge() -> float:
+    return PhysicsConfig().katamino_cube
+
+
+def board_origin(table: KataminoTable) -> np.ndarray:
+    """World position (m) of the near-left corner of cell (0, 0), on the board's top; the board
+    is centred on the origin."""
+    a = _edge()
+    return np.array([-table.columns * a / 2, -table.rows * a / 2, BOARD_THICKNESS])
+
+
+def _check(table: KataminoTable) -> None:
+    """Raise :class:`LayoutError` listing every problem of ``table``."""
+    cat = get_catalogue(CATALOGUE)
+    names = [p.name for p in cat.pieces]
+    problems: list[str] = []
+    for k in table.sliders:
+        if not (isinstance(k, int) and 1 <= k < table.columns):
+            problems.append(f"slider {k!r}: must be an integer 1..{table.columns - 1}")
+    used: dict[tuple[int, int], str] = {}
+    seen: set[str] = set()
+    for i, pl in enumerate(table.placed):
+        where = f"placed[{i}] ({pl.piece})"
+        if pl.piece not in names:
+            problems.append(f"{where}: no such piece (pieces: {', '.join(names)})")
+            continue
+        if pl.piece in seen or pl.piece in table.loose:
+            problems.append(f"{where}: the piece is used twice")
+        seen.add(pl.piece)
+        cells = [tuple(c) for c in pl.cells]
+        off = [c for c in cells if not (0 <= c[0] < table.columns and 0 <= c[1] < table.rows)]
+        if off:
+            problems.append(f"{where}: cells {off} are off the {table.columns}x{table.rows} board")
+        shape = cat.piece(pl.piece).cells
+        try:
+            same = canonical(as_cells((c, r, 0) for c, r in cells)) == canonical(shape)
+        except ValueError as exc:
+            problems.append(f"{where}: {exc}")
+            continue
+        if not same:
+            problems.append(f"{where}: cells {cells} are not the shape of piece {pl.piece}")
+        for c in cells:
+            if c in used:
+                problems.append(f"{where}: cell {c} is already covered by {used[c]}")
+            used[c] = pl.piece
+    for name in table.loose:
+        if name not in names:
+            problems.append(f"loose piece {name!r}: no such piece (pieces: {', '.join(names)})")
+    if problems:
+        raise LayoutError("Katamino table: " + "; ".join(problems))
+
+
+def _board_picture(table: KataminoTable, px_per_cell: int = 64) -> np.ndarray:
+    """The board top: wood, the cell grid, column numbers 1..12 on both long rims."""
+    from PIL import Image, ImageDraw
+
+    a = _edge()
+    scale = px_per_cell / a
+    w = int(round((table.columns * a + 2 * RIM) * scale))
+    h = int(round((table.rows * a + 2 * RIM) * scale))
+    img = Image.fromarray(wood_surface(_BOARD_COLOR, max(w, h), planks=3)[:h, :w])
+    d = ImageDraw.Draw(img)
+    r = RIM * scale
+    ink = (95, 62, 38)
+    for c in range(table.columns + 1):
+        d.line((r + c * px_per_cell, r, r + c * px_per_cell, h - r), fill=ink, width=2)
+    for k in range(table.rows + 1):
+        d.line((r, r + k * px_per_cell, w - r, r + k * px_per_cell), fill=ink, width=2)
+    f = font(int(r * 0.7))
+    for c in range(table.columns):
+        x = r + (c + 0.5) * px_per_cell
+        d.text((x, r / 2), str(c + 1), fill=ink, font=f, anchor="mm")
+        d.text((x, h - r / 2), str(c + 1), fill=ink, font=f, anchor="mm")
+    return np.asarray(img)
+
+
+def katamino_layout(table: KataminoTable) -> TableLayout:
+    """The layout of a Katamino table (LayoutError lists every problem of the description)."""
+    _check(table)
+    cat = get_catalogue(CATALOGUE)
+    a = _edge()
+    size = (table.columns * a + 2 * RIM, table.rows * a + 2 * RIM, BOARD_THICKNESS)
+    board = box_item(
+        "board",
+        size,
+        (-size[0] / 2, -size[1] / 2, 0.0),
+        (0.89, 0.81, 0.64),
+        finish="wood",
+        faces={"+z": _board_picture(table)},
+        receives_shadow=True,
+    )
+    items = [board]
+    origin = board_origin(table)
+    for k in table.sliders:
+        x = origin[0] + k * a - SLIDER_WIDTH / 2
+        items.append(
+            box_item(
+                f"slider{k}",
+                (SLIDER_WIDTH, table.rows * a + 2 * RIM, 0.8 * a),
+                (x, -size[1] / 2, BOARD_THICKNESS),
+                _SLIDER_COLOR,
+                finish="wood",
+            )
+        )
+    for pl in table.placed:
+        piece = cat.piece(pl.piece)
+        cells = [(c, r, 0) for c, r in pl.cells]
+        lo = np.min(np.asarray(cells), axis=0)
+        local = [tuple(int(v) for v in np.subtract(c, lo)) for c in cells]
+        pos = origin + lo * a
+        items.append(polycube_item(f"piece-{pl.piece}", local, a, pos, piece.color))
+    # loose pieces: rows in front of the board, left to right, wrapping at the board's width
+    x, y, row_depth = -size[0] / 2, -size[1] / 2 - 0.012, 0.0
+    for name in table.loose:
+        piece = cat.piece(name)
+        ext = np.max(np.asarray(piece.cells), axis=0) + 1
+        if x + ext[0] * a > size[0] / 2 and x > -size[0] / 2:
+            x, y, row_depth = -size[0] / 2, y - row_depth - 0.010, 0.0
+        items.append(
+            polycube_item(f"piece-{name}", piece.cells, a, (x, y - ext[1] * a, 0.0), piece.color)
+        )
+        x += ext[0] * a + 0.010
+        row_depth = max(row_depth, ext[1] * a)
+    return TableLayout(
+        "katamino",
+        tuple(items),
+        {"yaw": 0.0, "pitch": -60.0, "fill": 0.85},
+        f"Katamino Duo board, sliders {list(table.sliders)}",
+    )
+
+
+def cell_centre(table: KataminoTable, cell: Sequence[int]) -> np.ndarray:
+    """World centre (m) of the top of board cell (column, row)."""
+    a = _edge()
+    return board_origin(table) + np.array([(cell[0] + 0.5) * a, (cell[1] + 0.5) * a, 0.0])
