@@ -235,13 +235,15 @@ def _why_illegal(state: SetState, move: Move) -> str:
         reason = "removes a disc, which needs level 4 (--remove-disc)"
     elif move.rem >= 0 and state.discs[move.rem] in (-1, state.seat):
         reason = f"removes from {cell_name(move.rem)}, where no opponent's disc lies"
+    elif move.rem >= 0 and not fits(state.board[move.rem], state.roll):
+        reason = f"removes from {cell_name(move.rem)}, whose tile does not show the dice"
     elif move.dst >= 0 and state.board[move.dst] < 0:
         reason = f"uses {cell_name(move.dst)}, whose tile is gone"
     elif move.dst >= 0 and (state.discs[move.dst] >= 0 or move.dst == move.rem):
         reason = f"uses {cell_name(move.dst)}, which has (or just had) a disc on it"
     elif move.dst >= 0 and not fits(state.board[move.dst], state.roll):
         reason = f"uses {cell_name(move.dst)} ({tile_code(state.board[move.dst])}), not {roll}"
-    elif move.kind == "place":
+    elif move.kind == "place" and state.discs.count(state.seat) >= DISCS:
         reason = "places a fourth disc (all three are on tiles: move one)"
     elif move.kind == "move":
         reason = "moves a disc before all three are on tiles, or one that is not yours"
