@@ -102,15 +102,15 @@ class Difficulty:
     ``solutions`` total arrangements; ``nodes`` search nodes of the full count;
     ``nodes_to_first`` nodes before the first solution; ``forced_moves`` steps of the first
     solution where the most constrained empty cell had one fitting placement; ``steps`` pieces
-    placed; ``score`` = log10(nodes per solution) + 2 * (1 - forced_moves / steps), 0 for an
-    unsolvable puzzle is meaningless so ``level`` is then ``"impossible"``."""
+    placed; ``score`` = log10(nodes per solution) + 2 * (1 - forced_moves / steps), None for
+    an unsolvable puzzle, whose ``level`` is ``"impossible"``."""
 
     solutions: int
     nodes: int
     nodes_to_first: int
     forced_moves: int
     steps: int
-    score: float
+    score: float | None
     level: str
 
     def to_dict(self) -> dict:
@@ -121,7 +121,7 @@ class Difficulty:
             "nodes_to_first": self.nodes_to_first,
             "forced_moves": self.forced_moves,
             "steps": self.steps,
-            "score": round(self.score, 3),
+            "score": None if self.score is None else round(self.score, 3),
             "level": self.level,
         }
 
@@ -443,7 +443,7 @@ def difficulty(target, pieces=None, *, straight_horizontal: bool = False,
     full = search.Search(p, backend=backend, roots=_roots(p))
     full.run()
     if full.solutions == 0:
-        return Difficulty(0, full.nodes, full.nodes, 0, p.n_pieces, math.inf, "impossible")
+        return Difficulty(0, full.nodes, full.nodes, 0, p.n_pieces, None, "impossible")
     first = search.Search(p, backend=backend, roots=_roots(p))
     row = first.run(max_rows=1, stop_after=1)[0]
     board = p.start
