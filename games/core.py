@@ -149,6 +149,9 @@ class Game(ABC, Generic[S, M, C]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = ()
+    playout_options: ClassVar[Mapping[str, Any]] = {}
+    """Options for rules-only playouts with no referee (conformance tests), e.g. a stand-in
+    judge instead of a physics table."""
 
     # ---- configuration -------------------------------------------------------------------
     @abstractmethod
@@ -211,6 +214,11 @@ class Game(ABC, Generic[S, M, C]):
     @abstractmethod
     def num_players(self, state: S) -> int:
         """Number of seats."""
+
+    def referee_name(self, config: C) -> str | None:
+        """The referee (see :class:`Referee`) that must measure moves under ``config``, or None
+        for games whose moves need no measuring (every game without a physical table)."""
+        return None
 
     def turn_number(self, state: S) -> int:
         """Number of moves applied so far (games override if they store it differently)."""
@@ -276,3 +284,49 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, state: Any) -> Any:
         """Return one legal move for the current player of ``state``."""
+
+
+class Referee(ABC):
+    """The table of a physics-judged game: turns an *intended* move into a *measured* move.
+
+    Rules stay pure: ``Game.apply`` never runs physics. A game whose ``referee_name(config)`` is
+    not None expects every move that touches the table to arrive measured (carrying what the
+    table saw: settled poses, falls); the play loop calls :meth:`measure` between the player's
+    choice and ``apply``. Logs keep the intended move's text; replay measures it again, so a
+    referee must be deterministic given the game seed and the moves so far (it may cache a
+    world between calls and rebuild it from ``state`` when asked about another position).
+    Referees are registered by name (:func:`register_referee`) by the layer that owns the
+    physics (``sim.tables``), so ``games`` never imports it.
+    """
+
+    @abstractmethod
+    def measure(self, state: Any, move: Any) -> Any:
+        """The move as played at the table (with its measured outcome)."""
+
+    def close(self) -> None:  # noqa: B027 (optional hook, nothing to release by default)
+        """Release the table's resources (worlds, clients)."""
+
+    def __enter__(self) -> Referee:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
+_REFEREES: dict[str, RefereeFactory] = {}
+
+
+def register_referee(name: str, factory: RefereeFactory) -> None:
+    """Make ``factory(game, config, seed) -> Referee`` available under ``name``."""
+    _REFEREES[name] = factory
+
+
+def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -> Referee:
+    """A new referee ``name`` for one game (ConfigError when no layer registered it)."""
+    if name not in _REFEREES:
+        raise ConfigError(
+            f"{game.name}: moves must be measured by the referee {name!r}, which is not "
+            "loaded (import sim.tables, as `tablesim play` does)"
+        )
+    return _REFEREES[name](game, config, seed)

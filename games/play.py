@@ -24,7 +24,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from games.core import Bot, ConfigError, Game, GameError, Result, canonical_json
+from games.core import (
+    Bot,
+    ConfigError,
+    Game,
+    GameError,
+    Referee,
+    Result,
+    canonical_json,
+    make_referee,
+)
 from games.registry import get_game, make_bot
 from games.rng import derive_seed
 
@@ -106,6 +115,12 @@ class TerminalHuman:
             try:
                 move = self.game.parse_move(state, text)
                 if move not in legal:
+                    # Touch-move games commit the player to what the text named (a hook).
+                    commit = getattr(self.game, "commitment", None)
+                    bound = commit(state, move) if commit is not None else None
+                    if bound is not None and bound in legal:
+                        print(f"  not legal ({text!r}); touch-move: you now hold it", file=self.out)
+                        return bound
                     raise GameError(f"{text!r} is not legal here")
                 return move
             except GameError as exc:
@@ -140,13 +155,37 @@ def play_game(
     human: Callable[[Any], Any] | None = None,
     on_move: Callable[[Any, int, Any, Any], None] | None = None,
     max_turns: int = 100_000,
+    referee: Referee | None = None,
 ) -> Record:
     """Play one game to the end.
 
     ``human(state)`` chooses for human seats; ``on_move(state_before, seat, move, state_after)``
-    is called after every move (printing, logging). Raises GameError if a bot returns an
-    illegal move or the game exceeds ``max_turns``.
+    is called after every move (printing, logging) with the move as measured. Games whose
+    ``referee_name(config)`` is set have every move measured by ``referee`` (made from the
+    registry and closed here when not given). Raises GameError if a bot returns an illegal
+    move or the game exceeds ``max_turns``.
     """
+    own = None
+    name = game.referee_name(config)
+    if referee is None and name is not None:
+        referee = own = make_referee(name, game, config, seed)
+    try:
+        return _play(game, config, seats, seed, human, on_move, max_turns, referee)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def _play(
+    game: Game[Any, Any, Any],
+    config: Any,
+    seats: Sequence[Seat],
+    seed: int,
+    human: Callable[[Any], Any] | None,
+    on_move: Callable[[Any, int, Any, Any], None] | None,
+    max_turns: int,
+    referee: Referee | None,
+) -> Record:
     state = game.new_game(config, seed)
     rec = Record()
     while not game.is_terminal(state):
@@ -162,6 +201,8 @@ def play_game(
             move = human(state)
         else:
             raise GameError(f"seat {seat} is human but no human input is connected")
+        if referee is not None:
+            move = referee.measure(state, move)
         after = game.apply(state, move)
         rec.moves.append(game.format_move(state, move))
         rec.seats.append(seat)
@@ -300,6 +341,24 @@ def replay(
             if role == "human"
             else make_bot(game.name, role, int(p["bot_seed"]), p.get("budget"))
         )
+    name = game.referee_name(config)
+    referee = make_referee(name, game, config, seed) if name is not None else None
+    try:
+        return _replay_moves(game, config, seed, bots, moves, result, referee)
+    finally:
+        if referee is not None:
+            referee.close()
+
+
+def _replay_moves(
+    game: Game[Any, Any, Any],
+    config: Any,
+    seed: int,
+    bots: Sequence[Bot | None],
+    moves: Sequence[Mapping[str, Any]],
+    result: Mapping[str, Any] | None,
+    referee: Referee | None,
+) -> ReplayReport:
     state = game.new_game(config, seed)
     for i, entry in enumerate(moves, start=1):
         text = str(entry["move"])
@@ -308,6 +367,8 @@ def replay(
         seat = game.current_player(state)
         try:
             move = game.parse_move(state, text)
+            if referee is not None:
+                move = referee.measure(state, move)
             after = game.apply(state, move)
         except GameError as exc:
             return ReplayReport(

@@ -21,7 +21,8 @@ MAX_STEPS = 2000
 
 def _playout(name: str, players: int, seed: int) -> list[str]:
     game = get_game(name)
-    config = game.make_config({}, players=players)
+    # Physics-judged games name options that replace their table by a stand-in judge.
+    config = game.make_config(dict(game.playout_options), players=players)
     state = game.new_game(config, seed)
     rng = Rng.from_seed(seed, "conformance", name)
     transcript: list[str] = []
@@ -73,7 +74,10 @@ def test_different_seeds_differ(name: str) -> None:
     game = get_game(name)
     n = game.min_players
     texts = {
-        game.state_to_text(game.new_game(game.make_config({}, players=n), s)) for s in range(5)
+        game.state_to_text(
+            game.new_game(game.make_config(dict(game.playout_options), players=n), s)
+        )
+        for s in range(5)
     }
     # Every game here has chance at the start (a shuffle or a roll) except pure-geometry ones;
     # they would override this test.

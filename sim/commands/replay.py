@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the log; print the outcome."""
+    import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
+
     path = Path(args.log)
     if not path.is_file():
         raise UsageError(f"{path}: no such file")

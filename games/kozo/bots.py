@@ -1,0 +1,136 @@
+"""Kozo bots: ``greedy`` (highest value) and ``careful`` (feels the tower).
+
+Neither reads the table's noise stream: their draws come from ``Rng.from_seed(bot seed, name,
+state digest)`` and the physics they consult runs the *intended* pose, never the hand noise.
+
+``careful`` ranks the legal placements by a pure support heuristic (value, and how far the
+centre of mass sits inside its contact patches), then judges the best ``budget`` of them
+(default 4) with an assessor and plays the best expected score ``value - p * (points this round
++ value)``, where ``p`` is the judged topple probability (a topple loses the round's points). At
+a physics table the assessor is the referee's ``assess`` (static LP, then a small seeded
+ensemble: 2 replicas of 1.5 s); with the stand-in judge it is the stand-in's exact probability.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from games.core import Bot, GameError, Referee, make_referee
+from games.kozo.geometry import piece_orientations
+from games.kozo.judge import support_margin, topple_risk
+from games.kozo.rules import Kozo, tower_blocks
+from games.kozo.state import CUBE, PLACE, TAKE, KozoMove, KozoState
+from games.rng import Rng
+
+DEFAULT_CANDIDATES = 4
+ASSESS_REPLICAS = 2
+ASSESS_SECONDS = 1.5
+
+
+def _game(game: Any) -> Kozo:
+    if not isinstance(game, Kozo):
+        raise GameError("kozo bots play Kozo only")
+    return game
+
+
+def margins(state: KozoState, moves: tuple[KozoMove, ...]) -> dict[KozoMove, float]:
+    """Support margin (cube edges, positive inside) of each placement on the settled tower."""
+    cfg = state.config
+    blocks = tower_blocks(cfg, state.tower)
+    out = {}
+    for m in moves:
+        cells = np.asarray(piece_orientations(cfg.catalogue, m.piece)[m.rot], float)
+        out[m] = support_margin(cells, np.asarray(m.pos), blocks, cfg.tolerance)
+    return out
+
+
+class GreedyBot(Bot):
+    """Always the highest-value piece it can place, anywhere legal (seeded choice); the balance
+    cube on a seeded random legal spot."""
+
+    name = "greedy"
+
+    def choose(self, state: KozoState) -> KozoMove:
+        game = _game(self.game)
+        moves = [m for m in game.legal_moves(state) if m.kind != TAKE]
+        if not moves:
+            raise GameError("greedy bot asked to move in a finished game")
+        rng = Rng.from_seed(self.seed, "kozo-greedy", game.state_digest(state))
+        if moves[0].kind == PLACE:
+            best = max(game.value(state.config, m.piece) for m in moves)
+            moves = [m for m in moves if game.value(state.config, m.piece) == best]
+        move, _ = rng.choice(moves)
+        return move
+
+
+class CarefulBot(Bot):
+    """Best expected score over the ``budget`` most promising placements (see module doc)."""
+
+    name = "careful"
+
+    def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
+        super().__init__(game, seed, budget)
+        self._judge: Referee | None = None
+
+    @property
+    def candidates(self) -> int:
+        """How many placements (and balance spots) are judged per decision."""
+        return max(1, self.budget or DEFAULT_CANDIDATES)
+
+    def risk(self, state: KozoState, move: KozoMove, margin: float | None) -> float:
+        """Judged topple probability of making ``move`` (intended pose, no hand noise)."""
+        game = _game(self.game)
+        name = game.referee_name(state.config)
+        if name is None:
+            return topple_risk(state.config, move, margin)
+        if self._judge is None:
+            self._judge = make_referee(name, game, state.config, self.seed)
+        seed = Rng.from_seed(self.seed, "kozo-careful", game.state_digest(state)).state
+        return float(
+            self._judge.assess(  # type: ignore[attr-defined]
+                state, move, replicas=ASSESS_REPLICAS, seconds=ASSESS_SECONDS, seed=seed
+            )
+        )
+
+    def choose(self, state: KozoState) -> KozoMove:
+        game = _game(self.game)
+        moves = tuple(m for m in game.legal_moves(state) if m.kind != TAKE)
+        if not moves:
+            raise GameError("careful bot asked to move in a finished game")
+        seat = state.to_move
+        at_stake = state.earned[seat]
+        if moves[0].kind == PLACE:
+            marg = margins(state, moves)
+
+            def prior(m: KozoMove) -> tuple:
+                v = game.value(state.config, m.piece)
+                safe = marg[m] >= 0.2
+                return (safe, v if safe else 0, marg[m], game.format_move(state, m))
+
+            ranked = sorted(moves, key=prior, reverse=True)[: self.candidates]
+            best, best_key = ranked[0], None
+            for m in ranked:
+                v = game.value(state.config, m.piece)
+                p = self.risk(state, m, marg[m])
+                key = (v - p * (at_stake + v), marg[m])
+                if best_key is None or key > best_key:
+                    best, best_key = m, key
+            return best
+        if moves[0].kind != CUBE:
+            return moves[0]
+        # Balance cube: lowest spots first (they load the tower least), then judged.
+        ranked = sorted(moves, key=lambda m: (m.pos[2], abs(m.pos[0] - 1.5) + abs(m.pos[1] - 1.5)))
+        ranked = ranked[: max(1, self.candidates // 2)]
+        if len(ranked) == 1:
+            return ranked[0]
+        scored = [(self.risk(state, m, None), i, m) for i, m in enumerate(ranked)]
+        return min(scored)[2]
+
+    def __del__(self) -> None:
+        if self._judge is not None:
+            self._judge.close()
+
+
+BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "careful": CarefulBot}

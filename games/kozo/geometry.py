@@ -1,0 +1,457 @@
+"""Kozo geometry, pure: the base grid, placed items as blocks, every placement rule, candidates.
+
+Units are Kozo cube edges (1.0 = 17.8 mm by default) in the *grid frame*: the origin is the
+minimum corner of the base's 3x3 grid of squares, on the board's top face; x and y run over
+``[0, 3]``, z up. The chimney is the centre square ``[1, 2] x [1, 2]`` (the square edge is the
+cube edge, an inference recorded in ``docs/rules/kozo.md``).
+
+A placed item (polycube or balance cube) is kept as its *settled* pose: position of its piece
+frame and a unit quaternion (x, y, z, w). For the rule checks every cube of an item becomes its
+world axis-aligned bounding box (a :class:`Blocks` row), which is exact for an unrotated item
+and slightly larger for a tilted one; every comparison then uses the rule tolerance ``tol``
+(default 0.1 edge = 1.8 mm), so a settled tower that moved by a fraction of a millimetre under
+the hand noise still reads as the grid tower it is.
+
+Rule relations between two boxes (all with ``tol``):
+
+- *horizontal overlap*: the footprints overlap by more than ``tol`` along x and along y;
+- *rests on*: horizontal overlap and the upper box's bottom is within ``tol`` of the lower's top;
+- *touches*: the boxes are closer than ``tol`` along every axis (a gap of ``tol`` or less on
+  the separating axis, or overlap);
+- *overlaps*: they interpenetrate by more than ``tol`` along every axis.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from games.core import IllegalMoveError
+from games.polycubes import Cells, get_catalogue, orientations
+
+GRID = 3.0
+"""Grid side in cube edges (three squares)."""
+CHIMNEY = (1.0, 2.0)
+"""The chimney square's extent along x and along y."""
+STEP = 0.5
+"""Candidate positions are on a half-cube lattice."""
+
+
+# ---------------------------------------------------------------------------------------
+# Typed errors: one per rule of the leaflet, each naming it
+# ---------------------------------------------------------------------------------------
+class PlacementError(IllegalMoveError):
+    """A placement that breaks a rule of the leaflet; ``rule`` is the rule's short name."""
+
+    rule = "placement"
+
+
+class OutsideBaseError(PlacementError):
+    """ "Polycubes must only be placed within the eight squares.\""""
+
+    rule = "within-squares"
+
+
+class ChimneyError(PlacementError):
+    """ "No part of the Polycube may be positioned so that it is on or overhanging the center
+    square." / "The chimney can never be blocked.\""""
+
+    rule = "chimney"
+
+
+class OnBalanceCubeError(PlacementError):
+    """ "Polycubes may not be placed on a Balance Cube.\""""
+
+    rule = "not-on-balance-cube"
+
+
+class TouchesBalanceCubeError(PlacementError):
+    """ "Polycubes may overhang a Balance Cube, as long as they aren't directly touching.\""""
+
+    rule = "not-touching-balance-cube"
+
+
+class OverlapError(PlacementError):
+    """Two solid pieces cannot be in the same place (the board included)."""
+
+    rule = "overlap"
+
+
+class UnsupportedError(PlacementError):
+    """ "every block resting on the blocks beneath it" (the leaflet's correct tower): a polycube
+    must rest on the base or on a polycube; it cannot be held in the air."""
+
+    rule = "resting"
+
+
+class CoverError(PlacementError):
+    """ACTOP option: a polycube stacked on another must cover at least 51 % (see the docs)."""
+
+    rule = "cover-51"
+
+
+class BalanceNotOnPolycubeError(PlacementError):
+    """ "Balance Cubes may be placed on any of the Polycubes already placed.\""""
+
+    rule = "balance-on-polycube"
+
+
+class BalanceOnBalanceError(PlacementError):
+    """ "Balance Cubes may not be placed on another Balance Cube ...\""""
+
+    rule = "balance-not-on-balance"
+
+
+class BalanceUnderPolycubeError(PlacementError):
+    """ "... nor under a Polycube.\""""
+
+    rule = "balance-not-under-polycube"
+
+
+class BalanceOverhangError(PlacementError):
+    """ "The placed Balance Cube may not extend over the edges of the Polycube it is placed on.\""""
+
+    rule = "balance-no-overhang"
+
+
+PLACEMENT_ERRORS: tuple[type[PlacementError], ...] = (
+    OutsideBaseError,
+    ChimneyError,
+    OnBalanceCubeError,
+    TouchesBalanceCubeError,
+    OverlapError,
+    UnsupportedError,
+    CoverError,
+    BalanceNotOnPolycubeError,
+    BalanceOnBalanceError,
+    BalanceUnderPolycubeError,
+    BalanceOverhangError,
+)
+"""Every placement error, one per rule."""
+
+
+# ---------------------------------------------------------------------------------------
+# Pieces and orientations
+# ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def piece_orientations(catalogue: str, piece: str) -> tuple[Cells, ...]:
+    """The distinct proper rotations of a piece (at most 24), normalised and sorted.
+
+    A rotation index ``r`` in a move is the position in this tuple; its cells have their minimum
+    corner at the origin, so a move's position is the minimum corner of the placed piece.
+    """
+    cells = get_catalogue(catalogue).piece(piece).cells
+    return orientations(cells, "rotations")
+
+
+def quat_matrix(q: Sequence[float]) -> np.ndarray:
+    """Rotation matrix of a quaternion (x, y, z, w); normalised first."""
+    x, y, z, w = (float(v) for v in q)
+    n = math.sqrt(x * x + y * y + z * z + w * w)
+    x, y, z, w = x / n, y / n, z / n, w / n
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """Axis-aligned boxes of the tower: ``lo``/``hi`` (n, 3) corners, ``owner`` (n,) the index
+    of the item each box belongs to, ``balance`` (n,) True for balance cubes."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    owner: np.ndarray
+    balance: np.ndarray
+    names: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        """Number of boxes."""
+        return int(self.lo.shape[0])
+
+
+def item_boxes(cells: Cells, edge: float, pose: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """World AABBs (lo, hi), each (k, 3), of the cubes of an item posed at ``pose`` =
+    (x, y, z, qx, qy, qz, qw); ``edge`` is the item's cube edge in Kozo edges."""
+    p = np.asarray(pose[:3], dtype=float)
+    r = quat_matrix(pose[3:7])
+    centres = p + ((np.asarray(cells, dtype=float) + 0.5) * edge) @ r.T
+    ext = np.abs(r) @ np.full(3, edge / 2)
+    return centres - ext, centres + ext
+
+
+def build_blocks(items: Sequence[tuple[str, Cells, float, Sequence[float], bool]]) -> Blocks:
+    """Blocks of a tower from ``(name, cells, edge, pose, is_balance)`` items."""
+    los, his, owners, bal = [], [], [], []
+    for i, (_, cells, edge, pose, is_bal) in enumerate(items):
+        lo, hi = item_boxes(cells, edge, pose)
+        los.append(lo)
+        his.append(hi)
+        owners.extend([i] * len(lo))
+        bal.extend([is_bal] * len(lo))
+    if not los:
+        z = np.zeros((0, 3))
+        return Blocks(z, z, np.zeros(0, dtype=int), np.zeros(0, dtype=bool), ())
+    return Blocks(
+        np.vstack(los),
+        np.vstack(his),
+        np.asarray(owners, dtype=int),
+        np.asarray(bal, dtype=bool),
+        tuple(it[0] for it in items),
+    )
+
+
+def _overlap_1d(alo: np.ndarray, ahi: np.ndarray, blo: np.ndarray, bhi: np.ndarray) -> np.ndarray:
+    """Signed overlap lengths of intervals (broadcast): > 0 overlap, < 0 gap."""
+    return np.minimum(ahi, bhi) - np.maximum(alo, blo)
+
+
+def _pairs(lo: np.ndarray, hi: np.ndarray, blocks: Blocks) -> np.ndarray:
+    """Overlaps along x, y, z of every new box (rows) with every tower block (cols): (k, n, 3)."""
+    return _overlap_1d(lo[:, None, :], hi[:, None, :], blocks.lo[None, :, :], blocks.hi[None, :, :])
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+# ---------------------------------------------------------------------------------------
+# Polycube placement
+# ---------------------------------------------------------------------------------------
+def check_polycube(
+    cells: Cells,
+    pos: Sequence[float],
+    blocks: Blocks,
+    *,
+    tol: float,
+    cover: float = 0.0,
+    label: str = "polycube",
+) -> None:
+    """Raise the :class:`PlacementError` of the first rule the polycube breaks, or return.
+
+    ``cells``: the oriented cells; ``pos``: the minimum corner (grid frame, cube edges);
+    ``blocks``: the settled tower; ``cover``: ACTOP's minimum covered fraction (0 = off).
+    Rules in order: within the eight squares; not on or over the chimney; not through the board
+    or a piece; not on a balance cube; not touching a balance cube; resting on the base or a
+    polycube; covering (option).
+    """
+    c = np.asarray(cells, dtype=float)
+    lo = c + np.asarray(pos, dtype=float)
+    hi = lo + 1.0
+    where = f"{label} at ({_fmt(pos[0])}, {_fmt(pos[1])}, {_fmt(pos[2])})"
+    if (lo[:, :2] < -tol).any() or (hi[:, :2] > GRID + tol).any():
+        raise OutsideBaseError(
+            f"{where} reaches outside the eight squares (x and y must stay within 0..3 "
+            "cube edges): 'Polycubes must only be placed within the eight squares'"
+        )
+    ox = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
+    oy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
+    if ((ox > tol) & (oy > tol)).any():
+        raise ChimneyError(
+            f"{where} is on or over the chimney (the centre square 1..2 x 1..2): "
+            "'No part of the Polycube may be positioned so that it is on or overhanging the "
+            "center square'"
+        )
+    if (lo[:, 2] < -tol).any():
+        raise OverlapError(f"{where} reaches into the board (its bottom is below z = 0)")
+    if blocks.size:
+        ov = _pairs(lo, hi, blocks)
+        horiz = (ov[..., 0] > tol) & (ov[..., 1] > tol)
+        solid = horiz & (ov[..., 2] > tol)
+        if solid.any():
+            j = int(np.argwhere(solid)[0][1])
+            raise OverlapError(f"{where} passes through {blocks.names[blocks.owner[j]]!r}")
+        gap_below = lo[:, None, 2] - blocks.hi[None, :, 2]
+        rests = horiz & (np.abs(gap_below) <= tol)
+        on_bal = rests & blocks.balance[None, :]
+        if on_bal.any():
+            j = int(np.argwhere(on_bal)[0][1])
+            raise OnBalanceCubeError(
+                f"{where} would rest on balance cube {blocks.names[blocks.owner[j]]!r}: "
+                "'Polycubes may not be placed on a Balance Cube'"
+            )
+        touch = (ov > -tol).all(axis=2) & blocks.balance[None, :]
+        if touch.any():
+            j = int(np.argwhere(touch)[0][1])
+            raise TouchesBalanceCubeError(
+                f"{where} touches balance cube {blocks.names[blocks.owner[j]]!r} (closer than "
+                f"{_fmt(tol)} edge): 'Polycubes may overhang a Balance Cube, as long as they "
+                "aren't directly touching'"
+            )
+        on_poly = rests & ~blocks.balance[None, :]
+    else:
+        on_poly = np.zeros((len(lo), 0), dtype=bool)
+    on_board = np.abs(lo[:, 2]) <= tol
+    if not on_board.any() and not on_poly.any():
+        raise UnsupportedError(
+            f"{where} rests on nothing: a polycube must rest on the base or on a polycube "
+            "('every block resting on the blocks beneath it')"
+        )
+    if cover > 0 and not on_board.any():
+        frac = covered_fraction(lo, hi, blocks, on_poly)
+        if frac + 1e-9 < cover:
+            raise CoverError(
+                f"{where} rests on polycubes with {frac:.0%} of its bottom; the cover option "
+                f"requires at least {cover:.0%}"
+            )
+
+
+def covered_fraction(lo: np.ndarray, hi: np.ndarray, blocks: Blocks, on_poly: np.ndarray) -> float:
+    """Fraction of the polycube's lowest faces that lie on polycube tops below it.
+
+    Only the cubes of its lowest layer count (their bottoms are the faces that would rest);
+    the area of each is 1, the supported area the overlap with the tops it rests on.
+    """
+    zmin = lo[:, 2].min()
+    low = np.abs(lo[:, 2] - zmin) <= 1e-6
+    supported = 0.0
+    for i in np.flatnonzero(low):
+        for j in np.flatnonzero(on_poly[i]):
+            ox = max(0.0, min(hi[i, 0], blocks.hi[j, 0]) - max(lo[i, 0], blocks.lo[j, 0]))
+            oy = max(0.0, min(hi[i, 1], blocks.hi[j, 1]) - max(lo[i, 1], blocks.lo[j, 1]))
+            supported += ox * oy
+    return min(1.0, supported / float(low.sum()))
+
+
+def drop_height(cells: Cells, x: float, y: float, blocks: Blocks, tol: float) -> float:
+    """Height z at which a polycube lowered straight down at (x, y) comes to rest: the highest
+    top under any of its cubes (their horizontal overlap larger than ``tol``), else the base."""
+    c = np.asarray(cells, dtype=float)
+    if not blocks.size:
+        return 0.0
+    lo = c + np.array([x, y, 0.0])
+    hi = lo + 1.0
+    ox = _overlap_1d(lo[:, None, 0], hi[:, None, 0], blocks.lo[None, :, 0], blocks.hi[None, :, 0])
+    oy = _overlap_1d(lo[:, None, 1], hi[:, None, 1], blocks.lo[None, :, 1], blocks.hi[None, :, 1])
+    horiz = (ox > tol) & (oy > tol)
+    if not horiz.any():
+        return 0.0
+    need = blocks.hi[None, :, 2] - c[:, None, 2]
+    return max(0.0, float(need[horiz].max()))
+
+
+@lru_cache(maxsize=512)
+def footprint_positions(cells: Cells) -> tuple[tuple[float, float], ...]:
+    """Half-lattice (x, y) minimum corners where the oriented piece stays within the eight
+    squares and off the chimney (the rules that do not depend on the tower)."""
+    c = np.asarray(cells, dtype=float)
+    out = []
+    n = int(GRID / STEP)
+    for i in range(n + 1):
+        for j in range(n + 1):
+            x, y = i * STEP, j * STEP
+            lo = c[:, :2] + (x, y)
+            hi = lo + 1.0
+            if (lo < 0).any() or (hi > GRID).any():
+                continue
+            ox = np.minimum(hi[:, 0], CHIMNEY[1]) - np.maximum(lo[:, 0], CHIMNEY[0])
+            oy = np.minimum(hi[:, 1], CHIMNEY[1]) - np.maximum(lo[:, 1], CHIMNEY[0])
+            if ((ox > 0) & (oy > 0)).any():
+                continue
+            out.append((x, y))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Balance cube placement
+# ---------------------------------------------------------------------------------------
+def balance_box(centre: Sequence[float], edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """AABB of a balance cube from its bottom-face centre (x, y, z)."""
+    x, y, z = (float(v) for v in centre)
+    lo = np.array([[x - edge / 2, y - edge / 2, z]])
+    return lo, lo + edge
+
+
+def check_balance(centre: Sequence[float], edge: float, blocks: Blocks, *, tol: float) -> int:
+    """Check a balance cube whose bottom face is centred at ``centre``; return the index of the
+    polycube item it rests on, or raise the :class:`PlacementError` of the first broken rule.
+
+    Rules in order: within the squares and off the chimney; not through a piece; resting on a
+    polycube, not on another balance cube; on one polycube without extending over its edges;
+    not under a polycube.
+    """
+    lo, hi = balance_box(centre, edge)
+    where = f"balance cube at ({_fmt(centre[0])}, {_fmt(centre[1])}, {_fmt(centre[2])})"
+    if (lo[:, :2] < -tol).any() or (hi[:, :2] > GRID + tol).any():
+        raise OutsideBaseError(f"{where} is outside the eight squares")
+    ox = _overlap_1d(lo[0, 0], hi[0, 0], CHIMNEY[0], CHIMNEY[1])
+    oy = _overlap_1d(lo[0, 1], hi[0, 1], CHIMNEY[0], CHIMNEY[1])
+    if ox > tol and oy > tol:
+        raise ChimneyError(f"{where} is over the chimney: 'The chimney can never be blocked'")
+    if not blocks.size:
+        raise BalanceNotOnPolycubeError(
+            f"{where}: there is no polycube to put it on ('Balance Cubes may be placed on any "
+            "of the Polycubes already placed')"
+        )
+    ov = _pairs(lo, hi, blocks)[0]
+    horiz = (ov[:, 0] > tol) & (ov[:, 1] > tol)
+    if (horiz & (ov[:, 2] > tol)).any():
+        j = int(np.flatnonzero(horiz & (ov[:, 2] > tol))[0])
+        raise OverlapError(f"{where} passes through {blocks.names[blocks.owner[j]]!r}")
+    rests = horiz & (np.abs(lo[0, 2] - blocks.hi[:, 2]) <= tol)
+    if (rests & blocks.balance).any():
+        j = int(np.flatnonzero(rests & blocks.balance)[0])
+        raise BalanceOnBalanceError(
+            f"{where} would rest on balance cube {blocks.names[blocks.owner[j]]!r}: 'Balance "
+            "Cubes may not be placed on another Balance Cube'"
+        )
+    if not rests.any():
+        raise BalanceNotOnPolycubeError(
+            f"{where} does not rest on a polycube ('Balance Cubes may be placed on any of the "
+            "Polycubes already placed'; the base is not a polycube)"
+        )
+    owners = sorted({int(blocks.owner[j]) for j in np.flatnonzero(rests)})
+    if len(owners) > 1:
+        names = " and ".join(repr(blocks.names[o]) for o in owners)
+        raise BalanceOverhangError(
+            f"{where} straddles {names}: 'The placed Balance Cube may not extend over the "
+            "edges of the Polycube it is placed on'"
+        )
+    owner = owners[0]
+    tops = [j for j in np.flatnonzero(rests) if blocks.owner[j] == owner]
+    for cx in (lo[0, 0] + tol, hi[0, 0] - tol):
+        for cy in (lo[0, 1] + tol, hi[0, 1] - tol):
+            inside = any(
+                blocks.lo[j, 0] - 1e-9 <= cx <= blocks.hi[j, 0] + 1e-9
+                and blocks.lo[j, 1] - 1e-9 <= cy <= blocks.hi[j, 1] + 1e-9
+                for j in tops
+            )
+            if not inside:
+                raise BalanceOverhangError(
+                    f"{where} extends over an edge of {blocks.names[owner]!r}: 'The placed "
+                    "Balance Cube may not extend over the edges of the Polycube it is placed on'"
+                )
+    above = horiz & ~blocks.balance & (blocks.lo[:, 2] >= hi[0, 2] - tol)
+    if above.any():
+        j = int(np.flatnonzero(above)[0])
+        raise BalanceUnderPolycubeError(
+            f"{where} would be under {blocks.names[blocks.owner[j]]!r}: 'Balance Cubes may not "
+            "be placed ... under a Polycube'"
+        )
+    return owner
+
+
+def balance_candidates(blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
+    """Bottom-centre positions of the candidate balance cube spots: the centre of every
+    uncovered top face of a polycube cube (rule checks are the caller's)."""
+    out = []
+    for j in range(blocks.size):
+        if blocks.balance[j]:
+            continue
+        lo, hi = blocks.lo[j], blocks.hi[j]
+        ox = _overlap_1d(lo[0], hi[0], blocks.lo[:, 0], blocks.hi[:, 0])
+        oy = _overlap_1d(lo[1], hi[1], blocks.lo[:, 1], blocks.hi[:, 1])
+        covered = (ox > tol) & (oy > tol) & (np.abs(blocks.lo[:, 2] - hi[2]) <= tol)
+        if covered.any():
+            continue
+        out.append(((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, float(hi[2])))
+    return out

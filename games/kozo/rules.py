@@ -1,0 +1,821 @@
+"""The Kozo game object: options, legal moves, apply, scoring, text and JSON forms.
+
+See ``docs/rules/kozo.md`` for every reading of the leaflet. In short:
+
+- A turn is ``[take P]`` (optional, touch-move), ``place`` (the polycube, checked against every
+  placement rule on the settled tower), then ``cube`` (the balance cube) or ``nocube`` (only when
+  no spot is legal). The tile (the piece's value) is taken when the turn ends standing.
+- Round ``r`` (1-based) starts with seat ``(r - 1) % players`` and goes round the table. It ends
+  when the tower topples (the mover loses the round's points), when the supply is empty, or when
+  the player to move has no legal placement in the candidate set (as if the supply were empty).
+- Place, cube and nocube moves are *measured* by a table (:mod:`sim.tables` for physics) before
+  ``apply``; with ``table=stand-in`` an unmeasured move is judged by the seeded stand-in.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import numpy as np
+
+from games.core import (
+    ConfigError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Option,
+    Result,
+    StateFormatError,
+)
+from games.kozo.geometry import (
+    Blocks,
+    PlacementError,
+    balance_candidates,
+    build_blocks,
+    check_balance,
+    check_polycube,
+    drop_height,
+    footprint_positions,
+    piece_orientations,
+)
+from games.kozo.judge import stand_in_outcome, support_margin, topple_risk
+from games.kozo.state import (
+    CUBE,
+    MOVE_KINDS,
+    NOCUBE,
+    PLACE,
+    TAKE,
+    Item,
+    KozoConfig,
+    KozoMove,
+    KozoState,
+    Outcome,
+    RoundRecord,
+)
+from games.polycubes import PieceError, get_catalogue
+from games.rng import Rng
+
+STATE_VERSION = 1
+TABLES = ("physics", "stand-in")
+BALANCE_FALL = ("topple", "ignore")
+TIES = ("later", "share")
+IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
+REFEREE = "kozo-physics"
+"""Name of the physics referee (registered by :mod:`sim.tables`)."""
+
+
+class TableRequiredError(GameError):
+    """A place or cube move without its measured outcome in a game judged by a physics table."""
+
+
+def q4(v: float) -> float:
+    """Round a coordinate to 1e-4 cube edge (1.8 micrometres), the precision of move texts."""
+    return round(float(v), 4) + 0.0
+
+
+def _num(v: float) -> str:
+    s = f"{q4(v):.4f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+# ---------------------------------------------------------------------------------------
+# Cached geometry of a tower
+# ---------------------------------------------------------------------------------------
+def item_cells(config: KozoConfig, item: Item) -> tuple[tuple[int, int, int], ...]:
+    """The cells of an item in its piece frame (balance cubes: one cell)."""
+    if item.is_balance:
+        return ((0, 0, 0),)
+    return piece_orientations(config.catalogue, item.name)[item.rot]
+
+
+@lru_cache(maxsize=256)
+def tower_blocks(config: KozoConfig, tower: tuple[Item, ...]) -> Blocks:
+    """Blocks of the settled tower (balance cubes scaled to their edge)."""
+    return build_blocks(
+        [
+            (
+                it.name,
+                item_cells(config, it),
+                config.balance_edge if it.is_balance else 1.0,
+                it.pose,
+                it.is_balance,
+            )
+            for it in tower
+        ]
+    )
+
+
+@lru_cache(maxsize=256)
+def _placements(
+    config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]
+) -> tuple[KozoMove, ...]:
+    blocks = tower_blocks(config, tower)
+    out: list[KozoMove] = []
+    done: dict[tuple, list[tuple[int, tuple[float, float, float]]]] = {}
+    for piece in pieces:
+        shapes = piece_orientations(config.catalogue, piece)
+        if shapes in done:  # identical pieces (the two 2-bars): same spots
+            out.extend(KozoMove(PLACE, piece, r, pos) for r, pos in done[shapes])
+            continue
+        found: list[tuple[int, tuple[float, float, float]]] = []
+        for r, cells in enumerate(shapes):
+            for x, y in footprint_positions(cells):
+                z = q4(drop_height(cells, x, y, blocks, config.tolerance))
+                try:
+                    check_polycube(
+                        cells, (x, y, z), blocks, tol=config.tolerance, cover=config.cover
+                    )
+                except PlacementError:
+                    continue
+                found.append((r, (x, y, z)))
+        done[shapes] = found
+        out.extend(KozoMove(PLACE, piece, r, pos) for r, pos in found)
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
+    blocks = tower_blocks(config, tower)
+    out = []
+    for x, y, z in balance_candidates(blocks, config.tolerance):
+        pos = (q4(x), q4(y), q4(z))
+        try:
+            check_balance(pos, config.balance_edge, blocks, tol=config.tolerance)
+        except PlacementError:
+            continue
+        out.append(KozoMove(CUBE, "", 0, pos))
+    return tuple(sorted(set(out)))
+
+
+# ---------------------------------------------------------------------------------------
+# The game
+# ---------------------------------------------------------------------------------------
+class Kozo(Game[KozoState, KozoMove, KozoConfig]):
+    """Kozo: build a tower around the chimney; whoever topples it loses the round's points."""
+
+    name = "kozo"
+    title = "Kozo"
+    min_players = 2  # the standard game; 1 player with the solo or coop variant
+    max_players = 6
+    playout_options: ClassVar[Mapping[str, Any]] = {"table": "stand-in"}
+    options = (
+        Option("rounds", "int", 3, "number of rounds (the leaflet: 3)"),
+        Option("table", "str", "physics", "who measures moves: the physics table or the "
+               "seeded stand-in judge (rules-only playouts)", TABLES),
+        Option("tolerance", "float", 0.1, "rule tolerance in cube edges (0.1 = 1.8 mm)"),
+        Option("cover", "float", 0.0, "ACTOP: a stacked polycube must rest on at least this "
+               "fraction of its bottom (0.51 for ACTOP; 0 = off)"),
+        Option("balance_fall", "str", "topple", "a balance cube falling alone while the "
+               "tower stands counts as a topple, or is taken away", BALANCE_FALL),
+        Option("tie", "str", "later", "a tie goes to the player who moved later, or is "
+               "shared", TIES),
+        Option("face_down", "bool", False, "variant: a face-down tile turned each turn "
+               "dictates the size of the polycube"),
+        Option("solo", "bool", False, "variant: one player scores the points placed before "
+               "the tower falls"),
+        Option("coop", "bool", False, "variant: everyone against the tower, one team score"),
+        Option("stand_in_risk", "float", 0.03, "stand-in judge: topple chance of a supported "
+               "placement"),
+        Option("cube_mm", "float", 17.8, "polycube cube edge (mm)"),
+        Option("balance_mm", "float", 10.2, "balance cube edge (mm)"),
+        Option("hand_mm", "float", 1.0, "hand noise: sigma of the horizontal position (mm)"),
+        Option("hand_deg", "float", 1.0, "hand noise: sigma of the turn about the vertical "
+               "(degrees)"),
+        Option("lift_mm", "float", 0.3, "a piece is let go this far above where it rests (mm)"),
+        Option("hold_s", "float", 0.5, "table time between the polycube and the balance cube (s)"),
+        Option("window_s", "float", 5.0, "the mover's responsibility after the turn (s)"),
+    )  # fmt: skip
+
+    # ---- configuration -------------------------------------------------------------------
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> KozoConfig:
+        """Validate options; ConfigError names the key, the value and what is allowed."""
+        values = dict(values or {})
+        self.check_option_keys(values)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ConfigError(f"kozo: players must be an integer, got {players!r}")
+        team_of_one = players == 1 and bool(values.get("solo") or values.get("coop"))
+        if not team_of_one:
+            self.check_players(players)
+        defaults = {o.name: o.default for o in self.options}
+        merged = {**defaults, **values}
+        for opt in self.options:
+            v = merged[opt.name]
+            if opt.kind == "int" and (isinstance(v, bool) or not isinstance(v, int)):
+                raise ConfigError(f"kozo: option {opt.name!r} must be an integer, got {v!r}")
+            if opt.kind == "float":
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise ConfigError(f"kozo: option {opt.name!r} must be a number, got {v!r}")
+                merged[opt.name] = float(v)
+            if opt.kind == "bool" and not isinstance(v, bool):
+                raise ConfigError(f"kozo: option {opt.name!r} must be true or false, got {v!r}")
+            if opt.choices and v not in opt.choices:
+                raise ConfigError(
+                    f"kozo: option {opt.name!r}: {v!r} (allowed: {', '.join(opt.choices)})"
+                )
+        checks = (
+            ("rounds", 1 <= merged["rounds"] <= 20, "1..20"),
+            ("tolerance", 0 < merged["tolerance"] <= 0.25, "in (0, 0.25] cube edges"),
+            ("cover", 0 <= merged["cover"] <= 1, "in [0, 1]"),
+            ("stand_in_risk", 0 <= merged["stand_in_risk"] <= 1, "in [0, 1]"),
+            ("cube_mm", 1 <= merged["cube_mm"] <= 100, "in [1, 100] mm"),
+            ("balance_mm", 1 <= merged["balance_mm"] < merged["cube_mm"], "1 mm..cube_mm"),
+            ("hand_mm", 0 <= merged["hand_mm"] <= 5, "in [0, 5] mm"),
+            ("hand_deg", 0 <= merged["hand_deg"] <= 10, "in [0, 10] degrees"),
+            ("lift_mm", 0 <= merged["lift_mm"] <= 5, "in [0, 5] mm"),
+            ("hold_s", 0 <= merged["hold_s"] <= 10, "in [0, 10] s"),
+            ("window_s", 0 < merged["window_s"] <= 30, "in (0, 30] s"),
+        )
+        for key, ok, allowed in checks:
+            if not ok:
+                raise ConfigError(f"kozo: option {key!r} = {merged[key]!r} (allowed: {allowed})")
+        if merged["solo"] and players != 1:
+            raise ConfigError(f"kozo: option 'solo' is played by 1 player, got {players}")
+        return KozoConfig(players=players, **merged)
+
+    def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
+        """The config as JSON, ``players`` included."""
+        out: dict[str, Any] = {"players": config.players}
+        for opt in self.options:
+            out[opt.name] = getattr(config, opt.name)
+        return out
+
+    def referee_name(self, config: KozoConfig) -> str | None:
+        """``kozo-physics`` when moves are measured by the physics table, else None."""
+        return REFEREE if config.table == "physics" else None
+
+    # ---- setup ---------------------------------------------------------------------------
+    def new_game(self, config: KozoConfig, seed: int) -> KozoState:
+        """Round 1, seat 0 to start, the full supply; the stream is seeded from ``seed``."""
+        if not isinstance(config, KozoConfig):
+            raise ConfigError("kozo: new_game needs a config made by make_config")
+        state = KozoState(
+            config=config,
+            seed=int(seed),
+            rng=Rng.from_seed(seed, "kozo"),
+            round=1,
+            start=0,
+            to_move=0,
+            phase=PLACE,
+            supply=self._full_supply(config),
+            earned=(0,) * config.players,
+            last_move_turn=(-1,) * config.players,
+        )
+        return self._begin_turn(state)
+
+    @staticmethod
+    def _full_supply(config: KozoConfig) -> tuple[str, ...]:
+        return tuple(p.name for p in get_catalogue(config.catalogue).pieces)
+
+    def value(self, config: KozoConfig, piece: str) -> int:
+        """The scoring-tile value of a piece."""
+        return get_catalogue(config.catalogue).piece(piece).value
+
+    def _begin_turn(self, state: KozoState) -> KozoState:
+        """Turn the face-down tile (variant), then end the round if the mover is stuck."""
+        if state.over:
+            return state
+        if state.config.face_down:
+            # One tile per piece in the supply, face down: turn one over, uniformly.
+            tiles = [self.value(state.config, p) for p in state.supply]
+            k, rng = state.rng.randbelow(len(tiles))
+            state = _replace(state, rng=rng, next_size=tiles[k])
+        if not self.allowed_placements(state):
+            return self._end_round(state, "stuck", None, ())
+        return state
+
+    # ---- queries -------------------------------------------------------------------------
+    def num_players(self, state: KozoState) -> int:
+        """Number of seats."""
+        return state.config.players
+
+    def is_terminal(self, state: KozoState) -> bool:
+        """True after the last round."""
+        return state.over
+
+    def current_player(self, state: KozoState) -> int | None:
+        """The seat to move, or None at the end."""
+        return None if state.over else state.to_move
+
+    def turn_number(self, state: KozoState) -> int:
+        """Moves applied so far."""
+        return state.turn
+
+    def pieces_allowed(self, state: KozoState) -> tuple[str, ...]:
+        """Supply pieces the mover may place now (touch-move, face-down size)."""
+        if state.touched is not None:
+            return (state.touched,)
+        pieces = state.supply
+        if state.next_size is not None:
+            pieces = tuple(p for p in pieces if self.value(state.config, p) == state.next_size)
+        return pieces
+
+    def allowed_placements(self, state: KozoState) -> tuple[KozoMove, ...]:
+        """Legal placements in the candidate set (half-cube lattice x every rotation, resting
+        height by a straight drop) of the pieces the mover may place."""
+        return _placements(state.config, state.tower, self.pieces_allowed(state))
+
+    def legal_moves(self, state: KozoState) -> tuple[KozoMove, ...]:
+        """Sorted legal moves: placements (and takes) in the place phase, spots in the cube
+        phase (``nocube`` alone when no spot is legal); empty at the end."""
+        if state.over:
+            return ()
+        if state.phase == PLACE:
+            places = self.allowed_placements(state)
+            takes: tuple[KozoMove, ...] = ()
+            if state.touched is None:
+                takes = tuple(sorted({KozoMove(TAKE, m.piece) for m in places}))
+            return tuple(sorted(places + takes))
+        spots = _cube_spots(state.config, state.tower)
+        return spots or (KozoMove(NOCUBE),)
+
+    # ---- apply ---------------------------------------------------------------------------
+    def apply(self, state: KozoState, move: KozoMove) -> KozoState:
+        """The state after ``move``; typed errors name the broken rule."""
+        if not isinstance(move, KozoMove) or move.kind not in MOVE_KINDS:
+            raise IllegalMoveError(f"kozo: {move!r} is not a Kozo move")
+        if state.over:
+            raise IllegalMoveError("kozo: the game is over")
+        cfg = state.config
+        if move.kind == TAKE:
+            return self._apply_take(state, move)
+        if state.phase == PLACE and move.kind != PLACE:
+            raise IllegalMoveError(
+                f"kozo: seat {state.to_move} must first place a polycube, not {move.kind!r}"
+            )
+        if state.phase == CUBE and move.kind == PLACE:
+            raise IllegalMoveError(
+                f"kozo: seat {state.to_move} has placed a polycube and must now place a "
+                "balance cube ('cube at x,y,z')"
+            )
+        blocks = tower_blocks(cfg, state.tower)
+        new_item: Item | None = None
+        margin: float | None = None
+        if move.kind == PLACE:
+            self._check_piece(state, move.piece)
+            shapes = piece_orientations(cfg.catalogue, move.piece)
+            if not 0 <= move.rot < len(shapes):
+                raise IllegalMoveError(
+                    f"kozo: piece {move.piece} has rotations r0..r{len(shapes) - 1}, "
+                    f"got r{move.rot}"
+                )
+            check_polycube(
+                shapes[move.rot], move.pos, blocks, tol=cfg.tolerance, cover=cfg.cover,
+                label=move.piece,
+            )  # fmt: skip
+            margin = support_margin(
+                np.asarray(shapes[move.rot], float), np.asarray(move.pos), blocks, cfg.tolerance
+            )
+            new_item = Item(move.piece, move.rot, move.pos, (*move.pos, *IDENTITY_Q), state.to_move)
+        elif move.kind == CUBE:
+            check_balance(move.pos, cfg.balance_edge, blocks, tol=cfg.tolerance)
+            x, y, z = move.pos
+            half = cfg.balance_edge / 2
+            name = f"b{1 + sum(1 for h in state.history if h.startswith('cube'))}"
+            new_item = Item(name, -1, move.pos, (x - half, y - half, z, *IDENTITY_Q), state.to_move)
+        else:
+            if _cube_spots(cfg, state.tower):
+                raise IllegalMoveError(
+                    "kozo: 'nocube' is only allowed when no balance cube spot is legal"
+                )
+        tower = state.tower + ((new_item,) if new_item is not None else ())
+        names = tuple(it.name for it in tower)
+        rng = state.rng
+        outcome = move.outcome
+        if outcome is None:
+            if cfg.table != "stand-in":
+                raise TableRequiredError(
+                    "kozo: this game is judged at the physics table (table=physics): a "
+                    f"{move.kind} move must be measured by it first (tablesim play does this); "
+                    "for rules-only play use the option table=stand-in"
+                )
+            polys = tuple(it.name for it in tower if not it.is_balance)
+            outcome, rng = stand_in_outcome(
+                rng, tuple(it.pose for it in tower), names, polys, topple_risk(cfg, move, margin)
+            )
+        _check_outcome(outcome, names)
+        tower = tuple(
+            Item(it.name, it.rot, it.intended, pose, it.seat)
+            for it, pose in zip(tower, outcome.poses, strict=True)
+        )
+        mover = state.to_move
+        last = tuple(state.turn if s == mover else t for s, t in enumerate(state.last_move_turn))
+        state = _replace(
+            state,
+            rng=rng,
+            tower=tower,
+            turn=state.turn + 1,
+            history=state.history + (self.format_move(state, move),),
+            last_move_turn=last,
+        )
+        fell = set(outcome.fell)
+        balance_names = {it.name for it in tower if it.is_balance}
+        polys_fell = fell - balance_names
+        if polys_fell or (fell and cfg.balance_fall == "topple"):
+            return self._end_round(state, "topple", mover, tuple(sorted(fell)))
+        if fell:  # balance cubes fell alone and the option takes them away
+            state = _replace(state, tower=tuple(it for it in tower if it.name not in fell))
+        if move.kind == PLACE:
+            supply = tuple(p for p in state.supply if p != move.piece)
+            return _replace(state, supply=supply, phase=CUBE, touched=None)
+        # The turn ends standing: take the tile of the polycube placed this turn.
+        placed = next(
+            it.name for it in reversed(state.tower) if not it.is_balance and it.seat == mover
+        )
+        earned = tuple(
+            e + (self.value(cfg, placed) if s == mover else 0) for s, e in enumerate(state.earned)
+        )
+        state = _replace(state, earned=earned, phase=PLACE, next_size=None)
+        if not state.supply:
+            return self._end_round(state, "supply", None, ())
+        return self._begin_turn(_replace(state, to_move=(mover + 1) % cfg.players))
+
+    def _check_piece(self, state: KozoState, piece: str) -> None:
+        if piece not in state.supply:
+            placed = [it.name for it in state.tower if not it.is_balance]
+            why = "is already on the tower" if piece in placed else "is not a piece of the set"
+            raise IllegalMoveError(
+                f"kozo: {piece!r} {why}; the supply holds {', '.join(state.supply)}"
+            )
+        if state.touched is not None and piece != state.touched:
+            raise IllegalMoveError(
+                f"kozo: touch-move: seat {state.to_move} took {state.touched} and must place "
+                f"it, not {piece}"
+            )
+        if state.next_size is not None and self.value(state.config, piece) != state.next_size:
+            raise IllegalMoveError(
+                f"kozo: the face-down tile says size {state.next_size}; {piece} has "
+                f"{self.value(state.config, piece)} cubes"
+            )
+
+    def _apply_take(self, state: KozoState, move: KozoMove) -> KozoState:
+        if state.phase != PLACE or state.touched is not None:
+            held = f" (holding {state.touched})" if state.touched else ""
+            raise IllegalMoveError(f"kozo: seat {state.to_move} cannot take a piece now{held}")
+        self._check_piece(state, move.piece)
+        if not _placements(state.config, state.tower, (move.piece,)):
+            raise IllegalMoveError(
+                f"kozo: {move.piece} has no legal placement on this tower; take another piece"
+            )
+        last = tuple(
+            state.turn if s == state.to_move else t for s, t in enumerate(state.last_move_turn)
+        )
+        return _replace(
+            state,
+            touched=move.piece,
+            turn=state.turn + 1,
+            history=state.history + (self.format_move(state, move),),
+            last_move_turn=last,
+        )
+
+    def _end_round(
+        self, state: KozoState, reason: str, toppler: int | None, fell: tuple[str, ...]
+    ) -> KozoState:
+        cfg = state.config
+        earned = state.earned
+        if cfg.team:
+            points = earned  # the points placed before the tower fell are kept
+        else:
+            points = tuple(0 if s == toppler else e for s, e in enumerate(earned))
+        record = RoundRecord(points, earned, reason, toppler, fell)
+        rounds = state.rounds + (record,)
+        if len(rounds) >= cfg.rounds:
+            return _replace(state, rounds=rounds, over=True, touched=None, next_size=None)
+        start = len(rounds) % cfg.players
+        fresh = _replace(
+            state,
+            rounds=rounds,
+            round=len(rounds) + 1,
+            start=start,
+            to_move=start,
+            phase=PLACE,
+            supply=self._full_supply(cfg),
+            tower=(),
+            earned=(0,) * cfg.players,
+            touched=None,
+            history=(),
+            next_size=None,
+        )
+        return self._begin_turn(fresh)
+
+    # ---- result --------------------------------------------------------------------------
+    def totals(self, state: KozoState) -> tuple[int, ...]:
+        """Points per seat over the finished rounds (team games: the team's total each)."""
+        per = [sum(r.points[s] for r in state.rounds) for s in range(state.config.players)]
+        if state.config.team:
+            return (sum(per),) * state.config.players
+        return tuple(per)
+
+    def result(self, state: KozoState) -> Result:
+        """Scores, winners (ties by the ``tie`` option) and a per-round account."""
+        if not state.over:
+            raise GameError(f"kozo: the game is not over (round {state.round})")
+        cfg = state.config
+        totals = self.totals(state)
+        detail: dict[str, Any] = {
+            "rounds": [
+                {
+                    "points": list(r.points),
+                    "earned": list(r.earned),
+                    "reason": r.reason,
+                    "toppler": r.toppler,
+                    "fell": list(r.fell),
+                }
+                for r in state.rounds
+            ]
+        }
+        if cfg.team:
+            beaten = sum(1 for r in state.rounds if r.reason != "topple")
+            detail["rounds_beaten"] = beaten
+            winners = tuple(range(cfg.players)) if 2 * beaten > cfg.rounds else ()
+            return Result(tuple(float(t) for t in totals), winners, detail)
+        top = max(totals)
+        tied = [s for s in range(cfg.players) if totals[s] == top]
+        if len(tied) == 1:
+            winners: tuple[int, ...] = (tied[0],)
+        elif cfg.tie == "share":
+            winners = tuple(tied)
+            detail["tie"] = "shared"
+        else:
+            later = max(tied, key=lambda s: state.last_move_turn[s])
+            winners = (later,)
+            detail["tie"] = f"seat {later} moved later"
+        return Result(tuple(float(t) for t in totals), winners, detail)
+
+    # ---- text ----------------------------------------------------------------------------
+    def format_move(self, state: KozoState, move: KozoMove) -> str:
+        """``take 4L``, ``4L r3 at 0,0,1``, ``cube at 1.5,0.5,2``, ``nocube``."""
+        if move.kind == TAKE:
+            return f"take {move.piece}"
+        if move.kind == NOCUBE:
+            return "nocube"
+        pos = ",".join(_num(v) for v in move.pos)
+        if move.kind == CUBE:
+            return f"cube at {pos}"
+        return f"{move.piece} r{move.rot} at {pos}"
+
+    def parse_move(self, state: KozoState, text: str) -> KozoMove:
+        """Parse a move text; ``at x,y`` without z drops the piece straight down onto the
+        settled tower. Raises MoveParseError with the accepted forms."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"kozo: a move is text, got {text!r}")
+        t = " ".join(text.strip().split())
+        forms = "take 4L | 4L r3 at 0,0,1 | 4L r3 at 0,0 | cube at 1.5,0.5,2 | nocube"
+        if t == "nocube":
+            return KozoMove(NOCUBE)
+        m = re.fullmatch(r"take (\S+)", t)
+        if m:
+            return KozoMove(TAKE, m.group(1))
+        m = re.fullmatch(r"cube (?:at )?(\S+)", t)
+        if m:
+            pos = _coords(m.group(1), text, forms)
+            if len(pos) == 2:
+                pos = (*pos, self._cube_drop(state, pos))
+            return KozoMove(CUBE, "", 0, pos)  # type: ignore[arg-type]
+        m = re.fullmatch(r"(?:place )?(\S+) r(\d+) (?:at )?(\S+)", t)
+        if not m:
+            raise MoveParseError(f"kozo: {text!r} is not a move (forms: {forms})")
+        piece, rot = m.group(1), int(m.group(2))
+        pos = _coords(m.group(3), text, forms)
+        try:
+            shapes = piece_orientations(state.config.catalogue, piece)
+        except PieceError as exc:
+            raise MoveParseError(f"kozo: {text!r}: {exc}") from None
+        if rot >= len(shapes):
+            raise MoveParseError(f"kozo: {text!r}: {piece} has rotations r0..r{len(shapes) - 1}")
+        if len(pos) == 2:
+            blocks = tower_blocks(state.config, state.tower)
+            z = q4(drop_height(shapes[rot], pos[0], pos[1], blocks, state.config.tolerance))
+            pos = (*pos, z)
+        return KozoMove(PLACE, piece, rot, pos)  # type: ignore[arg-type]
+
+    def _cube_drop(self, state: KozoState, xy: Sequence[float]) -> float:
+        blocks = tower_blocks(state.config, state.tower)
+        e = state.config.balance_edge
+        x, y = xy
+        if not blocks.size:
+            return 0.0
+        ox = np.minimum(x + e / 2, blocks.hi[:, 0]) - np.maximum(x - e / 2, blocks.lo[:, 0])
+        oy = np.minimum(y + e / 2, blocks.hi[:, 1]) - np.maximum(y - e / 2, blocks.lo[:, 1])
+        under = (ox > state.config.tolerance) & (oy > state.config.tolerance)
+        return q4(blocks.hi[under, 2].max()) if under.any() else 0.0
+
+    # ---- JSON ----------------------------------------------------------------------------
+    def state_to_json(self, state: KozoState) -> dict[str, Any]:
+        """The whole state (settled poses included) as JSON."""
+        return {
+            "game": self.name,
+            "version": STATE_VERSION,
+            "config": self.config_to_json(state.config),
+            "seed": state.seed,
+            "rng": f"{state.rng.state:016x}",
+            "round": state.round,
+            "start": state.start,
+            "to_move": state.to_move,
+            "phase": state.phase,
+            "supply": list(state.supply),
+            "tower": [
+                {
+                    "name": it.name,
+                    "rot": it.rot,
+                    "intended": list(it.intended),
+                    "pose": list(it.pose),
+                    "seat": it.seat,
+                }
+                for it in state.tower
+            ],
+            "earned": list(state.earned),
+            "rounds": [
+                {
+                    "points": list(r.points),
+                    "earned": list(r.earned),
+                    "reason": r.reason,
+                    "toppler": r.toppler,
+                    "fell": list(r.fell),
+                }
+                for r in state.rounds
+            ],
+            "touched": state.touched,
+            "turn": state.turn,
+            "history": list(state.history),
+            "next_size": state.next_size,
+            "last_move_turn": list(state.last_move_turn),
+            "over": state.over,
+        }
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> KozoState:
+        """Rebuild a state from :meth:`state_to_json`; StateFormatError names the bad key."""
+        if not isinstance(obj, Mapping):
+            raise StateFormatError("kozo state: must be a JSON object")
+        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
+            raise StateFormatError(
+                f"kozo state: expected game 'kozo' version {STATE_VERSION}, got "
+                f"{obj.get('game')!r} version {obj.get('version')!r}"
+            )
+        try:
+            config = self.config_from_json(obj["config"])
+            n = config.players
+            rng_text = obj["rng"]
+            if not isinstance(rng_text, str) or not re.fullmatch(r"[0-9a-f]{16}", rng_text):
+                raise StateFormatError("kozo state: 'rng' must be 16 lowercase hex digits")
+            tower = tuple(
+                Item(
+                    str(t["name"]),
+                    _int(t["rot"]),
+                    _floats(t["intended"], 3),
+                    _floats(t["pose"], 7),  # type: ignore[arg-type]
+                    _int(t["seat"]),
+                )
+                for t in obj["tower"]
+            )
+            rounds = tuple(
+                RoundRecord(
+                    _ints(r["points"], n),
+                    _ints(r["earned"], n),
+                    str(r["reason"]),
+                    None if r["toppler"] is None else _int(r["toppler"]),
+                    tuple(str(x) for x in r["fell"]),
+                )
+                for r in obj["rounds"]
+            )
+            phase = obj["phase"]
+            if phase not in (PLACE, CUBE):
+                raise StateFormatError(f"kozo state: 'phase' is {phase!r} (place or cube)")
+            supply = tuple(str(p) for p in obj["supply"])
+            catalogue = get_catalogue(config.catalogue)
+            for p in supply:
+                catalogue.piece(p)
+            state = KozoState(
+                config=config,
+                seed=_int(obj["seed"]),
+                rng=Rng(int(rng_text, 16)),
+                round=_int(obj["round"]),
+                start=_int(obj["start"]),
+                to_move=_int(obj["to_move"]),
+                phase=phase,
+                supply=supply,
+                tower=tower,
+                earned=_ints(obj["earned"], n),
+                rounds=rounds,
+                touched=None if obj["touched"] is None else str(obj["touched"]),
+                turn=_int(obj["turn"]),
+                history=tuple(str(h) for h in obj["history"]),
+                next_size=None if obj["next_size"] is None else _int(obj["next_size"]),
+                last_move_turn=_ints(obj["last_move_turn"], n),
+                over=bool(obj["over"]),
+            )
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"kozo state: missing or malformed field: {exc}") from None
+        if not 0 <= state.to_move < n:
+            raise StateFormatError(f"kozo state: 'to_move' {state.to_move} is not a seat")
+        return state
+
+    # ---- people --------------------------------------------------------------------------
+    def describe(self, state: KozoState) -> str:
+        """Round, scores, the tower seen from above (height of each square), whose turn."""
+        cfg = state.config
+        lines = [
+            f"Kozo: round {state.round} of {cfg.rounds}, table {cfg.table}; scores "
+            + ", ".join(f"P{s + 1} {t}" for s, t in enumerate(self.totals(state)))
+            + "; this round "
+            + ", ".join(f"P{s + 1} {e}" for s, e in enumerate(state.earned))
+        ]
+        blocks = tower_blocks(cfg, state.tower)
+        for j in (2, 1, 0):
+            row = []
+            for i in range(3):
+                if (i, j) == (1, 1):
+                    row.append("  C")
+                    continue
+                cx, cy = i + 0.5, j + 0.5
+                inside = (blocks.lo[:, 0] < cx) & (blocks.hi[:, 0] > cx)
+                inside &= (blocks.lo[:, 1] < cy) & (blocks.hi[:, 1] > cy)
+                h = float(blocks.hi[inside, 2].max()) if inside.any() else 0.0
+                row.append(f"{h:3.1f}")
+            lines.append("  " + " ".join(row))
+        lines.append("supply: " + ", ".join(state.supply))
+        if state.over:
+            lines.append("game over")
+        else:
+            what = "place a polycube" if state.phase == PLACE else "place the balance cube"
+            extra = f" (holding {state.touched})" if state.touched else ""
+            size = f" (the tile says size {state.next_size})" if state.next_size else ""
+            lines.append(f"P{state.to_move + 1} to {what}{extra}{size}")
+        return "\n".join(lines)
+
+    def describe_move(self, state: KozoState, move: KozoMove) -> str:
+        """A sentence: what was placed, and whether the tower stood."""
+        after = self.apply(state, move)
+        text = f"P{state.to_move + 1} {self.format_move(state, move)}"
+        if len(after.rounds) > len(state.rounds):
+            r = after.rounds[-1]
+            if r.reason == "topple":
+                return text + f": the tower toppled ({', '.join(r.fell)} fell); round over"
+            return text + f": round over ({r.reason})"
+        return text
+
+
+def _replace(state: KozoState, **changes: Any) -> KozoState:
+    from dataclasses import replace
+
+    return replace(state, **changes)
+
+
+def _check_outcome(outcome: Outcome, names: tuple[str, ...]) -> None:
+    if not isinstance(outcome, Outcome):
+        raise IllegalMoveError(f"kozo: a move's outcome must be an Outcome, got {outcome!r}")
+    if len(outcome.poses) != len(names):
+        raise IllegalMoveError(
+            f"kozo: the outcome has {len(outcome.poses)} poses for {len(names)} items"
+        )
+    for pose in outcome.poses:
+        if len(pose) != 7 or not all(math.isfinite(v) for v in pose):
+            raise IllegalMoveError(f"kozo: outcome pose {pose!r} is not 7 finite numbers")
+    unknown = set(outcome.fell) - set(names)
+    if unknown:
+        raise IllegalMoveError(f"kozo: outcome names unknown items {sorted(unknown)}")
+
+
+def _coords(text: str, whole: str, forms: str) -> tuple[float, ...]:
+    parts = text.split(",")
+    try:
+        vals = tuple(q4(float(p)) for p in parts)
+    except ValueError:
+        raise MoveParseError(
+            f"kozo: {whole!r}: bad coordinates {text!r} (forms: {forms})"
+        ) from None
+    if len(vals) not in (2, 3) or not all(math.isfinite(v) for v in vals):
+        raise MoveParseError(f"kozo: {whole!r}: give x,y or x,y,z (forms: {forms})")
+    return vals
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"expected an integer, got {v!r}")
+    return v
+
+
+def _ints(v: Any, n: int) -> tuple[int, ...]:
+    if not isinstance(v, list) or len(v) != n:
+        raise ValueError(f"expected a list of {n} integers, got {v!r}")
+    return tuple(_int(x) for x in v)
+
+
+def _floats(v: Any, n: int) -> tuple[float, ...]:
+    if not isinstance(v, list) or len(v) != n:
+        raise ValueError(f"expected a list of {n} numbers, got {v!r}")
+    out = []
+    for x in v:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise ValueError(f"expected a number, got {x!r}")
+        out.append(float(x))
+    return tuple(out)
+
+
+GAME = Kozo()

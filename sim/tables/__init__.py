@@ -1,0 +1,34 @@
+"""Physics tables: the referees that turn intended moves into measured moves.
+
+This is where physics meets rules (``docs/rules/kozo.md``, "The table"). A game in ``games/``
+stays pure; when its ``referee_name(config)`` is set, the play loop asks the referee registered
+under that name (:func:`games.core.register_referee`) to *measure* each move before
+``Game.apply`` records it. Importing this package registers every table:
+
+- ``kozo-physics``: :class:`sim.tables.kozo.KozoTable`, one persistent seeded world per round.
+
+Shared parts for every table (Kataboom will use them too):
+
+- :class:`TableWorld`, a :class:`sim.world.World` that pieces can be added to (and removed
+  from) while it keeps running, with per-move baselines for the topple rule;
+- :func:`watch`, which runs a world for a window and applies :class:`sim.verdict.ToppleRule`
+  at every check instant, returning which pieces fell and when.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import register_referee
+from sim.tables.world import FallReport, TableWorld, watch
+
+__all__ = ["FallReport", "TableWorld", "watch"]
+
+
+def _kozo(game: Any, config: Any, seed: int) -> Any:
+    from sim.tables.kozo import KozoTable
+
+    return KozoTable(config, seed)
+
+
+register_referee("kozo-physics", _kozo)

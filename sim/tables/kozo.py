@@ -1,0 +1,276 @@
+"""The Kozo physics table: one persistent, seeded verdict-profile world per round.
+
+How a move is measured (:meth:`KozoTable.measure`):
+
+1. The hand: the intended pose gets seeded noise from the table's own stream
+   ``Rng.from_seed(game seed, "kozo-hand", round, move index)`` (bots never see it): horizontal
+   offsets with sigma ``hand_mm`` along x and y, and a turn about the vertical through the
+   centre of mass with sigma ``hand_deg``. The piece is let go ``lift_mm`` above its intended
+   height, at rest ("placed gently"). A hand cannot push a piece into another: if the noisy pose
+   penetrates a neighbour by more than 0.02 mm the noise is halved (up to 4 times, then
+   dropped); if the intended pose itself penetrates, the piece is let go higher, 0.25 mm at a
+   time (up to 2 mm).
+2. The world keeps running: after a polycube, ``hold_s`` (0.5 s) passes before the balance
+   cube; after the balance cube (the end of the turn), ``window_s`` (5 s). Every piece is watched
+   by the topple rule of :mod:`sim.verdict` against its pose at the start of the move. A fall
+   seen while a move is measured belongs to that move's player: the mover owns the 5 s after
+   their turn, and the next player's turn starts with the clock at 5 s, so a collapse that
+   starts later happens during the next player's measured move and is theirs.
+3. The outcome: every item's settled pose (grid frame, cube edges), who fell and when.
+
+The world is cached for the round. When asked to measure a move on a state that is not the
+continuation of the cached world (a replay, another game), the table rebuilds it by measuring
+the round's logged moves again from a fresh world: the same operations in the same order give
+the same bits. A round that ended (topple, supply) discards the world.
+
+:meth:`KozoTable.assess` is for bots and analysis: the probability that a move topples the
+settled tower, from the static LP and a small seeded ensemble of :func:`sim.verdict.simulate`
+(on the intended pose; it never touches the table's world or noise stream).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from games.core import Referee
+from games.kozo.geometry import piece_orientations
+from games.kozo.rules import GAME, REFEREE
+from games.kozo.state import CUBE, NOCUBE, PLACE, TAKE, KozoConfig, KozoMove, KozoState, Outcome
+from games.rng import Rng
+from sim.config import PhysicsConfig
+from sim.model import Scene, ScenePiece
+from sim.scene import kozo_grid_origin
+from sim.tables.world import FallReport, Hand, TableWorld, hand_place, watch
+
+BASE_ID = "base"
+
+Knock = Callable[[TableWorld, int, float], None]
+"""A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
+
+
+def physics_config(config: KozoConfig) -> PhysicsConfig:
+    """The physics constants of a Kozo game (cube sizes from the game options)."""
+    return PhysicsConfig().with_overrides(
+        kozo_cube=config.cube_mm * 1e-3, balance_cube=config.balance_mm * 1e-3
+    )
+
+
+def base_piece(phys: PhysicsConfig) -> ScenePiece:
+    """The static Kozo board (as ``[base] kind = "kozo"`` in a scene file)."""
+    side, thick = phys.kozo_board, phys.kozo_board_thickness
+    return ScenePiece(
+        BASE_ID,
+        ((0, 0, 0),),
+        None,
+        (-side / 2, -side / 2, 0.0),
+        static=True,
+        source="base:kozo",
+        color="#d9c7a0",
+        box=(side, side, thick),
+    )
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A move as a physical piece: ``piece`` (the ScenePiece at its intended pose, grid-aligned)
+    and ``on_board`` (whether it is meant to rest on the board)."""
+
+    piece: ScenePiece
+    on_board: bool
+
+
+class KozoTable(Referee):
+    """The Kozo referee: measures place, cube and nocube moves (see the module docstring)."""
+
+    name = REFEREE
+
+    def __init__(self, config: KozoConfig, seed: int, knock: Knock | None = None) -> None:
+        self.config = config
+        self.seed = int(seed)
+        self.phys = physics_config(config)
+        self.origin = kozo_grid_origin(self.phys)
+        self.edge = self.phys.kozo_cube
+        self.knock = knock
+        self._world: TableWorld | None = None
+        self._key: tuple[Any, ...] | None = None
+        self.rebuilds = 0
+        """How many times the world was rebuilt from a log (for tests and benchmarks)."""
+
+    # ------------------------------------------------------------------ geometry
+    def placement(self, move: KozoMove, balance_index: int) -> Placement:
+        """The ScenePiece of a place or cube move at its intended pose (no noise, no lift)."""
+        cfg = self.config
+        if move.kind == PLACE:
+            cells = piece_orientations(cfg.catalogue, move.piece)[move.rot]
+            pos = self.origin + np.asarray(move.pos, float) * self.edge
+            piece = ScenePiece(
+                move.piece, cells, "kozo", tuple(float(v) for v in pos),
+                source=f"{cfg.catalogue}:{move.piece}",
+            )  # fmt: skip
+        else:
+            x, y, z = move.pos
+            e = cfg.balance_edge / 2
+            pos = self.origin + np.array([x - e, y - e, z]) * self.edge
+            piece = ScenePiece(
+                f"b{balance_index}", ((0, 0, 0),), "balance", tuple(float(v) for v in pos),
+                source="kozo-balance", color="#f5e6c8",
+            )  # fmt: skip
+        return Placement(piece, abs(move.pos[2]) <= cfg.tolerance)
+
+    def to_grid(self, position: Sequence[float], quat: Sequence[float]) -> tuple[float, ...]:
+        """A world pose (m) as a grid-frame pose (cube edges)."""
+        g = (np.asarray(position, float) - self.origin) / self.edge
+        return (*(float(v) for v in g), *(float(v) for v in quat))
+
+    def from_grid(self, pose: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """A grid-frame pose as (position m, quaternion)."""
+        p = self.origin + np.asarray(pose[:3], float) * self.edge
+        return tuple(float(v) for v in p), tuple(float(v) for v in pose[3:7])
+
+    def tower_scene(self, state: KozoState, extra: Sequence[ScenePiece] = ()) -> Scene:
+        """A scene of the settled tower of ``state`` (plus ``extra`` pieces)."""
+        cfg = self.config
+        pieces = [base_piece(self.phys)]
+        for it in state.tower:
+            pos, q = self.from_grid(it.pose)
+            if it.is_balance:
+                pieces.append(
+                    ScenePiece(it.name, ((0, 0, 0),), "balance", pos, q, source="kozo-balance")
+                )  # type: ignore[arg-type]
+            else:
+                cells = piece_orientations(cfg.catalogue, it.name)[it.rot]
+                pieces.append(ScenePiece(it.name, cells, "kozo", pos, q))  # type: ignore[arg-type]
+        pieces.extend(extra)
+        return Scene("kozo-table", tuple(pieces), self.phys, seconds=cfg.window_s)
+
+    # ------------------------------------------------------------------ the world
+    def _fresh(self) -> TableWorld:
+        if self._world is not None:
+            self._world.close()
+        self._world = TableWorld(Scene("kozo-table", (base_piece(self.phys),), self.phys))
+        return self._world
+
+    def _hand(self, world: TableWorld, place: Placement, rng: Rng) -> None:
+        """Put the piece down with seeded hand noise (see the module docstring)."""
+        cfg = self.config
+        allowed = {BASE_ID} if place.on_board else set()
+        hand_place(world, place.piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm), allowed)
+
+    def _run(self, world: TableWorld, move: KozoMove, index: int, round_no: int) -> FallReport:
+        """Make one move in the running world and watch it."""
+        cfg = self.config
+        if move.kind in (PLACE, CUBE):
+            place = self.placement(move, self._balance_counter + 1 if move.kind == CUBE else 0)
+            if move.kind == CUBE:
+                self._balance_counter += 1
+            rng = Rng.from_seed(self.seed, "kozo-hand", round_no, index)
+            self._hand(world, place, rng)
+        else:
+            world.rebase()
+        seconds = cfg.hold_s if move.kind == PLACE else cfg.window_s
+        on_check = None
+        if self.knock is not None:
+            knock = self.knock
+
+            def on_check(w: Any, t: float) -> None:
+                knock(w, index, t)
+
+        if seconds <= 0:
+            return FallReport()
+        return watch(world, seconds, on_check=on_check)
+
+    def _sync(self, state: KozoState) -> TableWorld:
+        """The world of ``state``'s round after its logged moves (cached or rebuilt)."""
+        key = (self.seed, state.round, state.history)
+        if self._world is not None and self._key == key:
+            return self._world
+        world = self._fresh()
+        self._balance_counter = 0
+        self.rebuilds += 1
+        for i, text in enumerate(state.history):
+            mv = GAME.parse_move(state, text)
+            if mv.kind == TAKE:
+                continue
+            report = self._run(world, mv, i, state.round)
+            self._after(world, report)
+        self._key = key
+        return world
+
+    def _after(self, world: TableWorld, report: FallReport) -> bool:
+        """Apply the balance-fall option to the world; True when the round is over."""
+        fell = set(report.fell)
+        if not fell:
+            return False
+        polys = {pid for pid in fell if world.polycube[pid]}
+        if polys or self.config.balance_fall == "topple":
+            return True
+        for pid in sorted(fell):
+            world.remove_piece(pid)
+        return False
+
+    # ------------------------------------------------------------------ Referee
+    def measure(self, state: KozoState, move: KozoMove) -> KozoMove:
+        """The move as made at the table, carrying its :class:`Outcome`."""
+        if move.kind == TAKE:
+            return move.intended()
+        if move.kind not in (PLACE, CUBE, NOCUBE):
+            raise ValueError(f"kozo table: cannot measure a {move.kind!r} move")
+        world = self._sync(state)
+        index = len(state.history)
+        report = self._run(world, move.intended(), index, state.round)
+        poses = []
+        for pid in world.piece_ids:
+            pos, q = world.pose(pid)
+            poses.append(self.to_grid(pos, q))
+        outcome = Outcome(
+            tuple(poses),  # type: ignore[arg-type]
+            tuple(report.fell),
+            None if report.first is None else float(report.first),
+            "physics",
+        )
+        over = self._after(world, report)
+        text = GAME.format_move(state, move)
+        self._key = (self.seed, state.round, (*state.history, text))
+        if over:
+            self.close()
+        return replace(move.intended(), outcome=outcome)
+
+    def close(self) -> None:
+        """Close the cached world."""
+        if self._world is not None:
+            self._world.close()
+        self._world = None
+        self._key = None
+
+    # ------------------------------------------------------------------ for bots
+    def assess(
+        self,
+        state: KozoState,
+        move: KozoMove,
+        *,
+        replicas: int = 2,
+        seconds: float = 1.5,
+        seed: int = 0,
+    ) -> float:
+        """Probability that ``move`` (intended pose) topples the settled tower of ``state``:
+        the statics LP when it decides, else a seeded ensemble of ``replicas`` runs of
+        ``seconds`` (one process). Never touches the table's world or noise stream."""
+        from sim.verdict import simulate
+
+        extra = []
+        if move.kind in (PLACE, CUBE):
+            n = 1 + sum(1 for it in state.tower if it.is_balance)
+            extra.append(self.placement(move, n).piece)
+        scene = self.tower_scene(state, extra)
+        if not scene.dynamic:
+            return 0.0
+        verdict = simulate(
+            scene, seconds=seconds, replicas=replicas, seed=seed, method="auto", workers=1
+        )
+        return float(verdict.topple_probability)
+
+    _balance_counter = 0

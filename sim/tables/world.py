@@ -1,0 +1,234 @@
+"""A world that keeps running while pieces are added, and the topple watch over a window.
+
+:class:`TableWorld` extends :class:`sim.world.World` (it uses the World's private body
+book-keeping, kept in one place here). Adding a piece to a running world needs care because of
+the PyBullet 3.2.7 inertia quirk documented in :mod:`sim.world` (the first step after setting a
+body's inertia uses the bounding-box inertia): the new body is created far away in free flight
+(a parking spot 1 m above the far corner of the table), the world takes one ordinary step (the
+hand bringing the piece in: every other piece keeps moving normally), then the body is put at
+its release pose with zero velocity. Its first step in contact therefore uses the exact inertia.
+The sequence of operations is a function of the moves only, so a world rebuilt from the same
+moves is bit-identical.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from games.rng import Rng
+from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
+from sim.verdict import ToppleRule
+from sim.world import World, _Body
+
+PENETRATION_OK = 0.02e-3
+"""Penetration (m) a noisy pose may have into a neighbour before the hand backs off."""
+PARK = (1.5, 1.5, 1.0)
+"""Where a new body waits for its one free-flight step (m): inside the table's 4 m square,
+1 m above it, far from any tower."""
+
+
+class TableWorld(World):
+    """A :class:`World` on which pieces can be added and removed while it runs."""
+
+    def __init__(self, scene: Scene, profile: str = "verdict") -> None:
+        super().__init__(scene, profile)
+        self.edges: dict[str, float] = {}
+        """Cube edge (m) of each dynamic piece (the topple rule's drop threshold is half)."""
+        self.polycube: dict[str, bool] = {}
+        """Whether each dynamic piece has two or more cubes (only those can tip)."""
+        for piece in scene.dynamic:
+            self._note(piece)
+        self.static_allowed: dict[str, set[str]] = {}
+        """Static bodies each piece may touch without having fallen (e.g. the board for a piece
+        placed on it)."""
+
+    def _note(self, piece: ScenePiece) -> None:
+        self.edges[piece.id] = piece.edge(self.config)
+        self.polycube[piece.id] = len(piece.cells) > 1 and piece.box is None
+
+    def add_piece(self, piece: ScenePiece) -> None:
+        """Add a dynamic piece at its pose with zero velocity (one world step passes)."""
+        if piece.id in self._by_id:
+            raise ValueError(f"piece id {piece.id!r} is already in the world")
+        if piece.static:
+            raise ValueError(f"piece {piece.id!r}: only dynamic pieces can be added")
+        self._note(piece)
+        p, cid = self._p, self.client
+        parked = replace(piece, position=PARK)
+        body = self._add_piece(parked)
+        self._bodies.append(body)
+        self._by_id[piece.id] = body
+        self._by_body[body.body] = body
+        self._dynamic.append(body)
+        self.step(1)
+        r_piece = piece.rotation()
+        com = np.asarray(piece.position, dtype=float) + r_piece @ body.com_local
+        q_body = matrix_to_quat(r_piece @ body.axes)
+        p.resetBasePositionAndOrientation(
+            body.body, com.tolist(), list(q_body), physicsClientId=cid
+        )
+        p.resetBaseVelocity(body.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
+        self.rebase()
+
+    def remove_piece(self, piece_id: str) -> None:
+        """Take a dynamic piece off the table."""
+        body = self._by_id.pop(piece_id)
+        self._p.removeBody(body.body, physicsClientId=self.client)
+        self._bodies.remove(body)
+        self._dynamic.remove(body)
+        del self._by_body[body.body]
+        self.static_allowed.pop(piece_id, None)
+        self.rebase()
+
+    def rebase(self) -> None:
+        """Make the current poses the reference of :meth:`com_displacements` and
+        :meth:`tip_angles_deg` (the start of a move)."""
+        self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
+        self._initial_com = self.com_positions()
+
+    def body(self, piece_id: str) -> _Body:
+        """Book-keeping of one piece (body id, mass, principal frame)."""
+        return self._by_id[piece_id]
+
+    def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
+        """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
+        p, cid = self._p, self.client
+        me = self._by_id[piece_id].body
+        others = [b.body for b in self._bodies if b.body != me]
+        if self.table_body is not None:
+            others.append(self.table_body)
+        worst = 0.0
+        for other in others:
+            for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
+                worst = max(worst, -pt[8])
+        return worst
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Seeded hand noise: ``sigma_mm`` horizontal position (each of x, y), ``sigma_deg`` turn
+    about the vertical through the centre of mass, ``lift_mm`` height above the rest pose at
+    which the piece is let go (at rest: "placed gently")."""
+
+    sigma_mm: float = 1.0
+    sigma_deg: float = 1.0
+    lift_mm: float = 0.3
+
+
+def hand_place(
+    world: TableWorld, piece: ScenePiece, rng: Rng, hand: Hand, allowed: set[str] = frozenset()
+) -> tuple[float, float]:
+    """Add ``piece`` (at its intended pose) to ``world`` as a hand would, with seeded noise.
+
+    Three normal draws from ``rng`` (dx, dy, dyaw) scale ``hand``. A hand cannot push a piece
+    into another: while the noisy pose penetrates any body by more than 0.02 mm the noise is
+    halved (4 times, then dropped); if the intended pose itself penetrates, the piece is let go
+    0.25 mm higher at a time. ``allowed`` names static bodies the piece may touch without having
+    fallen (the board under a piece placed on it). Returns the applied (noise scale, extra
+    lift in m). The world's references are rebased (a move starts now).
+    """
+    dx, rng = rng.gauss()
+    dy, rng = rng.gauss()
+    dyaw, rng = rng.gauss()
+    _, com = piece.mass_and_com(world.config)
+    lift = hand.lift_mm * 1e-3
+    world.add_piece(piece)
+    if allowed:
+        world.static_allowed[piece.id] = set(allowed)
+    body = world.body(piece.id)
+    p, cid = world._p, world.client
+    scale, extra = 1.0, 0.0
+    pos0 = np.asarray(piece.position, float)
+    for attempt in range(14):
+        rz = quat_to_matrix(quat_from_euler_deg(0.0, 0.0, dyaw * hand.sigma_deg * scale))
+        shift = np.array([dx, dy, 0.0]) * hand.sigma_mm * 1e-3 * scale
+        pos = com + rz @ (pos0 - com) + shift + np.array([0.0, 0.0, lift + extra])
+        r_piece = rz @ piece.rotation()
+        com_w = pos + r_piece @ body.com_local
+        q_body = matrix_to_quat(r_piece @ body.axes)
+        p.resetBasePositionAndOrientation(
+            body.body, com_w.tolist(), list(q_body), physicsClientId=cid
+        )
+        if world.penetration(piece.id) <= PENETRATION_OK:
+            break
+        if attempt < 4:
+            scale /= 2
+        elif scale > 0:
+            scale = 0.0
+        else:
+            extra += 0.25e-3
+    world.rebase()
+    return scale, extra
+
+
+@dataclass
+class FallReport:
+    """What :func:`watch` saw: ``fell`` piece ids in the order they fell, ``first`` the time of
+    the first fall (s from the start of the watch), ``reasons`` per fallen piece."""
+
+    fell: list[str] = field(default_factory=list)
+    first: float | None = None
+    reasons: dict[str, str] = field(default_factory=dict)
+
+
+def watch(
+    world: TableWorld,
+    seconds: float,
+    rule: ToppleRule | None = None,
+    *,
+    after_fall: float = 1.0,
+    on_check: object = None,
+) -> FallReport:
+    """Run ``world`` for ``seconds`` and apply the topple rule of :mod:`sim.verdict` at every
+    check instant, against the poses at the start of the watch (call :meth:`TableWorld.rebase`
+    first). A piece falls when it touches a static body it neither touched at the start nor is
+    allowed to (``world.static_allowed``), drops more than half its cube edge, or (polycubes)
+    tips more than the rule's angle. After the first fall the watch goes on ``after_fall``
+    seconds (so the report names what came down with it) and stops. ``on_check(world, t)`` is
+    called at every check (tests use it to knock the table)."""
+    rule = rule or ToppleRule()
+    ids = world.piece_ids
+    edges = np.array([world.edges[pid] for pid in ids])
+    poly = np.array([world.polycube[pid] for pid in ids], dtype=bool)
+    start = world.contacts_with_static()
+    for pid, allowed in world.static_allowed.items():
+        start |= {(pid, s) for s in allowed}
+    com0 = world.com_positions()
+    report = FallReport()
+    dt = world.time_step
+    per = max(1, round(rule.check_every / dt))
+    n = max(1, math.ceil(seconds / (per * dt) - 1e-9))
+    t0 = world.time
+    stop_at: float | None = None
+    index = {pid: i for i, pid in enumerate(ids)}
+    fallen = np.zeros(len(ids), dtype=bool)
+    for _ in range(n):
+        world.step(per)
+        t = world.time - t0
+        if callable(on_check):
+            on_check(world, t)
+        drop = com0[:, 2] - world.com_positions()[:, 2]
+        tilt = world.tip_angles_deg()
+        now = (drop > rule.drop_fraction * edges) | (poly & (tilt > rule.tilt_deg))
+        why = {i: f"dropped {drop[i] * 1e3:.1f} mm" for i in np.flatnonzero(now)}
+        for i in np.flatnonzero(poly & (tilt > rule.tilt_deg)):
+            why.setdefault(int(i), f"tilted {tilt[i]:.0f} deg")
+        if rule.table_contact:
+            for pid, sid in world.contacts_with_static() - start:
+                i = index[pid]
+                now[i] = True
+                why.setdefault(i, f"touched {sid}")
+        for i in np.flatnonzero(now & ~fallen):
+            report.fell.append(ids[i])
+            report.reasons[ids[i]] = why.get(int(i), "")
+        fallen |= now
+        if report.first is None and now.any():
+            report.first = t
+            stop_at = t + after_fall
+        if stop_at is not None and t >= stop_at - 1e-12:
+            break
+    world.check()
+    return report
