@@ -116,13 +116,20 @@ def _open(backend: str) -> Any:
     old_env = os.environ.get("DISPLAY")
     cats = [Notify.ptr().get_category(c) for c in (":display:x11display", ":display")]
     old = [c.get_severity() for c in cats]
+    saved_err = os.dup(2)
     try:
         if display is not None:
             os.environ["DISPLAY"] = display
         for c in cats:
             c.set_severity(NS_fatal)
-        pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])
+        # Xlib prints 'extension "XFree86-DGA" missing' straight to fd 2 when pandagl opens an
+        # Xvfb display: harmless (pitfall P15), so fd 2 goes to /dev/null for that moment
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])
     finally:
+        os.dup2(saved_err, 2)
+        os.close(saved_err)
         for c, s in zip(cats, old, strict=True):
             c.set_severity(s)
         if old_env is None:

@@ -127,6 +127,8 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     without ``imageio-ffmpeg`` installed. The file appears only when complete."""
     from PIL import Image
 
+    from sim.view.snapshot import publish
+
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
@@ -181,7 +183,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
             if writer is None:
                 raise ValueError("no frames to write")
             writer.close()
-        os.replace(tmp, out)
+        publish(tmp, out)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -38,6 +38,7 @@ __all__ = [
     "CameraView",
     "camera_for_scene",
     "frame_points",
+    "publish",
     "render_layout",
     "render_pixels",
     "render_scene",
@@ -64,6 +65,15 @@ def render_pixels(
         return r.render()  # type: ignore[return-value]
 
 
+def publish(tmp: str | Path, out: str | Path) -> None:
+    """Give the finished temporary file ``tmp`` the mode a new file gets (mkstemp makes it 0600)
+    and rename it to ``out`` in one step."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, out)
+
+
 def save_png(pixels: np.ndarray, out_png: str | Path) -> Path:
     """Write an (H, W, 3) uint8 array as a PNG through a temporary file (nothing half written);
     parent directories are created."""
@@ -75,7 +85,7 @@ def save_png(pixels: np.ndarray, out_png: str | Path) -> Path:
     os.close(fd)
     try:
         Image.fromarray(pixels, "RGB").save(tmp, format="PNG")
-        os.replace(tmp, out)
+        publish(tmp, out)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

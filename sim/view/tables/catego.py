@@ -63,7 +63,7 @@ def _pad_picture(state: Any) -> np.ndarray:
     rh = ROW_HEIGHT * px
     left = int((x0 + PAD_WIDTH / 2) * px)
     cw = col_w * px
-    big, small = font(int(rh * 0.62)), font(int(rh * 0.5))
+    big, small = font(int(min(rh * 0.62, cw * 0.55))), font(int(rh * 0.5))
     results = column_results(state)
     scores = side_scores(state)
 

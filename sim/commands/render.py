@@ -1,0 +1,228 @@
+"""``tablesim render SOURCE -o out.png``: a picture of a scene, of a game from its log, or of an
+example table, rendered offscreen (no display needed).
+
+SOURCE is a scene file or shipped scene name (``kozo-tower``), a game log written by
+``tablesim play --log`` (drawn after ``--at`` moves, default all), or ``example:GAME`` for the
+example tables of the games whose states are still being written (katamino, katoiz, kaito).
+The helpers here are shared with ``tablesim record``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from sim.cli import UsageError
+
+EXAMPLES = ("katamino", "katoiz", "kaito")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720); UsageError naming the expected form otherwise."""
+    parts = text.lower().split("x")
+    try:
+        w, h = (int(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (1 <= w <= 8192 and 1 <= h <= 8192):
+        raise UsageError(f"--size {text!r}: width and height must be 1..8192 pixels")
+    return w, h
+
+
+def parse_camera_arg(text: str) -> dict[str, Any] | None:
+    """``--camera`` as a camera spec (UsageError listing the names otherwise)."""
+    from sim.view.camera import parse_camera
+
+    try:
+        return parse_camera(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def is_log(ref: str) -> bool:
+    """True when ``ref`` is a file whose first non-empty line is a tablesim log header."""
+    path = Path(ref)
+    if not path.is_file() or path.suffix.lower() == ".toml":
+        return False
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    obj = json.loads(line)
+                    return isinstance(obj, dict) and obj.get("type") == "header"
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return False
+
+
+def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
+    """(game name, states from the start to move ``at`` (default: every move)) of a log.
+
+    The moves are re-applied from a fresh game (never from saved states); LogError / GameError
+    name the bad line or move.
+    """
+    from games.core import GameError
+    from games.play import read_log
+    from games.registry import get_game
+
+    with open(ref, encoding="utf-8") as fh:
+        header, moves, _ = read_log(fh, ref)
+    game = get_game(str(header["game"]))
+    config = game.config_from_json(header["config"])
+    state = game.new_game(config, int(header["seed"]))
+    if at is not None and not (0 <= at <= len(moves)):
+        raise UsageError(f"--at {at}: the log {ref} has moves 0..{len(moves)}")
+    stop = len(moves) if at is None else at
+    states = [state]
+    for i, entry in enumerate(moves[:stop], start=1):
+        try:
+            state = game.apply(state, game.parse_move(state, str(entry["move"])))
+        except GameError as exc:
+            raise GameError(f"{ref}: move {i} ({entry['move']!r}): {exc}") from None
+        states.append(state)
+    return game.name, states
+
+
+def layout_of_state(game: str, state: Any) -> Any:
+    """The table of a game state (UsageError when the game has no drawing yet)."""
+    from sim.view.tables import layout_for_state
+
+    try:
+        return layout_for_state(game, state)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def example_layout(ref: str) -> Any:
+    """The layout of ``example:GAME``."""
+    from sim.view.tables import kaito_layout, katamino_layout, katoiz_layout
+    from sim.view.tables.examples import example_kaito, example_katamino, example_katoiz
+
+    name = ref.split(":", 1)[1]
+    makers = {
+        "katamino": lambda: katamino_layout(example_katamino()),
+        "katoiz": lambda: katoiz_layout(example_katoiz()),
+        "kaito": lambda: kaito_layout(example_kaito()),
+    }
+    if name not in makers:
+        raise UsageError(f"{ref}: no such example (examples: {', '.join(EXAMPLES)})")
+    return makers[name]()
+
+
+def check_output(path: str, suffixes: tuple[str, ...]) -> Path:
+    """The output path, checked: allowed suffix, existing folder, not a directory."""
+    out = Path(path)
+    if out.suffix.lower() not in suffixes:
+        raise UsageError(f"-o {path}: the output must end in {' or '.join(suffixes)}")
+    if out.is_dir():
+        raise UsageError(f"-o {path}: is a directory, expected a file path")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"-o {path}: folder {parent} does not exist")
+    return out
+
+
+def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) -> None:
+    """Options common to render and record."""
+    from sim.view.backend import BACKENDS
+    from sim.view.camera import CAMERA_NAMES
+
+    p.add_argument("source", metavar="SCENE|LOG", help="scene file/name, game log, example:GAME")
+    p.add_argument("-o", "--out", required=True, help="output file")
+    p.add_argument("--size", default=size, help=f"WIDTHxHEIGHT in pixels (default {size})")
+    p.add_argument(
+        "--camera",
+        default="auto",
+        help=f"a named camera ({', '.join(CAMERA_NAMES)}) or a position x,y,z in metres",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="auto",
+        help="auto: gl under an X display or Xvfb if there is one, else tiny (software)",
+    )
+    p.add_argument(
+        "--profile",
+        choices=("verdict", "display"),
+        default="verdict",
+        help="physics settings of the run (default verdict: what the rules judge)",
+    )
+    p.add_argument(
+        "--supersample",
+        type=int,
+        default=supersample,
+        help=f"render this many times larger and shrink, for smooth edges (default {supersample})",
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``render`` subcommand."""
+    p = sub.add_parser(
+        "render",
+        help="a picture of a scene, a game log or an example table (offscreen, no display)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    add_view_arguments(p, "1280x720", 2)
+    p.add_argument("--at", type=int, default=None, help="logs: draw after this many moves")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=0.0,
+        help="scenes: simulate this long first and draw the poses (default 0: as built)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render and print what was written; exit 2 for bad input."""
+    from sim.commands.simulate import resolve_scene
+    from sim.scene import InvalidSceneError
+    from sim.view.backend import BackendUnavailableError
+    from sim.view.snapshot import render_layout, simulated_poses
+    from sim.view.tables import scene_layout
+
+    out = check_output(args.out, (".png",))
+    size = parse_size(args.size)
+    camera = parse_camera_arg(args.camera)
+    if args.supersample < 1 or args.supersample > 4:
+        raise UsageError(f"--supersample must be 1..4, got {args.supersample}")
+    if not (0 <= args.seconds <= 60):
+        raise UsageError(f"--seconds must be in [0, 60], got {args.seconds}")
+    t0 = time.perf_counter()
+    what: str
+    if args.source.startswith("example:"):
+        layout, what = example_layout(args.source), args.source
+    elif is_log(args.source):
+        game, states = log_states(args.source, args.at)
+        layout = layout_of_state(game, states[-1])
+        what = f"{game} after {len(states) - 1} moves"
+    else:
+        if args.at is not None:
+            raise UsageError("--at applies to game logs; for a scene use --seconds")
+        try:
+            scene = resolve_scene(args.source)
+        except InvalidSceneError as exc:
+            raise UsageError(str(exc)) from None
+        poses = simulated_poses(scene, args.seconds, args.profile) if args.seconds > 0 else None
+        layout = scene_layout(scene, poses)
+        what = f"{scene.name}" + (f" after {args.seconds:g} s ({args.profile})" if poses else "")
+    try:
+        from sim.view.backend import resolve_backend
+
+        backend = resolve_backend(args.backend)
+        render_layout(
+            layout,
+            out,
+            size=size,
+            camera=camera,
+            supersample=args.supersample,
+            backend=backend,
+        )
+    except BackendUnavailableError as exc:
+        raise UsageError(str(exc)) from None
+    ms = 1000 * (time.perf_counter() - t0)
+    print(f"{out}: {what}, {size[0]}x{size[1]}, {backend} backend, {ms:.0f} ms")
+    return 0
