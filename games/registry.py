@@ -15,6 +15,7 @@ from games.core import Bot, ConfigError, Game
 
 GAME_MODULES: dict[str, str] = {
     "catego": "games.catego",
+    "kaito": "games.kaito",
     "katoiz": "games.katoiz",
     "kozo": "games.kozo",
 }
