@@ -502,6 +502,20 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         )
         return self._begin_turn(fresh)
 
+    def commitment(self, state: KozoState, move: KozoMove) -> KozoMove | None:
+        """Touch-move: the ``take`` a rejected placement commits its player to (the piece was
+        named, so it is touched), or None. The terminal loop plays it for a human."""
+        if (
+            isinstance(move, KozoMove)
+            and move.kind == PLACE
+            and not state.over
+            and state.phase == PLACE
+            and state.touched is None
+        ):
+            take = KozoMove(TAKE, move.piece)
+            return take if take in self.legal_moves(state) else None
+        return None
+
     # ---- result --------------------------------------------------------------------------
     def totals(self, state: KozoState) -> tuple[int, ...]:
         """Points per seat over the finished rounds (team games: the team's total each)."""
