@@ -1,0 +1,401 @@
+"""Offscreen pictures of every game's table (tiny backend, small sizes): real content checked
+in the pixels.
+
+Where things must appear is worked out from the description (a tile's cell, a piece's cells,
+the World's pose) and projected with the camera the renderer reports; what must be there comes
+from the game (a tile's colour, the pips of the roll, the chimney's darkness), not from the
+renderer. Lighting scales a colour (top faces lit at about 0.95), so colours are compared up
+to a brightness factor.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("panda3d.core")
+pytest.importorskip("PIL.Image")
+
+from sim.view.art import hex_rgb  # noqa: E402
+from sim.view.backend import BackendUnavailableError, available_backends  # noqa: E402
+from sim.view.renderer import Renderer  # noqa: E402
+from sim.view.tables import (  # noqa: E402
+    KaitoTable,
+    KaitoTile,
+    catego_layout,
+    kaito_layout,
+    katamino_layout,
+    katoiz_layout,
+    scene_layout,
+)
+from sim.view.tables.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
+
+
+def _render(layout, size=(320, 180), camera=None, ss=1, backend="tiny", poses=None):  # noqa: ANN001, ANN202
+    with Renderer(size, backend=backend, supersample=ss) as r:
+        view = r.show(layout, camera)
+        if poses:
+            r.set_poses(poses)
+        return r.render().astype(float), view
+
+
+def _like(px: np.ndarray, rgb, tol: float = 30.0, lo: float = 0.55, hi: float = 1.15) -> np.ndarray:  # noqa: ANN001
+    """Pixels equal to ``k * rgb`` (rgb 0-255) for a lighting factor k in [lo, hi], within tol."""
+    c = np.asarray(rgb, dtype=float)
+    k = px @ c / (c @ c)
+    resid = np.linalg.norm(px - k[..., None] * c, axis=-1)
+    return (resid < tol) & (k > lo) & (k < hi)
+
+
+def _at(px: np.ndarray, xy: np.ndarray, r: int = 1) -> np.ndarray:
+    """The (2r+1)^2 pixels around pixel coordinates ``xy`` (column, row), flattened to (N, 3)."""
+    c, row = (int(round(v)) for v in xy)
+    return px[row - r : row + r + 1, c - r : c + r + 1].reshape(-1, 3)
+
+
+def _rgb(hex_colour: str) -> np.ndarray:
+    return np.asarray(hex_rgb(hex_colour)) * 255
+
+
+# ---------------------------------------------------------------------------- Kozo
+def test_kozo_board_grid_and_chimney_from_above() -> None:
+    """The bare Kozo board from above: the centre square (the chimney) is dark, the eight ring
+    squares around it are the board's light wood."""
+    from sim.model import Scene
+    from sim.scene import parse_scene
+
+    scene = parse_scene('name = "board"\nunit = "kozo"\n[base]\nkind = "kozo"\n')
+    assert isinstance(scene, Scene)
+    cfg = scene.physics
+    px, view = _render(scene_layout(scene), (240, 240), TOP, ss=2)
+    top = cfg.kozo_board_thickness
+    a = cfg.square
+    centre = view.project(np.array([[0.0, 0.0, top]]), (240, 240))[0]
+    assert _at(px, centre, 2).mean() < 60  # dark chimney
+    board = _rgb("#d8c49a")
+    for dx, dy in ((-1, -1), (0, -1), (1, 0), (-1, 1)):  # ring squares, off their grid lines
+        p = view.project(np.array([[dx * a, dy * a, top]]), (240, 240))[0]
+        assert _like(_at(px, p, 1), board, tol=40).mean() > 0.8, (dx, dy)
+
+
+def test_kozo_tower_pieces_where_the_scene_puts_them() -> None:
+    """The shipped tower from above: at the projected centre of every cube face nothing stands
+    over (polycubes and balance cubes), the picture has that piece's colour."""
+    from sim.scene import load_scene, shipped_scene_path
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+    size = (480, 360)
+    px, view = _render(scene_layout(scene), size, TOP, ss=2)
+    # every cube of every piece (balance cubes too): centre and edge, where the scene puts it
+    cfg = scene.physics
+    cubes = []
+    for piece in scene.dynamic:
+        a = piece.edge(cfg)
+        for c in piece.cells:
+            cubes.append(
+                (
+                    piece,
+                    np.asarray(piece.position) + piece.rotation() @ ((np.asarray(c) + 0.5) * a),
+                    a,
+                )
+            )
+    checked = 0
+    for piece, centre, a in cubes:
+        top = centre + np.array([0, 0, a / 2])
+        # a face is visible from above when no cube stands over its centre
+        covered = any(
+            abs(o[0] - top[0]) < e / 2 and abs(o[1] - top[1]) < e / 2 and o[2] > top[2]
+            for _, o, e in cubes
+        )
+        if covered:
+            continue
+        p = view.project(top[None], size)[0]
+        assert _like(_at(px, p, 1), _rgb(piece.color), tol=45).mean() > 0.6, piece.id
+        checked += 1
+    assert checked >= 8  # the 12 balance cubes and the polycube faces between them
+
+
+def test_world_poses_move_the_falling_piece() -> None:
+    """kozo-overhang after 1 s of the verdict run: the toppled 4L is drawn where the World put
+    it, not where the scene built it."""
+    from sim.model import quat_to_matrix
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.world import World
+
+    scene = load_scene(shipped_scene_path("kozo-overhang"))
+    with World(scene, "verdict") as world:
+        world.run(1.0)
+        poses = world.poses()
+    lay = scene_layout(scene)
+    size = (320, 240)
+    cam = {"yaw": 0.0, "pitch": -89.0, "fill": 0.5}
+    before, view = _render(lay, size, cam)
+    after, view2 = _render(lay, size, cam, poses=poses)
+    assert view == view2  # the camera frames the scene as built, in both
+    piece = scene.piece("4L")
+    a = piece.edge(scene.physics)
+    pos, q = poses["4L"]
+    r = quat_to_matrix(q)
+    # the centre of each of its cubes, where the World has it
+    cells = [np.asarray(pos) + r @ ((np.asarray(c) + 0.5) * a) for c in piece.cells]
+    old = [
+        np.asarray(piece.position) + piece.rotation() @ ((np.asarray(c) + 0.5) * a)
+        for c in piece.cells
+    ]
+    assert np.linalg.norm(np.mean(cells, axis=0) - np.mean(old, axis=0)) > a  # it did move
+    colour = _rgb(piece.color)
+    highest = max(cells, key=lambda c: c[2])  # the cube nothing else covers
+    p_new = view.project(highest[None] + np.array([[0, 0, a / 2]]), size)[0]
+    assert _like(_at(after, p_new, 1), colour, tol=45).mean() > 0.5
+    # the overhanging end (the cube furthest from the support, +x), as built: 4L's colour there
+    # before, something else after the fall
+    tip = max(old, key=lambda c: c[0]) + np.array([0, 0, a / 2])
+    p_old = view.project(tip[None], size)[0]
+    assert _like(_at(before, p_old, 1), colour, tol=45).mean() > 0.6
+    assert _like(_at(after, p_old, 1), colour, tol=45).mean() < 0.2
+
+
+# ---------------------------------------------------------------------------- Katoiz
+def test_katoiz_every_tile_shows_its_colour() -> None:
+    from sim.view.tables.katoiz import COLOURS, cell_centre
+
+    table = example_katoiz()
+    size = (360, 360)
+    px, view = _render(katoiz_layout(table), size, TOP, ss=2)
+    discs = {d.cell: d for d in table.discs}
+    from sim.view.tables.katoiz import DISC_COLOURS, DISC_HEIGHT
+
+    for stack in table.stacks:
+        top = stack.tiles[-1]
+        if stack.cell in discs:  # the disc: its colour at its own centre
+            lay_disc = katoiz_layout(table).item(f"disc-{stack.cell[0]}-{stack.cell[1]}")
+            centre = np.asarray(lay_disc.position) + np.array([0, 0, DISC_HEIGHT])
+            p = view.project(centre[None], size)[0]
+            colour = _rgb(DISC_COLOURS[discs[stack.cell].colour])
+            assert _like(_at(px, p, 1), colour, tol=40).mean() > 0.7, stack.cell
+            continue
+        p = view.project(cell_centre(table, stack.cell, len(stack.tiles))[None], size)[0]
+        # large and small pictures and blank tiles are all centred: the centre is the colour
+        assert _like(_at(px, p, 1), _rgb(COLOURS[top.colour]), tol=40).mean() > 0.7, stack.cell
+    # a picture tile's corner is the wooden face, not the colour
+    st = next(s for s in table.stacks if s.tiles[-1].size == "small")
+    from sim.view.tables.katoiz import TILE
+
+    corner = cell_centre(table, st.cell, len(st.tiles)) + np.array([-0.35 * TILE, 0.35 * TILE, 0])
+    p = view.project(corner[None], size)[0]
+    assert _like(_at(px, p, 1), (214, 196, 160), tol=35).mean() > 0.7
+
+
+# ---------------------------------------------------------------------------- Kaito
+def test_kaito_tiles_red_and_black_and_the_piece() -> None:
+    from sim.view.tables.kaito import SIDE_COLOURS, TILE, cell_centre
+
+    table = example_kaito()
+    size = (360, 360)
+    px, view = _render(kaito_layout(table), size, TOP, ss=2)
+    for cell, tile in table.tiles:
+        # a point in the tile's upper-left quarter: background, clear of every symbol
+        p = cell_centre(table, cell) + np.array([-0.33 * TILE, 0.33 * TILE, 0.0])
+        pix = _at(px, view.project(p[None], size)[0], 1)
+        assert _like(pix, _rgb(SIDE_COLOURS[tile.colour]), tol=40, lo=0.5).mean() > 0.7, cell
+    # the Kaito: its top face shows the colour that is up
+    from sim.view.tables.kaito import KAITO_HALF
+
+    top = cell_centre(table, table.kaito, 0) + np.array([0, 0, 2 * KAITO_HALF])
+    pix = _at(px, view.project(top[None], size)[0], 1)
+    assert _like(pix, _rgb(SIDE_COLOURS[table.kaito_up]), tol=40, lo=0.5).mean() > 0.7
+
+
+def test_kaito_mon_value_is_printed() -> None:
+    """A Mon tile's face carries cream ink in its centre (the value); a Katana's centre is
+    the blade, a Kabuto's the helmet: all cream; an opening tile is plain wood."""
+    from sim.view.tables.kaito import TILE, cell_centre
+
+    table = KaitoTable(
+        (((0, 0), KaitoTile("red", "mon", 2)), ((1, 0), KaitoTile(None, "opening"))), size=2
+    )
+    size = (240, 240)
+    px, view = _render(kaito_layout(table), size, TOP, ss=2)
+    mon = view.project(cell_centre(table, (0, 0))[None], size)[0]
+    assert _like(_at(px, mon, 3), (243, 230, 200), tol=45).any()
+    wood = view.project(cell_centre(table, (1, 0))[None], size)[0]
+    assert _like(_at(px, wood, 2), (214, 190, 150), tol=40).mean() > 0.8
+    del TILE
+
+
+# ---------------------------------------------------------------------------- Katamino
+def test_katamino_pieces_cells_and_free_board() -> None:
+    from games.polycubes import get_catalogue
+    from sim.view.tables.katamino import cell_centre
+
+    table = example_katamino()
+    size = (480, 320)
+    lay = katamino_layout(table)
+    px, view = _render(lay, size, TOP, ss=2)
+    a = 0.019
+    cat = get_catalogue("katamino-duo")
+    for pl in table.placed:
+        colour = _rgb(cat.piece(pl.piece).color)
+        for cell in pl.cells:
+            p = view.project((cell_centre(table, cell) + np.array([0, 0, a]))[None], size)[0]
+            assert _like(_at(px, p, 1), colour, tol=45).mean() > 0.7, (pl.piece, cell)
+    # right of the slider the board is bare wood
+    p = view.project(cell_centre(table, (9, 2))[None], size)[0]
+    assert _like(_at(px, p, 1), (227, 207, 164), tol=40).mean() > 0.7
+    # the slider at 5 stands on the line between columns 4 and 5 (board x = 5 cells)
+    x = -6 * a + 5 * a
+    p = view.project(np.array([[x, 0.0, 0.010 + 0.8 * a]]), size)[0]
+    assert _like(_at(px, p, 0), _rgb("#8a4b2a"), tol=45).mean() > 0.5
+
+
+# ---------------------------------------------------------------------------- Catego
+def _count_blobs(mask: np.ndarray) -> int:
+    from scipy import ndimage
+
+    labels, n = ndimage.label(mask)
+    sizes = ndimage.sum(mask, labels, range(1, n + 1))
+    return int((np.asarray(sizes) >= 3).sum())
+
+
+@pytest.fixture(scope="module")
+def catego_state():  # noqa: ANN201
+    from games.registry import get_game
+
+    game = get_game("catego")
+    state = game.new_game(game.make_config({}, players=2), seed=11)
+    for _ in range(5):  # P1 and P2 write a few entries
+        state = game.apply(state, game.legal_moves(state)[-1])
+    return state
+
+
+def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
+    """Seen from straight above, each die's top face has as many pips as the state's roll."""
+    from sim.view.tables.common import DIE_EDGE
+
+    lay = catego_layout(catego_state)
+    size = (400, 400)
+    for die, value in zip(("die1", "die2"), catego_state.roll, strict=True):
+        item = lay.item(die)
+        centre = item.position + item.rotation() @ np.array([DIE_EDGE / 2] * 2 + [DIE_EDGE])
+        cam = {"pos": [centre[0], centre[1] - 1e-4, 0.07], "look_at": centre.tolist()}
+        px, view = _render(lay, size, cam, ss=2)
+        c = view.project(centre[None], size)[0]
+        half = int(0.42 * (view.project((centre + [DIE_EDGE / 2, 0, 0])[None], size)[0][0] - c[0]))
+        win = px[int(c[1]) - half : int(c[1]) + half, int(c[0]) - half : int(c[0]) + half]
+        dark = win.mean(axis=-1) < 110
+        assert _count_blobs(dark) == value, (die, value)
+
+
+def test_catego_pad_has_the_entries(catego_state) -> None:  # noqa: ANN001
+    """Ink (dark blue digits) in the pad cells that hold an entry, none in empty ones."""
+    from sim.view.tables.catego import pad_cell_centre
+
+    cfg = catego_state.config
+    size = (640, 400)
+    px, view = _render(catego_layout(catego_state), size, TOP, ss=2)
+    filled = empty = 0
+    for seat, row in enumerate(catego_state.rows):
+        for i, value in enumerate(row):
+            p = view.project(pad_cell_centre(cfg.players, len(cfg.columns), seat, i)[None], size)[0]
+            ink = (_at(px, p, 3).mean(axis=-1) < 150).any()
+            assert ink == (value is not None), (seat, cfg.columns[i], value)
+            filled += value is not None
+            empty += value is None
+    assert filled == 5 and empty == 2 * len(cfg.columns) - 5
+
+
+# ---------------------------------------------------------------------------- shadows
+@pytest.mark.parametrize("backend", ["tiny", "gl"])
+def test_shadow_falls_away_from_the_light(backend: str) -> None:
+    """A tall block on the table: the table just beyond it along the key light is darker than
+    the table the same distance on the lit side (faked on tiny, a shadow map on gl)."""
+    if backend not in available_backends():
+        pytest.skip(f"the {backend} backend is not available here")
+    from sim.view.layout import TableLayout, box_item
+    from sim.view.shadows import light_direction
+
+    block = box_item("block", (0.02, 0.02, 0.06), (-0.01, -0.01, 0.0), (0.5, 0.5, 0.5))
+    lay = TableLayout("block", (block,), {"yaw": 20.0, "pitch": -50.0, "fill": 0.3})
+    size = (320, 240)
+    px, view = _render(lay, size, None, backend=backend)
+    d = light_direction(view)[:2]
+    d = d / np.linalg.norm(d)
+    shade = view.project(np.array([[*(0.022 * d), 0.0]]), size)[0]
+    lit = view.project(np.array([[*(-0.022 * d), 0.0]]), size)[0]
+    assert _at(px, shade, 1).mean() < 0.8 * _at(px, lit, 1).mean()
+
+
+# ---------------------------------------------------------------------------- contract
+def test_gymnasium_contract_rgb_array() -> None:
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.view import TableView
+
+    scene = load_scene(shipped_scene_path("kozo-overhang"))
+    with TableView("rgb_array", size=(96, 64), backend="tiny") as view:
+        assert view.metadata["render_modes"] == ["human", "rgb_array"]
+        view.show(scene)
+        frame = view.render()
+        assert isinstance(frame, np.ndarray)
+        assert frame.shape == (64, 96, 3) and frame.dtype == np.uint8
+        assert view.used_backend == "tiny"
+    with pytest.raises(ValueError, match="allowed: human, rgb_array"):
+        TableView("ansi")
+
+
+def test_human_mode_needs_a_display_or_opens_a_window() -> None:
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.view import TableView
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+    view = TableView("human", size=(64, 48))
+    try:
+        view.show(scene)
+    except BackendUnavailableError as exc:
+        assert "gl" not in available_backends()
+        assert "X display" in str(exc) or "window" in str(exc)
+        return
+    finally:
+        pass
+    try:
+        assert view.render() is None  # drawn into the window
+        assert view.used_backend == "gl"
+    finally:
+        view.close()
+
+
+def test_bad_sizes_are_errors() -> None:
+    for bad in ((0, 10), (10, -1), (9000, 10), ("a", 2)):
+        with pytest.raises(ValueError, match="size"):
+            Renderer(bad, backend="tiny")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="supersample"):
+        Renderer((10, 10), backend="tiny", supersample=0)
+    with pytest.raises(ValueError, match="unknown backend"):
+        Renderer((10, 10), backend="vulkan")
+
+
+def test_same_picture_in_another_process(tmp_path: Path) -> None:
+    """tiny backend: the Katoiz example is bit-identical when drawn in a fresh process."""
+    code = (
+        "import sys, numpy as np\n"
+        "from sim.view.snapshot import render_pixels\n"
+        "from sim.view.tables import katoiz_layout\n"
+        "from sim.view.tables.examples import example_katoiz\n"
+        "px = render_pixels(katoiz_layout(example_katoiz()), size=(120, 90), supersample=1)\n"
+        "np.save(sys.argv[1], px)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    for name in ("a", "b"):
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path / f"{name}.npy")],
+            cwd=ROOT, env=env, capture_output=True, text=True,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+    assert np.array_equal(np.load(tmp_path / "a.npy"), np.load(tmp_path / "b.npy"))
