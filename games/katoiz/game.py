@@ -130,11 +130,18 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         return _rules(state).describe(state)
 
     def describe_move(self, state: Any, move: Move) -> str:
-        """``P1: ROL on 1`` and what it achieved."""
+        """``P1: ROL on 1``, plus what the move achieved (a 3-set, a home stack, the end)."""
         text = f"P{state.seat + 1}: {self.format_move(state, move)}"
         after = self.apply(state, move)
+        kind = state.config.type
+        if kind == "3-set" and after.piles[state.seat] != state.piles[state.seat]:
+            text += f", takes a 3-set ({len(after.piles[state.seat]) // 3} now)"
+        elif kind == "3-set" and after.bonus:
+            text += ", next to an own disc: rolls once more"
+        elif kind == "stapeltje" and after.homes[state.seat] != state.homes[state.seat]:
+            text += f", home stack now {len(after.homes[state.seat])} high"
         if self.is_terminal(after):
-            text += f" (game over: {after and self.result(after).detail.get('end')})"
+            text += f" (game over: {self.result(after).detail['end']})"
         return text
 
 
