@@ -152,6 +152,31 @@ def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, 
     return tuple(sorted(set(out)))
 
 
+def check_tower(config: KozoConfig, items: Sequence[Item]) -> None:
+    """Check that ``items`` form a legal Kozo position, raising the first PlacementError.
+
+    The polycubes are placed bottom-up (by the height of their lowest cube, then in the given
+    order), each checked against the ones below it; then every balance cube against the whole
+    tower, as if placed last. Intended positions are used (``Item.intended``).
+    """
+    polys = sorted(
+        (it for it in items if not it.is_balance), key=lambda it: it.intended[2]
+    )  # stable: ties keep the given order
+    built: list[Item] = []
+    for it in polys:
+        blocks = tower_blocks(config, tuple(built))
+        cells = item_cells(config, it)
+        check_polycube(
+            cells, it.intended, blocks, tol=config.tolerance, cover=config.cover, label=it.name
+        )
+        built.append(it)
+    cubes = [it for it in items if it.is_balance]
+    for i, it in enumerate(cubes):
+        others = tuple(built) + tuple(c for j, c in enumerate(cubes) if j != i)
+        blocks = tower_blocks(config, others)
+        check_balance(it.intended, config.balance_edge, blocks, tol=config.tolerance)
+
+
 # ---------------------------------------------------------------------------------------
 # The game
 # ---------------------------------------------------------------------------------------

@@ -39,7 +39,17 @@ import numpy as np
 from games.core import Referee
 from games.kozo.geometry import piece_orientations
 from games.kozo.rules import GAME, REFEREE
-from games.kozo.state import CUBE, NOCUBE, PLACE, TAKE, KozoConfig, KozoMove, KozoState, Outcome
+from games.kozo.state import (
+    CUBE,
+    NOCUBE,
+    PLACE,
+    TAKE,
+    Item,
+    KozoConfig,
+    KozoMove,
+    KozoState,
+    Outcome,
+)
 from games.rng import Rng
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece
@@ -274,3 +284,36 @@ class KozoTable(Referee):
         return float(verdict.topple_probability)
 
     _balance_counter = 0
+
+
+def items_from_scene(scene: Scene, config: KozoConfig) -> list[Item]:
+    """The Kozo items of a scene on a Kozo base (grid-aligned pieces only), with the intended
+    position and pose in the grid frame. Raises ValueError for a piece that is not a piece of
+    the game's catalogue in one of its 24 rotations on the grid, or not a balance cube."""
+    phys = scene.physics
+    origin = kozo_grid_origin(phys)
+    edge = phys.kozo_cube
+    out: list[Item] = []
+    for p in scene.dynamic:
+        r = p.rotation()
+        centres = np.asarray(p.position) + ((np.asarray(p.cells, float) + 0.5) * p.edge(phys)) @ r.T
+        grid = (centres - origin) / edge
+        if p.cube == "balance":
+            x, y, z = grid[0]
+            half = phys.balance_cube / edge / 2
+            bottom = (float(x), float(y), float(z) - half)
+            pose = (float(x) - half, float(y) - half, float(z) - half, 0.0, 0.0, 0.0, 1.0)
+            out.append(Item(p.id, -1, bottom, pose, 0))
+            continue
+        name = p.source.split(":", 1)[1] if ":" in p.source else p.id
+        cells = np.floor(grid + 1e-6).astype(int)
+        if np.abs(grid - (cells + 0.5)).max() > 1e-3:
+            raise ValueError(f"piece {p.id!r} is not on the Kozo grid")
+        corner = cells.min(axis=0)
+        oriented = tuple(sorted(tuple(int(v) for v in c - corner) for c in cells))
+        shapes = piece_orientations(config.catalogue, name)
+        if oriented not in shapes:
+            raise ValueError(f"piece {p.id!r} is not {name} of {config.catalogue} on the grid")
+        pos = tuple(float(v) for v in corner)
+        out.append(Item(name, shapes.index(oriented), pos, (*pos, 0.0, 0.0, 0.0, 1.0), 0))  # type: ignore[arg-type]
+    return out
