@@ -37,6 +37,7 @@ is kept, so the same seed and state always give the same move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from games.core import Bot, GameError
 from games.kaito.rules import (
@@ -94,25 +95,16 @@ _Z_BOARD, _Z_KAITO, _Z_HELD = _zobrist()
 _Z_PLAYER = 0x9E3779B97F4A7C15
 
 
-def _best_payment(bank: list[int], price: int) -> tuple[int, int, int] | None:
-    """``(n1, n2, n3)`` Mons of each value paying ``price``: of the minimal payments, the one of
-    least total, then of fewest Mons; None when the bank cannot pay."""
-    values = [v for v in (1, 2, 3) for _ in range(bank[v])]
-    pays = minimal_payments(values, price)
+@cache
+def _best_payment(n1: int, n2: int, n3: int, price: int) -> tuple[int, int, int] | None:
+    """``(n1, n2, n3)`` Mons of each value paying ``price`` from a bank of ``n1`` 1-Mons,
+    ``n2`` 2-Mons and ``n3`` 3-Mons: of the minimal payments, the one of least total, then of
+    fewest Mons; None when the bank cannot pay."""
+    pays = minimal_payments([1] * n1 + [2] * n2 + [3] * n3, price)
     if not pays:
         return None
     best = min(pays, key=lambda p: (sum(p), len(p), p))
     return (best.count(1), best.count(2), best.count(3))
-
-
-@dataclass
-class _Undo:
-    target: int
-    tile: int
-    kaito: int
-    buy: int
-    pay: tuple[int, int, int] | None
-    key: int
 
 
 class _OutOfBudget(Exception):
@@ -156,7 +148,8 @@ class _Search:
         self.budget = budget
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int, SearchMove | None]] = {}
-        self.undo: list[_Undo] = []
+        # (target, tile, Kaito cell before, bought kind, payment, key before) per move made
+        self.undo: list[tuple[int, int, int, int, tuple[int, int, int] | None, int]] = []
 
     # ---- keys ------------------------------------------------------------------------
     def _held_key(self, seat: int) -> int:
@@ -216,7 +209,7 @@ class _Search:
             if total >= 4:
                 for buy, price in ((_H, 5), (_S, 4)):
                     if hostage[buy] and total >= price:
-                        pay = _best_payment(bank, price)
+                        pay = _best_payment(bank[1], bank[2], bank[3], price)
                         if pay is not None:
                             out.append((t, buy, pay))
             if gained:
@@ -229,44 +222,53 @@ class _Search:
         me = self.player
         board = self.board
         code = board[t]
-        self.undo.append(_Undo(t, code, self.kaito, buy, pay, self.key))
+        self.undo.append((t, code, self.kaito, buy, pay, self.key))
         key = self.key ^ _Z_KAITO[self.kaito] ^ _Z_KAITO[t] ^ _Z_PLAYER ^ _Z_BOARD[t][code]
-        key ^= self._held_key(0) ^ self._held_key(1)
         board[t] = 0
         colour, kind = code >> 3, code & 7
         if kind <= _H:
             self.on[colour][kind] -= 1
             if colour != me:
-                self.hostage[colour][kind] += 1
+                hostage = self.hostage[colour]
+                n, z = hostage[kind], _Z_HELD[colour * 5 + kind - 1]
+                key ^= z[n] ^ z[n + 1]
+                hostage[kind] = n + 1
         elif colour != me:
-            self.bank[me][kind - 2] += 1
+            bank, v = self.bank[me], kind - 2
+            n, z = bank[v], _Z_HELD[me * 5 + 1 + v]
+            key ^= z[n] ^ z[n + 1]
+            bank[v] = n + 1
         if buy:
             bank = self.bank[me]
-            bank[1] -= pay[0]  # type: ignore[index]
-            bank[2] -= pay[1]  # type: ignore[index]
-            bank[3] -= pay[2]  # type: ignore[index]
-            self.hostage[me][buy] -= 1
+            for v in (1, 2, 3):
+                paid = pay[v - 1]  # type: ignore[index]
+                if paid:
+                    n, z = bank[v], _Z_HELD[me * 5 + 1 + v]
+                    key ^= z[n] ^ z[n - paid]
+                    bank[v] = n - paid
+            hostage = self.hostage[me]
+            n, z = hostage[buy], _Z_HELD[me * 5 + buy - 1]
+            key ^= z[n] ^ z[n - 1]
+            hostage[buy] = n - 1
             mine = me * 8 + buy
             board[t] = mine
             self.on[me][buy] += 1
             key ^= _Z_BOARD[t][mine]
         self.kaito = t
         self.player = 1 - me
-        self.key = key ^ self._held_key(0) ^ self._held_key(1)
+        self.key = key
 
     def unmake(self) -> None:
         """Take back the last ``make``."""
-        u = self.undo.pop()
+        t, code, kaito, buy, pay, key = self.undo.pop()
         self.player = me = 1 - self.player
-        board = self.board
-        if u.buy:
+        if buy:
             bank = self.bank[me]
-            bank[1] += u.pay[0]  # type: ignore[index]
-            bank[2] += u.pay[1]  # type: ignore[index]
-            bank[3] += u.pay[2]  # type: ignore[index]
-            self.hostage[me][u.buy] += 1
-            self.on[me][u.buy] -= 1
-        code = u.tile
+            bank[1] += pay[0]
+            bank[2] += pay[1]
+            bank[3] += pay[2]
+            self.hostage[me][buy] += 1
+            self.on[me][buy] -= 1
         colour, kind = code >> 3, code & 7
         if kind <= _H:
             self.on[colour][kind] += 1
@@ -274,9 +276,9 @@ class _Search:
                 self.hostage[colour][kind] -= 1
         elif colour != me:
             self.bank[me][kind - 2] -= 1
-        board[u.target] = code
-        self.kaito = u.kaito
-        self.key = u.key
+        self.board[t] = code
+        self.kaito = kaito
+        self.key = key
 
     # ---- evaluation ------------------------------------------------------------------
     def _bank_term(self, colour: int) -> int:
