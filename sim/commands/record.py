@@ -22,6 +22,7 @@ from sim.commands.render import (
     log_states,
     parse_camera_arg,
     parse_size,
+    replica_scene,
 )
 
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             if args.at is not None:
                 raise UsageError("--at applies to game logs; for a scene use --seconds")
-            scene = resolve_scene(args.source)
+            scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
             film_frame_count(args.seconds, args.fps, args.slow)
             frames = scene_frames(
                 scene,
@@ -95,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
                 **common,
             )
             what = (
-                f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile) "
-                f"at speed {args.slow:g}"
+                f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile"
+                + (f", replica {args.replica} of seed {args.seed}" if args.replica else "")
+                + f") at speed {args.slow:g}"
             )
         path, n = write_film(frames, out, args.fps)
     except (InvalidSceneError, BackendUnavailableError) as exc:

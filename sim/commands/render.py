@@ -125,6 +125,16 @@ def check_output(path: str, suffixes: tuple[str, ...]) -> Path:
     return out
 
 
+def replica_scene(scene: Any, replica: int, seed: int) -> Any:
+    """Replica ``replica`` of the verdict ensemble of ``scene`` with ``seed``: exactly the
+    scene that run simulated (:func:`sim.verdict.perturb_scene`, default perturbation)."""
+    from sim.verdict import Perturbation, perturb_scene
+
+    if replica < 0:
+        raise UsageError(f"--replica must be >= 0, got {replica}")
+    return perturb_scene(scene, seed, replica, Perturbation())
+
+
 def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) -> None:
     """Options common to render and record."""
     from sim.view.backend import BACKENDS
@@ -150,6 +160,14 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
         default="verdict",
         help="physics settings of the run (default verdict: what the rules judge)",
     )
+    p.add_argument(
+        "--replica",
+        type=int,
+        default=0,
+        help="scenes: replay this replica of the verdict ensemble (0: the scene as written; "
+        "k > 0: the seeded perturbation `tablesim simulate --seed` used for run k)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the replicas (default 0)")
     p.add_argument(
         "--supersample",
         type=int,
@@ -206,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
             scene = resolve_scene(args.source)
         except InvalidSceneError as exc:
             raise UsageError(str(exc)) from None
+        scene = replica_scene(scene, args.replica, args.seed)
         poses = simulated_poses(scene, args.seconds, args.profile) if args.seconds > 0 else None
         layout = scene_layout(scene, poses)
         what = f"{scene.name}" + (f" after {args.seconds:g} s ({args.profile})" if poses else "")
