@@ -115,13 +115,21 @@ class TerminalHuman:
             try:
                 move = self.game.parse_move(state, text)
                 if move not in legal:
-                    # Touch-move games commit the player to what the text named (a hook).
-                    commit = getattr(self.game, "commitment", None)
-                    bound = commit(state, move) if commit is not None else None
-                    if bound is not None and bound in legal:
-                        print(f"  not legal ({text!r}); touch-move: you now hold it", file=self.out)
-                        return bound
-                    raise GameError(f"{text!r} is not legal here")
+                    # Games whose legal_moves is a candidate set accept any move their
+                    # check_move passes (a hook); touch-move games then bind what was named.
+                    check = getattr(self.game, "check_move", None)
+                    try:
+                        if check is None:
+                            raise GameError(f"{text!r} is not legal here")
+                        check(state, move)
+                    except GameError as exc:
+                        commit = getattr(self.game, "commitment", None)
+                        bound = commit(state, move) if commit is not None else None
+                        if bound is not None and bound in legal:
+                            print(f"  not accepted: {exc}; touch-move: you now hold it",
+                                  file=self.out)  # fmt: skip
+                            return bound
+                        raise
                 return move
             except GameError as exc:
                 print(f"  not accepted: {exc}", file=self.out)

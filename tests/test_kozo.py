@@ -481,3 +481,25 @@ def test_bots_are_seeded_and_registered() -> None:
     assert GreedyBot(GAME, 1).choose(s) == a
     assert isinstance(make_bot("kozo", "careful", 1), CarefulBot)
     assert get_game("kozo") is GAME
+
+
+def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set() -> None:
+    import io
+
+    from games.play import TerminalHuman
+
+    out = io.StringIO()
+    # The first text names 3I over the chimney (refused, but 3I is now touched); the second
+    # places it 0.05 edge off the lattice, inside the tolerance: not a candidate, still legal.
+    human = TerminalHuman(GAME, io.StringIO("3I r2 at 0,1,0\n"), out)
+    s = start()
+    take = human.choose(s)
+    assert take == KozoMove(TAKE, "3I") and "chimney" in out.getvalue()
+    s = GAME.apply(s, take)
+    r2 = rot("3I", I3_X)
+    assert r2 == 2
+    human = TerminalHuman(GAME, io.StringIO("2a r0 at 0,2\n3I r2 at 0.05,0\n"), out)
+    move = human.choose(s)
+    assert move == KozoMove(PLACE, "3I", 2, (0.05, 0.0, 0.0))
+    assert move not in GAME.legal_moves(s)
+    assert "touch-move" in out.getvalue()

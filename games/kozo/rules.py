@@ -359,15 +359,21 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         return spots or (KozoMove(NOCUBE),)
 
     # ---- apply ---------------------------------------------------------------------------
-    def apply(self, state: KozoState, move: KozoMove) -> KozoState:
-        """The state after ``move``; typed errors name the broken rule."""
+    def check_move(self, state: KozoState, move: KozoMove) -> None:
+        """Raise the typed error of the first rule ``move`` breaks (it need not be in the
+        candidate set: any real pose can be played), without measuring or applying it."""
         if not isinstance(move, KozoMove) or move.kind not in MOVE_KINDS:
             raise IllegalMoveError(f"kozo: {move!r} is not a Kozo move")
         if state.over:
             raise IllegalMoveError("kozo: the game is over")
-        cfg = state.config
         if move.kind == TAKE:
-            return self._apply_take(state, move)
+            self._apply_take(state, move)
+        else:
+            self._validate(state, move)
+
+    def _validate(self, state: KozoState, move: KozoMove) -> tuple[Item | None, float | None]:
+        """Check a place, cube or nocube move; return the new item and its support margin."""
+        cfg = state.config
         if state.phase == PLACE and move.kind != PLACE:
             raise IllegalMoveError(
                 f"kozo: seat {state.to_move} must first place a polycube, not {move.kind!r}"
@@ -407,6 +413,18 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                 raise IllegalMoveError(
                     "kozo: 'nocube' is only allowed when no balance cube spot is legal"
                 )
+        return new_item, margin
+
+    def apply(self, state: KozoState, move: KozoMove) -> KozoState:
+        """The state after ``move``; typed errors name the broken rule."""
+        if not isinstance(move, KozoMove) or move.kind not in MOVE_KINDS:
+            raise IllegalMoveError(f"kozo: {move!r} is not a Kozo move")
+        if state.over:
+            raise IllegalMoveError("kozo: the game is over")
+        cfg = state.config
+        if move.kind == TAKE:
+            return self._apply_take(state, move)
+        new_item, margin = self._validate(state, move)
         tower = state.tower + ((new_item,) if new_item is not None else ())
         names = tuple(it.name for it in tower)
         rng = state.rng
