@@ -40,6 +40,13 @@ def check_executor_arguments(args: argparse.Namespace) -> None:
         raise UsageError(f"--workers must be >= 1, got {args.workers}")
     if args.address and args.executor != "ray":
         raise UsageError("--address needs --executor ray")
+    if args.executor == "ray":
+        from sim.experiments.executors import ExecutorError, import_ray
+
+        try:
+            import_ray()
+        except ExecutorError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def run_with_args(job, args: argparse.Namespace, label: str):  # noqa: ANN001, ANN201

@@ -158,6 +158,25 @@ def import_ray() -> Any:
     return ray
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast for a ``host:port`` (or ``ray://host:port``) nobody listens on: ``ray.init``
+    would otherwise retry for minutes. ``auto`` and other forms are left to Ray."""
+    import socket as _socket
+
+    text = address.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with _socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise ExecutorError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} "
+            "(is `ray start --head` running there?)"
+        ) from None
+
+
 def run_ray(
     job: Job,
     indices: Iterable[int],
@@ -182,6 +201,7 @@ def run_ray(
             "logging_level": logging.WARNING,
         }
         if address:
+            _check_reachable(address)
             kwargs["address"] = address
         else:
             kwargs["num_cpus"] = max(1, workers or os.cpu_count() or 1)
