@@ -503,3 +503,36 @@ def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set(
     assert move == KozoMove(PLACE, "3I", 2, (0.05, 0.0, 0.0))
     assert move not in GAME.legal_moves(s)
     assert "touch-move" in out.getvalue()
+
+
+def test_vectorised_candidates_equal_the_rule_checks() -> None:
+    """legal_moves uses candidate_spots (all positions at once); it must agree with lowering
+    each position by drop_height and asking check_polycube, on towers met in play."""
+    from games.kozo.geometry import (
+        PlacementError,
+        candidate_spots,
+        check_polycube,
+        drop_height,
+        footprint_positions,
+    )
+    from games.kozo.rules import q4, tower_blocks
+
+    c = cfg()
+    for seed in (1,):
+        s = GAME.new_game(c, seed)
+        rng = Rng.from_seed(seed, "kozo-equivalence")
+        while not GAME.is_terminal(s):
+            blocks = tower_blocks(c, s.tower)
+            for p in s.supply[::4]:
+                for cells in piece_orientations("kozo-standard", p):
+                    ref = []
+                    for x, y in footprint_positions(cells):
+                        z = q4(drop_height(cells, x, y, blocks, c.tolerance))
+                        try:
+                            check_polycube(cells, (x, y, z), blocks, tol=c.tolerance)
+                        except PlacementError:
+                            continue
+                        ref.append((x, y, z))
+                    assert candidate_spots(cells, blocks, c.tolerance) == ref
+            move, rng = rng.choice(GAME.legal_moves(s))
+            s = GAME.apply(s, move)

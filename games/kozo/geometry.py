@@ -339,6 +339,41 @@ def drop_height(cells: Cells, x: float, y: float, blocks: Blocks, tol: float) ->
     return max(0.0, float(need[horiz].max()))
 
 
+def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
+    """Every half-lattice placement of the oriented piece that passes the rules, lowered
+    straight down onto ``blocks``: :func:`footprint_positions`, :func:`drop_height` and
+    :func:`check_polycube` (without the cover option) computed for all positions at once.
+    Heights are rounded to 1e-4 edge as in move texts."""
+    xy = np.asarray(footprint_positions(cells), dtype=float).reshape(-1, 2)
+    if not len(xy):
+        return []
+    c = np.asarray(cells, dtype=float)
+    if not blocks.size:
+        return [(float(x), float(y), 0.0) for x, y in xy if (c[:, 2] == 0).any()]
+    lo_xy = c[None, :, :2] + xy[:, None, :]  # (N, k, 2)
+    blo, bhi = blocks.lo[None, None], blocks.hi[None, None]  # (1, 1, n, 3)
+    ox = np.minimum(lo_xy[..., None, 0] + 1, bhi[..., 0]) - np.maximum(
+        lo_xy[..., None, 0], blo[..., 0]
+    )
+    oy = np.minimum(lo_xy[..., None, 1] + 1, bhi[..., 1]) - np.maximum(
+        lo_xy[..., None, 1], blo[..., 1]
+    )
+    horiz = (ox > tol) & (oy > tol)  # (N, k, n)
+    need = np.where(horiz, blocks.hi[None, None, :, 2] - c[None, :, None, 2], 0.0)
+    z = np.round(np.maximum(need.reshape(len(xy), -1).max(axis=1), 0.0), 4) + 0.0
+    lo_z = c[None, :, 2] + z[:, None]  # (N, k)
+    oz = np.minimum(lo_z[..., None] + 1, bhi[..., 2]) - np.maximum(lo_z[..., None], blo[..., 2])
+    solid = horiz & (oz > tol)
+    rests = horiz & (np.abs(lo_z[..., None] - blocks.hi[None, None, :, 2]) <= tol)
+    bal = blocks.balance[None, None, :]
+    touch = (ox > -tol) & (oy > -tol) & (oz > -tol) & bal
+    on_poly = rests & ~bal
+    on_board = (np.abs(lo_z) <= tol).any(axis=1)
+    ok = ~solid.any(axis=(1, 2)) & ~(rests & bal).any(axis=(1, 2)) & ~touch.any(axis=(1, 2))
+    ok &= on_board | on_poly.any(axis=(1, 2))
+    return [(float(xy[i, 0]), float(xy[i, 1]), float(z[i])) for i in np.flatnonzero(ok)]
+
+
 @lru_cache(maxsize=512)
 def footprint_positions(cells: Cells) -> tuple[tuple[float, float], ...]:
     """Half-lattice (x, y) minimum corners where the oriented piece stays within the eight

@@ -31,22 +31,28 @@ def support_margin(cells: np.ndarray, pos: np.ndarray, blocks: Blocks, tol: floa
     """
     lo = cells + pos
     hi = lo + 1.0
-    patches = []
-    for i in range(len(lo)):
-        if abs(lo[i, 2]) <= tol:
-            patches.append((lo[i, 0], lo[i, 1], hi[i, 0], hi[i, 1]))
-        for j in range(blocks.size):
-            if blocks.balance[j] or abs(lo[i, 2] - blocks.hi[j, 2]) > tol:
-                continue
-            x0, y0 = max(lo[i, 0], blocks.lo[j, 0]), max(lo[i, 1], blocks.lo[j, 1])
-            x1, y1 = min(hi[i, 0], blocks.hi[j, 0]), min(hi[i, 1], blocks.hi[j, 1])
-            if x1 - x0 > tol and y1 - y0 > tol:
-                patches.append((x0, y0, x1, y1))
-    if not patches:
+    x0s, y0s, x1s, y1s = [], [], [], []
+    board = np.abs(lo[:, 2]) <= tol
+    x0s.append(lo[board, 0])
+    y0s.append(lo[board, 1])
+    x1s.append(hi[board, 0])
+    y1s.append(hi[board, 1])
+    if blocks.size:
+        rest = ~blocks.balance[None, :] & (np.abs(lo[:, None, 2] - blocks.hi[None, :, 2]) <= tol)
+        x0 = np.maximum(lo[:, None, 0], blocks.lo[None, :, 0])
+        y0 = np.maximum(lo[:, None, 1], blocks.lo[None, :, 1])
+        x1 = np.minimum(hi[:, None, 0], blocks.hi[None, :, 0])
+        y1 = np.minimum(hi[:, None, 1], blocks.hi[None, :, 1])
+        ok = rest & (x1 - x0 > tol) & (y1 - y0 > tol)
+        x0s.append(x0[ok])
+        y0s.append(y0[ok])
+        x1s.append(x1[ok])
+        y1s.append(y1[ok])
+    ax0, ay0 = np.concatenate(x0s), np.concatenate(y0s)
+    if not len(ax0):
         return -1.0
-    arr = np.asarray(patches)
-    x0, y0 = arr[:, 0].min(), arr[:, 1].min()
-    x1, y1 = arr[:, 2].max(), arr[:, 3].max()
+    x0, y0 = ax0.min(), ay0.min()
+    x1, y1 = np.concatenate(x1s).max(), np.concatenate(y1s).max()
     com = (cells + 0.5).mean(axis=0) + pos
     return float(min(com[0] - x0, x1 - com[0], com[1] - y0, y1 - com[1]))
 

@@ -37,10 +37,10 @@ from games.kozo.geometry import (
     PlacementError,
     balance_candidates,
     build_blocks,
+    candidate_spots,
     check_balance,
     check_polycube,
     drop_height,
-    footprint_positions,
     piece_orientations,
 )
 from games.kozo.judge import stand_in_outcome, support_margin, topple_risk
@@ -124,15 +124,13 @@ def _placements(
             continue
         found: list[tuple[int, tuple[float, float, float]]] = []
         for r, cells in enumerate(shapes):
-            for x, y in footprint_positions(cells):
-                z = q4(drop_height(cells, x, y, blocks, config.tolerance))
-                try:
-                    check_polycube(
-                        cells, (x, y, z), blocks, tol=config.tolerance, cover=config.cover
-                    )
-                except PlacementError:
-                    continue
-                found.append((r, (x, y, z)))
+            for pos in candidate_spots(cells, blocks, config.tolerance):
+                if config.cover > 0:
+                    try:
+                        check_polycube(cells, pos, blocks, tol=config.tolerance, cover=config.cover)
+                    except PlacementError:
+                        continue
+                found.append((r, pos))
         done[shapes] = found
         out.extend(KozoMove(PLACE, piece, r, pos) for r, pos in found)
     return tuple(out)
