@@ -109,6 +109,7 @@ class KozoTable(Referee):
         self._key: tuple[Any, ...] | None = None
         self.rebuilds = 0
         """How many times the world was rebuilt from a log (for tests and benchmarks)."""
+        self._balance_counter = 0
 
     # ------------------------------------------------------------------ geometry
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
@@ -282,8 +283,6 @@ class KozoTable(Referee):
             scene, seconds=seconds, replicas=replicas, seed=seed, method="auto", workers=1
         )
         return float(verdict.topple_probability)
-
-    _balance_counter = 0
 
 
 def items_from_scene(scene: Scene, config: KozoConfig) -> list[Item]:
