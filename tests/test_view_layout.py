@@ -97,15 +97,17 @@ def test_katoiz_reports_every_problem() -> None:
         (
             KatoizStack((0, 0), (KatoizTile("purple", "round", "large"),)),
             KatoizStack((0, 0), (KatoizTile("red", "star", "large"),)),
-            KatoizStack((6, 0), (KatoizTile("red", "round"),)),
+            KatoizStack((9, 0), (KatoizTile("red", "round"),)),
         ),
         (KatoizDisc((3, 3), "orange"), KatoizDisc((0, 0), "teal")),
+        roll=("pink", "hexagon"),
     )
     with pytest.raises(LayoutError) as exc:
         katoiz_layout(table)
     text = str(exc.value)
-    for part in ("colour 'purple'", "a second stack", "shape 'star'", "off the 6x6 grid",
-                 "both shape and size", "no tile there", "colour 'teal'"):  # fmt: skip
+    for part in ("colour 'purple'", "a second stack", "shape 'star'", "too far from the 6x6",
+                 "both shape and size", "no tile there", "colour 'teal'", "colour face 'pink'",
+                 "picture face 'hexagon'"):  # fmt: skip
         assert part in text, part
 
 
@@ -164,8 +166,8 @@ def test_kaito_piece_sits_on_a_tile_or_on_the_table() -> None:
 
 
 def test_state_adapter_point_names_what_is_drawn() -> None:
-    with pytest.raises(ValueError, match="drawn: catego"):
-        layout_for_state("kozo", object())
+    with pytest.raises(ValueError, match="drawn: catego, kaito, katoiz, kozo"):
+        layout_for_state("chess", object())
 
 
 # ---------------------------------------------------------------------------- cameras

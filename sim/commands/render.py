@@ -64,7 +64,8 @@ def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
     The moves are re-applied from a fresh game (never from saved states); LogError / GameError
     name the bad line or move.
     """
-    from games.core import GameError
+    import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
+    from games.core import GameError, make_referee
     from games.play import read_log
     from games.registry import get_game
 
@@ -72,17 +73,29 @@ def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
         header, moves, _ = read_log(fh, ref)
     game = get_game(str(header["game"]))
     config = game.config_from_json(header["config"])
-    state = game.new_game(config, int(header["seed"]))
+    seed = int(header["seed"])
+    state = game.new_game(config, seed)
     if at is not None and not (0 <= at <= len(moves)):
         raise UsageError(f"--at {at}: the log {ref} has moves 0..{len(moves)}")
     stop = len(moves) if at is None else at
     states = [state]
-    for i, entry in enumerate(moves[:stop], start=1):
-        try:
-            state = game.apply(state, game.parse_move(state, str(entry["move"])))
-        except GameError as exc:
-            raise GameError(f"{ref}: move {i} ({entry['move']!r}): {exc}") from None
-        states.append(state)
+    # games whose moves are measured (Kozo on the physics table) are re-measured exactly as
+    # `tablesim replay` does: the same referee, the same seed, the same moves
+    name = game.referee_name(config)
+    referee = make_referee(name, game, config, seed) if name is not None else None
+    try:
+        for i, entry in enumerate(moves[:stop], start=1):
+            try:
+                move = game.parse_move(state, str(entry["move"]))
+                if referee is not None:
+                    move = referee.measure(state, move)
+                state = game.apply(state, move)
+            except GameError as exc:
+                raise GameError(f"{ref}: move {i} ({entry['move']!r}): {exc}") from None
+            states.append(state)
+    finally:
+        if referee is not None:
+            referee.close()
     return game.name, states
 
 

@@ -7,8 +7,9 @@
   :class:`KatoizTable`, :class:`KaitoTable` (:mod:`.katamino`, :mod:`.katoiz`, :mod:`.kaito`).
 
 :data:`STATE_ADAPTERS` maps a registered game's name to the function that draws its state; this
-is the **adapter point** for the games being written: when a game's state lands, add one entry
-whose function turns the state into one of the descriptions above (see ``docs/view.md``).
+is the **adapter point**: Kaito, Katoiz and Kozo states are adapted in :mod:`.adapters`; when
+another game's state lands (Katamino Duo), add one entry whose function turns the state into one
+of the descriptions above (see ``docs/view.md``).
 ``tablesim render LOG`` and ``tablesim record LOG`` use it.
 """
 
@@ -42,12 +43,25 @@ __all__ = [
     "scene_layout",
 ]
 
+
+def _lazy(name: str) -> Callable[[Any], TableLayout]:
+    """An adapter of :mod:`sim.view.tables.adapters`, imported when first used."""
+
+    def adapter(state: Any) -> TableLayout:
+        from sim.view.tables import adapters
+
+        return getattr(adapters, name)(state)
+
+    adapter.__name__ = name
+    return adapter
+
+
 STATE_ADAPTERS: dict[str, Callable[[Any], TableLayout]] = {
     "catego": catego_layout,
-    # "kozo": lambda state: scene_layout(<the state's tower as a sim.model.Scene>),
+    "kaito": _lazy("kaito_state_layout"),
+    "katoiz": _lazy("katoiz_state_layout"),
+    "kozo": _lazy("kozo_state_layout"),
     # "katamino-duo": lambda state: katamino_layout(KataminoTable(...from the state...)),
-    # "katoiz": lambda state: katoiz_layout(KatoizTable(...)),
-    # "kaito": lambda state: kaito_layout(KaitoTable(...)),
 }
 """Registered game name -> function drawing its state (the adapter point, see above)."""
 

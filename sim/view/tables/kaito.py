@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -143,6 +144,7 @@ def _mon(d, s: float, ink: tuple[int, int, int], value: int) -> None:  # noqa: A
     d.text((c, c), str(value), fill=ink, font=font(int(s * 0.36)), anchor="mm")
 
 
+@lru_cache(maxsize=256)
 def tile_picture(tile: KaitoTile, size: int = 256) -> np.ndarray:
     """The face of a Kaito tile, (size, size, 3) uint8."""
     from PIL import Image, ImageDraw
@@ -160,7 +162,9 @@ def tile_picture(tile: KaitoTile, size: int = 256) -> np.ndarray:
         else:
             _mon(d, size, _CREAM, tile.value)
     d.rectangle((0, 0, size - 1, size - 1), outline=(120, 100, 80), width=max(2, size // 64))
-    return np.asarray(img)
+    out = np.asarray(img)
+    out.setflags(write=False)  # cached: shared by every tile that looks the same
+    return out
 
 
 def cell_centre(table: KaitoTable, cell: Sequence[float], height: int = 1) -> np.ndarray:

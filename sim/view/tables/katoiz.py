@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,6 +42,13 @@ COLOURS: dict[str, str] = {
 }
 """The five tile colours and how they are drawn."""
 SHAPES: tuple[str, ...] = ("round", "square", "triangle")
+PICTURE_FACES: tuple[str, ...] = ("round", "square", "triangle", "large", "small", "blank")
+"""Faces of the picture die (RULES-NOTES)."""
+COLOUR_FACES: tuple[str, ...] = ("yellow", "green", "white", "red", "blue", "purple")
+"""Faces of the colour die: the five colours and purple (any colour)."""
+PURPLE = "#7a3fa6"
+MARGIN = 3
+"""How many cells around the grid stacks may lie (homes, piles in front of the players)."""
 SIZES: tuple[str, ...] = ("large", "small")
 DISC_COLOURS: dict[str, str] = {
     "orange": "#ef7d1a",
@@ -95,12 +103,18 @@ class KatoizDisc:
 
 @dataclass(frozen=True)
 class KatoizTable:
-    """Stacks on a ``columns`` x ``rows`` grid (6 x 6 for 3-set and Stapeltje-four) and discs."""
+    """Stacks on a ``columns`` x ``rows`` grid (6 x 6 for 3-set and Stapeltje-four), discs,
+    and the dice. Stack cells may also lie up to :data:`MARGIN` cells around the grid (home
+    stacks, the tiles a player has taken, the stacks in front of a player). ``roll`` is the
+    colour die's face (a colour of :data:`COLOURS` or ``purple``) and the picture die's face
+    (one of :data:`PICTURE_FACES`, or None when the picture die is not in use), or None for no
+    dice on the table."""
 
     stacks: tuple[KatoizStack, ...] = ()
     discs: tuple[KatoizDisc, ...] = ()
     columns: int = 6
     rows: int = 6
+    roll: tuple[str, str | None] | None = None
 
 
 def _check(table: KatoizTable) -> None:
@@ -109,8 +123,11 @@ def _check(table: KatoizTable) -> None:
     for i, st in enumerate(table.stacks):
         where = f"stacks[{i}] at {st.cell}"
         c, r = st.cell
-        if not (0 <= c < table.columns and 0 <= r < table.rows):
-            problems.append(f"{where}: off the {table.columns}x{table.rows} grid")
+        if not (-MARGIN <= c < table.columns + MARGIN and -MARGIN <= r < table.rows + MARGIN):
+            problems.append(
+                f"{where}: too far from the {table.columns}x{table.rows} grid (cells "
+                f"{-MARGIN}..{table.columns + MARGIN - 1} by {-MARGIN}..{table.rows + MARGIN - 1})"
+            )
         if st.cell in cells:
             problems.append(f"{where}: a second stack on that cell")
         cells.add(tuple(st.cell))
@@ -136,10 +153,17 @@ def _check(table: KatoizTable) -> None:
         if tuple(disc.cell) in taken:
             problems.append(f"{where}: a second disc on that tile (one disc per tile)")
         taken.add(tuple(disc.cell))
+    if table.roll is not None:
+        colour, picture = table.roll
+        if colour not in COLOUR_FACES:
+            problems.append(f"roll: colour face {colour!r} (allowed: {', '.join(COLOUR_FACES)})")
+        if picture is not None and picture not in PICTURE_FACES:
+            problems.append(f"roll: picture face {picture!r} (allowed: {', '.join(PICTURE_FACES)})")
     if problems:
         raise LayoutError("Katoiz table: " + "; ".join(problems))
 
 
+@lru_cache(maxsize=256)
 def tile_picture(tile: KatoizTile, size: int = 256) -> np.ndarray:
     """The face of a Katoiz tile, (size, size, 3) uint8."""
     from PIL import Image, ImageDraw
@@ -160,7 +184,58 @@ def tile_picture(tile: KatoizTile, size: int = 256) -> np.ndarray:
         else:
             d.polygon(pts, fill=colour, outline=_OUTLINE, width=width)
     d.rectangle((0, 0, size - 1, size - 1), outline=(150, 130, 100), width=max(2, size // 64))
+    out = np.asarray(img)
+    out.setflags(write=False)  # cached: shared by every tile that looks the same
+    return out
+
+
+def colour_die_face(face: str, size: int = 128) -> np.ndarray:
+    """A face of the colour die: painted all over in the colour (purple: any colour)."""
+    from PIL import Image, ImageDraw
+
+    colour = rgb255(PURPLE if face == "purple" else COLOURS[face])
+    img = Image.new("RGB", (size, size), colour)
+    ImageDraw.Draw(img).rectangle((0, 0, size - 1, size - 1), outline=(60, 60, 60), width=3)
     return np.asarray(img)
+
+
+def picture_die_face(face: str, size: int = 128) -> np.ndarray:
+    """A face of the picture die, in black on white: the three shapes as outlines, ``large`` a
+    big filled disc, ``small`` a small one, ``blank`` nothing (any shape)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (size, size), (246, 244, 236))
+    d = ImageDraw.Draw(img)
+    c, ink, w = size / 2, (25, 25, 30), max(3, size // 16)
+    if face in SHAPES:
+        pts = polygon_points(face, c, c, size * 0.3)
+        if pts is None:
+            d.ellipse((c - size * 0.3,) * 2 + (c + size * 0.3,) * 2, outline=ink, width=w)
+        else:
+            d.polygon(pts, outline=ink, width=w)
+    elif face in ("large", "small"):
+        r = size * (0.33 if face == "large" else 0.12)
+        d.ellipse((c - r, c - r, c + r, c + r), fill=ink)
+    d.rectangle((0, 0, size - 1, size - 1), outline=(200, 196, 186), width=3)
+    return np.asarray(img)
+
+
+def _die(item_id: str, faces: Sequence[str], top: str, paint, centre, yaw: float):  # noqa: ANN001, ANN202
+    """A die with the six ``faces`` (opposite faces: 0-5, 1-4, 2-3) showing ``top``."""
+    from sim.model import quat_from_euler_deg
+    from sim.view.layout import box_item
+    from sim.view.tables.common import DIE_EDGE
+
+    k = faces.index(top)
+    order = [k, 5 - k] + [i for i in range(6) if i not in (k, 5 - k)]
+    keys = ("+z", "-z", "+x", "-x", "+y", "-y")
+    pictures = {key: paint(faces[i]) for key, i in zip(keys, order, strict=True)}
+    a = DIE_EDGE
+    c, s_ = np.cos(np.radians(yaw)), np.sin(np.radians(yaw))
+    off = np.array([c * a / 2 - s_ * a / 2, s_ * a / 2 + c * a / 2])
+    corner = (centre[0] - off[0], centre[1] - off[1], 0.0)
+    q = quat_from_euler_deg(0.0, 0.0, yaw)
+    return box_item(item_id, (a, a, a), corner, (0.9, 0.9, 0.9), quat=q, faces=pictures)
 
 
 def cell_centre(table: KatoizTable, cell: Sequence[int], height: int = 1) -> np.ndarray:
@@ -202,6 +277,13 @@ def katoiz_layout(table: KatoizTable) -> TableLayout:
                 DISC_COLOURS[disc.colour],
             )
         )
+    if table.roll is not None:
+        colour, picture = table.roll
+        right = cell_centre(table, (table.columns, -1))
+        items.append(_die("colour-die", COLOUR_FACES, colour, colour_die_face, right, 12.0))
+        if picture is not None:
+            at = right + np.array([0.0, 0.032, 0.0])
+            items.append(_die("picture-die", PICTURE_FACES, picture, picture_die_face, at, -8.0))
     return TableLayout(
         "katoiz", tuple(items), {"yaw": 0.0, "pitch": -58.0, "fill": 0.85}, "Katoiz tiles and discs"
     )

@@ -1,0 +1,163 @@
+"""Adapters from the registered games' states to the neutral table descriptions.
+
+One small function per game; each imports its game lazily, reads the state and never changes
+it. When a game's state format changes, this is the one place to follow it (the tests in
+``tests/test_view_games.py`` play seeded games and draw every state they reach).
+
+- ``kaito``: :class:`games.kaito.rules.KaitoState` -> :class:`KaitoTable` (the Kaito shows the
+  colour of the player to move: the mover flips it to the opponent's colour);
+- ``katoiz``: the three game types' states -> :class:`KatoizTable` (3-set: the grid, discs by
+  seat, each player's taken tiles as a pile in front of them; Stapeltje-four: stacks and home
+  stacks; Stapeltoren: the face-up supply and each player's stacks), with the dice;
+- ``kozo``: :class:`games.kozo.state.KozoState` -> the settled tower as a scene (the physics
+  table's :meth:`sim.tables.kozo.KozoTable.tower_scene`), pieces in their catalogue colours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.view.layout import TableLayout
+from sim.view.tables.kaito import KaitoTable, KaitoTile, kaito_layout
+from sim.view.tables.katoiz import (
+    DISC_COLOURS,
+    KatoizDisc,
+    KatoizStack,
+    KatoizTable,
+    KatoizTile,
+    katoiz_layout,
+)
+
+__all__ = ["kaito_state_layout", "katoiz_state_layout", "kozo_state_layout"]
+
+_KAITO_KINDS = {"S": "katana", "H": "kabuto"}
+
+
+def _kaito_tile(code: str) -> KaitoTile:
+    """A Kaito tile code (``RS``, ``BH``, ``R3``, ``O``) as a :class:`KaitoTile`."""
+    if code == "O":
+        return KaitoTile(None, "opening")
+    colour = {"R": "red", "B": "black"}[code[0]]
+    if code[1] in _KAITO_KINDS:
+        return KaitoTile(colour, _KAITO_KINDS[code[1]])
+    return KaitoTile(colour, "mon", int(code[1]))
+
+
+def kaito_state_table(state: Any) -> KaitoTable:
+    """The :class:`KaitoTable` of a Kaito state (cell index ``row * 6 + column``; row 1, red's
+    side, nearest)."""
+    size = 6
+    tiles = tuple(
+        ((i % size, i // size), _kaito_tile(code))
+        for i, code in enumerate(state.board)
+        if code is not None
+    )
+    kaito = None if state.kaito is None else (state.kaito % size, state.kaito // size)
+    up = "red" if state.player == 0 else "black"
+    held = tuple(tuple(_kaito_tile(c) for c in seat) for seat in state.held)
+    return KaitoTable(tiles, kaito, up, (held[0], held[1]))
+
+
+def kaito_state_layout(state: Any) -> TableLayout:
+    """The table of a Kaito state."""
+    return kaito_layout(kaito_state_table(state))
+
+
+def _katoiz_tile(tile: int) -> KatoizTile:
+    from games.katoiz.components import COLOURS, SHAPES, SIZES, TILES
+
+    c, s, z = TILES[tile]
+    if s < 0:
+        return KatoizTile(COLOURS[c])
+    return KatoizTile(COLOURS[c], SHAPES[s], SIZES[z])
+
+
+def _katoiz_roll(roll: tuple[int, int] | None) -> tuple[str, str | None] | None:
+    from games.katoiz.components import COLOUR_FACES, PICTURE_FACES
+
+    if roll is None:
+        return None
+    colour, picture = roll
+    return COLOUR_FACES[colour], (PICTURE_FACES[picture] if picture >= 0 else None)
+
+
+def _in_front(seat: int, k: int, rows: int = 6) -> tuple[int, int]:
+    """The ``k``-th cell in front of ``seat``, outside a 6-wide grid of ``rows`` rows: seat 0
+    at the near side, 1 the far side, 2 the left, 3 the right."""
+    x, y = ((0, -2), (0, rows + 1), (-2, 0), (7, 0))[seat % 4]
+    return (x + k, y) if seat % 4 < 2 else (x, y + k)
+
+
+def katoiz_state_table(state: Any) -> KatoizTable:
+    """The :class:`KatoizTable` of a Katoiz state of any of the three game types."""
+    from games.katoiz.components import SIDE
+
+    stacks: list[KatoizStack] = []
+    discs: list[KatoizDisc] = []
+    colours = list(DISC_COLOURS)
+    kind = type(state).__name__
+    rows = SIDE
+    if kind == "SetState":
+        for cell, tile in enumerate(state.board):
+            if tile >= 0:
+                xy = (cell % SIDE, cell // SIDE)
+                stacks.append(KatoizStack(xy, (_katoiz_tile(tile),)))
+                if state.discs[cell] >= 0:
+                    discs.append(KatoizDisc(xy, colours[state.discs[cell] % 4]))
+        for seat, pile in enumerate(state.piles):
+            if pile:
+                tiles = tuple(_katoiz_tile(t) for t in pile)
+                stacks.append(KatoizStack(_in_front(seat, 2), tiles))
+    elif kind == "StapelState":
+        from games.katoiz.stapeltje import SIDES, geo
+
+        for cell, tiles in enumerate(state.stacks):
+            if tiles:
+                stacks.append(
+                    KatoizStack((cell % SIDE, cell // SIDE), tuple(_katoiz_tile(t) for t in tiles))
+                )
+        g = geo(state.config)
+        for seat, home in enumerate(state.homes):
+            if home:
+                side = SIDES[g.sides[seat]]
+                stacks.append(KatoizStack((side[2], side[3]), tuple(_katoiz_tile(t) for t in home)))
+    elif kind == "TorenState":
+        rows = max(1, -(-len(state.supply) // SIDE))
+        for k, tile in enumerate(state.supply):  # the face-up supply on the 6-wide grid
+            stacks.append(KatoizStack((k % SIDE, k // SIDE), (_katoiz_tile(tile),)))
+        for seat, own in enumerate(state.stacks):
+            for k, tiles in enumerate(own):
+                if tiles:
+                    cell = _in_front(seat, k, rows)
+                    stacks.append(KatoizStack(cell, tuple(_katoiz_tile(t) for t in tiles)))
+    else:
+        raise ValueError(f"katoiz: no table drawing for a {kind} (3-set, Stapeltje, Stapeltoren)")
+    return KatoizTable(tuple(stacks), tuple(discs), SIDE, rows, _katoiz_roll(state.roll))
+
+
+def katoiz_state_layout(state: Any) -> TableLayout:
+    """The table of a Katoiz state."""
+    return katoiz_layout(katoiz_state_table(state))
+
+
+def kozo_state_layout(state: Any) -> TableLayout:
+    """The settled tower of a Kozo state on its board, as the physics table builds it."""
+    from dataclasses import replace
+
+    from games.polycubes import get_catalogue
+    from sim.tables.kozo import KozoTable
+    from sim.view.tables.scene import scene_layout
+
+    scene = KozoTable(state.config, state.seed).tower_scene(state)
+    colours = {p.name: p.color for p in get_catalogue(state.config.catalogue).pieces}
+    balance = get_catalogue("kozo-balance").pieces[0].color
+    pieces = []
+    for p in scene.pieces:
+        if p.static:
+            pieces.append(p)
+        elif p.cube == "balance":
+            pieces.append(replace(p, color=balance))
+        else:
+            pieces.append(replace(p, color=colours.get(p.id, p.color)))
+    layout = scene_layout(replace(scene, pieces=tuple(pieces)))
+    return replace(layout, name=f"kozo round {state.round}, turn {state.turn}")
