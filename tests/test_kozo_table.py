@@ -127,6 +127,14 @@ def test_a_rebuilt_world_is_bit_identical() -> None:
     assert GAME.apply(last_state, again) == s
 
 
+def test_taking_a_piece_keeps_the_world() -> None:
+    c = physics()
+    with KozoTable(c, 4) as table:
+        s, _ = play(table, GAME.new_game(c, 4), BAR, CUBE_ON_BAR)
+        s, _ = play(table, s, KozoMove("take", "2a"), BAR_BACK)
+        assert table.rebuilds == 1 and s.tower[-1].name == "2a"
+
+
 def test_balance_cube_falling_alone_can_be_taken_away() -> None:
     c = physics(balance_fall="ignore")
 

@@ -226,7 +226,10 @@ class KozoTable(Referee):
     # ------------------------------------------------------------------ Referee
     def measure(self, state: KozoState, move: KozoMove) -> KozoMove:
         """The move as made at the table, carrying its :class:`Outcome`."""
-        if move.kind == TAKE:
+        if move.kind == TAKE:  # no table time passes; keep the cached world in step
+            if self._key == (self.seed, state.round, state.history):
+                text = GAME.format_move(state, move)
+                self._key = (self.seed, state.round, (*state.history, text))
             return move.intended()
         if move.kind not in (PLACE, CUBE, NOCUBE):
             raise ValueError(f"kozo table: cannot measure a {move.kind!r} move")
