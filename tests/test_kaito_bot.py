@@ -171,3 +171,35 @@ def test_human_against_strong_through_the_command_line() -> None:
     assert "not accepted: kaito: 'hello' is not a move; type 'remove" in p.stdout
     assert "Black (second player) places the Kaito on a gap" in p.stdout
     assert "result: seat" in p.stdout
+
+
+def test_search_board_follows_the_rules() -> None:
+    # Along seeded random games (trades included), every search move is a legal move, covers
+    # each (landing cell, item bought) pair the rules allow exactly once, and making it on the
+    # search board gives the same board, holdings and key as the rules' apply.
+    from games.kaito.strong import _Search, _to_move
+    from games.rng import Rng
+
+    checked_trades = 0
+    for seed in range(40):
+        state = GAME.new_game(cfg(), seed)
+        rng = Rng.from_seed(seed, "test-kaito-search")
+        while not GAME.is_terminal(state):
+            legal = GAME.legal_moves(state)
+            if state.phase == "play":
+                search = _Search(state, 1 << 30)
+                moves = search.moves(search.targets())
+                pairs = sorted((_to_move(state, sm).to, _to_move(state, sm).buy) for sm in moves)
+                assert pairs == sorted({(m.to, m.buy) for m in legal})
+                for sm in moves:
+                    move = _to_move(state, sm)
+                    assert move in legal
+                    fresh = _Search(GAME.apply(state, move), 1)
+                    search.make(sm)
+                    for attr in ("board", "on", "hostage", "bank", "kaito", "player", "key"):
+                        assert getattr(search, attr) == getattr(fresh, attr), attr
+                    search.unmake()
+                    checked_trades += bool(move.buy)
+            move, rng = rng.choice(legal)
+            state = GAME.apply(state, move)
+    assert checked_trades > 20

@@ -6,7 +6,8 @@ Search
     the best line of the previous one. ``budget`` counts nodes (moves made on the search board,
     default :attr:`StrongBot.default_budget`), never seconds, so the bot is reproducible; when
     the budget runs out in the middle of an iteration, the bot plays the best move of the last
-    finished iteration (depth 1 always finishes). Wins found sooner score higher and losses
+    finished iteration (depth 1 always finishes), unless a root move already beat that move in
+    the unfinished iteration (the previous best is searched first, so its new score is known). Wins found sooner score higher and losses
     later score higher, so the bot takes the quickest win and delays a loss.
 
 Moves searched
@@ -16,18 +17,19 @@ Moves searched
     then plays the legal :class:`~games.kaito.rules.Move` with that payment.
 
 Evaluation (from the side to move, in points; a finished game is +-``WIN``)
-    - material: ``KATANA_VALUE[n]`` and ``KABUTO_VALUE[n]`` for the ``n`` Katana and Kabuto a
-      side has on the grid, mine minus the opponent's; both tables are concave (the last ones
-      are worth the most per tile, since losing all of either loses the game) and a lone last
-      Kabuto or Katana is worth 0;
+    - material: ``katana_value[n]`` and ``kabuto_value[n]`` for the ``n`` Katana and Kabuto a
+      side has on the grid, mine minus the opponent's; both tables are concave: a tile is worth
+      more the fewer are left (the second Katana adds 150, the seventh 15), since losing all of
+      either loses the game (with one left a side is a single capture from losing, which the
+      search and the safety term see);
     - safety: a side whose last Kabuto or last Katana can be reached by the side to move is
       lost: the side to move wins at once if it is the opponent's (scored as a win one ply
-      later); each opponent Kabuto or Katana within reach adds ``REACH_KABUTO`` /
-      ``REACH_KATANA`` (pressure: the opponent may soon be forced to guard it);
-    - mobility: ``MOBILITY`` per landing cell of the side to move (a side without one loses);
-    - Mons bank: ``BANK`` per Mons point a side holds (capped at 10, two trades' worth), plus
-      ``RESCUE_KABUTO`` when it can pay 5 and the opponent holds one of its Kabuto (a trade is
-      ready), else ``RESCUE_KATANA`` when it can pay 4 for a held Katana.
+      later); each opponent Kabuto or Katana within reach adds ``reach_kabuto`` /
+      ``reach_katana`` (pressure: the opponent may soon be forced to guard it);
+    - mobility: ``mobility`` per landing cell of the side to move (a side without one loses);
+    - Mons bank: ``bank`` per Mons point a side holds (capped at 10, two trades' worth), plus
+      ``rescue_kabuto`` when it can pay 5 and the opponent holds one of its Kabuto (a trade is
+      ready), else ``rescue_katana`` when it can pay 4 for a held Katana.
 
 Tie-breaks are seeded: the root moves are shuffled by ``Rng.from_seed(seed, "kaito-strong",
 state digest)`` before the (stable) move ordering, and the first move to reach the best score
@@ -53,14 +55,23 @@ from games.rng import Rng
 
 WIN = 1_000_000
 # Value of having n Katana / Kabuto on the grid (index n); n = 0 is a lost game.
-KATANA_VALUE = (0, 0, 150, 240, 300, 340, 365, 380)
-KABUTO_VALUE = (0, 0, 330, 480)
-REACH_KABUTO = 25
-REACH_KATANA = 8
-MOBILITY = 6
-BANK = 6
-RESCUE_KABUTO = 140
-RESCUE_KATANA = 50
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights, in points (see the module docstring)."""
+
+    katana_value: tuple[int, ...] = (0, 0, 150, 240, 300, 340, 365, 380)  # by Katana on grid
+    kabuto_value: tuple[int, ...] = (0, 0, 330, 480)  # by Kabuto on the grid
+    reach_kabuto: int = 25
+    reach_katana: int = 8
+    mobility: int = 6
+    bank: int = 6
+    rescue_kabuto: int = 140
+    rescue_katana: int = 50
+
+
+DEFAULT_WEIGHTS = Weights()
 
 # Tile codes on the search board: colour * 8 + kind (0 = gap).
 _S, _H = 1, 2  # Katana, Kabuto; Mons of value v have kind 2 + v (3, 4, 5)
@@ -118,9 +129,10 @@ SearchMove = tuple[int, int, "tuple[int, int, int] | None"]
 class _Search:
     """A mutable copy of a play-phase position with make/unmake and the alpha-beta search."""
 
-    def __init__(self, state: KaitoState, budget: int) -> None:
+    def __init__(self, state: KaitoState, budget: int, weights: Weights = DEFAULT_WEIGHTS) -> None:
         if state.kaito is None:
             raise GameError("kaito strong bot: the search starts once the Kaito is placed")
+        self.w = weights
         self.first_tile = state.config.movement == "first-tile"
         self.capture_check = state.config.end_check == "capture"
         self.board = [0] * 36
@@ -284,16 +296,18 @@ class _Search:
     def _bank_term(self, colour: int) -> int:
         bank = self.bank[colour]
         total = bank[1] + 2 * bank[2] + 3 * bank[3]
-        value = BANK * min(total, 10)
+        w = self.w
+        value = w.bank * min(total, 10)
         hostage = self.hostage[colour]
         if hostage[_H] and total >= 5:
-            value += RESCUE_KABUTO
+            value += w.rescue_kabuto
         elif hostage[_S] and total >= 4:
-            value += RESCUE_KATANA
+            value += w.rescue_katana
         return value
 
     def evaluate(self, targets: list[int], ply: int) -> int:
         """Static score for the side to move (see the module docstring)."""
+        w = self.w
         me = self.player
         opp = 1 - me
         on_me, on_opp = self.on[me], self.on[opp]
@@ -306,19 +320,19 @@ class _Search:
                 if kind == _H:
                     if on_opp[_H] == 1:
                         return WIN - ply - 1
-                    reach += REACH_KABUTO
+                    reach += w.reach_kabuto
                 elif kind == _S:
                     if on_opp[_S] == 1:
                         return WIN - ply - 1
-                    reach += REACH_KATANA
+                    reach += w.reach_katana
         score = (
-            KATANA_VALUE[on_me[_S]]
-            - KATANA_VALUE[on_opp[_S]]
-            + KABUTO_VALUE[on_me[_H]]
-            - KABUTO_VALUE[on_opp[_H]]
+            w.katana_value[on_me[_S]]
+            - w.katana_value[on_opp[_S]]
+            + w.kabuto_value[on_me[_H]]
+            - w.kabuto_value[on_opp[_H]]
         )
         score += self._bank_term(me) - self._bank_term(opp)
-        return score + reach + MOBILITY * len(targets)
+        return score + reach + w.mobility * len(targets)
 
     # ---- search ----------------------------------------------------------------------
     def _order(self, moves: list[SearchMove], best: SearchMove | None) -> list[SearchMove]:
@@ -391,7 +405,8 @@ class _Search:
     def root(self, order: list[SearchMove], max_depth: int) -> tuple[SearchMove, int, int]:
         """Iterative deepening over the root moves in ``order`` (already tie-shuffled).
 
-        Returns the best move of the deepest finished iteration, its score and that depth.
+        Returns the best move of the deepest finished iteration (or a move that beat it in the
+        unfinished one), its score and the depth finished.
         """
         best_move, best_score, done = order[0], -WIN - 1, 0
         budget = self.budget
@@ -415,6 +430,11 @@ class _Search:
                         it_best, it_score = move, score
                         alpha = max(alpha, score)
             except _OutOfBudget:
+                # The board is left mid-line (deeper levels were not taken back): stop here.
+                # A move that beat the previous best in this unfinished iteration did so with
+                # an exact score (the root window is open above), so it is kept.
+                if it_best != moves[0]:
+                    best_move, best_score = it_best, it_score
                 break
             finally:
                 self.budget = budget
@@ -453,6 +473,7 @@ class StrongBot(Bot):
 
     name = "strong"
     default_budget = 20000
+    weights = DEFAULT_WEIGHTS
 
     def choose(self, state: KaitoState) -> Move:
         """The best move found for the player to move."""
@@ -483,7 +504,7 @@ class StrongBot(Bot):
         return self._search_play(state, budget, rng)
 
     def _search_play(self, state: KaitoState, budget: int, rng: Rng) -> SearchReport:
-        search = _Search(state, budget)
+        search = _Search(state, budget, self.weights)
         targets = search.targets()
         order, _ = rng.shuffle(search.moves(targets))
         order = search._order(list(order), None)
