@@ -3,6 +3,7 @@ results against ``random``, and a human game through the command line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -203,3 +204,36 @@ def test_search_board_follows_the_rules() -> None:
             move, rng = rng.choice(legal)
             state = GAME.apply(state, move)
     assert checked_trades > 20
+
+
+def test_cli_log_replays_and_balance_runs(tmp_path, capsys) -> None:
+    from sim.cli import main
+
+    log = tmp_path / "kaito.jsonl"
+    args = ["play", "kaito", "--players", "strong,random", "--seed", "8", "--budget", "1500"]
+    assert main([*args, "--log", str(log), "--json"]) == 0
+    lines = log.read_text().splitlines()
+    # The opening is two logged moves by black (seat 1): the removal, then the placement.
+    first, second = (json.loads(line) for line in lines[1:3])
+    assert first["seat"] == 1 and first["move"].startswith("remove ")
+    assert second["seat"] == 1 and second["move"].startswith("kaito ")
+    assert main(["replay", str(log)]) == 0  # the strong bot chooses the same moves again
+    capsys.readouterr()
+    assert (
+        main(
+            [
+                "balance",
+                "kaito",
+                "--players",
+                "strong,strong",
+                "--games",
+                "2",
+                "--budget",
+                "400",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["games"] == 2 and rep["draws"] == 0 and sum(rep["wins"]) == 2  # no draws
