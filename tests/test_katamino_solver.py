@@ -129,6 +129,10 @@ def test_identical_dominoes_are_counted_once_per_arrangement() -> None:
     for (r, c), n in {(2, 3): 3, (2, 4): 5, (3, 4): 11, (4, 4): 36, (6, 6): 6728}.items():
         assert solve_count(Target.rectangle(r, c), [DOMINO] * (r * c // 2)).count == n
     assert solve_count("2x2", [MONO] * 4).count == 1
+    # Copies given as the same object still get one placement each.
+    for sol in enumerate_solutions("2x3", [DOMINO] * 3):
+        cells = [c for p in sol.pieces for c in p.cells]
+        assert sorted(cells) == sorted(Target.rectangle(2, 3).cells)
     # Katamino's two V (monominoes) and two W (dominoes) are copies too: 1x4 by W, W -> 1 way;
     # 1x4 by V, V, W: the domino's 3 positions, the monominoes fill the rest -> 3 ways.
     assert solve_count("1x4", "katamino-duo:W,W").count == 1

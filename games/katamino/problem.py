@@ -97,6 +97,7 @@ class Problem:
     def _build_types(self) -> tuple[PieceType, ...]:
         groups: dict[frozenset, list[Piece]] = {}
         ors_of: dict[frozenset, tuple[Cells, ...]] = {}
+        piece_keys = []
         for p in self.pieces:
             if self.target.dims == 2 and not _lies_flat(p.cells):
                 raise SolverError(
@@ -105,11 +106,12 @@ class Problem:
                 )
             ors = legal_orientations(p.cells, self.target.dims, self.straight_horizontal)
             key = frozenset(ors)
+            piece_keys.append(key)
             groups.setdefault(key, []).append(p)
             ors_of[key] = ors
-        return tuple(
-            PieceType(i, ors_of[k], tuple(ps)) for i, (k, ps) in enumerate(groups.items())
-        )
+        keys = list(groups)
+        self.piece_types = tuple(keys.index(key_of) for key_of in piece_keys)
+        return tuple(PieceType(i, ors_of[k], tuple(groups[k])) for i, k in enumerate(keys))
 
     @cached_property
     def mirror_type(self) -> tuple[int | None, ...]:

@@ -174,11 +174,13 @@ def to_solution(problem: Problem, row: Sequence[int]) -> Solution:
         by_type.setdefault(problem.ptypes[pid], []).append(problem.cells_of(problem.masks[pid]))
     for v in by_type.values():
         v.sort()
-    placed: dict[int, PlacedPiece] = {}
+    out: list[PlacedPiece | None] = [None] * len(problem.pieces)
     for t in problem.types:
-        for piece, cells in zip(t.pieces, by_type.get(t.index, []), strict=False):
-            placed[id(piece)] = PlacedPiece(piece.name, piece.label, cells)
-    order = [placed[id(p)] for p in problem.pieces if id(p) in placed]
+        slots = [k for k, ti in enumerate(problem.piece_types) if ti == t.index]
+        for k, cells in zip(slots, by_type.get(t.index, []), strict=False):
+            pc = problem.pieces[k]
+            out[k] = PlacedPiece(pc.name, pc.label, cells)
+    order = [pp for pp in out if pp is not None]
     return Solution(tuple(order))
 
 
