@@ -74,7 +74,13 @@ def test_positions_and_distances() -> None:
     big = geometry(2, "8", True).pos[0]
     assert big == {c(x + y) for x in "abc" for y in "123"} | {home0}
     assert geometry(2, "4", True).pos[0] == {
-        c("a1"), c("b1"), c("c1"), c("a2"), c("b2"), c("a3"), home0
+        c("a1"),
+        c("b1"),
+        c("c1"),
+        c("a2"),
+        c("b2"),
+        c("a3"),
+        home0,
     }
     # Home below a1 at (0, -1): a1 and b1 are one king step away, b2 and c1 two, f6 (5, 5)
     # six.
@@ -111,8 +117,9 @@ def test_route_over_several_tiles_and_tiles_stack() -> None:
     assert after.stacks[c("d4")] == ()
     assert after.last == t("ROL")
     # farthest off: any nearer cell on the route is allowed too.
-    free = replace(state, config=GAME.make_config({"type": "stapeltje", "farthest": False},
-                                                  players=2))
+    free = replace(
+        state, config=GAME.make_config({"type": "stapeltje", "farthest": False}, players=2)
+    )
     assert moves(free) == {"d4-d3", "d4-d2", "d4-c2"}
 
 
@@ -324,3 +331,13 @@ def test_state_json_checks() -> None:
     bad = dict(obj, clocks=[1, 2])
     with pytest.raises(StateFormatError, match="clocks"):
         GAME.state_from_json(bad)
+
+
+def test_describe_draws_the_board() -> None:
+    state = stapel({"a1": ["GTS", "ROL"], "c3": []}, homes=[["RSL"], ["GTS", "GTS"]])
+    lines = GAME.describe(state).splitlines()
+    assert lines[-1].startswith("Turn 1: P1 moves a tile showing purple")
+    row1 = lines[8].split()
+    assert row1[:3] == ["1", "ROL2:1", "GTS1:1"]  # a1, b1 in P1's position
+    assert lines[6].split()[3:5] == [".", "0"]  # c3 is empty
+    assert "P2 home (north of f6): GTS GTS (2)" in lines

@@ -91,16 +91,23 @@ def test_moving_a_disc_only_with_all_three_down_and_onto_a_fitting_tile() -> Non
     with pytest.raises(IllegalMoveError, match="fourth disc"):
         GAME.apply(state, Move("place", dst=c("d1")))
     # move_needs_dice off: any free tile.
-    free = board_state(tiles, {"a1": 0, "b1": 0, "c1": 0}, roll=(RED, BLANK),
-                       move_needs_dice=False)
+    free = board_state(tiles, {"a1": 0, "b1": 0, "c1": 0}, roll=(RED, BLANK), move_needs_dice=False)
     dsts = {m.dst for m in GAME.legal_moves(free) if m.kind == "move"}
     assert dsts == {c("d1"), c("e1"), c("f1")}
 
 
 def test_three_discs_on_a_3set_take_the_tiles() -> None:
     # ROL, RSS, RTL share red: placing the third disc takes all three.
-    tiles = {"a1": "ROL", "b1": "RSS", "c1": "RTL", "d1": "GOS", "e1": "GTS", "f1": "WSL",
-             "a2": "YOS", "b2": "BTL"}
+    tiles = {
+        "a1": "ROL",
+        "b1": "RSS",
+        "c1": "RTL",
+        "d1": "GOS",
+        "e1": "GTS",
+        "f1": "WSL",
+        "a2": "YOS",
+        "b2": "BTL",
+    }
     state = board_state(tiles, {"a1": 0, "b1": 0}, roll=(RED, TRIANGLE))
     after = GAME.apply(state, Move("place", dst=c("c1")))
     assert after.piles[0] == (t("ROL"), t("RSS"), t("RTL"))
@@ -175,8 +182,10 @@ def test_level_3_printed_example() -> None:
     assert category_points([t(x) for x in tiles]) == 2 + 3 + 5
     # A colour with fewer than two tiles scores nothing (never negative).
     assert category_points([t("ROL")]) == 0
-    state = replace(board_state({}, category_score=True),
-                    piles=(tuple(t(x) for x in tiles), (t("ROL"), t("RSS"), t("RTL"))))
+    state = replace(
+        board_state({}, category_score=True),
+        piles=(tuple(t(x) for x in tiles), (t("ROL"), t("RSS"), t("RTL"))),
+    )
     # P2: red 3 -> 1; shapes 1,1,1 -> 0; sizes L2 S1 -> 0: 1 point.
     assert GAME.result(state).scores == (10.0, 1.0)
 
@@ -212,8 +221,10 @@ def test_level_2_longest_stack_by_hand_and_against_brute_force() -> None:
 
 
 def test_level_2_highest_stack_wins() -> None:
-    state = replace(board_state({}, stack_score=True, stack_matches=2),
-                    piles=((t("ROL"), t("ROS"), t("GOS")), (t("ROL"), t("GSS"), t("BTL"))))
+    state = replace(
+        board_state({}, stack_score=True, stack_matches=2),
+        piles=((t("ROL"), t("ROS"), t("GOS")), (t("ROL"), t("GSS"), t("BTL"))),
+    )
     res = GAME.result(state)
     assert res.scores == (3.0, 1.0) and res.winners == (0,)
 
@@ -287,3 +298,14 @@ def test_state_json_checks() -> None:
     bad = dict(obj, roll=None)
     with pytest.raises(StateFormatError, match="roll"):
         GAME.state_from_json(bad)
+
+
+def test_describe_draws_the_board() -> None:
+    tiles = {"a1": "ROL", "b1": "RSL", "c1": "BSL", "f6": "GTS"}  # large thrice: not over
+    state = board_state(tiles, {"a1": 1}, roll=(RED, ROUND))
+    text = GAME.describe(state)
+    lines = text.splitlines()
+    assert lines[1].split() == ["a", "b", "c", "d", "e", "f"]
+    assert lines[2].split() == ["6", "...", "...", "...", "...", "...", "GTS."]  # row 6 first
+    assert lines[7].split() == ["1", "ROL2", "RSL.", "BSL.", "...", "...", "..."]  # P2 on a1
+    assert "rolled red + round" in text
