@@ -28,10 +28,7 @@ _REASONS = {
     "no-kabuto": "has no Kabuto left on the grid",
     "no-move": "cannot move the Kaito (no tile in its row or column to land on)",
 }
-_LEGEND = (
-    "S Katana (sword), H Kabuto (helmet), 1-3 Mons; R red, B black; O opening tile; "
-    ".. gap; [..] the Kaito (on the tile under it)"
-)
+_LEGEND = "S Katana, H Kabuto, 1-3 Mons (R red, B black); O opening tile; .. gap; [..] Kaito"
 
 
 def _cell_text(state: KaitoState, cell: int) -> str:
