@@ -31,7 +31,9 @@ def position(
     base = GAME.new_game(cfg, 0)
     sup = tuple(sorted(t(c) for c in supply))
     st = tuple(tuple(tuple(t(c) for c in s) for s in own) for own in stacks)
-    return replace(base, supply=sup, stacks=st, roll=roll, turn=len(stacks) if turn is None else turn)
+    return replace(
+        base, supply=sup, stacks=st, roll=roll, turn=len(stacks) if turn is None else turn
+    )
 
 
 def test_setup_20_tiles_and_free_starting_tiles() -> None:
@@ -44,6 +46,9 @@ def test_setup_20_tiles_and_free_starting_tiles() -> None:
     # Any supply tile may start (duplicates with the same code offered once).
     assert {m.kind for m in moves} == {"start"}
     assert {TILE_CODES[m.tile] for m in moves} == {TILE_CODES[x] for x in state.supply}
+    absent = next(x for x in range(40) if TILE_CODES[x] not in {TILE_CODES[y] for y in state.supply})
+    with pytest.raises(IllegalMoveError, match="not in the supply"):
+        GAME.apply(state, Move("start", absent))
     after = GAME.apply(state, moves[0])
     assert after.stacks[0] == ((moves[0].tile,),)
     assert GAME.current_player(after) == 1
@@ -121,9 +126,7 @@ def test_level_3_new_stack_only_when_nothing_matches() -> None:
 
 def test_level_3_any_own_stack_and_highest_stack_wins() -> None:
     # P1 has stacks ROL and BTS; rolled green: GTL matches ROL (size) and BTS (shape).
-    state = position(
-        ["GTL"], [[["ROL", "RSL"], ["BTS"]], [["YSS", "YOS"]]], roll=(1, -1), level=3
-    )
+    state = position(["GTL"], [[["ROL", "RSL"], ["BTS"]], [["YSS", "YOS"]]], roll=(1, -1), level=3)
     assert GAME.legal_moves(state) == (Move("add", t("GTL"), dst=0), Move("add", t("GTL"), dst=1))
     after = GAME.apply(state, Move("add", t("GTL"), dst=1))
     # Supply empty: P1's stacks are 2 and 2, P2's 2: a shared top is a draw.
