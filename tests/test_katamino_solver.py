@@ -202,6 +202,10 @@ def test_straight_piece_lies_horizontally() -> None:
     assert solve_count("5x1", [I5]).count == 1
     assert solve_count("5x1", [I5], straight_horizontal=True).count == 0
     assert solve_count("1x5", [I5], straight_horizontal=True).count == 1
+    # Shorter straight pieces too (I-tetromino A, I-tromino X), but not the domino W.
+    assert solve_count("4x1", "katamino-duo:A", straight_horizontal=True).count == 0
+    assert solve_count("3x1", "katamino-duo:X", straight_horizontal=True).count == 0
+    assert solve_count("2x1", "katamino-duo:W", straight_horizontal=True).count == 1
     # In 3D "horizontal" means off the vertical: a 1x1x5 column is forbidden, a 1x5x1 row not.
     assert solve_count("1x1x5", [I5]).count == 1
     assert solve_count("1x1x5", [I5], straight_horizontal=True).count == 0

@@ -48,9 +48,10 @@ class PieceType:
 
 
 def is_straight(cells: Iterable[Cell]) -> bool:
-    """True for a line of two or more cells (the I-pieces)."""
+    """True for a line of three or more cells: the I-pieces the Katamino rule holds horizontal
+    (I-tromino, I-tetromino, I-pentomino; a domino is not "the straight piece")."""
     cs = list(cells)
-    if len(cs) < 2:
+    if len(cs) < 3:
         return False
     spans = [max(c[k] for c in cs) - min(c[k] for c in cs) for k in range(3)]
     return sum(1 for s in spans if s > 0) == 1

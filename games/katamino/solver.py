@@ -126,8 +126,10 @@ class Difficulty:
         }
 
 
-LEVELS = (("beginner", 1.5), ("easy", 2.0), ("normal", 2.5), ("difficult", 3.0))
-"""Score thresholds (upper bounds); above the last: ``expert``."""
+LEVELS = (("beginner", 2.0), ("easy", 2.6), ("normal", 3.1), ("difficult", 3.6))
+"""Score thresholds (upper bounds); above the last: ``expert``. Calibrated on the 26 solvable
+Katamino Duo pentomino puzzles 5x3..5x7 (straight rule on): Penta 3 scores 1.6-2.5, Penta 4
+2.4-3.4, Penta 5 2.7-3.6, Penta 6 3.3-4.2, Penta 7 3.5 (docs/katamino-solver.md)."""
 
 # ------------------------------------------------------------------------------ building
 
