@@ -19,8 +19,20 @@ def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     ("kind", "level"), [("stapeltoren", "5"), ("3-set", "4"), ("stapeltje", "5")]
 )
 def test_play_each_type_headless_json_byte_stable(kind: str, level: str) -> None:
-    args = ("play", "katoiz", "--type", kind, "--level", level, "--players", "smart,random",
-            "--seed", "3", "--headless", "--json")
+    args = (
+        "play",
+        "katoiz",
+        "--type",
+        kind,
+        "--level",
+        level,
+        "--players",
+        "smart,random",
+        "--seed",
+        "3",
+        "--headless",
+        "--json",
+    )
     a, b = run_cli(*args), run_cli(*args)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
@@ -46,8 +58,16 @@ def test_bad_options_exit_2(args: tuple[str, ...], needle: str) -> None:
 def test_human_sees_the_board_and_a_bad_move_is_reprompted() -> None:
     # Seat 0 is human: "ZZZ" is no tile; then the input ends. The board picture and the
     # parse error (naming the move format) must be shown.
-    p = run_cli("play", "katoiz", "--type", "stapeltoren", "--players", "human,random",
-                "--headless", stdin="ZZZ\n")
+    p = run_cli(
+        "play",
+        "katoiz",
+        "--type",
+        "stapeltoren",
+        "--players",
+        "human,random",
+        "--headless",
+        stdin="ZZZ\n",
+    )
     out = p.stdout + p.stderr
     assert "Supply (20)" in out
     assert "type a tile code" in out

@@ -123,8 +123,16 @@ def test_registered_with_options_and_bots() -> None:
 def test_level_presets(kind: str, level: int, on: set[str]) -> None:
     c = cfg(type=kind, level=level)
     flags = {
-        "two_matches", "colour_die", "picture_die", "stack_score", "category_score",
-        "remove_disc", "reroll", "highest_stack", "clock", "colour_ladder",
+        "two_matches",
+        "colour_die",
+        "picture_die",
+        "stack_score",
+        "category_score",
+        "remove_disc",
+        "reroll",
+        "highest_stack",
+        "clock",
+        "colour_ladder",
     }
     assert {f for f in flags if getattr(c, f)} == on
 
@@ -155,11 +163,17 @@ def test_stapeltje_level_2_is_height_five_and_presets_take_explicit_overrides() 
     ("players", "values", "fragments"),
     [
         (2, {"type": "stapeltoren", "picture_die": True}, ["picture_die", "colour_die"]),
-        (2, {"type": "3-set", "stack_score": True, "category_score": True},
-         ["stack_score", "category_score"]),
+        (
+            2,
+            {"type": "3-set", "stack_score": True, "category_score": True},
+            ["stack_score", "category_score"],
+        ),
         (2, {"type": "3-set", "stack_matches": 2}, ["stack_matches", "stack_score"]),
-        (2, {"type": "stapeltje", "clock": True, "highest_stack": True},
-         ["clock", "highest_stack"]),
+        (
+            2,
+            {"type": "stapeltje", "clock": True, "highest_stack": True},
+            ["clock", "highest_stack"],
+        ),
         (2, {"type": "stapeltje", "level": 3, "height": 5}, ["height", "highest_stack"]),
         (4, {"type": "stapeltje", "height": 6}, ["height", "2 or 3 players"]),
         (3, {"type": "stapeltje", "height": 7}, ["height", "2 players"]),
@@ -207,5 +221,7 @@ def test_command_line_flags() -> None:
     assert values == {"type": "stapeltoren", "level": 3, "picture_die": True, "two_matches": True}
     c = GAME.make_config(values, players=2)
     assert c.colour_die and c.picture_die and c.two_matches
-    values = parse_game_options(GAME, ["--type", "3-set", "--remove-disc", "--set-rule", "pairwise"])
+    values = parse_game_options(
+        GAME, ["--type", "3-set", "--remove-disc", "--set-rule", "pairwise"]
+    )
     assert GAME.make_config(values, players=3).set_rule == "pairwise"

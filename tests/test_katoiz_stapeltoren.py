@@ -46,7 +46,9 @@ def test_setup_20_tiles_and_free_starting_tiles() -> None:
     # Any supply tile may start (duplicates with the same code offered once).
     assert {m.kind for m in moves} == {"start"}
     assert {TILE_CODES[m.tile] for m in moves} == {TILE_CODES[x] for x in state.supply}
-    absent = next(x for x in range(40) if TILE_CODES[x] not in {TILE_CODES[y] for y in state.supply})
+    absent = next(
+        x for x in range(40) if TILE_CODES[x] not in {TILE_CODES[y] for y in state.supply}
+    )
     with pytest.raises(IllegalMoveError, match="not in the supply"):
         GAME.apply(state, Move("start", absent))
     after = GAME.apply(state, moves[0])

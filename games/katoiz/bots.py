@@ -31,9 +31,7 @@ def _toren_reach(supply: list[int], top: int, need: int, picture: bool) -> float
     if not good:
         return 0.0
     faces = range(6) if picture else (-1,)
-    hits = sum(
-        1 for c in range(6) for f in faces if any(fits(t, (c, f)) for t in good)
-    )
+    hits = sum(1 for c in range(6) for f in faces if any(fits(t, (c, f)) for t in good))
     return hits / len(faces)
 
 
@@ -52,9 +50,7 @@ def _toren_value(state: Any, move: Any) -> float:
     value = 100.0 * len(main) + 10.0 * _toren_reach(supply, main[-1], need, cfg.picture_die)
     if state.starting:  # a starting tile: keep many followers, nothing else to weigh
         return value
-    rivals = [
-        max(own, key=len) for p, own in enumerate(state.stacks) if p != seat and own
-    ]
+    rivals = [max(own, key=len) for p, own in enumerate(state.stacks) if p != seat and own]
     if rivals:
         value -= 5.0 * max(_toren_reach(supply, r[-1], need, cfg.picture_die) for r in rivals)
     return value

@@ -234,11 +234,15 @@ def check_int(game: str, key: str, value: Any, lo: int, hi: int, what: str = "")
 def json_int(value: Any, what: str, lo: int, hi: int) -> int:
     """A state JSON integer in ``lo..hi``, else StateFormatError."""
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise StateFormatError(f"katoiz state: {what} must be an integer in {lo}..{hi}, got {value!r}")
+        raise StateFormatError(
+            f"katoiz state: {what} must be an integer in {lo}..{hi}, got {value!r}"
+        )
     return int(value)
 
 
-def json_ints(value: Any, what: str, lo: int, hi: int, length: int | None = None) -> tuple[int, ...]:
+def json_ints(
+    value: Any, what: str, lo: int, hi: int, length: int | None = None
+) -> tuple[int, ...]:
     """A state JSON list of integers in ``lo..hi`` (optionally of a given length)."""
     if not isinstance(value, list) or (length is not None and len(value) != length):
         size = f" of length {length}" if length is not None else ""
@@ -259,7 +263,9 @@ def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
 def json_rng(value: Any) -> Rng:
     """The state's random stream from 16 lowercase hex digits."""
     if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{16}", value):
-        raise StateFormatError(f"katoiz state: 'rng' must be 16 lowercase hex digits, got {value!r}")
+        raise StateFormatError(
+            f"katoiz state: 'rng' must be 16 lowercase hex digits, got {value!r}"
+        )
     return Rng(int(value, 16))
 
 

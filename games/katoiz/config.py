@@ -93,8 +93,13 @@ OPTIONS: tuple[Option, ...] = (
     Option("category_score", "bool", False, "3-set level 3: colour/shape/size points"),
     Option("remove_disc", "bool", False, "3-set level 4: remove an opponent's disc"),
     Option("reroll", "bool", False, "3-set level 4: roll again after placing next to own disc"),
-    Option("set_rule", "str", "common", "3-set: one property shared by all three, or pairwise",
-           SET_RULES),
+    Option(
+        "set_rule",
+        "str",
+        "common",
+        "3-set: one property shared by all three, or pairwise",
+        SET_RULES,
+    ),
     Option("move_needs_dice", "bool", True, "3-set: a moved disc must also fit the dice"),
     Option("diagonal_next", "bool", False, "3-set level 4: diagonal tiles count as next to"),
     Option("max_turns", "int", 0, "turn cap (0 = 200 for 3-set, 300 for stapeltje)"),
@@ -104,8 +109,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("clock", "bool", False, "stapeltje level 4: simulated clocks (solo possible)"),
     Option("colour_ladder", "bool", False, "stapeltje level 5: colour ladder instead of dice"),
     Option("ladder", "str", COLOUR_LETTERS, "stapeltje level 5: ladder colours, bottom first"),
-    Option("position", "str", "8", "stapeltje: own position = corner + 8 or 4 neighbours",
-           POSITIONS),
+    Option(
+        "position", "str", "8", "stapeltje: own position = corner + 8 or 4 neighbours", POSITIONS
+    ),
     Option("farthest", "bool", True, "stapeltje: a tile must go as far as it can"),
     Option("time_limit", "int", 0, "stapeltje level 3: simulated game time in s (0 = none)"),
     Option("clock_seconds", "int", 0, "stapeltje level 4: clock per player in s (0 = by height)"),
@@ -203,17 +209,29 @@ def _stapeltoren(v: dict[str, Any], players: int, level: int) -> KatoizConfig:
             "(level 3); add --colour-die or use --level 5"
         )
     default_supply = 40 if die else 20
-    supply = check_int(
-        GAME, "supply", v.get("supply", 0), 0, 40,
-        f"0 = {default_supply}; at least players + 1 tiles are needed",
-    ) or default_supply
+    supply = (
+        check_int(
+            GAME,
+            "supply",
+            v.get("supply", 0),
+            0,
+            40,
+            f"0 = {default_supply}; at least players + 1 tiles are needed",
+        )
+        or default_supply
+    )
     if supply < players + 1:
         raise ConfigError(
             f"{GAME}: option 'supply': {supply} tiles for {players} players; at least "
             f"{players + 1} are needed (a starting tile each and one to take)"
         )
     return KatoizConfig(
-        players, "stapeltoren", level, two_matches=two, colour_die=die, picture_die=pic,
+        players,
+        "stapeltoren",
+        level,
+        two_matches=two,
+        colour_die=die,
+        picture_die=pic,
         supply=supply,
     )
 
@@ -233,8 +251,12 @@ def _threeset(v: dict[str, Any], players: int, level: int) -> KatoizConfig:
         )
     cap = check_int(GAME, "max_turns", v.get("max_turns", 0), 0, 100_000, "0 = 200")
     return KatoizConfig(
-        players, "3-set", level,
-        stack_score=stack, stack_matches=sm, category_score=cat,
+        players,
+        "3-set",
+        level,
+        stack_score=stack,
+        stack_matches=sm,
+        category_score=cat,
         remove_disc=check_bool(GAME, "remove_disc", v.get("remove_disc", False)),
         reroll=check_bool(GAME, "reroll", v.get("reroll", False)),
         set_rule=_choice("set_rule", v.get("set_rule", "common"), SET_RULES),
@@ -284,12 +306,17 @@ def _stapeltje(v: dict[str, Any], players: int, level: int) -> KatoizConfig:
         clock_s = SOLO_CLOCK if players == 1 else CLOCK_BY_HEIGHT[height]
     cap = check_int(GAME, "max_turns", v.get("max_turns", 0), 0, 100_000, "0 = 300")
     return KatoizConfig(
-        players, "stapeltje", level,
-        height=height, highest_stack=highest, clock=clock,
+        players,
+        "stapeltje",
+        level,
+        height=height,
+        highest_stack=highest,
+        clock=clock,
         colour_ladder=check_bool(GAME, "colour_ladder", v.get("colour_ladder", False)),
         ladder=ladder.upper(),
         position=_choice("position", v.get("position", "8"), POSITIONS),
         farthest=check_bool(GAME, "farthest", v.get("farthest", True)),
-        time_limit=time_limit, clock_seconds=clock_s,
+        time_limit=time_limit,
+        clock_seconds=clock_s,
         max_turns=cap or DEFAULT_MAX_TURNS["stapeltje"],
     )

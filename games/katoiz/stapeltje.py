@@ -126,14 +126,23 @@ def geometry(players: int, position: str, big: bool) -> Geometry:
             <= reach
         }
         pos.append(frozenset(cells | {CELLS + p}))
-    hnb: list[list[int]] = [list(ORTHOGONAL[i]) for i in range(CELLS)] + [[] for _ in range(players)]
+    hnb: list[list[int]] = [list(ORTHOGONAL[i]) for i in range(CELLS)] + [
+        [] for _ in range(players)
+    ]
     for p in range(players):
         corner = SIDES[sides[p]][1]
         hnb[corner].append(CELLS + p)
         hnb[CELLS + p].append(corner)
-    foreign = tuple(frozenset().union(*(pos[q] for q in range(players) if q != p)) for p in range(players))
+    foreign = tuple(
+        frozenset().union(*(pos[q] for q in range(players) if q != p)) for p in range(players)
+    )
     return Geometry(
-        sides, homes_xy, tuple(dist), tuple(steps), tuple(tuple(h) for h in hnb), tuple(pos),
+        sides,
+        homes_xy,
+        tuple(dist),
+        tuple(steps),
+        tuple(tuple(h) for h in hnb),
+        tuple(pos),
         foreign,
     )
 
@@ -374,15 +383,39 @@ def apply(state: StapelState, move: Move) -> StapelState:
             nxt = q
             break
     after = StapelState(
-        cfg, state.rng, None, tuple(stacks), tuple(homes), state.aside, last, nxt,
-        state.turn + 1, blocked, clocks, out, state.elapsed + cost, p if won else -1,
+        cfg,
+        state.rng,
+        None,
+        tuple(stacks),
+        tuple(homes),
+        state.aside,
+        last,
+        nxt,
+        state.turn + 1,
+        blocked,
+        clocks,
+        out,
+        state.elapsed + cost,
+        p if won else -1,
     )
     if cfg.colour_ladder or is_terminal(after):
         return after
     roll, rng = roll_dice(state.rng, True)
     return StapelState(
-        cfg, rng, roll, after.stacks, after.homes, after.aside, last, nxt, after.turn,
-        blocked, clocks, out, after.elapsed, after.winner,
+        cfg,
+        rng,
+        roll,
+        after.stacks,
+        after.homes,
+        after.aside,
+        last,
+        nxt,
+        after.turn,
+        blocked,
+        clocks,
+        out,
+        after.elapsed,
+        after.winner,
     )
 
 
@@ -504,17 +537,23 @@ def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> StapelStat
     if sorted(tiles) != list(PICTURE_TILES):
         raise StateFormatError("katoiz state: tiles not conserved (board + homes + aside != 40)")
     n = cfg.players
-    clocks = json_ints(obj.get("clocks"), "clocks", -10**7, 10**7, n if cfg.clock else 0)
+    clocks = json_ints(obj.get("clocks"), "clocks", -(10**7), 10**7, n if cfg.clock else 0)
     out = json_ints(obj.get("out"), "out", 0, n - 1)
     if len(set(out)) != len(out) or (out and not cfg.clock):
         raise StateFormatError("katoiz state: 'out' lists seats out of time, each once")
     state = StapelState(
-        cfg, rng, json_roll(obj.get("roll")), stacks, homes, aside,
+        cfg,
+        rng,
+        json_roll(obj.get("roll")),
+        stacks,
+        homes,
+        aside,
         json_int(obj.get("last"), "last", -1, 39),
         json_int(obj.get("seat"), "seat", 0, n - 1),
         json_int(obj.get("turn"), "turn", 0, 10**6),
         json_int(obj.get("blocked"), "blocked", 0, BLOCKED_TO_END),
-        clocks, out,
+        clocks,
+        out,
         json_int(obj.get("elapsed"), "elapsed", 0, 10**9),
         json_int(obj.get("winner"), "winner", -1, n - 1),
     )
@@ -532,7 +571,9 @@ def describe(state: StapelState) -> str:
         rules.append("clocks")
     if cfg.colour_ladder:
         rules.append("colour ladder " + cfg.ladder)
-    lines = [f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
+    lines = [
+        f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"
+    ]
     lines.append("cell = top tile, height, :N in player N's position")
     lines.append("    " + " ".join(f"  {ch}   " for ch in "abcdef"))
     owner = {c: str(p + 1) for p in range(cfg.players) for c in g.pos[p] if c < CELLS}
@@ -547,15 +588,22 @@ def describe(state: StapelState) -> str:
         lines.append(f" {y + 1}  " + " ".join(row))
     for p in range(cfg.players):
         name, corner = SIDES[g.sides[p]][0], SIDES[g.sides[p]][1]
-        clock = f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "") if cfg.clock else ""
+        clock = (
+            f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "")
+            if cfg.clock
+            else ""
+        )
         lines.append(
             f"{seat_name(p)} home ({name} of {cell_name(corner)}): "
             f"{' '.join(tile_code(t) for t in state.homes[p])} ({len(state.homes[p])}){clock}"
         )
     if is_terminal(state):
         res = result(state)
-        verdict = f"{seat_name(res.winners[0])} wins" if res.winners else (
-            "solo game" if cfg.players == 1 else "a draw")
+        verdict = (
+            f"{seat_name(res.winners[0])} wins"
+            if res.winners
+            else ("solo game" if cfg.players == 1 else "a draw")
+        )
         lines.append(f"Game over ({end_reason(state)}): {verdict}")
     else:
         last = f"; not {tile_code(state.last)} (moved last)" if state.last >= 0 else ""
@@ -564,4 +612,3 @@ def describe(state: StapelState) -> str:
             f"{_req_text(state)}{last}"
         )
     return "\n".join(lines)
-

@@ -313,7 +313,9 @@ def describe(state: TorenState) -> str:
         verdict = (
             "no winner is named at this level"
             if not cfg.colour_die
-            else f"{seat_name(res.winners[0])} wins" if res.winners else "a draw"
+            else f"{seat_name(res.winners[0])} wins"
+            if res.winners
+            else "a draw"
         )
         lines.append(f"Game over ({res.detail['end']}): {verdict}")
     else:

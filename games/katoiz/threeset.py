@@ -210,15 +210,33 @@ def apply(state: SetState, move: Move) -> SetState:
     forfeits = state.forfeits + 1 if move.kind == "pass" and move.rem < 0 else 0
     nxt = seat if bonus else (seat + 1) % cfg.players
     after = SetState(
-        cfg, state.rng, None, tuple(board), tuple(discs), tuple(piles), state.aside,
-        nxt, state.turn + 1, forfeits, bonus,
+        cfg,
+        state.rng,
+        None,
+        tuple(board),
+        tuple(discs),
+        tuple(piles),
+        state.aside,
+        nxt,
+        state.turn + 1,
+        forfeits,
+        bonus,
     )
     if is_terminal(after):
         return after
     roll, rng = roll_dice(state.rng, True)
     return SetState(
-        cfg, rng, roll, after.board, after.discs, after.piles, after.aside,
-        nxt, after.turn, forfeits, bonus,
+        cfg,
+        rng,
+        roll,
+        after.board,
+        after.discs,
+        after.piles,
+        after.aside,
+        nxt,
+        after.turn,
+        forfeits,
+        bonus,
     )
 
 
@@ -282,7 +300,9 @@ def longest_stack(tiles: Sequence[int], need: int) -> int:
     types = sorted({TILES[t] for t in tiles})
     counts = tuple(sum(1 for t in tiles if TILES[t] == ty) for ty in types)
     adj = tuple(
-        tuple(j for j, u in enumerate(types) if sum(x == y for x, y in zip(ty, u, strict=True)) >= 2)
+        tuple(
+            j for j, u in enumerate(types) if sum(x == y for x, y in zip(ty, u, strict=True)) >= 2
+        )
         for ty in types
     )
 
@@ -324,8 +344,11 @@ def result(state: SetState) -> Result:
         "type": "3-set",
         "end": end_reason(state),
         "sets": [len(p) // 3 for p in state.piles],
-        "score": "stack" if state.config.stack_score else
-        "categories" if state.config.category_score else "sets",
+        "score": "stack"
+        if state.config.stack_score
+        else "categories"
+        if state.config.category_score
+        else "sets",
     }
     return Result(tuple(float(s) for s in sc), winners, detail)
 
@@ -404,10 +427,17 @@ def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> SetState:
     if not isinstance(bonus, bool):
         raise StateFormatError("katoiz state: 'bonus' must be true or false")
     state = SetState(
-        cfg, rng, json_roll(obj.get("roll")), board, discs, piles, aside,
+        cfg,
+        rng,
+        json_roll(obj.get("roll")),
+        board,
+        discs,
+        piles,
+        aside,
         json_int(obj.get("seat"), "seat", 0, cfg.players - 1),
         json_int(obj.get("turn"), "turn", 0, 10**6),
-        json_int(obj.get("forfeits"), "forfeits", 0, FORFEITS_TO_END), bonus,
+        json_int(obj.get("forfeits"), "forfeits", 0, FORFEITS_TO_END),
+        bonus,
     )
     if (state.roll is None) != is_terminal(state) or (state.roll and state.roll[1] < 0):
         raise StateFormatError("katoiz state: 'roll' must be both dice, and null only at the end")
@@ -444,8 +474,11 @@ def describe(state: SetState) -> str:
         )
     if is_terminal(state):
         res = result(state)
-        verdict = f"{seat_name(res.winners[0])} wins" if res.winners else (
-            "no winner (solo)" if cfg.players == 1 else "a draw")
+        verdict = (
+            f"{seat_name(res.winners[0])} wins"
+            if res.winners
+            else ("no winner (solo)" if cfg.players == 1 else "a draw")
+        )
         lines.append(f"Game over ({end_reason(state)}): {verdict}")
     else:
         extra = " (extra roll)" if state.bonus else ""
