@@ -16,6 +16,7 @@ from games.core import Bot, ConfigError, Game
 GAME_MODULES: dict[str, str] = {
     "catego": "games.catego",
     "kaito": "games.kaito",
+    "kataboom": "games.kataboom",
     "katoiz": "games.katoiz",
     "kozo": "games.kozo",
 }

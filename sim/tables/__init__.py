@@ -6,6 +6,8 @@ under that name (:func:`games.core.register_referee`) to *measure* each move bef
 ``Game.apply`` records it. Importing this package registers every table:
 
 - ``kozo-physics``: :class:`sim.tables.kozo.KozoTable`, one persistent seeded world per round.
+- ``kataboom-physics``: :class:`sim.tables.kataboom.KataboomTable`, one persistent seeded world
+  per game.
 
 Shared parts for every table (Kataboom will use them too):
 
@@ -32,3 +34,12 @@ def _kozo(game: Any, config: Any, seed: int) -> Any:
 
 
 register_referee("kozo-physics", _kozo)
+
+
+def _kataboom(game: Any, config: Any, seed: int) -> Any:
+    from sim.tables.kataboom import KataboomTable
+
+    return KataboomTable(config, seed)
+
+
+register_referee("kataboom-physics", _kataboom)

@@ -1,0 +1,212 @@
+"""The Kataboom physics table: one persistent, seeded verdict-profile world per game.
+
+The starting model is built at the start (its pieces put down bottom-up at their intended
+poses, no hand noise) and settles for ``settle_s``; a model that does not stand is an error
+(every shipped model stands: ``tests/test_kataboom_models.py``). Then, per move
+(:meth:`KataboomTable.measure`):
+
+- ``place``: the rules lowered the piece straight down onto the settled structure (the support
+  height of its box compound, :mod:`games.kataboom.geometry`); the hand then puts it there
+  with seeded noise from the table's own stream ``Rng.from_seed(game seed, "kataboom-hand",
+  move index)`` (horizontal sigma ``hand_mm``, turn sigma ``hand_deg``, let go ``lift_mm``
+  above its rest, backing off as in :func:`sim.tables.world.hand_place` when the noisy pose
+  would push into a neighbour);
+- ``nudge``: an impulse (mN s) at a point of a piece (:meth:`sim.world.World.apply_impulse`);
+- the world keeps running for ``window_s`` (3 s) while :func:`sim.tables.world.watch` applies
+  Kataboom's collapse rule (:data:`KATABOOM_RULE`) to every piece against its pose at the
+  start of the move.
+
+The outcome carries every piece's settled pose (grid frame) and what fell. The world is cached
+between moves; asked about another position (a replay, a bot's look-ahead) the table rebuilds
+it from the move log, bit-identically. :meth:`KataboomTable.assess` judges a placement on a
+copy (a seeded ensemble of :func:`sim.verdict.simulate`), never touching the game's world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from games.core import Referee
+from games.kataboom.geometry import orientations
+from games.kataboom.models import get_model
+from games.kataboom.rules import GAME, REFEREE
+from games.kataboom.state import (
+    NUDGE,
+    PLACE,
+    KataboomConfig,
+    KataboomMove,
+    KataboomState,
+    Outcome,
+    Pose,
+)
+from games.rng import Rng
+from sim.config import PhysicsConfig
+from sim.model import Scene, ScenePiece
+from sim.tables.world import FallReport, Hand, TableWorld, hand_place, watch
+from sim.verdict import ToppleRule
+
+KATABOOM_RULE = ToppleRule(drop_fraction=0.5, tilt_deg=20.0, table_contact=True, check_every=0.01)
+"""Kataboom's collapse rule: a piece falls when it touches the table having not touched it at
+the start of the move, its centre of mass drops more than half a cube edge (9.5 mm), or it tips
+more than 20 degrees. Any fall is a collapse."""
+
+Knock = Callable[[TableWorld, int, float], None]
+"""A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
+
+
+class ModelFallsError(RuntimeError):
+    """A starting model that does not stand on the table."""
+
+
+class KataboomTable(Referee):
+    """The Kataboom referee (see the module docstring)."""
+
+    name = REFEREE
+
+    def __init__(self, config: KataboomConfig, seed: int, knock: Knock | None = None) -> None:
+        self.config = config
+        self.seed = int(seed)
+        self.phys = PhysicsConfig()
+        self.edge = self.phys.katamino_cube
+        self.knock = knock
+        self._world: TableWorld | None = None
+        self._key: tuple[Any, ...] | None = None
+        self.rebuilds = 0
+        """How many times the world was rebuilt from a log (tests, benchmarks)."""
+        self.base_report: FallReport | None = None
+
+    # ------------------------------------------------------------------ geometry
+    def scene_piece(self, name: str, rot: int, pose: Sequence[float]) -> ScenePiece:
+        """The ScenePiece of a Kataboom piece at a grid-frame pose."""
+        pos = tuple(float(v) * self.edge for v in pose[:3])
+        q = tuple(float(v) for v in pose[3:7]) if len(pose) >= 7 else (0.0, 0.0, 0.0, 1.0)
+        return ScenePiece(
+            name, orientations(name)[rot], "katamino", pos, q,  # type: ignore[arg-type]
+            source=f"katamino-duo:{name}",
+        )  # fmt: skip
+
+    def to_grid(self, position: Sequence[float], quat: Sequence[float]) -> Pose:
+        """A world pose (m, quaternion) as a grid-frame pose (cube edges)."""
+        g = np.asarray(position, float) / self.edge
+        return (*(float(v) for v in g), *(float(v) for v in quat))  # type: ignore[return-value]
+
+    def structure_scene(self, state: KataboomState, extra: Sequence[ScenePiece] = ()) -> Scene:
+        """A scene of the settled structure of ``state`` (plus ``extra`` pieces)."""
+        pieces = [self.scene_piece(it.name, it.rot, it.pose) for it in state.structure]
+        pieces.extend(extra)
+        return Scene("kataboom-table", tuple(pieces), self.phys, seconds=self.config.window_s)
+
+    # ------------------------------------------------------------------ the world
+    def _fresh(self) -> TableWorld:
+        """A new world with the starting model built and settled."""
+        if self._world is not None:
+            self._world.close()
+        world = TableWorld(Scene("kataboom-table", (), self.phys))
+        self._world = world
+        lift = self.config.lift_mm * 1e-3 / self.edge
+        for p in get_model(self.config.model).pieces:
+            x, y, z = p.pos
+            world.add_piece(self.scene_piece(p.name, p.rot, (x, y, z + lift * (z > 0))))
+        world.rebase()
+        report = watch(world, self.config.settle_s, KATABOOM_RULE, after_fall=0.0)
+        self.base_report = report
+        if report.fell:
+            raise ModelFallsError(
+                f"kataboom: model {self.config.model} does not stand: "
+                + ", ".join(f"{f} {report.reasons[f]}" for f in report.fell)
+            )
+        return world
+
+    def _run(self, world: TableWorld, move: KataboomMove, index: int) -> FallReport:
+        """Make one move in the running world and watch it."""
+        cfg = self.config
+        if move.kind == PLACE:
+            piece = self.scene_piece(move.piece, move.rot, move.pos)
+            rng = Rng.from_seed(self.seed, "kataboom-hand", index)
+            hand_place(world, piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm))
+        elif move.kind == NUDGE:
+            world.rebase()
+            point = np.asarray(move.pos, float) * self.edge
+            world.apply_impulse(move.piece, point, np.asarray(move.push, float) * 1e-3)
+        else:
+            raise ValueError(f"kataboom table: cannot measure a {move.kind!r} move")
+        on_check = None
+        if self.knock is not None:
+            knock = self.knock
+
+            def on_check(w: Any, t: float) -> None:
+                knock(w, index, t)
+
+        return watch(world, cfg.window_s, KATABOOM_RULE, on_check=on_check)
+
+    def _sync(self, state: KataboomState) -> TableWorld:
+        """The world after ``state``'s logged moves (cached or rebuilt)."""
+        key = (self.seed, state.config, state.history)
+        if self._world is not None and self._key == key:
+            return self._world
+        world = self._fresh()
+        self.rebuilds += 1
+        replay = GAME.new_game(state.config, state.seed)
+        for i, text in enumerate(state.history):
+            mv = GAME.parse_move(replay, text)
+            report = self._run(world, mv, i)
+            replay = GAME.apply(replay, replace(mv, outcome=self._outcome(world, report)))
+        self._key = key
+        return world
+
+    def _outcome(self, world: TableWorld, report: FallReport) -> Outcome:
+        poses = tuple(self.to_grid(*world.pose(pid)) for pid in world.piece_ids)
+        first = None if report.first is None else float(report.first)
+        return Outcome(poses, tuple(report.fell), first, "physics")
+
+    # ------------------------------------------------------------------ Referee
+    def measure(self, state: KataboomState, move: KataboomMove) -> KataboomMove:
+        """The move as made at the table, carrying its :class:`Outcome`."""
+        GAME.check_move(state, move.intended())
+        world = self._sync(state)
+        index = len(state.history)
+        report = self._run(world, move.intended(), index)
+        outcome = self._outcome(world, report)
+        text = GAME.format_move(state, move)
+        self._key = (self.seed, state.config, (*state.history, text))
+        if report.fell:
+            self.close()
+        return replace(move.intended(), outcome=outcome)
+
+    def close(self) -> None:
+        """Close the cached world."""
+        if self._world is not None:
+            self._world.close()
+        self._world = None
+        self._key = None
+
+    # ------------------------------------------------------------------ for bots
+    def assess(
+        self,
+        state: KataboomState,
+        move: KataboomMove,
+        *,
+        replicas: int = 3,
+        seconds: float = 1.5,
+        seed: int = 0,
+    ) -> float:
+        """Probability that placing ``move`` (intended pose) on the settled structure of
+        ``state`` makes it collapse: the statics LP when it decides, else a seeded ensemble of
+        ``replicas`` runs of ``seconds`` (one process). Never touches the game's world."""
+        from sim.verdict import simulate
+
+        extra = []
+        if move.kind == PLACE:
+            lift = self.config.lift_mm * 1e-3 / self.edge
+            x, y, z = move.pos
+            extra.append(self.scene_piece(move.piece, move.rot, (x, y, z + lift)))
+        scene = self.structure_scene(state, extra)
+        verdict = simulate(
+            scene, seconds=seconds, replicas=replicas, seed=seed, method="auto", workers=1,
+            rule=KATABOOM_RULE,
+        )  # fmt: skip
+        return float(verdict.topple_probability)
