@@ -344,6 +344,26 @@ def test_python_backend_gives_the_same_answers() -> None:
         assert a == b
 
 
+def test_region_pruning_keeps_the_counts() -> None:
+    from games.katamino import search
+
+    for board, pcs in [("5x6", "pentominoes:LNPUVY"), ("4x4", "katamino-duo:B,C,D,W,W,V,V"),
+                       ("2x3x5", "pentominoes:LNPUVY")]:  # fmt: skip
+        p = Problem(Target.parse(board), pcs)
+        runs = {}
+        for backend in ("numba", "python"):
+            for prune in (False, True):
+                s = search.Search(p, backend=backend, prune=prune)
+                rows = s.run(max_rows=100000)
+                runs[backend, prune] = (s.solutions, s.nodes, rows)
+        assert runs["numba", True] == runs["python", True]
+        assert runs["numba", False] == runs["python", False]
+        assert runs["numba", True][0] == runs["numba", False][0]
+        assert sorted(runs["numba", True][2]) == sorted(runs["numba", False][2])
+        if p.sizes() and min(p.sizes()) > 1:
+            assert runs["numba", True][1] < runs["numba", False][1]  # the check does prune
+
+
 def test_environment_variable_forces_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TABLESIM_SOLVER_BACKEND", "python")
     assert solve_count("3x5", "pentominoes:LPU").backend == "python"

@@ -1,0 +1,570 @@
+"""Katamino Duo solo play: staged puzzles from the shipped challenge tables.
+
+Modes (``docs/rules/katamino-duo.md``, "Solo"): ``solo`` (3x3x3, then Penta 6..10),
+``solo3d`` (a 3D card's box; or a Penta-4 half + 3 pentaminos + 1 minimino -> 3x3x4),
+``construction`` (the rulebook's 11 boxes), ``puzzle3d`` (a flat grid A..F, then a box of the
+same cubes), ``traditional`` (Penta 3..7, then + V -> 3x3x4) and ``picture`` (flat animal and
+object masks for ages 3+). Every challenge is a list of stages; a stage is a target to fill
+exactly with a multiset of pieces, and each stage starts from an empty target with the whole
+multiset of that stage (the pieces of the previous stage plus the added ones).
+
+Moves: ``place`` a piece on cells (text ``"3 a1 b1 c1 d1 a2"``; in 3D a cell is
+``a1:2``, layer 2 counted from the bottom), ``hint`` (the solver names a piece and cells that
+keep the board solvable, or the placed pieces to take back when it is stuck), ``undo`` (take
+back the last piece of the current stage) and ``quit``. A stage that becomes full moves on
+to the next stage; the last one ends the game, solved. A state where no piece fits leaves
+``undo``, ``hint`` and ``quit``. With 2 seats the players solve together, placing in turns
+("alone or with other players"); hints, undos and quitting do not pass the turn.
+
+Result: every seat scores the number of stages completed; all seats win when the challenge
+is solved; ``detail`` gives the outcome (``solved`` or ``quit``), hints and undos used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from numbers import Integral
+from typing import Any
+
+from games.core import (
+    Bot,
+    ConfigError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Option,
+    Result,
+    StateFormatError,
+)
+from games.katamino import (
+    PlacedPiece,
+    SolverError,
+    Target,
+    is_solvable,
+    legal_orientations,
+    make_problem,
+    partial_problem,
+    solve_one,
+)
+from games.katamino.solo_data import (
+    SOLO_MODES,
+    Challenge,
+    challenges,
+    get_challenge,
+    piece,
+)
+from games.polycubes import Cells
+from games.rng import Rng
+
+MOVE_KINDS = ("hint", "undo", "quit", "place")
+"""Move kinds in their sort order (so listings show the commands first)."""
+
+Placement = tuple[str, Cells]
+
+
+@dataclass(frozen=True)
+class SoloConfig:
+    """A solo game: ``card``/``challenge`` 0 means "chosen by the seed"; ``swap`` is
+    ``""`` or ``"OLD=NEW[+NEW2]"``; ``straight_horizontal`` is the classic Katamino rule."""
+
+    mode: str
+    card: int
+    challenge: int
+    swap: str
+    straight_horizontal: bool
+    players: int
+
+
+@dataclass(frozen=True, order=True)
+class SoloMove:
+    """``kind`` index into MOVE_KINDS; ``piece`` and ``cells`` only for placements."""
+
+    kind: int
+    piece: str = ""
+    cells: Cells = ()
+
+    @property
+    def kind_name(self) -> str:
+        """``hint``, ``undo``, ``quit`` or ``place``."""
+        return MOVE_KINDS[self.kind]
+
+
+HINT, UNDO, QUIT = (SoloMove(i) for i in range(3))
+
+
+@dataclass(frozen=True)
+class SoloHint:
+    """``placement``: a next piece that keeps the board solvable (None when stuck);
+    ``culprits``: placed pieces whose removal alone makes a stuck board solvable again."""
+
+    placement: PlacedPiece | None
+    culprits: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SoloState:
+    """Where a solo game stands. ``placed`` is the current stage's board in placing order;
+    ``done`` the boards of the completed stages; ``outcome`` is ``""`` while playing."""
+
+    mode: str
+    card: int
+    challenge: int
+    swap: str
+    straight_horizontal: bool
+    players: int
+    stage: int = 0
+    placed: tuple[Placement, ...] = ()
+    done: tuple[tuple[Placement, ...], ...] = ()
+    seat: int = 0
+    turn: int = 0
+    hints: int = 0
+    undos: int = 0
+    outcome: str = ""
+    note: str = ""
+
+
+# ------------------------------------------------------------------------------ swaps
+
+
+def parse_swap(text: str) -> tuple[str, tuple[str, ...]]:
+    """``"A=V1+X"`` -> ``("A", ("V1", "X"))`` (ConfigError on a malformed swap)."""
+    m = re.fullmatch(r"\s*([A-Za-z0-9]+)\s*=\s*([A-Za-z0-9]+)\s*(?:\+\s*([A-Za-z0-9]+)\s*)?", text)
+    if not m:
+        raise ConfigError(
+            f"katamino: option --swap {text!r}: write OLD=NEW or OLD=NEW1+NEW2 with piece "
+            "names, e.g. A=V1+X"
+        )
+    new = tuple(g.upper() for g in m.groups()[1:] if g)
+    return m.group(1).upper(), new
+
+
+def apply_swap(ch: Challenge, swap: str) -> list[tuple[str, ...]]:
+    """Each stage's pieces with ``swap`` made (ConfigError when it is not a legal swap)."""
+    stages = [s.pieces for s in ch.stages]
+    if not swap:
+        return stages
+    old, new = parse_swap(swap)
+    sizes = {n: piece(n).size for n in (old, *new)}
+    if old not in stages[0]:
+        raise ConfigError(
+            f"katamino: option --swap {swap!r}: {old} is not among the first pieces "
+            f"({', '.join(stages[0])})"
+        )
+    used = set().union(*map(set, stages))
+    clash = [n for n in new if n in used]
+    if clash or len(set(new)) != len(new):
+        raise ConfigError(
+            f"katamino: option --swap {swap!r}: {', '.join(clash) or new[0]} is already used "
+            "by this challenge; swap in pieces left on the table"
+        )
+    if sum(sizes[n] for n in new) != sizes[old]:
+        raise ConfigError(
+            f"katamino: option --swap {swap!r}: {old} has {sizes[old]} cubes but "
+            f"{'+'.join(new)} has {sum(sizes[n] for n in new)}; a swap keeps the size"
+        )
+    return [tuple(n for n in s if n != old) + new for s in stages]
+
+
+# ------------------------------------------------------------------------------ geometry
+
+
+@cache
+def _orientations(name: str, dims: int, straight: bool) -> tuple[Cells, ...]:
+    return legal_orientations(piece(name).cells, dims, straight)
+
+
+def _shape_key(name: str) -> tuple:
+    return tuple(sorted(piece(name).cells))
+
+
+def placements(target: Target, free: frozenset, name: str, straight: bool) -> list[Cells]:
+    """Every way to put piece ``name`` on ``free`` cells of ``target`` (sorted cell tuples)."""
+    out = set()
+    for o in _orientations(name, target.dims, straight):
+        anchor = o[0]
+        for c in free:
+            cells = tuple(sorted((c[0] + x - anchor[0], c[1] + y - anchor[1], c[2] + z - anchor[2])
+                                 for x, y, z in o))  # fmt: skip
+            if all(q in free for q in cells):
+                out.add(cells)
+    return sorted(out)
+
+
+# ------------------------------------------------------------------------------ text of cells
+
+_COLS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def cell_text(c: tuple[int, int, int], dims: int) -> str:
+    """``(x, y, z)`` -> ``"b3"`` (2D) or ``"b3:2"`` (3D; layer counted from 1 at the bottom)."""
+    t = f"{_COLS[c[0]]}{c[1] + 1}"
+    return t if dims == 2 else f"{t}:{c[2] + 1}"
+
+
+def parse_cell(text: str, dims: int) -> tuple[int, int, int]:
+    """Inverse of :func:`cell_text` (MoveParseError naming the token)."""
+    m = re.fullmatch(r"([a-z])(\d+)(?::(\d+))?", text.strip().lower())
+    if not m or (dims == 3) != (m.group(3) is not None):
+        form = "b3" if dims == 2 else "b3:2 (column, row, layer)"
+        raise MoveParseError(f"cell {text!r}: write cells like {form}")
+    z = int(m.group(3)) - 1 if m.group(3) else 0
+    return (_COLS.index(m.group(1)), int(m.group(2)) - 1, z)
+
+
+# ------------------------------------------------------------------------------ the game
+
+
+class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
+    """Solo (or cooperative) Katamino puzzles from the shipped tables."""
+
+    name = "katamino"
+    title = "Katamino Duo (solo)"
+    min_players = 1
+    max_players = 2
+    options = (
+        Option("mode", "str", "solo", "solo mode", choices=SOLO_MODES),
+        Option("card", "int", 0, "challenge card (0: chosen by the seed)"),
+        Option("challenge", "int", 0, "challenge number on the card (0: chosen by the seed)"),
+        Option("swap", "str", "", "make an easier/other version: OLD=NEW or OLD=NEW1+NEW2"),
+        Option("straight_horizontal", "bool", False,
+               "classic rule: straight pieces lie along the board (off the vertical in 3D)"),
+    )  # fmt: skip
+    playout_options: Mapping[str, Any] = {"mode": "solo"}
+
+    # ---- configuration -------------------------------------------------------------------
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> SoloConfig:
+        """Validate the options; a swap must keep every stage of the challenge solvable."""
+        values = dict(values or {})
+        self.check_option_keys(values)
+        self.check_players(players)
+        mode = values.get("mode", "solo")
+        if mode not in SOLO_MODES:
+            raise ConfigError(f"katamino: option --mode {mode!r} (allowed: {', '.join(SOLO_MODES)})")
+        card, number = values.get("card", 0), values.get("challenge", 0)
+        for key, v in (("card", card), ("challenge", number)):
+            if isinstance(v, bool) or not isinstance(v, Integral) or v < 0:
+                raise ConfigError(f"katamino: option --{key} must be an integer >= 0, got {v!r}")
+        if (card == 0) != (number == 0):
+            raise ConfigError("katamino: give --card and --challenge together (or neither)")
+        swap = values.get("swap", "")
+        straight = values.get("straight_horizontal", False)
+        if not isinstance(swap, str):
+            raise ConfigError(f"katamino: option --swap must be text, got {swap!r}")
+        if not isinstance(straight, bool):
+            raise ConfigError(f"katamino: option --straight-horizontal must be a bool, got {straight!r}")
+        if swap and card == 0:
+            raise ConfigError("katamino: --swap needs --card and --challenge")
+        cfg = SoloConfig(mode, int(card), int(number), swap.strip().upper(), straight, players)
+        if card:
+            ch = get_challenge(mode, int(card), int(number))
+            if swap or straight:
+                self._check_solvable(ch, cfg)
+        return cfg
+
+    def _check_solvable(self, ch: Challenge, cfg: SoloConfig) -> None:
+        for stage, names in zip(ch.stages, apply_swap(ch, cfg.swap), strict=True):
+            pcs = [piece(n) for n in names]
+            if not is_solvable(stage.target, pcs, straight_horizontal=cfg.straight_horizontal):
+                what = f"the swap {cfg.swap}" if cfg.swap else "--straight-horizontal"
+                ok = ", ".join(ch.swaps) or "none"
+                raise ConfigError(
+                    f"katamino: {what} makes stage {stage.name} of card {ch.card} challenge "
+                    f"{ch.number} unsolvable (swaps that keep it solvable: {ok})"
+                )
+
+    def config_to_json(self, config: SoloConfig) -> dict[str, Any]:
+        return {
+            "mode": config.mode, "card": config.card, "challenge": config.challenge,
+            "swap": config.swap, "straight_horizontal": config.straight_horizontal,
+            "players": config.players,
+        }  # fmt: skip
+
+    # ---- helpers -------------------------------------------------------------------------
+    def challenge_of(self, state: SoloState) -> Challenge:
+        """The challenge a state plays."""
+        return get_challenge(state.mode, state.card, state.challenge)
+
+    def stage_pieces(self, state: SoloState) -> tuple[str, ...]:
+        """The current stage's pieces (after the swap)."""
+        return tuple(apply_swap(self.challenge_of(state), state.swap)[state.stage])
+
+    def stage_target(self, state: SoloState) -> Target:
+        """The current stage's target."""
+        return self.challenge_of(state).stages[state.stage].target
+
+    def remaining(self, state: SoloState) -> list[str]:
+        """Pieces of the current stage not on the board yet."""
+        left = list(self.stage_pieces(state))
+        for name, _ in state.placed:
+            left.remove(name)
+        return left
+
+    def free_cells(self, state: SoloState) -> frozenset:
+        """Empty cells of the current target."""
+        used = {c for _, cells in state.placed for c in cells}
+        return frozenset(self.stage_target(state).cell_set - used)
+
+    def placement_moves(self, state: SoloState) -> list[SoloMove]:
+        """Every placement of a remaining piece (one copy of each identical shape)."""
+        target, free = self.stage_target(state), self.free_cells(state)
+        seen_shapes: set[tuple] = set()
+        out = []
+        for name in sorted(set(self.remaining(state))):
+            key = _shape_key(name)
+            if key in seen_shapes:
+                continue
+            seen_shapes.add(key)
+            for cells in placements(target, free, name, state.straight_horizontal):
+                out.append(SoloMove(3, name, cells))
+        return out
+
+    # ---- rules ---------------------------------------------------------------------------
+    def new_game(self, config: SoloConfig, seed: int) -> SoloState:
+        card, number = config.card, config.challenge
+        if card == 0:
+            ch, _ = Rng.from_seed(seed, "katamino-solo", config.mode).choice(challenges(config.mode))
+            card, number = ch.card, ch.number
+        return SoloState(config.mode, card, number, config.swap, config.straight_horizontal,
+                         config.players)  # fmt: skip
+
+    def legal_moves(self, state: SoloState) -> tuple[SoloMove, ...]:
+        if state.outcome:
+            return ()
+        moves = [HINT, QUIT] + ([UNDO] if state.placed else [])
+        return tuple(sorted(moves + self.placement_moves(state)))
+
+    def check_move(self, state: SoloState, move: SoloMove) -> None:
+        """Raise IllegalMoveError unless ``move`` is legal (placements checked directly)."""
+        if state.outcome:
+            raise IllegalMoveError("the game is over")
+        if not isinstance(move, SoloMove) or not 0 <= move.kind < len(MOVE_KINDS):
+            raise IllegalMoveError(f"not a solo move: {move!r}")
+        if move.kind_name == "undo" and not state.placed:
+            raise IllegalMoveError("nothing to undo on this stage")
+        if move.kind_name != "place":
+            return
+        left = self.remaining(state)
+        name = move.piece
+        if name not in left:
+            same = [n for n in left if _shape_key(n) == _shape_key(name)] if name in {
+                p for p in self.stage_pieces(state)} else []  # fmt: skip
+            if not same:
+                raise IllegalMoveError(
+                    f"piece {name} is not available (left: {', '.join(sorted(left)) or 'none'})"
+                )
+        target, free = self.stage_target(state), self.free_cells(state)
+        bad = [c for c in move.cells if c not in free]
+        if bad:
+            why = "off the target" if bad[0] not in target.cell_set else "already covered"
+            raise IllegalMoveError(f"cell {cell_text(bad[0], target.dims)} is {why}")
+        cs = move.cells
+        mins = [min(c[k] for c in cs) for k in range(3)]
+        norm = tuple(sorted(tuple(c[k] - mins[k] for k in range(3)) for c in cs))
+        if norm not in _orientations(name, target.dims, state.straight_horizontal):
+            rule = " (straight pieces lie along the board)" if state.straight_horizontal else ""
+            raise IllegalMoveError(f"those cells are not the shape of piece {name}{rule}")
+
+    def apply(self, state: SoloState, move: SoloMove) -> SoloState:
+        self.check_move(state, move)
+        kind = move.kind_name
+        turn = state.turn + 1
+        if kind == "quit":
+            return replace(state, outcome="quit", turn=turn, note="")
+        if kind == "undo":
+            return replace(state, placed=state.placed[:-1], undos=state.undos + 1, turn=turn,
+                           note=f"took back {state.placed[-1][0]}")  # fmt: skip
+        if kind == "hint":
+            return replace(state, hints=state.hints + 1, turn=turn, note=self.hint_text(state))
+        name = move.piece
+        left = self.remaining(state)
+        if name not in left:  # an identical copy (V1/V2, W1/W2) stands in
+            name = next(n for n in left if _shape_key(n) == _shape_key(name))
+        placed = (*state.placed, (name, move.cells))
+        seat = (state.seat + 1) % state.players
+        after = replace(state, placed=placed, seat=seat, turn=turn, note="")
+        if self.free_cells(after):
+            return after
+        done = (*state.done, placed)
+        if state.stage + 1 == len(self.challenge_of(state).stages):
+            return replace(after, done=done, placed=(), outcome="solved")
+        return replace(after, done=done, placed=(), stage=state.stage + 1)
+
+    def current_player(self, state: SoloState) -> int | None:
+        return None if state.outcome else state.seat
+
+    def is_terminal(self, state: SoloState) -> bool:
+        return bool(state.outcome)
+
+    def result(self, state: SoloState) -> Result:
+        if not state.outcome:
+            raise GameError("katamino: the puzzle is not finished")
+        n = len(state.done)
+        solved = state.outcome == "solved"
+        ch = self.challenge_of(state)
+        detail = {
+            "mode": state.mode, "card": state.card, "challenge": state.challenge,
+            "outcome": state.outcome, "stages_done": n, "stages": len(ch.stages),
+            "hints": state.hints, "undos": state.undos,
+        }  # fmt: skip
+        return Result(tuple(float(n) for _ in range(state.players)),
+                      tuple(range(state.players)) if solved else (), detail)  # fmt: skip
+
+    def num_players(self, state: SoloState) -> int:
+        return state.players
+
+    # ---- hints ---------------------------------------------------------------------------
+    def placed_pieces(self, state: SoloState) -> list[PlacedPiece]:
+        """The current board as the solver's placed pieces."""
+        return [PlacedPiece(n, piece(n).label, cells) for n, cells in state.placed]
+
+    def solver_hint(self, state: SoloState) -> SoloHint:
+        """A placement that keeps the board solvable, or the pieces to take back.
+
+        The hinted piece is the one a completion puts on the empty cell with the fewest
+        fitting placements (reading order on ties): the move a player is most likely stuck on.
+        Uses ``solve_one`` on the partial board (no full count, so hints stay fast on Penta 10).
+        """
+        pcs = [piece(n) for n in self.stage_pieces(state)]
+        target = self.stage_target(state)
+        base = make_problem(target, pcs, straight_horizontal=state.straight_horizontal)
+        placed = self.placed_pieces(state)
+        sol = solve_one(partial_problem(base, placed))
+        if sol is None:
+            culprits = tuple(
+                pp.name for k, pp in enumerate(placed)
+                if is_solvable(partial_problem(base, [q for j, q in enumerate(placed) if j != k]))
+            )  # fmt: skip
+            return SoloHint(None, culprits)
+        free = self.free_cells(state)
+        fits: dict[tuple[int, int, int], int] = dict.fromkeys(free, 0)
+        for name in set(self.remaining(state)):
+            for cells in placements(target, free, name, state.straight_horizontal):
+                for c in cells:
+                    fits[c] += 1
+        cell = min(free, key=lambda c: (fits[c], c[2], c[1], c[0]))
+        chosen = next(pp for pp in sol.pieces if cell in pp.cells)
+        return SoloHint(chosen, ())
+
+    def hint_text(self, state: SoloState) -> str:
+        """A sentence for the player: a piece and its cells, or what to take back."""
+        h = self.solver_hint(state)
+        dims = self.stage_target(state).dims
+        if h.placement is not None:
+            cells = " ".join(cell_text(c, dims) for c in h.placement.cells)
+            return f"hint: {h.placement.name} {cells}"
+        if h.culprits:
+            return f"hint: stuck; take back {' or '.join(h.culprits)}"
+        return "hint: stuck; take back pieces (undo)"
+
+    # ---- text and JSON -------------------------------------------------------------------
+    def format_move(self, state: SoloState, move: SoloMove) -> str:
+        if move.kind_name != "place":
+            return move.kind_name
+        dims = self.stage_target(state).dims
+        return " ".join([move.piece, *(cell_text(c, dims) for c in move.cells)])
+
+    def parse_move(self, state: SoloState, text: str) -> SoloMove:
+        words = text.replace(",", " ").split()
+        if not words:
+            raise MoveParseError("empty move: type a piece and its cells, hint, undo or quit")
+        low = words[0].lower()
+        if len(words) == 1 and low in MOVE_KINDS[:3]:
+            return SoloMove(MOVE_KINDS.index(low))
+        name = words[0].upper()
+        names = set(self.stage_pieces(state))
+        if name not in names:
+            # a label (V, W) stands for its first remaining copy
+            copies = sorted(n for n in self.remaining(state) if piece(n).label == name)
+            if not copies:
+                raise MoveParseError(
+                    f"{words[0]!r}: not a piece of this stage (pieces: "
+                    f"{', '.join(sorted(names))}) nor hint, undo, quit"
+                )
+            name = copies[0]
+        if len(words) == 1:
+            raise MoveParseError(f"give the cells of {name}, e.g. {name} a1 b1 ...")
+        dims = self.stage_target(state).dims
+        cells = tuple(sorted(parse_cell(w, dims) for w in words[1:]))
+        if len(set(cells)) != len(cells) or len(cells) != piece(name).size:
+            raise MoveParseError(f"piece {name} covers {piece(name).size} different cells")
+        return SoloMove(3, name, cells)
+
+    def state_to_json(self, state: SoloState) -> dict[str, Any]:
+        def board(p: tuple[Placement, ...]) -> list:
+            return [[n, [list(c) for c in cells]] for n, cells in p]
+
+        return {
+            "mode": state.mode, "card": state.card, "challenge": state.challenge,
+            "swap": state.swap, "straight_horizontal": state.straight_horizontal,
+            "players": state.players, "stage": state.stage, "placed": board(state.placed),
+            "done": [board(d) for d in state.done], "seat": state.seat, "turn": state.turn,
+            "hints": state.hints, "undos": state.undos, "outcome": state.outcome,
+            "note": state.note,
+        }  # fmt: skip
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> SoloState:
+        try:
+            def board(v: Any) -> tuple[Placement, ...]:
+                return tuple((str(n), tuple(tuple(int(x) for x in c) for c in cells))
+                             for n, cells in v)  # fmt: skip
+
+            st = SoloState(
+                str(obj["mode"]), int(obj["card"]), int(obj["challenge"]), str(obj["swap"]),
+                bool(obj["straight_horizontal"]), int(obj["players"]), int(obj["stage"]),
+                board(obj["placed"]), tuple(board(d) for d in obj["done"]), int(obj["seat"]),
+                int(obj["turn"]), int(obj["hints"]), int(obj["undos"]), str(obj["outcome"]),
+                str(obj["note"]),
+            )  # fmt: skip
+            ch = get_challenge(st.mode, st.card, st.challenge)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"katamino solo state: {exc}") from None
+        if not 0 <= st.stage < len(ch.stages) or st.outcome not in ("", "solved", "quit"):
+            raise StateFormatError("katamino solo state: stage or outcome out of range")
+        return st
+
+    def describe(self, state: SoloState) -> str:
+        from games.katamino.solo_render import describe_state
+
+        return describe_state(self, state)
+
+    def describe_move(self, state: SoloState, move: SoloMove) -> str:
+        if move.kind_name == "hint":
+            return self.hint_text(state)
+        if move.kind_name != "place":
+            return move.kind_name
+        after = self.apply(state, move)
+        text = "place " + self.format_move(state, move)
+        if after.stage != state.stage or after.outcome:
+            from games.katamino.solo_render import draw_board
+
+            ch = self.challenge_of(state)
+            stage = ch.stages[state.stage]
+            text += f"\n{stage.name} complete:\n" + draw_board(stage.target, after.done[-1])
+        return text
+
+
+SOLO_GAME = KataminoSolo()
+
+
+class SmartSoloBot(Bot):
+    """Solves the puzzle: places a piece the solver says keeps the board solvable (the one
+    covering the most constrained empty cell); takes a piece back when the board is stuck."""
+
+    name = "smart"
+
+    def choose(self, state: SoloState) -> SoloMove:
+        game = SOLO_GAME
+        try:
+            h = game.solver_hint(state)
+        except SolverError as exc:  # pragma: no cover - the state came from legal moves
+            raise GameError(f"smart bot: {exc}") from None
+        if h.placement is not None:
+            return SoloMove(3, h.placement.name, tuple(sorted(h.placement.cells)))
+        return UNDO if state.placed else QUIT
+
+
+BOTS: dict[str, type[Bot]] = {"smart": SmartSoloBot}

@@ -1,0 +1,75 @@
+"""ASCII pictures of solo boards: 2D targets as a grid, 3D targets as layers side by side.
+
+Columns are lettered ``a..`` and rows numbered from 1 (the cell names of moves); a covered
+cell shows its piece's label, an empty target cell ``.``, a cell outside the target a blank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from games.katamino import Target
+from games.katamino.solo_data import card_titles, piece
+from games.polycubes import Cells
+
+if TYPE_CHECKING:
+    from games.katamino.solo import KataminoSolo, SoloState
+
+_COLS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def draw_board(target: Target, placed: Sequence[tuple[str, Cells]]) -> str:
+    """The target with ``placed`` pieces, one text block (layers left to right, bottom first)."""
+    owner = {c: piece(n).label for n, cells in placed for c in cells}
+    ex, ey, ez = target.extent
+    blocks = []
+    for z in range(ez):
+        lines = ["   " + " ".join(_COLS[x] for x in range(ex))]
+        for y in range(ey):
+            row = []
+            for x in range(ex):
+                c = (x, y, z)
+                row.append(owner.get(c, ".") if c in target.cell_set else " ")
+            lines.append(f"{y + 1:>2} " + " ".join(row))
+        if ez > 1:
+            title = f"layer {z + 1}" + (" (bottom)" if z == 0 else "")
+            lines.insert(0, title)
+        blocks.append(lines)
+    width = max(len(line) for b in blocks for line in b)
+    height = max(len(b) for b in blocks)
+    out = []
+    for i in range(height):
+        out.append("   ".join((b[i] if i < len(b) else "").ljust(width) for b in blocks).rstrip())
+    return "\n".join(out)
+
+
+def describe_state(game: KataminoSolo, state: SoloState) -> str:
+    """Header (challenge, stage, difficulty), the board, the pieces left, the last note."""
+    ch = game.challenge_of(state)
+    card = card_titles(state.mode).get(state.card, "")
+    level = ch.difficulty.get("level", "?")
+    head = (
+        f"Katamino {state.mode}: card {state.card}{f' ({card})' if card else ''}, "
+        f"challenge {state.challenge}{f' - {ch.title}' if ch.title else ''} [{level}]"
+        + (f", swap {state.swap}" if state.swap else "")
+    )
+    if state.outcome:
+        return head + f"\n{state.outcome}: {len(state.done)}/{len(ch.stages)} stages"
+    stage = ch.stages[state.stage]
+    lines = [
+        head,
+        f"stage {state.stage + 1}/{len(ch.stages)}: {stage.name} ({stage.target.describe()})",
+        draw_board(stage.target, state.placed),
+        "pieces left: " + ", ".join(_piece_word(n) for n in sorted(game.remaining(state))),
+    ]
+    if state.note:
+        lines.append(state.note)
+    example = "3 a1 b1 c1 d1 b2" if stage.target.dims == 2 else "A a1:1 a1:2 a1:3 a1:4"
+    lines.append(f"moves: PIECE CELLS (e.g. {example}), hint, undo, quit")
+    return "\n".join(lines)
+
+
+def _piece_word(name: str) -> str:
+    p = piece(name)
+    return f"{name}({p.size})"
