@@ -17,6 +17,7 @@ GAME_MODULES: dict[str, str] = {
     "catego": "games.catego",
     "kaito": "games.kaito",
     "kataboom": "games.kataboom",
+    "katamino": "games.katamino.game",
     "katoiz": "games.katoiz",
     "kozo": "games.kozo",
 }
