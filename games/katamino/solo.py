@@ -10,8 +10,9 @@ multiset of that stage (the pieces of the previous stage plus the added ones).
 
 Moves: ``place`` a piece on cells (text ``"3 a1 b1 c1 d1 a2"``; in 3D a cell is
 ``a1:2``, layer 2 counted from the bottom), ``hint`` (the solver names a piece and cells that
-keep the board solvable, or the placed pieces to take back when it is stuck), ``undo`` (take
-back the last piece of the current stage) and ``quit``. A stage that becomes full moves on
+keep the board solvable, or the placed pieces to take back when it is stuck; accepted at any
+time but not in ``legal_moves``), ``undo`` (take back the last piece of the current stage)
+and ``quit``. A stage that becomes full moves on
 to the next stage; the last one ends the game, solved. A state where no piece fits leaves
 ``undo``, ``hint`` and ``quit``. With 2 seats the players solve together, placing in turns
 ("alone or with other players"); hints, undos and quitting do not pass the turn.
@@ -332,9 +333,12 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                          config.players)  # fmt: skip
 
     def legal_moves(self, state: SoloState) -> tuple[SoloMove, ...]:
+        """Placements, ``quit`` and (with a piece on the board) ``undo``. ``hint`` is accepted
+        by ``check_move``/``apply`` but not listed: it asks the solver, and random players
+        should not spend their playouts on it."""
         if state.outcome:
             return ()
-        moves = [HINT, QUIT] + ([UNDO] if state.placed else [])
+        moves = [QUIT] + ([UNDO] if state.placed else [])
         return tuple(sorted(moves + self.placement_moves(state)))
 
     def check_move(self, state: SoloState, move: SoloMove) -> None:
