@@ -303,11 +303,30 @@ class Problem:
 
     def map_placement(self, g: np.ndarray, tmap: tuple[int, ...], pid: int) -> int:
         """The placement id that symmetry ``(g, tmap)`` maps placement ``pid`` to."""
-        cells = self.target.map_cells(g, self.cells_of(self.masks[pid]))
-        key = (tmap[self.ptypes[pid]], self.mask_of(cells))
-        if key not in self.placement_index:
-            raise RuntimeError(f"symmetry maps placement {pid} outside the placement table")
-        return self.placement_index[key]
+        return self.placement_perm(g, tmap)[pid]
+
+    def placement_perm(self, g: np.ndarray, tmap: tuple[int, ...]) -> tuple[int, ...]:
+        """Symmetry ``(g, tmap)`` as a permutation of the placement ids (cached)."""
+        key = (g.tobytes(), tmap)
+        cache = self.__dict__.setdefault("_perm_cache", {})
+        if key in cache:
+            return cache[key]
+        cells = self.target.cells
+        bit_map = {self.bit(c): self.bit(d) for c, d in
+                   zip(cells, self.target.map_cells(g, cells), strict=True)}  # fmt: skip
+        perm = []
+        for pid, m in enumerate(self.masks):
+            image = 0
+            while m:
+                low = m & -m
+                image |= 1 << bit_map[low.bit_length() - 1]
+                m ^= low
+            target_key = (tmap[self.ptypes[pid]], image)
+            if target_key not in self.placement_index:
+                raise RuntimeError(f"symmetry maps placement {pid} outside the placement table")
+            perm.append(self.placement_index[target_key])
+        cache[key] = tuple(perm)
+        return cache[key]
 
 
 def _lies_flat(cells: Cells) -> bool:

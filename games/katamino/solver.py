@@ -282,16 +282,8 @@ def enumerate_solutions(target, pieces=None, *, straight_horizontal: bool = Fals
 
 
 def _perms(problem: Problem) -> list[tuple[int, ...]]:
-    """Each kept symmetry as a permutation of placement ids (identity first), cached."""
-    cached = problem.__dict__.get("_placement_perms")
-    if cached is None:
-        n = len(problem.masks)
-        cached = [
-            tuple(problem.map_placement(g, tmap, i) for i in range(n))
-            for g, tmap in problem.symmetry_group
-        ]
-        problem.__dict__["_placement_perms"] = cached
-    return cached
+    """Each kept symmetry as a permutation of placement ids (identity first)."""
+    return [problem.placement_perm(g, tmap) for g, tmap in problem.symmetry_group]
 
 
 def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
