@@ -104,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
             print("columns: " + ",".join(job.columns()))
             return 0
         rep = run_with_args(job, args, "sweep")
+    except KeyboardInterrupt:
+        return 130  # the runner said where the finished rows are kept
     except (SpecError, ResultsError) as exc:
         raise UsageError(str(exc)) from None
     except ExecutorError as exc:

@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         rep = run_with_args(job, args, "tournament")
+    except KeyboardInterrupt:
+        return 130  # the runner said where the finished rows are kept
     except ResultsError as exc:
         raise UsageError(str(exc)) from None
     except ExecutorError as exc:

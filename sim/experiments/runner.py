@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -175,8 +175,3 @@ def _with_timings(index: int, entry: dict[str, Any], timings: bool) -> dict[str,
         row["wall_s"] = round(float(entry["wall_s"]), 6)
         row["worker"] = entry["worker"]
     return row
-
-
-def column_values(rows: Sequence[dict[str, Any]], column: str) -> list[Any]:
-    """The values of one column, in row order."""
-    return [r.get(column) for r in rows]
