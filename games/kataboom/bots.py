@@ -3,12 +3,13 @@ leave the next player few safe ones.
 
 ``careful`` never reads the table's noise stream. It ranks the legal placements by the pure
 support margin (how far the piece's centre of mass sits inside its contact patches), keeps the
-``budget`` best (default 4) among the safe ones (margin at least :data:`SAFE`), counts for each
-how many safe placements the next player would have on the structure it leaves, and judges the
-candidates with an assessor: at a physics table the referee's ``assess`` (a seeded ensemble of
-:data:`ASSESS_REPLICAS` runs of :data:`ASSESS_SECONDS` on the intended pose, replicas
-perturbed), with the stand-in judge its exact probability. It plays the lowest judged collapse
-probability, then the fewest safe replies, then the largest margin.
+``2 * budget`` best (default budget 3) among the safe ones (margin at least :data:`SAFE`),
+counts for each how many safe placements the next player would have on the structure it
+leaves, and judges the ``budget`` with the fewest with an assessor: at a physics table the
+referee's ``assess`` (a seeded ensemble of :data:`ASSESS_REPLICAS` runs of
+:data:`ASSESS_SECONDS` s on the intended pose, replicas perturbed), with the stand-in judge its
+exact probability. It plays the lowest judged collapse probability, then the fewest safe
+replies, then the largest margin (stopping at the first candidate judged safe for sure).
 """
 
 from __future__ import annotations
@@ -17,15 +18,15 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Bot, GameError, Referee, make_referee
-from games.kataboom.rules import UNSUPPORTED_RISK, Kataboom
+from games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
 from games.kataboom.state import Item, KataboomMove, KataboomState
 from games.rng import Rng
 
-DEFAULT_CANDIDATES = 4
+DEFAULT_CANDIDATES = 3
 SAFE = 0.3
 """Support margin (edges, 5.7 mm) from which the bots call a placement safe."""
-ASSESS_REPLICAS = 3
-ASSESS_SECONDS = 1.5
+ASSESS_REPLICAS = 2
+ASSESS_SECONDS = 1.0
 
 
 def _game(game: Any) -> Kataboom:
@@ -47,9 +48,9 @@ def after_intended(state: KataboomState, move: KataboomMove) -> KataboomState:
     )
 
 
-def safe_count(game: Kataboom, state: KataboomState) -> int:
+def safe_count(state: KataboomState) -> int:
     """How many candidate placements of ``state`` have a support margin of at least SAFE."""
-    return sum(1 for m in game.placement_margins(state).values() if m >= SAFE)
+    return count_safe(state, SAFE)
 
 
 class CarefulBot(Bot):
@@ -94,8 +95,8 @@ class CarefulBot(Bot):
             keys[m] = u
         ranked = sorted(margins, key=lambda m: (-min(margins[m], 1.0), keys[m]))
         safe = [m for m in ranked if margins[m] >= SAFE] or ranked
-        pool = safe[: 4 * self.candidates]
-        replies = {m: safe_count(game, after_intended(state, m)) for m in pool}
+        pool = safe[: 2 * self.candidates]
+        replies = {m: safe_count(after_intended(state, m)) for m in pool}
         pool.sort(key=lambda m: (replies[m], -margins[m], keys[m]))
         best, best_key = pool[0], None
         for m in pool[: self.candidates]:

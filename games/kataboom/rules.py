@@ -118,30 +118,44 @@ def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None
     return len(structure) - 1
 
 
+def _spots(
+    config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], int, Any]]:
+    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``."""
+    blocks = _blocks(_items_key(structure))
+    prev = _previous(config, structure)
+    shapes: dict[tuple, list[str]] = {}
+    for piece in supply:  # the two dominoes share their spots
+        shapes.setdefault(orientations(piece), []).append(piece)
+    out = []
+    for cells_set, pieces in shapes.items():
+        for r, cells in enumerate(cells_set):
+            out.append((tuple(pieces), r, spots(cells, lattice(cells, blocks), blocks,
+                                                len(structure), prev)))  # fmt: skip
+    return out
+
+
 @lru_cache(maxsize=64)
 def _candidates(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
 ) -> tuple[tuple[KataboomMove, ...], tuple[float, ...]]:
-    key = _items_key(structure)
-    blocks = _blocks(key)
-    prev = _previous(config, structure)
     moves: list[tuple[KataboomMove, float]] = []
-    done: dict[tuple, list[tuple[int, tuple[float, float, float], float]]] = {}
-    for piece in supply:
-        shapes = orientations(piece)
-        if shapes in done:  # the two dominoes: the same spots
-            moves.extend((KataboomMove(PLACE, piece, r, p), m) for r, p, m in done[shapes])
-            continue
-        found = []
-        for r, cells in enumerate(shapes):
-            s = spots(cells, lattice(cells, blocks), blocks, len(structure), prev)
-            for i in np.flatnonzero(s.ok):
-                pos = (q4(s.xy[i, 0]), q4(s.xy[i, 1]), q4(s.z[i]))
-                found.append((r, pos, float(s.margin[i])))
-        done[shapes] = found
-        moves.extend((KataboomMove(PLACE, piece, r, p), m) for r, p, m in found)
+    for pieces, r, s in _spots(config, structure, supply):
+        for i in np.flatnonzero(s.ok):
+            pos = (q4(s.xy[i, 0]), q4(s.xy[i, 1]), q4(s.z[i]))
+            moves.extend((KataboomMove(PLACE, p, r, pos), float(s.margin[i])) for p in pieces)
     moves.sort(key=lambda t: t[0])
     return tuple(m for m, _ in moves), tuple(g for _, g in moves)
+
+
+def count_safe(state: KataboomState, threshold: float) -> int:
+    """How many candidate placements of ``state`` have a support margin of at least
+    ``threshold`` edges (the same count as filtering :meth:`Kataboom.placement_margins`,
+    without building the moves)."""
+    total = 0
+    for pieces, _, s in _spots(state.config, state.structure, state.supply):
+        total += len(pieces) * int((s.ok & (s.margin >= threshold)).sum())
+    return total
 
 
 class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
