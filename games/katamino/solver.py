@@ -305,9 +305,11 @@ def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
             return CountResult(total.count, total.nodes, total.backend, total.count, order)
         perms = _perms(p)
         classes = set()
-        for row in search.iter_rows(p, backend=backend, roots=_roots(p)):
-            classes.add(min(tuple(sorted(perm[i] for i in row)) for perm in perms))
-        return CountResult(total.count, total.nodes * 2, total.backend, len(classes), order)
+        s = search.Search(p, backend=backend, roots=_roots(p))
+        while not s.finished:
+            for row in s.run(max_rows=1024):
+                classes.add(min(tuple(sorted(perm[i] for i in row)) for perm in perms))
+        return CountResult(total.count, total.nodes + s.nodes, total.backend, len(classes), order)
     total = distinct = nodes = 0
     used = search.resolve_backend(backend, p.nbits)
     for pid, orbit, stab in plan:
