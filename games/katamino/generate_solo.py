@@ -434,9 +434,25 @@ GENERATORS: dict[str, Callable[[int], list[dict[str, Any]]]] = {
 
 def table_text(mode: str, seed: int) -> str:
     """The JSON text of one mode's table (stable: sorted keys, fixed layout)."""
-    obj = {"mode": mode, "seed": seed, "generator": "python -m games.katamino.generate_solo",
-           "cards": GENERATORS[mode](seed)}  # fmt: skip
-    return json.dumps(obj, sort_keys=True, indent=1) + "\n"
+    cards = GENERATORS[mode](seed)
+    return layout({"mode": mode, "seed": seed, "cards": cards,
+                   "generator": "python -m games.katamino.generate_solo"})  # fmt: skip
+
+
+def layout(obj: dict[str, Any]) -> str:
+    """Compact JSON with one challenge per line (small files, readable diffs)."""
+
+    def dump(v: Any) -> str:
+        return json.dumps(v, sort_keys=True, separators=(",", ":"))
+
+    head = ",".join(f"{dump(k)}:{dump(v)}" for k, v in sorted(obj.items()) if k != "cards")
+    cards = []
+    for card in obj["cards"]:
+        top = ",".join(f"{dump(k)}:{dump(v)}" for k, v in sorted(card.items())
+                       if k != "challenges")  # fmt: skip
+        chs = ",\n".join(dump(c) for c in card["challenges"])
+        cards.append(f'{{{top},"challenges":[\n{chs}]}}')
+    return f'{{{head},"cards":[\n' + ",\n".join(cards) + "]}\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

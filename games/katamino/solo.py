@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
 from numbers import Integral
 from typing import Any
 
@@ -46,7 +45,6 @@ from games.katamino import (
     SolverError,
     Target,
     is_solvable,
-    legal_orientations,
     make_problem,
     partial_problem,
     solve_one,
@@ -56,6 +54,7 @@ from games.katamino.solo_data import (
     Challenge,
     challenges,
     get_challenge,
+    orientations_of,
     piece,
 )
 from games.polycubes import Cells
@@ -173,11 +172,6 @@ def apply_swap(ch: Challenge, swap: str) -> list[tuple[str, ...]]:
 # ------------------------------------------------------------------------------ geometry
 
 
-@cache
-def _orientations(name: str, dims: int, straight: bool) -> tuple[Cells, ...]:
-    return legal_orientations(piece(name).cells, dims, straight)
-
-
 def _shape_key(name: str) -> tuple:
     return tuple(sorted(piece(name).cells))
 
@@ -185,7 +179,7 @@ def _shape_key(name: str) -> tuple:
 def placements(target: Target, free: frozenset, name: str, straight: bool) -> list[Cells]:
     """Every way to put piece ``name`` on ``free`` cells of ``target`` (sorted cell tuples)."""
     out = set()
-    for o in _orientations(name, target.dims, straight):
+    for o in orientations_of(name, target.dims, straight):
         anchor = o[0]
         for c in free:
             cells = tuple(sorted((c[0] + x - anchor[0], c[1] + y - anchor[1], c[2] + z - anchor[2])
@@ -368,7 +362,7 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         cs = move.cells
         mins = [min(c[k] for c in cs) for k in range(3)]
         norm = tuple(sorted(tuple(c[k] - mins[k] for k in range(3)) for c in cs))
-        if norm not in _orientations(name, target.dims, state.straight_horizontal):
+        if norm not in orientations_of(name, target.dims, state.straight_horizontal):
             rule = " (straight pieces lie along the board)" if state.straight_horizontal else ""
             raise IllegalMoveError(f"those cells are not the shape of piece {name}{rule}")
 

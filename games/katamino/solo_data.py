@@ -49,6 +49,12 @@ def target_of(spec: str) -> Target:
     return Target.parse(spec)
 
 
+@cache
+def orientations_of(name: str, dims: int, straight: bool) -> tuple[Cells, ...]:
+    """Legal orientations of piece ``name`` on a ``dims`` target (cached)."""
+    return legal_orientations(piece(name).cells, dims, straight)
+
+
 @dataclass(frozen=True)
 class Stage:
     """One step of a challenge: fill ``target`` with exactly ``pieces``."""
@@ -156,7 +162,7 @@ def check_solution(target: Target, pieces: tuple[str, ...],
         cs = [tuple(c) for c in cells]
         mins = [min(c[k] for c in cs) for k in range(3)]
         norm = tuple(sorted(tuple(c[k] - mins[k] for k in range(3)) for c in cs))
-        ors = legal_orientations(piece(name).cells, target.dims, straight_horizontal)
+        ors = orientations_of(name, target.dims, straight_horizontal)
         if norm not in ors:
             errors.append(f"{name}: cells {cs} are not a legal orientation")
         for c in cs:
