@@ -394,13 +394,15 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
             turn=state.turn + 1,
             history=state.history + (self.format_move(state, move),),
         )
+        if move.kind == PLACE:
+            state = replace(state, supply=tuple(p for p in state.supply if p != move.piece))
         if outcome.fell:
             return replace(state, end="collapse", loser=state.to_move, fell=outcome.fell)
         if move.kind == NUDGE:
             return replace(state, nudged=state.nudged + 1)
         mover = state.to_move
-        supply = tuple(p for p in state.supply if p != move.piece)
-        state = replace(state, supply=supply, last_placer=mover, nudged=0)
+        supply = state.supply
+        state = replace(state, last_placer=mover, nudged=0)
         if not supply:
             return replace(state, end="supply")
         return self._begin_turn(replace(state, to_move=(mover + 1) % cfg.players))
