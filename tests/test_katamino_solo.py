@@ -235,8 +235,8 @@ def test_cell_text() -> None:
 
 def test_straight_horizontal_rule() -> None:
     # the classic rule: the I tetromino (A) only lies along the board's length (same row).
-    # The solver applies it to every straight piece (dominoes and the I-tromino too), so most
-    # challenges become unsolvable under it; the pictures keep some.
+    # The solver holds the I-tromino X too, and a Penta 3 (3 columns) has no room for a
+    # lying I-tetromino, so most tables' challenges become unsolvable; pictures keep some.
     for ch in challenges("picture"):
         if "A" not in ch.stages[0].pieces:
             continue

@@ -231,3 +231,12 @@ def test_generator_bad_output_folder_exits_2(tmp_path) -> None:
     r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--only", "picture",
                         "--out", str(tmp_path / "missing")], capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 2 and "not a folder" in r.stderr
+
+
+def test_list_command_prints_a_card() -> None:
+    r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--list",
+                        "traditional", "--card", "2"], capture_output=True, text=True)  # fmt: skip
+    assert r.returncode == 0
+    heads = [ln for ln in r.stdout.splitlines() if not ln.startswith(" ")]
+    assert len(heads) == 28 and all(h.startswith("traditional card 2 ") for h in heads)
+    assert r.stdout.count("  3x3x4 ") == 28 and "+ V1" in r.stdout

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from games.katamino import LEVELS, difficulty, is_solvable, solve_one
-from games.katamino.solo_data import DATA_DIR, SOLO_MODES, piece, target_of
+from games.katamino.solo_data import DATA_DIR, SOLO_MODES, listing, piece, target_of
 from games.rng import Rng
 
 PENTAS = ("2", "3", "4", "5", "6", "7", "8")
@@ -225,7 +225,7 @@ def gen_solo(seed: int) -> list[dict[str, Any]]:
         items.append({"key": "|".join(base) + mini + "".join(rest), "title": "",
                       "stages": built, "difficulty": summarise(built), "swaps": swaps})  # fmt: skip
         print(f"  solo {len(items)}/24", file=sys.stderr)
-    return cards_by_score(items, 6, ("easy", "normal", "difficult", "expert"))
+    return cards_by_score(items, 6, ("easiest", "easier", "harder", "hardest"))
 
 
 def random_set(d: Draw, volume: int, pool: Sequence[str], max_minis: int) -> tuple[str, ...]:
@@ -462,7 +462,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     ap.add_argument("--only", nargs="+", choices=SOLO_MODES, help="modes to regenerate")
     ap.add_argument("--out", default=str(DATA_DIR), help="output folder (default: package data)")
+    ap.add_argument("--list", choices=SOLO_MODES, metavar="MODE",
+                    help="print the shipped table of MODE (writes nothing)")
+    ap.add_argument("--card", type=int, help="with --list: only this card")
     args = ap.parse_args(argv)
+    if args.list:
+        print(listing(args.list, args.card))
+        return 0
     out = Path(args.out)
     if not out.is_dir():
         ap.error(f"--out {out}: not a folder")

@@ -175,3 +175,31 @@ def check_solution(target: Target, pieces: tuple[str, ...],
     if missing:
         errors.append(f"{len(missing)} target cells uncovered, e.g. {sorted(missing)[0]}")
     return errors
+
+
+def listing(mode: str, card: int | None = None) -> str:
+    """The shipped table of ``mode`` as text: per challenge its stages (target, pieces) and
+    difficulty (the printed cards we do not have)."""
+    titles = card_titles(mode)
+    lines = []
+    for ch in challenges(mode):
+        if card is not None and ch.card != card:
+            continue
+        d = ch.difficulty
+        score = "-" if d.get("score") is None else f"{d['score']:.2f}"
+        head = f"{mode} card {ch.card} ({titles.get(ch.card, '')}) challenge {ch.number}"
+        lines.append(f"{head}{' ' + ch.title if ch.title else ''}: {d.get('level')} ({score})")
+        prev: list[str] = []
+        for st in ch.stages:
+            added = list(st.pieces)
+            for n in prev:
+                if n in added:
+                    added.remove(n)
+            what = " ".join(st.pieces) if not prev else "+ " + " ".join(added)
+            sd = st.difficulty
+            extra = "" if sd is None else f" [{sd['solutions']} solutions, {sd['level']}]"
+            lines.append(f"  {st.name:<14} {st.target.describe():<18} {what}{extra}")
+            prev = list(st.pieces)
+        if ch.swaps:
+            lines.append("  swaps: " + ", ".join(ch.swaps))
+    return "\n".join(lines)
