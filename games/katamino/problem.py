@@ -71,7 +71,14 @@ def legal_orientations(cells: Cells, dims: int, straight_horizontal: bool) -> tu
 
 
 class Problem:
-    """Target + pieces + rules, compiled for the kernels. Build once, solve many ways."""
+    """Target + pieces + rules, compiled for the kernels. Build once, solve many ways.
+
+    Attributes: ``target``, ``pieces`` (the multiset, order kept), ``straight_horizontal``,
+    ``blocked`` (cells already covered), ``types`` (``PieceType`` per shape), ``piece_types``
+    (the type index of each piece), ``masks`` / ``ptypes`` (every legal placement's bitmask and
+    type, grouped by anchor bit then type; ``ptr`` indexes the groups), ``start`` (the board
+    before any piece: bits outside the target and blocked bits set), ``full`` (all bits).
+    """
 
     def __init__(
         self,
