@@ -239,4 +239,5 @@ def test_list_command_prints_a_card() -> None:
     assert r.returncode == 0
     heads = [ln for ln in r.stdout.splitlines() if not ln.startswith(" ")]
     assert len(heads) == 28 and all(h.startswith("traditional card 2 ") for h in heads)
-    assert r.stdout.count("  3x3x4 ") == 28 and "+ V1" in r.stdout
+    steps = [ln.split() for ln in r.stdout.splitlines() if ln.startswith("  3x3x4")]
+    assert len(steps) == 28 and all(s[2:] == ["+", "V1"] for s in steps)
