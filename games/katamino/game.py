@@ -36,6 +36,10 @@ MODE_FAMILIES: dict[str, str] = {
     "puzzle3d": "games.katamino.solo:SOLO_GAME",
     "traditional": "games.katamino.solo:SOLO_GAME",
     "picture": "games.katamino.solo:SOLO_GAME",
+    "duel": "games.katamino.duel:DUEL_GAME",
+    "child-adult": "games.katamino.duel:DUEL_GAME",
+    "handicap": "games.katamino.duel:DUEL_GAME",
+    "duel3d": "games.katamino.duel:DUEL_GAME",
 }
 """Mode name -> ``"module:attr"`` of the Game implementing it."""
 

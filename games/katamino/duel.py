@@ -1,0 +1,741 @@
+"""Katamino Duo duels: races on cards by level, child against adult, handicaps, 3D duels.
+
+Modes (``docs/rules/katamino-duo.md``, "Duels"): ``duel`` (a card of ``--level``: beginner
+4 duels from Penta 3, easy 3 duels Penta 3..5, normal/difficult/expert 3 duels Penta 4..6),
+``child-adult`` (a two-coloured card: seat 0, the child, Penta 3..5; seat 1 Penta 4..6),
+``handicap`` (a red or black card; seat ``--weaker`` first replaces one piece by two equivalent
+table pieces) and ``duel3d`` (three matches: a draft of 3 pentaminos and 2 or 3 tetraminos,
+the card's miniminos, then a race to build the 2x3x5).
+
+Phases: ``replace`` (handicap only), ``draft`` (3D), ``race``, ``give`` (between duels: the
+loser gives the winner a pentamino from the table, then the winner gives the loser one) and
+``over``. A race is simultaneous; it is played on a clock: the seat to move is the unfinished
+seat whose clock is lowest, and each move advances the mover's clock (see
+``games.katamino.duel_race``: simulated seconds by ``--speed`` level, or the real seconds a
+human took, written ``@SECS``). The first seat to fill its board at a clock no other seat can
+beat wins the duel and a point. After the last duel a tie is broken by swapping the last gifts
+and racing once more.
+
+Moves (text): ``give 5``, ``replace A=V1+X``, ``place 3 a1 b1 c1 d1 a2`` (or ``3 a1 ...``; in
+3D a cell is ``b2:3``, layer 3), ``place 3 at b2`` (the held orientation, first cell on b2),
+``rotate 3`` (``rotate 3 x`` in 3D), ``flip 3``, ``hint``, ``undo``; any may end ``@SECS``.
+``legal_moves`` lists the gifts, the safe replacements, and in a race the sensible placements
+(those covering the most constrained empty cell that keep the board completable, or ``undo``
+on a stuck board); ``check_move`` accepts every other legal placement, undo, hint, rotate and
+flip (so a human can make mistakes and take them back).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from numbers import Integral
+from typing import Any
+
+from games.core import (
+    ConfigError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Option,
+    Result,
+    StateFormatError,
+)
+from games.katamino import Target, hint, make_problem
+from games.katamino.duel_cards import (
+    BOX3D,
+    DUEL_LEVELS,
+    HANDICAP_LEVELS,
+    PENTAS,
+    TETRAS,
+    Card,
+    Card3D,
+    apply_replacement,
+    board,
+    cards,
+    cards3d,
+    get_card,
+    piece,
+)
+from games.katamino.duel_race import (
+    HINT_SECS,
+    SPEED_LEVELS,
+    TURN_SECS,
+    Placement,
+    completable,
+    default_hold,
+    flip,
+    good_placements,
+    orientations,
+    place_held,
+    rotate,
+    shape_key,
+    step_seconds,
+)
+from games.katamino.solver import PlacedPiece
+from games.polycubes import Cells, normalize
+from games.rng import Rng
+
+DUEL_MODES: tuple[str, ...] = ("duel", "child-adult", "handicap", "duel3d")
+KINDS = ("give", "replace", "place", "undo", "hint", "rotate", "flip")
+"""Move kinds, in their sort order."""
+DRAFT = ("P", "P", "T", "T", "P", "P", "T", "T", "P", "P", "T")
+"""The 3D draft: gift k is made by the first giver when k is even, else by the other; P is a
+pentamino, T a tetramino. The first giver ends with 3P + 2T, the other with 3P + 3T."""
+SIMULATED = -1.0
+"""``secs`` of a move timed by the simulated clock."""
+
+
+@dataclass(frozen=True)
+class DuelConfig:
+    """A duel: ``card`` "" means chosen by the seed; ``speeds`` one level per seat."""
+
+    mode: str
+    level: str
+    card: str
+    speeds: tuple[str, str]
+    weaker: int
+    players: int = 2
+
+
+@dataclass(frozen=True, order=True)
+class DuelMove:
+    """``kind`` indexes KINDS; ``piece``/``cells`` for gifts and placements; ``arg`` is a
+    replacement's ``OLD=A+B`` or a rotation axis; ``secs`` the real seconds (or SIMULATED)."""
+
+    kind: int
+    piece: str = ""
+    cells: Cells = ()
+    arg: str = ""
+    secs: float = SIMULATED
+
+    @property
+    def kind_name(self) -> str:
+        """The kind's name."""
+        return KINDS[self.kind]
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat in the current duel: its ``pieces``, its board (``size`` columns; 0 for the
+    3D box), what is placed, its ``clock`` and when it finished (``done``, -1 if not yet),
+    the orientations it holds (``holds``), hints and undos used."""
+
+    pieces: tuple[str, ...] = ()
+    size: int = 0
+    placed: tuple[Placement, ...] = ()
+    clock: float = 0.0
+    done: float = -1.0
+    holds: tuple[tuple[str, Cells], ...] = ()
+    hints: int = 0
+    undos: int = 0
+
+
+@dataclass(frozen=True)
+class DuelState:
+    """A duel game. ``duel`` counts duels (3D: matches) from 0; ``history`` holds each decided
+    duel as ``(winner, board, clock0, clock1)``; ``gifts`` the gifts of the game (3D: of the
+    current draft) as ``(giver, piece)``; ``first`` the first giver of the current 3D draft."""
+
+    mode: str
+    card: str
+    speeds: tuple[str, str]
+    weaker: int
+    phase: str
+    duel: int = 0
+    tiebreak: bool = False
+    seats: tuple[Player, Player] = (Player(), Player())
+    scores: tuple[int, int] = (0, 0)
+    history: tuple[tuple[int, str, float, float], ...] = ()
+    gifts: tuple[tuple[int, str], ...] = ()
+    first: int = 0
+    replaced: str = ""
+    turn: int = 0
+    note: str = ""
+
+
+_SHOWN: dict[str, float] = {}
+"""When each state was first shown to a person (monotonic seconds): the real clock."""
+
+
+def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
+    v = values.get(key, default)
+    if not isinstance(v, str):
+        raise ConfigError(f"katamino: option --{key} must be text, got {v!r}")
+    return v.strip()
+
+
+class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
+    """Katamino Duo duels for two players (see the module docstring)."""
+
+    name = "katamino"
+    title = "Katamino Duo (duels)"
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("mode", "str", "duel", "duel mode", choices=DUEL_MODES),
+        Option("level", "str", "normal", "card colour (duel: beginner..expert; handicap: "
+               "difficult or expert) and default solving speed",
+               choices=DUEL_LEVELS),
+        Option("card", "int", 0, "card number of the level (0: chosen by the seed)"),
+        Option("side", "str", "", "card side A or B (empty: chosen by the seed)"),
+        Option("speed", "str", "", "simulated solving level per seat, LEVEL or LEVEL0,LEVEL1 "
+               "(empty: --level)"),
+        Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
+    )  # fmt: skip
+    playout_options: Mapping[str, Any] = {"mode": "duel", "level": "beginner"}
+
+    # ---- configuration -------------------------------------------------------------------
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> DuelConfig:
+        """Validate the options (ConfigError naming the option and what is allowed)."""
+        values = dict(values or {})
+        self.check_option_keys(values)
+        self.check_players(players)
+        mode = _check_str(values, "mode", "duel")
+        if mode not in DUEL_MODES:
+            raise ConfigError(
+                f"katamino: option --mode {mode!r} (allowed: {', '.join(DUEL_MODES)})"
+            )
+        default_level = "difficult" if mode == "handicap" else "normal"
+        level = _check_str(values, "level", default_level)
+        allowed = HANDICAP_LEVELS if mode == "handicap" else DUEL_LEVELS
+        if level not in allowed:
+            raise ConfigError(
+                f"katamino: option --level {level!r} for mode {mode} (allowed: "
+                f"{', '.join(allowed)}{'; red and black cards' if mode == 'handicap' else ''})"
+            )
+        speed = _check_str(values, "speed", "") or level
+        speeds = tuple(s.strip() for s in speed.split(","))
+        if len(speeds) == 1:
+            speeds = (speeds[0], speeds[0])
+        if len(speeds) != 2 or any(s not in SPEED_LEVELS for s in speeds):
+            raise ConfigError(
+                f"katamino: option --speed {speed!r}: one level or two separated by a comma "
+                f"(levels: {', '.join(SPEED_LEVELS)})"
+            )
+        weaker = values.get("weaker", 0)
+        if isinstance(weaker, bool) or not isinstance(weaker, Integral) or weaker not in (0, 1):
+            raise ConfigError(f"katamino: option --weaker must be seat 0 or 1, got {weaker!r}")
+        number = values.get("card", 0)
+        if isinstance(number, bool) or not isinstance(number, Integral) or number < 0:
+            raise ConfigError(f"katamino: option --card must be an integer >= 0, got {number!r}")
+        side = _check_str(values, "side", "").upper()
+        if side not in ("", "A", "B"):
+            raise ConfigError(f"katamino: option --side {side!r} (allowed: A, B)")
+        deck = self._deck(mode, level)
+        card = ""
+        if number:
+            ids = sorted({c.card for c in deck})
+            if number not in ids:
+                raise ConfigError(
+                    f"katamino: option --card {number}: the {self._deck_name(mode, level)} "
+                    f"cards are 1..{max(ids)}"
+                )
+            card = f"{deck[0].id.rsplit('-', 1)[0]}-{number}{side or 'A'}"
+        elif side:
+            raise ConfigError("katamino: --side needs --card")
+        return DuelConfig(mode, level, card, (speeds[0], speeds[1]), int(weaker), players)
+
+    @staticmethod
+    def _deck(mode: str, level: str) -> tuple[Card | Card3D, ...]:
+        if mode == "duel3d":
+            return cards3d()
+        return cards("child-adult" if mode == "child-adult" else level)
+
+    @staticmethod
+    def _deck_name(mode: str, level: str) -> str:
+        return {"duel3d": "3D", "child-adult": "child-adult"}.get(mode, level)
+
+    def config_to_json(self, config: DuelConfig) -> dict[str, Any]:
+        out: dict[str, Any] = {"mode": config.mode, "level": config.level,
+                               "speed": ",".join(config.speeds), "weaker": config.weaker,
+                               "players": config.players}  # fmt: skip
+        if config.card:
+            number = re.search(r"-(\d+)([AB])$", config.card)
+            assert number is not None  # made by make_config
+            out["card"], out["side"] = int(number.group(1)), number.group(2)
+        return out
+
+    # ---- helpers -------------------------------------------------------------------------
+    def card_of(self, state: DuelState) -> Card | Card3D:
+        """The card side a state plays."""
+        return get_card(state.card)
+
+    def duels(self, state: DuelState) -> int:
+        """Duels (matches) in the game, before any tie-break."""
+        if state.mode == "duel3d":
+            return 3
+        card = self.card_of(state)
+        assert isinstance(card, Card)
+        return card.spec.duels
+
+    def target(self, player: Player) -> str:
+        """A player's board: ``5xN`` or the 3D box."""
+        return board(player.size) if player.size else BOX3D
+
+    def dims(self, player: Player) -> int:
+        """2 on the board, 3 for the box."""
+        return 2 if player.size else 3
+
+    def remaining(self, player: Player) -> list[str]:
+        """Pieces not on the board yet."""
+        left = list(player.pieces)
+        for name, _ in player.placed:
+            left.remove(name)
+        return left
+
+    def covered(self, player: Player) -> frozenset:
+        """Covered cells of a player's board."""
+        return frozenset(c for _, cells in player.placed for c in cells)
+
+    def table(self, state: DuelState, kind: str = "P") -> tuple[str, ...]:
+        """Pentaminos (``P``) or tetraminos (``T``) on no seat: those that may be given."""
+        held = {n for p in state.seats for n in p.pieces}
+        pool = PENTAS if kind == "P" else TETRAS
+        return tuple(n for n in pool if n not in held)
+
+    def giver(self, state: DuelState) -> int:
+        """Who gives next (give and draft phases)."""
+        if state.phase == "draft":
+            return state.first if len(state.gifts) % 2 == 0 else 1 - state.first
+        loser = 1 - state.history[-1][0]
+        this_round = len(state.gifts) % 2
+        return loser if this_round == 0 else 1 - loser
+
+    def held(self, player: Player, name: str) -> Cells:
+        """The orientation a player holds a piece in."""
+        for n, cells in player.holds:
+            if n == name:
+                return cells
+        return default_hold(name, self.dims(player))
+
+    # ---- rules ---------------------------------------------------------------------------
+    def new_game(self, config: DuelConfig, seed: int) -> DuelState:
+        card_id = config.card
+        if not card_id:
+            deck = self._deck(config.mode, config.level)
+            card, _ = Rng.from_seed(seed, "katamino-duel", config.mode, config.level).choice(deck)
+            card_id = card.id
+        st = DuelState(config.mode, card_id, config.speeds, config.weaker, "race")
+        if config.mode == "duel3d":
+            return replace(st, phase="draft", seats=(Player(size=0), Player(size=0)))
+        card = get_card(card_id)
+        assert isinstance(card, Card)
+        seats = tuple(Player(card.halves[s], card.spec.start[s]) for s in (0, 1))
+        st = replace(st, seats=seats)  # type: ignore[arg-type]
+        return replace(st, phase="replace") if config.mode == "handicap" else st
+
+    def current_player(self, state: DuelState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase == "replace":
+            return state.weaker
+        if state.phase in ("give", "draft"):
+            return self.giver(state)
+        waiting = [s for s in (0, 1) if state.seats[s].done < 0]
+        return min(waiting, key=lambda s: (state.seats[s].clock, s))
+
+    def is_terminal(self, state: DuelState) -> bool:
+        return state.phase == "over"
+
+    def num_players(self, state: DuelState) -> int:
+        return 2
+
+    def legal_moves(self, state: DuelState) -> tuple[DuelMove, ...]:
+        if state.phase == "over":
+            return ()
+        if state.phase == "replace":
+            card = self.card_of(state)
+            assert isinstance(card, Card)
+            return tuple(sorted(DuelMove(1, arg=s) for s in card.handicap[state.weaker]))
+        if state.phase in ("give", "draft"):
+            kind = DRAFT[len(state.gifts)] if state.phase == "draft" else "P"
+            return tuple(DuelMove(0, p) for p in self.table(state, kind))
+        p = state.seats[self.current_player(state)]  # type: ignore[index]
+        good = good_placements(self.target(p), self.remaining(p), p.placed)
+        if not good:
+            return (DuelMove(3),)
+        return tuple(sorted(DuelMove(2, name, cells) for name, cells in good))
+
+    def check_move(self, state: DuelState, move: DuelMove) -> None:
+        """Raise IllegalMoveError unless ``move`` is allowed (placements checked directly)."""
+        if state.phase == "over":
+            raise IllegalMoveError("the game is over")
+        if not isinstance(move, DuelMove) or not 0 <= move.kind < len(KINDS):
+            raise IllegalMoveError(f"not a duel move: {move!r}")
+        kind = move.kind_name
+        if move.secs != SIMULATED and (move.secs < 0 or move.secs != move.secs):
+            raise IllegalMoveError(f"a move takes 0 seconds or more, not {move.secs}")
+        if state.phase in ("give", "draft", "replace"):
+            want = "replace" if state.phase == "replace" else "give"
+            if kind != want:
+                raise IllegalMoveError(f"in the {state.phase} phase the move is {want}")
+            if move not in self.legal_moves(state):
+                self._explain_give(state, move)
+            return
+        if kind == "give" or kind == "replace":
+            raise IllegalMoveError(f"no {kind} during a race: place pieces (or hint, undo)")
+        p = state.seats[self.current_player(state)]  # type: ignore[index]
+        if kind == "undo" and not p.placed:
+            raise IllegalMoveError("nothing to undo on your board")
+        if kind in ("rotate", "flip", "place"):
+            left = self.remaining(p)
+            if not any(shape_key(n) == shape_key(move.piece) for n in left):
+                raise IllegalMoveError(
+                    f"piece {move.piece or '?'} is not in your hand (left: {', '.join(left)})"
+                )
+        if kind == "rotate" and move.arg not in (("z",) if p.size else ("x", "y", "z")):
+            raise IllegalMoveError("rotate about z on the board (x, y or z in the box)")
+        if kind == "place":
+            self._check_cells(p, move)
+
+    def _explain_give(self, state: DuelState, move: DuelMove) -> None:
+        if state.phase == "replace":
+            card = self.card_of(state)
+            assert isinstance(card, Card)
+            safe = ", ".join(card.handicap[state.weaker])
+            raise IllegalMoveError(
+                f"replacement {move.arg}: not one that keeps every duel of this card solvable "
+                f"(allowed: {safe})"
+            )
+        kind = DRAFT[len(state.gifts)] if state.phase == "draft" else "P"
+        what = "pentamino" if kind == "P" else "tetramino"
+        raise IllegalMoveError(
+            f"give {move.piece}: give a {what} left on the table "
+            f"({', '.join(self.table(state, kind))})"
+        )
+
+    def _check_cells(self, p: Player, move: DuelMove) -> None:
+        target = Target.parse(self.target(p))
+        free = target.cell_set - self.covered(p)
+        from games.katamino.duel_render import cell_text
+
+        bad = [c for c in move.cells if c not in free]
+        if bad:
+            why = "off the board" if bad[0] not in target.cell_set else "already covered"
+            raise IllegalMoveError(f"cell {cell_text(bad[0], self.dims(p))} is {why}")
+        if normalize(move.cells) not in orientations(move.piece, self.dims(p)):
+            raise IllegalMoveError(f"those cells are not the shape of piece {move.piece}")
+
+    def apply(self, state: DuelState, move: DuelMove) -> DuelState:
+        self.check_move(state, move)
+        turn = state.turn + 1
+        if state.phase == "replace":
+            card = self.card_of(state)
+            assert isinstance(card, Card)
+            halves = apply_replacement([p.pieces for p in state.seats], state.weaker, move.arg)
+            seats = tuple(replace(p, pieces=h) for p, h in zip(state.seats, halves, strict=True))
+            return replace(state, phase="race", seats=seats, replaced=move.arg, turn=turn,  # type: ignore[arg-type]
+                           note=f"seat {state.weaker} replaced {move.arg}")  # fmt: skip
+        if state.phase in ("give", "draft"):
+            return self._give(state, move, turn)
+        return self._race(state, move, turn)
+
+    def _give(self, state: DuelState, move: DuelMove, turn: int) -> DuelState:
+        giver = self.giver(state)
+        to = 1 - giver
+        seats = list(state.seats)
+        seats[to] = replace(seats[to], pieces=(*seats[to].pieces, move.piece))
+        gifts = (*state.gifts, (giver, move.piece))
+        note = f"seat {giver} gave {move.piece} to seat {to}"
+        st = replace(state, seats=tuple(seats), gifts=gifts, turn=turn, note=note)  # type: ignore[arg-type]
+        if state.phase == "draft":
+            if len(gifts) < len(DRAFT):
+                return st
+            card = self.card_of(state)
+            assert isinstance(card, Card3D)
+            minis = card.challenges[state.duel]
+            seats[state.first] = replace(
+                seats[state.first], pieces=(*seats[state.first].pieces, *minis[0])
+            )
+            seats[1 - state.first] = replace(seats[1 - state.first],
+                                             pieces=(*seats[1 - state.first].pieces, *minis[1]))  # fmt: skip
+            return replace(st, phase="race", seats=tuple(seats))  # type: ignore[arg-type]
+        if len(gifts) % 2:
+            return st
+        seats = [replace(p, size=p.size + 1, placed=(), clock=0.0, done=-1.0, holds=())
+                 for p in seats]  # fmt: skip
+        return replace(st, phase="race", duel=state.duel + 1, seats=tuple(seats))  # type: ignore[arg-type]
+
+    def step_cost(self, state: DuelState, seat: int, move: DuelMove) -> float:
+        """Seconds a race move adds to the mover's clock."""
+        if move.secs != SIMULATED:
+            return move.secs
+        kind = move.kind_name
+        if kind == "hint":
+            return HINT_SECS
+        if kind in ("rotate", "flip"):
+            return TURN_SECS
+        p = state.seats[seat]
+        return step_seconds(self.target(p), p.pieces, state.speeds[seat])
+
+    def _race(self, state: DuelState, move: DuelMove, turn: int) -> DuelState:
+        seat = self.current_player(state)
+        assert seat is not None
+        p = state.seats[seat]
+        clock = round(p.clock + self.step_cost(state, seat, move), 3)
+        kind = move.kind_name
+        note = ""
+        if kind == "place":
+            left = self.remaining(p)
+            name = next(n for n in sorted(left) if shape_key(n) == shape_key(move.piece))
+            p = replace(p, placed=(*p.placed, (name, move.cells)))
+        elif kind == "undo":
+            note = f"seat {seat} took back {p.placed[-1][0]}"
+            p = replace(p, placed=p.placed[:-1], undos=p.undos + 1)
+        elif kind == "hint":
+            note = f"seat {seat} " + self.hint_text(state)
+            p = replace(p, hints=p.hints + 1)
+        else:
+            cur = self.held(p, move.piece)
+            new = rotate(cur, move.arg) if kind == "rotate" else flip(cur, self.dims(p))
+            holds = tuple(h for h in p.holds if h[0] != move.piece) + ((move.piece, new),)
+            p = replace(p, holds=tuple(sorted(holds)))
+        p = replace(p, clock=clock)
+        if kind == "place" and len(self.covered(p)) == Target.parse(self.target(p)).size:
+            p = replace(p, done=clock)
+        seats = list(state.seats)
+        seats[seat] = p
+        st = replace(state, seats=tuple(seats), turn=turn, note=note)  # type: ignore[arg-type]
+        winner = self._race_winner(st, seat)
+        return st if winner is None else self._end_duel(st, winner)
+
+    @staticmethod
+    def _race_winner(state: DuelState, mover: int) -> int | None:
+        me, other = state.seats[mover], state.seats[1 - mover]
+        if other.done >= 0 and me.clock >= other.done:
+            # the other seat finished first; equal clocks: the first finisher wins
+            return 1 - mover if me.done < 0 or me.done >= other.done else mover
+        if me.done >= 0 and other.done < 0 and other.clock >= me.done:
+            return mover
+        return None
+
+    def _end_duel(self, state: DuelState, winner: int) -> DuelState:
+        clocks = [p.done if p.done >= 0 else p.clock for p in state.seats]
+        boards = "|".join(self.target(p) for p in state.seats)
+        history = (*state.history, (winner, boards, clocks[0], clocks[1]))
+        scores = list(state.scores)
+        scores[winner] += 1
+        note = f"seat {winner} wins duel {len(history)} ({clocks[0]:.1f} s vs {clocks[1]:.1f} s)"
+        st = replace(state, history=history, scores=(scores[0], scores[1]), note=note)
+        last = state.duel + 1 >= self.duels(state)
+        if state.tiebreak or (last and scores[0] != scores[1]):
+            return replace(st, phase="over")
+        if state.mode == "duel3d":
+            return replace(st, phase="draft", duel=state.duel + 1, gifts=(), first=1 - winner,
+                           seats=(Player(), Player()))  # fmt: skip
+        if last:  # a tie: swap the last gifts, race once more on the same boards
+            (g0, a), (g1, b) = state.gifts[-2:]  # g0 gave a to 1 - g0, g1 gave b to 1 - g1
+            seats = []
+            for s, p in enumerate(state.seats):
+                got, gave = (a, b) if s == 1 - g0 else (b, a)
+                pieces = tuple(gave if n == got else n for n in p.pieces)
+                seats.append(Player(pieces, p.size))
+            return replace(
+                st,
+                phase="race",
+                tiebreak=True,
+                seats=tuple(seats),  # type: ignore[arg-type]
+                note=note + "; a tie: the last gifts are swapped for a last duel",
+            )
+        return replace(st, phase="give")
+
+    def result(self, state: DuelState) -> Result:
+        if state.phase != "over":
+            raise GameError("katamino: the duel game is not finished")
+        s0, s1 = state.scores
+        winners = () if s0 == s1 else ((0,) if s0 > s1 else (1,))
+        detail = {
+            "mode": state.mode, "card": state.card, "replaced": state.replaced,
+            "tiebreak": state.tiebreak,
+            "duels": [{"winner": w, "boards": b, "seconds": [c0, c1]}
+                      for w, b, c0, c1 in state.history],
+            "gifts": [f"{g}:{n}" for g, n in state.gifts],
+        }  # fmt: skip
+        return Result((float(s0), float(s1)), winners, detail)
+
+    # ---- hints ---------------------------------------------------------------------------
+    def hint_text(self, state: DuelState) -> str:
+        """A solver hint for the seat to move: a piece and its cells, or what to take back."""
+        from games.katamino.duel_render import cell_text
+
+        seat = self.current_player(state)
+        if seat is None or state.phase != "race":
+            return "hint: no race under way"
+        p = state.seats[seat]
+        placed = [PlacedPiece(n, piece(n).label, cells) for n, cells in p.placed]
+        prob = make_problem(self.target(p), [piece(n) for n in p.pieces])
+        if not completable(self.target(p), self.remaining(p), self.covered(p)):
+            h = hint(prob, placed=placed)
+            back = " or ".join(h.culprits) or "pieces (undo)"
+            return f"hint: stuck; take back {back}"
+        good = good_placements(self.target(p), self.remaining(p), p.placed)
+        name, cells = good[0]
+        return f"hint: {name} " + " ".join(cell_text(c, self.dims(p)) for c in cells)
+
+    # ---- text and JSON -------------------------------------------------------------------
+    def format_move(self, state: DuelState, move: DuelMove) -> str:
+        from games.katamino.duel_render import cell_text
+
+        kind = move.kind_name
+        if kind == "give":
+            text = f"give {move.piece}"
+        elif kind == "replace":
+            text = f"replace {move.arg}"
+        elif kind == "place":
+            dims = self._mover_dims(state)
+            text = " ".join(["place", move.piece, *(cell_text(c, dims) for c in move.cells)])
+        elif kind == "rotate":
+            text = f"rotate {move.piece}" + ("" if move.arg == "z" else f" {move.arg}")
+        elif kind == "flip":
+            text = f"flip {move.piece}"
+        else:
+            text = kind
+        return text if move.secs == SIMULATED else f"{text} @{move.secs:g}"
+
+    def _mover_dims(self, state: DuelState) -> int:
+        seat = self.current_player(state)
+        return 2 if seat is None else self.dims(state.seats[seat])
+
+    def parse_move(self, state: DuelState, text: str) -> DuelMove:
+        from games.katamino.duel_render import parse_cell
+
+        body, at, secs_text = text.strip().partition("@")
+        secs = SIMULATED
+        if at:
+            try:
+                secs = float(secs_text)
+            except ValueError:
+                raise MoveParseError(f"{text!r}: after @ give seconds, e.g. @12.5") from None
+            if not secs >= 0:
+                raise MoveParseError(f"{text!r}: seconds must be 0 or more")
+        words = body.replace(",", " ").split()
+        if not words:
+            raise MoveParseError("empty move: give N, replace OLD=A+B, place N CELLS, "
+                                 "place N at CELL, rotate N, flip N, hint, undo")  # fmt: skip
+        low = words[0].lower()
+        seat = self.current_player(state)
+        if secs == SIMULATED and state.phase == "race" and low != "give":
+            shown = _SHOWN.get(self.state_digest(state))
+            if shown is not None:  # a person at the real clock
+                secs = round(time.monotonic() - shown, 1)
+        if low in ("hint", "undo") and len(words) == 1:
+            return DuelMove(KINDS.index(low), secs=secs)
+        if low == "give" and len(words) == 2:
+            return DuelMove(0, words[1].upper())
+        if low == "replace" and len(words) == 2:
+            return DuelMove(1, arg=words[1].upper())
+        if low in ("rotate", "flip") and len(words) in (2, 3):
+            name = self._piece_name(state, seat, words[1])
+            axis = words[2].lower() if len(words) == 3 else "z"
+            if low == "flip" and len(words) == 3:
+                raise MoveParseError("flip takes a piece only: flip 3")
+            return DuelMove(KINDS.index(low), name, arg=axis if low == "rotate" else "", secs=secs)
+        if low == "place":
+            words = words[1:]
+        if not words:
+            raise MoveParseError("place what? e.g. place 3 a1 b1 c1 d1 a2, or place 3 at b2")
+        if seat is None or state.phase != "race":
+            raise MoveParseError(f"{text!r}: not a move of the {state.phase} phase")
+        name = self._piece_name(state, seat, words[0])
+        p = state.seats[seat]
+        dims = self.dims(p)
+        if len(words) == 3 and words[1].lower() == "at":
+            return DuelMove(2, name, place_held(self.held(p, name), parse_cell(words[2], dims)),
+                            secs=secs)  # fmt: skip
+        cells = tuple(sorted(parse_cell(w, dims) for w in words[1:]))
+        if len(set(cells)) != len(cells) or len(cells) != piece(name).size:
+            raise MoveParseError(f"piece {name} covers {piece(name).size} different cells")
+        return DuelMove(2, name, cells, secs=secs)
+
+    def _piece_name(self, state: DuelState, seat: int | None, word: str) -> str:
+        name = word.upper()
+        if seat is None:
+            raise MoveParseError("no seat to move")
+        left = self.remaining(state.seats[seat])
+        if name in left:
+            return name
+        copies = sorted(n for n in left if piece(n).label == name)
+        if copies:
+            return copies[0]
+        raise MoveParseError(
+            f"{word!r}: not a piece in your hand (left: {', '.join(left) or 'none'})"
+        )
+
+    def state_to_json(self, state: DuelState) -> dict[str, Any]:
+        def player(p: Player) -> dict[str, Any]:
+            return {
+                "pieces": list(p.pieces), "size": p.size,
+                "placed": [[n, [list(c) for c in cells]] for n, cells in p.placed],
+                "clock": p.clock, "done": p.done,
+                "holds": [[n, [list(c) for c in cells]] for n, cells in p.holds],
+                "hints": p.hints, "undos": p.undos,
+            }  # fmt: skip
+
+        return {
+            "mode": state.mode, "card": state.card, "speeds": list(state.speeds),
+            "weaker": state.weaker, "phase": state.phase, "duel": state.duel,
+            "tiebreak": state.tiebreak, "seats": [player(p) for p in state.seats],
+            "scores": list(state.scores), "history": [list(h) for h in state.history],
+            "gifts": [list(g) for g in state.gifts], "first": state.first,
+            "replaced": state.replaced, "turn": state.turn, "note": state.note,
+        }  # fmt: skip
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> DuelState:
+        def cells(v: Any) -> Cells:
+            return tuple(tuple(int(x) for x in c) for c in v)
+
+        def player(d: Mapping[str, Any]) -> Player:
+            return Player(
+                tuple(str(n) for n in d["pieces"]), int(d["size"]),
+                tuple((str(n), cells(c)) for n, c in d["placed"]), float(d["clock"]),
+                float(d["done"]), tuple((str(n), cells(c)) for n, c in d["holds"]),
+                int(d["hints"]), int(d["undos"]),
+            )  # fmt: skip
+
+        try:
+            st = DuelState(
+                str(obj["mode"]), str(obj["card"]),
+                (str(obj["speeds"][0]), str(obj["speeds"][1])), int(obj["weaker"]),
+                str(obj["phase"]), int(obj["duel"]), bool(obj["tiebreak"]),
+                (player(obj["seats"][0]), player(obj["seats"][1])),
+                (int(obj["scores"][0]), int(obj["scores"][1])),
+                tuple((int(w), str(b), float(c0), float(c1)) for w, b, c0, c1 in obj["history"]),
+                tuple((int(g), str(n)) for g, n in obj["gifts"]), int(obj["first"]),
+                str(obj["replaced"]), int(obj["turn"]), str(obj["note"]),
+            )  # fmt: skip
+            get_card(st.card)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StateFormatError(f"katamino duel state: {exc}") from None
+        if st.mode not in DUEL_MODES or st.phase not in ("replace", "draft", "race", "give",
+                                                         "over"):  # fmt: skip
+            raise StateFormatError(f"katamino duel state: mode {st.mode!r} or phase {st.phase!r}")
+        return st
+
+    def describe(self, state: DuelState) -> str:
+        from games.katamino.duel_render import describe_state
+
+        _SHOWN.setdefault(self.state_digest(state), time.monotonic())
+        return describe_state(self, state)
+
+    def describe_move(self, state: DuelState, move: DuelMove) -> str:
+        after = self.apply(state, move)
+        text = self.format_move(state, move)
+        if move.kind_name == "hint":
+            text += f" ({after.note})"
+        if len(after.history) > len(state.history) or after.phase == "race" != state.phase:
+            text += f"\n  {after.note}"
+        if after.phase == "over":
+            text += f"\n  final score {after.scores[0]}-{after.scores[1]}"
+        return text
+
+
+DUEL_GAME = KataminoDuel()
+
+
+from games.katamino.duel_bots import BOTS  # noqa: E402  (the bots use the game above)
+
+__all__ = ["BOTS", "DUEL_GAME", "DUEL_MODES", "DuelConfig", "DuelMove", "DuelState", "KataminoDuel"]

@@ -1,0 +1,246 @@
+"""Generate the Katamino Duo duel cards: ``python -m games.katamino.generate_duel``.
+
+Seeded and reproducible (same seed, same file byte for byte). For each colour it draws random
+card sides (two disjoint halves of the right sizes from the 18 pieces, at most the level's
+number of pentaminos), keeps those whose every reachable game is solvable
+(:func:`games.katamino.duel_cards.failures`), measures each kept side's difficulty
+(:func:`~games.katamino.duel_cards.card_difficulty`) and picks:
+
+- beginner: the easiest sides of the Penta 3, 4-duel pool; easy: the hardest sides of the
+  Penta 3, 3-duel pool;
+- normal, difficult, expert: one Penta 4 pool sorted by difficulty, cut in three bands (lowest
+  to highest); difficult and expert sides must also offer each seat at least one safe handicap
+  replacement;
+- child-adult: Penta 3 (seat 0, the child) against Penta 4 (seat 1), 3 duels;
+- 3D cards: the minimino splits for which every draft builds the 2x3x5 (each split's failing
+  drafts are counted and written to ``minimino_choices``).
+
+It fails (exit 1) when the mean difficulty does not rise from beginner to expert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from functools import cache
+from pathlib import Path
+
+from games.katamino.duel_cards import (
+    CARDS3D,
+    DATA_FILE,
+    DUEL_LEVELS,
+    LEVELS,
+    MINIS,
+    PENTAS,
+    TETRAS,
+    LevelSpec,
+    canonical,
+    card_difficulty,
+    draft_failures,
+    failures,
+    piece,
+    safe_replacements,
+    size_of,
+)
+from games.rng import Rng
+
+DEFAULT_SEED = 6
+ALL = (*PENTAS, *TETRAS, *MINIS)
+POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 18}
+"""Candidate sides kept per pool before picking (a side is kept when every game is solvable)."""
+
+
+@cache
+def halves_of(size: int) -> tuple[tuple[str, ...], ...]:
+    """Every set of pieces of ``size`` cubes (one per shape multiset), in a fixed order."""
+    out = {}
+    for k in range(1, 9):
+        for combo in itertools.combinations(ALL, k):
+            if size_of(combo) == size:
+                out.setdefault(canonical(combo), combo)
+    return tuple(out[k] for k in sorted(out))
+
+
+def _pentas(names) -> int:
+    return sum(1 for n in names if n in PENTAS)
+
+
+def draw_side(spec: LevelSpec, rng: Rng) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], Rng]:
+    """Two disjoint random halves for ``spec`` (seat 0 first)."""
+    while True:
+        first = [h for h in halves_of(5 * spec.start[0]) if _pentas(h) <= spec.max_pentas]
+        h0, rng = rng.choice(first)
+        used = set(h0)
+        second = [
+            h for h in halves_of(5 * spec.start[1])
+            if not used & set(h) and _pentas(h0) + _pentas(h) <= spec.max_pentas
+        ]  # fmt: skip
+        if second:
+            h1, rng = rng.choice(second)
+            return (h0, h1), rng
+
+
+def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None) -> tuple[list[tuple[float, tuple]], Rng]:
+    """``n`` distinct solvable sides with their difficulty, sorted easiest first."""
+    seen: set = set()
+    out = []
+    tries = 0
+    while len(out) < n:
+        side, rng = draw_side(spec, rng)
+        tries += 1
+        key = (canonical(side[0]), canonical(side[1]))
+        if key in seen:
+            continue
+        seen.add(key)
+        if failures(side, spec):
+            continue
+        out.append((round(card_difficulty(side, spec), 4), side))
+    if log:
+        log(f"{spec.name}: {n} solvable sides from {tries} draws")
+    return sorted(out), rng
+
+
+def _entry(level: str, k: int, diff: float, side, handicap=((), ())) -> dict:
+    card, face = divmod(k, 2)
+    return {
+        "id": f"{level}-{card + 1}{'AB'[face]}", "level": level, "card": card + 1,
+        "side": "AB"[face], "halves": [list(side[0]), list(side[1])],
+        "difficulty": diff, "handicap": [list(handicap[0]), list(handicap[1])],
+    }  # fmt: skip
+
+
+def minimino_choices() -> list[dict]:
+    """Every split of the miniminos between the first giver (7 cubes) and the other (3 cubes),
+    one per shape multiset, with the number of drafts that cannot build the 2x3x5."""
+    out = []
+    seen = set()
+    for k2 in range(1, 3):
+        for second in itertools.combinations(MINIS, k2):
+            if size_of(second) != 3:
+                continue
+            rest = [m for m in MINIS if m not in second]
+            for k1 in range(1, 5):
+                for first in itertools.combinations(rest, k1):
+                    key = (canonical(first), canonical(second))
+                    if size_of(first) != 7 or key in seen:
+                        continue
+                    seen.add(key)
+                    f1, f2 = draft_failures(first, True), draft_failures(second, False)
+                    out.append({"first": list(first), "second": list(second),
+                                "failing_drafts": [len(f1), len(f2)],
+                                "example_failure": list((f1 or f2 or [()])[0])})  # fmt: skip
+    return out
+
+
+def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
+    """The whole card file as JSON (deterministic in ``seed``)."""
+    rng = Rng.from_seed(seed, "katamino-duel-cards")
+    cards: list[dict] = []
+    b, rng = pool(LEVELS["beginner"], POOL["beginner"], rng, log=log)
+    for k, (d, side) in enumerate(b[: 2 * LEVELS["beginner"].cards]):
+        cards.append(_entry("beginner", k, d, side))
+    e, rng = pool(LEVELS["easy"], POOL["easy"], rng, log=log)
+    for k, (d, side) in enumerate(e[-2 * LEVELS["easy"].cards :]):
+        cards.append(_entry("easy", k, d, side))
+    p4, rng = pool(LEVELS["normal"], POOL["penta4"], rng, log=log)
+    third = len(p4) // 3
+    bands = {"normal": p4[:third], "difficult": p4[third : 2 * third], "expert": p4[2 * third :]}
+    for level in ("normal", "difficult", "expert"):
+        spec, need = LEVELS[level], 2 * LEVELS[level].cards
+        band = bands[level] if level == "normal" else bands[level][::-1]
+        k = 0
+        for d, side in band:
+            if k == need:
+                break
+            hc = ((), ())
+            if level != "normal":
+                hc = (
+                    tuple(safe_replacements(side, spec, 0)),
+                    tuple(safe_replacements(side, spec, 1)),
+                )
+                if not hc[0] or not hc[1]:
+                    continue
+            cards.append(_entry(level, k, d, side, hc))
+            k += 1
+        if k < need:
+            raise SystemExit(f"generate_duel: only {k} {level} sides (need {need}); raise POOL")
+    ca, rng = pool(LEVELS["child-adult"], POOL["child-adult"], rng, log=log)
+    for k, (d, side) in enumerate(ca):
+        cards.append(_entry("child-adult", k, d, side))
+    choices = minimino_choices()
+    good = [c for c in choices if c["failing_drafts"] == [0, 0]]
+    if not good:
+        raise SystemExit("generate_duel: no minimino split builds the 2x3x5 after every draft")
+    cards3d = []
+    for card in range(CARDS3D):
+        for face in "AB":
+            challenges = []
+            for _ in range(3):
+                c, rng = rng.choice(good)
+                challenges.append([c["first"], c["second"]])
+            cards3d.append({"id": f"3d-{card + 1}{face}", "card": card + 1, "side": face,
+                            "challenges": challenges})  # fmt: skip
+    means = {lv: mean_difficulty(cards, lv) for lv in (*DUEL_LEVELS, "child-adult")}
+    if log:
+        log("mean difficulty: " + ", ".join(f"{k} {v:.3f}" for k, v in means.items()))
+    rising = [means[lv] for lv in DUEL_LEVELS]
+    if rising != sorted(rising) or len(set(rising)) != len(rising):
+        raise SystemExit(f"generate_duel: mean difficulty does not rise: {means}")
+    return {
+        "generator": "python -m games.katamino.generate_duel", "seed": seed,
+        "levels": {k: {"colour": v.colour, "cards": v.cards, "start": list(v.start),
+                       "duels": v.duels} for k, v in LEVELS.items()},
+        "mean_difficulty": {k: round(v, 4) for k, v in means.items()},
+        "cards": cards, "cards3d": cards3d, "minimino_choices": choices,
+    }  # fmt: skip
+
+
+def mean_difficulty(cards: list[dict], level: str) -> float:
+    """Mean card difficulty of one level."""
+    ds = [c["difficulty"] for c in cards if c["level"] == level]
+    return sum(ds) / len(ds)
+
+
+def dumps(data: dict) -> str:
+    """The file text: one card per line, stable."""
+    lines = ["{"]
+    keys = list(data)
+    for i, key in enumerate(keys):
+        end = "," if i < len(keys) - 1 else ""
+        val = data[key]
+        if isinstance(val, list):
+            inner = ",\n".join("    " + json.dumps(v, sort_keys=True) for v in val)
+            lines.append(f'  "{key}": [\n{inner}\n  ]{end}')
+        else:
+            lines.append(f'  "{key}": {json.dumps(val, sort_keys=True)}{end}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: write (or ``--check``) the card file."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--out", default=str(DATA_FILE))
+    ap.add_argument("--check", action="store_true", help="compare with the file, write nothing")
+    args = ap.parse_args(argv)
+    text = dumps(generate(args.seed, log=lambda s: print(s, file=sys.stderr)))
+    path = Path(args.out)
+    if args.check:
+        same = path.exists() and path.read_text() == text
+        print("up to date" if same else f"{path} differs from the generator's output")
+        return 0 if same else 1
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["generate", "main", "piece"]
