@@ -241,3 +241,29 @@ def test_list_command_prints_a_card() -> None:
     assert len(heads) == 28 and all(h.startswith("traditional card 2 ") for h in heads)
     steps = [ln.split() for ln in r.stdout.splitlines() if ln.startswith("  3x3x4")]
     assert len(steps) == 28 and all(s[2:] == ["+", "V1"] for s in steps)
+
+
+def _recount(mode: str) -> int:
+    """Every measured stage's shipped solution count equals a fresh count (a count does not
+    depend on the search order, unlike node figures)."""
+    from games.katamino import solve_count
+
+    n = 0
+    for ch in challenges(mode):
+        for st in ch.stages:
+            if st.difficulty:
+                got = solve_count(st.target, [piece(x) for x in st.pieces]).count
+                assert got == st.difficulty["solutions"] > 0, (ch.card, ch.number, st.name)
+                n += 1
+    return n
+
+
+@pytest.mark.parametrize("mode", ["picture", "construction", "solo3d"])
+def test_shipped_solution_counts(mode: str) -> None:
+    assert _recount(mode) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["solo", "puzzle3d", "traditional"])
+def test_shipped_solution_counts_all(mode: str) -> None:
+    assert _recount(mode) > 0

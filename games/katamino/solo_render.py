@@ -62,12 +62,30 @@ def describe_state(game: KataminoSolo, state: SoloState) -> str:
         f"stage {state.stage + 1}/{len(ch.stages)}: {stage.name} ({stage.target.describe()})",
         draw_board(stage.target, state.placed),
         "pieces left: " + ", ".join(_piece_word(n) for n in sorted(game.remaining(state))),
+        draw_shapes(sorted(set(game.remaining(state)))),
     ]
     if state.note:
         lines.append(state.note)
     example = "3 a1 b1 c1 d1 b2" if stage.target.dims == 2 else "A a1:1 a1:2 a1:3 a1:4"
     lines.append(f"moves: PIECE CELLS (e.g. {example}), hint, undo, quit")
     return "\n".join(lines)
+
+
+def draw_shapes(names: Sequence[str]) -> str:
+    """Each piece's shape (as catalogued, lying flat) under its name, side by side."""
+    blocks = []
+    for name in names:
+        cells = piece(name).cells
+        w = max(c[0] for c in cells) + 1
+        h = max(c[1] for c in cells) + 1
+        rows = ["".join("#" if (x, y, 0) in cells else " " for x in range(w)) for y in range(h)]
+        blocks.append([name, *rows])
+    height = max((len(b) for b in blocks), default=0)
+    out = []
+    for i in range(height):
+        out.append("  ".join((b[i] if i < len(b) else "").ljust(max(map(len, b)))
+                             for b in blocks).rstrip())  # fmt: skip
+    return "\n".join(out)
 
 
 def _piece_word(name: str) -> str:
