@@ -221,6 +221,10 @@ def test_json_round_trip_and_bad_state() -> None:
     obj["stage"] = 9
     with pytest.raises(StateFormatError):
         G.state_from_json(obj)
+    obj["stage"] = 0
+    obj["placed"] = [["C", [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]]]]  # not an O shape
+    with pytest.raises(StateFormatError, match="placed C"):
+        G.state_from_json(obj)
     del obj["placed"]
     with pytest.raises(StateFormatError):
         G.state_from_json(obj)

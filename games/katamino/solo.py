@@ -522,6 +522,18 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
             raise StateFormatError(f"katamino solo state: {exc}") from None
         if not 0 <= st.stage < len(ch.stages) or st.outcome not in ("", "solved", "quit"):
             raise StateFormatError("katamino solo state: stage or outcome out of range")
+        if not 1 <= st.players <= self.max_players or not 0 <= st.seat < st.players:
+            raise StateFormatError("katamino solo state: players or seat out of range")
+        if len(st.done) != st.stage + (st.outcome == "solved"):
+            raise StateFormatError("katamino solo state: one finished board per completed stage")
+        # the current board must be reachable: each placement legal after the ones before
+        probe = replace(st, placed=(), outcome="")
+        for name, cells in st.placed:
+            try:
+                self.check_move(probe, SoloMove(3, name, cells))
+            except IllegalMoveError as exc:
+                raise StateFormatError(f"katamino solo state: placed {name}: {exc}") from None
+            probe = replace(probe, placed=(*probe.placed, (name, cells)))
         return st
 
     def describe(self, state: SoloState) -> str:
