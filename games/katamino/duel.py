@@ -505,11 +505,14 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
 
     @staticmethod
     def _race_winner(state: DuelState, mover: int) -> int | None:
+        """The duel's winner once no seat can beat a finished seat's clock (equal clocks: the
+        seat that finished first in play order), else None."""
         me, other = state.seats[mover], state.seats[1 - mover]
+        if me.done >= 0 and other.done >= 0:
+            return mover if me.done < other.done else 1 - mover
         if other.done >= 0 and me.clock >= other.done:
-            # the other seat finished first; equal clocks: the first finisher wins
-            return 1 - mover if me.done < 0 or me.done >= other.done else mover
-        if me.done >= 0 and other.done < 0 and other.clock >= me.done:
+            return 1 - mover
+        if me.done >= 0 and other.clock >= me.done:
             return mover
         return None
 
