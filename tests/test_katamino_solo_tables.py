@@ -73,9 +73,28 @@ def test_solo3d_structure() -> None:
         half, box = ch.stages
         assert half.target_spec == "5x4" and box.target_spec == "3x3x4"
         add = _added(half.pieces, box.pieces)
-        assert sorted(add) == sorted([*[p for p in add if p in PENTAS], "V1"])
-        assert sum(1 for p in add if p in PENTAS) == 3
-    assert Counter(c.card for c in chs) == {k: 6 for k in range(1, 8)}
+        assert sum(1 for p in add if p in PENTAS) == 3 and len(add) == 4
+        assert [piece(p).size for p in add if p not in PENTAS] == [1]
+    assert Counter(c.card for c in chs if c.card <= 4) == {k: 6 for k in range(1, 5)}
+    assert {c.card for c in chs} == set(range(1, 8))
+
+
+def test_solo3d_penta4_cards_are_the_duel_cards() -> None:
+    # cards 5..7 take the halves of the blue, red and black duel cards, as the rulebook says
+    # ("Using the blue, red and black Penta 4 Puzzle cards"); a half with both V is skipped.
+    from games.katamino.duel_cards import cards as duel_cards
+
+    levels = {5: "normal", 6: "difficult", 7: "expert"}
+    for card, level in levels.items():
+        mine = [c for c in challenges("solo3d") if c.card == card]
+        halves = {}
+        for dc in duel_cards(level):
+            for h, half in enumerate(dc.halves, start=1):
+                halves[f"duel card {dc.id}, half {h}"] = half
+        eligible = [t for t, h in halves.items() if not {"V1", "V2"} <= set(h)]
+        assert [c.title for c in mine] == eligible
+        for c in mine:
+            assert sorted(c.stages[0].pieces) == sorted(halves[c.title])
 
 
 def test_construction_boxes_and_swaps() -> None:

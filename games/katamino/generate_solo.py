@@ -264,8 +264,8 @@ def find_set(d: Draw, spec: str, pool: Sequence[str], max_minis: int,
 
 
 def gen_solo3d(seed: int) -> list[dict[str, Any]]:
-    """Cards 1..4: a box on the card, 6 piece sets each. Cards 5..7: a Penta-4 half (a set
-    that fills 5x4), then + 3 pentaminos + V -> 3x3x4; by level (blue, red, black)."""
+    """Cards 1..4: a box on the card, 6 piece sets each. Cards 5..7: the halves of the duel
+    Penta 4 cards (blue, red, black), then + 3 pentaminos + V -> 3x3x4."""
     d = Draw(seed, "solo3d")
     cards = []
     for k, box in enumerate(("2x3x4", "3x3x3", "2x3x5", "2x2x6"), start=1):
@@ -283,24 +283,42 @@ def gen_solo3d(seed: int) -> list[dict[str, Any]]:
             c["challenge"] = i
         cards.append({"card": k, "title": f"3D card {box}", "challenges": chs})
         print(f"  solo3d card {k}", file=sys.stderr)
-    items: list[dict[str, Any]] = []
-    seen = set()
-    while len(items) < 18:
-        half = find_set(d, "5x4", PENTAS + TETRAS + ("W1", "W2", "X", "Y"), 2, avoid=seen)
-        seen.add(half)
-        extra = d.sample([p for p in PENTAS if p not in half], 3)
-        full = canon(list(half) + extra + ["V1"])
-        built = staged([("Penta 4 half", "5x4", half), ("3x3x4", "3x3x4", full)])
-        if built is None:
-            continue
-        # the 3D step is too big to count in full: score the set by the flat half and record
-        # how fast the solver's plain search reaches a first 3x3x4
-        items.append({"key": "|".join(full), "title": "", "stages": built,
-                      "difficulty": summarise(built), "swaps": []})  # fmt: skip
-    cards += cards_by_score(items, 6, ("Penta 4 blue", "Penta 4 red", "Penta 4 black"))
-    for c in cards[4:]:
-        c["card"] += 4
+    cards += penta4_cards(d)
     return cards
+
+
+PENTA4_LEVELS = (("normal", "blue"), ("difficult", "red"), ("expert", "black"))
+"""The duel levels whose cards start at Penta 4, with their colours (solo3d cards 5..7)."""
+
+
+def penta4_cards(d: Draw) -> list[dict[str, Any]]:
+    """Solo 3D from the duel Penta 4 cards (``games.katamino.duel_cards``): every half of every
+    blue, red and black card side + 3 pentaminos from the table + the monomino V -> 3x3x4.
+    A half holding both V has no monomino left for the 36th cube and is skipped; the three
+    pentaminos are drawn until the box is solvable (20 draws at most, else skipped)."""
+    from games.katamino.duel_cards import cards as duel_cards
+
+    out = []
+    for k, (level, colour) in enumerate(PENTA4_LEVELS, start=5):
+        chs: list[dict[str, Any]] = []
+        for card in duel_cards(level):
+            for h, raw in enumerate(card.halves, start=1):
+                half = canon(raw)
+                if "V2" in half:
+                    continue
+                mono = "V2" if "V1" in half else "V1"
+                table = [p for p in PENTAS if p not in half]
+                for _ in range(20):
+                    full = canon(list(half) + d.sample(table, 3) + [mono])
+                    built = staged([("Penta 4", "5x4", half), ("3x3x4", "3x3x4", full)])
+                    if built is not None:
+                        chs.append({"challenge": len(chs) + 1, "stages": built,
+                                    "title": f"duel card {card.id}, half {h}",
+                                    "difficulty": summarise(built), "swaps": []})  # fmt: skip
+                        break
+        out.append({"card": k, "title": f"Penta 4 cards ({colour})", "challenges": chs})
+        print(f"  solo3d card {k}: {len(chs)}", file=sys.stderr)
+    return out
 
 
 def gen_construction(seed: int) -> list[dict[str, Any]]:
