@@ -15,7 +15,7 @@ import pytest
 
 from games.bots import RandomBot
 from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.katamino import is_solvable, solve_one
+from games.katamino import Problem, Target, is_solvable, solve_one
 from games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
 from games.katamino.duel_cards import (
     HANDICAP_LEVELS,
@@ -30,6 +30,7 @@ from games.katamino.duel_cards import (
     piece,
     split_options,
 )
+from games.katamino.duel_race import all_placements
 from games.katamino.game import GAME as KATAMINO
 from games.play import Seat, play_game
 from games.rng import Rng
@@ -374,25 +375,16 @@ def test_bad_moves_are_refused_with_reasons() -> None:
 
 def test_undo_and_hint_on_a_stuck_board() -> None:
     st = new(level="normal", card=1, side="A")
-    # a legal but hopeless placement: search for one that leaves the board stuck
+    # a legal but hopeless placement: the first one after which the board cannot be filled
     p = st.seats[0]
-    from games.katamino.duel_race import all_placements
-    from games.katamino import Target
-
     target = Target.parse(G.target(p))
-    stuck = None
-    for name in p.pieces:
-        for cells in all_placements(target, frozenset(target.cell_set), name):
-            rest = [piece(n) for n in p.pieces if n != name]
-            sol = solve_one(G.target(p), [piece(n) for n in p.pieces])
-            assert sol is not None
-            from games.katamino import Problem
-
-            if not is_solvable(Problem(target, rest, blocked=cells)):
-                stuck = DuelMove(2, name, cells, secs=3.0)
-                break
-        if stuck:
-            break
+    stuck = next(
+        DuelMove(2, name, cells, secs=3.0)
+        for name in p.pieces
+        for cells in all_placements(target, frozenset(target.cell_set), name)
+        if not is_solvable(Problem(target, [piece(n) for n in p.pieces if n != name],
+                                   blocked=cells))
+    )  # fmt: skip
     assert stuck is not None
     st = G.apply(st, stuck)
     assert st.seats[0].clock == 3.0
