@@ -196,11 +196,26 @@ class Katamino(Game[Any, Any, Any]):
 
 @cache
 def _options() -> tuple[Option, ...]:
+    """``mode`` and the families' options; an option shared by families must have one kind
+    (the command line parses it before the mode is known); its helps are joined."""
     seen: dict[str, Option] = {}
     for fam in _families():
         for o in fam.options:
-            if o.name != "mode":
-                seen.setdefault(o.name, o)
+            if o.name == "mode":
+                continue
+            prev = seen.get(o.name)
+            if prev is None:
+                seen[o.name] = o
+                continue
+            if prev.kind != o.kind:
+                raise TypeError(
+                    f"katamino: option {o.name!r} is {prev.kind} in one mode family and "
+                    f"{o.kind} in another; shared options need one kind"
+                )
+            if o.help not in prev.help:
+                choices = tuple(dict.fromkeys(prev.choices + o.choices))
+                seen[o.name] = Option(o.name, o.kind, prev.default, f"{prev.help}; {o.help}",
+                                      choices if prev.choices and o.choices else ())  # fmt: skip
     mode = Option(
         "mode",
         "str",
