@@ -189,3 +189,79 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
             os.unlink(tmp)
         raise
     return out, count
+
+
+def kozo_move_run(
+    config: Any, seed: int, move_texts: Sequence[str], number: int
+) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
+    """The judged run of move ``number`` (1-based) of a Kozo game on the physics table.
+
+    The game is replayed through :class:`sim.tables.kozo.KozoTable`, the referee that measured
+    it (same seed, same moves, so the same verdict-profile world bit for bit), and the World's
+    poses are sampled at every check instant of that move's watch (every 10 ms of simulated
+    time) through the table's observer hook; nothing is changed. Returns (the state after the
+    move, [(seconds since the move started, piece id -> pose)]). ValueError when the move passes
+    no table time (``take``) or ``number`` is out of range.
+    """
+    import sim.tables  # noqa: F401  (registers the physics referee)
+    from games.registry import get_game
+    from sim.tables.kozo import KozoTable
+
+    if not (1 <= number <= len(move_texts)):
+        raise ValueError(f"move {number}: the log has moves 1..{len(move_texts)}")
+    game = get_game("kozo")
+    samples: list[tuple[float, dict[str, Any]]] = []
+    watching: dict[str, int | None] = {"index": None}
+
+    def observe(world: Any, index: int, t: float) -> None:  # read-only: poses of the world
+        if index == watching["index"]:
+            samples.append((float(t), world.poses()))
+
+    table = KozoTable(config, seed, knock=observe)
+    state = game.new_game(config, seed)
+    try:
+        for i, text in enumerate(move_texts[:number], start=1):
+            move = game.parse_move(state, str(text))
+            if i == number:
+                watching["index"] = len(state.history)
+            move = table.measure(state, move)
+            state = game.apply(state, move)
+    finally:
+        table.close()
+    if not samples:
+        raise ValueError(
+            f"move {number} ({move_texts[number - 1]!r}) passes no time at the table: "
+            "film a place or cube move"
+        )
+    return state, samples
+
+
+def kozo_move_frames(
+    config: Any,
+    seed: int,
+    move_texts: Sequence[str],
+    number: int,
+    *,
+    fps: float = 30.0,
+    slow: float = 1.0,
+    size: Sequence[int] = (640, 360),
+    backend: str = "auto",
+    camera: Mapping[str, Any] | None = None,
+    supersample: int = 1,
+) -> Iterator[np.ndarray]:
+    """Frames of :func:`kozo_move_run`: the tower as the move was judged, each frame the
+    sampled instant nearest to its time (``slow`` as in :func:`scene_frames`)."""
+    from sim.view.renderer import Renderer
+    from sim.view.tables import layout_for_state
+
+    state, samples = kozo_move_run(config, seed, move_texts, number)
+    layout = layout_for_state("kozo", state)
+    ids = set(layout.ids)
+    times = np.array([t for t, _ in samples])
+    n = film_frame_count(float(times[-1]), fps, slow)
+    with Renderer(size, backend=backend, supersample=supersample) as r:
+        r.show(layout, camera)
+        for k in range(n):
+            i = int(np.argmin(np.abs(times - k * slow / fps)))
+            r.set_poses({pid: pose for pid, pose in samples[i][1].items() if pid in ids})
+            yield r.render()

@@ -7,8 +7,8 @@
   :class:`KatoizTable`, :class:`KaitoTable` (:mod:`.katamino`, :mod:`.katoiz`, :mod:`.kaito`).
 
 :data:`STATE_ADAPTERS` maps a registered game's name to the function that draws its state; this
-is the **adapter point**: Kaito, Katoiz and Kozo states are adapted in :mod:`.adapters`; when
-another game's state lands (Katamino Duo), add one entry whose function turns the state into one
+is the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and Katamino-duel states are adapted in
+:mod:`.adapters`; a new game (or mode) needs one entry whose function turns its state into one
 of the descriptions above (see ``docs/view.md``).
 ``tablesim render LOG`` and ``tablesim record LOG`` use it.
 """
@@ -59,9 +59,10 @@ def _lazy(name: str) -> Callable[[Any], TableLayout]:
 STATE_ADAPTERS: dict[str, Callable[[Any], TableLayout]] = {
     "catego": catego_layout,
     "kaito": _lazy("kaito_state_layout"),
+    "kataboom": _lazy("kataboom_state_layout"),
+    "katamino": _lazy("katamino_state_layout"),
     "katoiz": _lazy("katoiz_state_layout"),
     "kozo": _lazy("kozo_state_layout"),
-    # "katamino-duo": lambda state: katamino_layout(KataminoTable(...from the state...)),
 }
 """Registered game name -> function drawing its state (the adapter point, see above)."""
 

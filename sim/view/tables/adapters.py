@@ -10,7 +10,10 @@ it. When a game's state format changes, this is the one place to follow it (the 
   seat, each player's taken tiles as a pile in front of them; Stapeltje-four: stacks and home
   stacks; Stapeltoren: the face-up supply and each player's stacks), with the dice;
 - ``kozo``: :class:`games.kozo.state.KozoState` -> the settled tower as a scene (the physics
-  table's :meth:`sim.tables.kozo.KozoTable.tower_scene`), pieces in their catalogue colours.
+  table's :meth:`sim.tables.kozo.KozoTable.tower_scene`), pieces in their catalogue colours;
+- ``kataboom``: the settled structure (:meth:`sim.tables.kataboom.KataboomTable.structure_scene`);
+- ``katamino``: the duel modes' :class:`games.katamino.duel.DuelState` -> :class:`KataminoTable`
+  (the solo modes are not drawn yet).
 """
 
 from __future__ import annotations
@@ -28,7 +31,13 @@ from sim.view.tables.katoiz import (
     katoiz_layout,
 )
 
-__all__ = ["kaito_state_layout", "katoiz_state_layout", "kozo_state_layout"]
+__all__ = [
+    "kaito_state_layout",
+    "kataboom_state_layout",
+    "katamino_state_layout",
+    "katoiz_state_layout",
+    "kozo_state_layout",
+]
 
 _KAITO_KINDS = {"S": "katana", "H": "kabuto"}
 
@@ -161,3 +170,79 @@ def kozo_state_layout(state: Any) -> TableLayout:
             pieces.append(replace(p, color=colours.get(p.id, p.color)))
     layout = scene_layout(replace(scene, pieces=tuple(pieces)))
     return replace(layout, name=f"kozo round {state.round}, turn {state.turn}")
+
+
+def katamino_state_table(state: Any) -> Any:
+    """The :class:`KataminoTable` of a Katamino duel state (modes duel, child-adult, handicap,
+    duel3d).
+
+    Both players build on the one 5 x 12 board from their own end: seat 0 from the left (its
+    column x is board column x), seat 1 from the right, its own frame turned half round (board
+    column 11 - x, row 4 - y). Each player's slider stands at the end of their Penta; in the
+    last duel both stand between 6 and 7 and are one slider. A 3-D duel's box is built on the
+    board at the player's end, layer z up. Pieces not placed yet lie on the player's side.
+    """
+    from games.katamino.duel import DUEL_GAME
+    from sim.view.tables.katamino import KataminoPlacement, KataminoTable
+
+    kind = type(state).__name__
+    if kind != "DuelState":
+        raise ValueError(
+            f"katamino mode {getattr(state, 'mode', '?')!r}: no table drawing yet (the duel "
+            "modes are drawn: duel, child-adult, handicap, duel3d)"
+        )
+    placed: list[KataminoPlacement] = []
+    sliders: set[int] = set()
+    loose: list[tuple[str, ...]] = []
+    for seat, player in enumerate(state.seats):
+        for name, cells in player.placed:
+            if seat == 0:
+                board = tuple((x, y, z) for x, y, z in cells)
+            else:
+                board = tuple((11 - x, 4 - y, z) for x, y, z in cells)
+            placed.append(KataminoPlacement(name, board))
+        if player.size:
+            sliders.add(player.size if seat == 0 else 12 - player.size)
+        loose.append(tuple(DUEL_GAME.remaining(player)))
+    sliders.discard(0)
+    sliders.discard(12)
+    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1])
+
+
+def katamino_state_layout(state: Any) -> TableLayout:
+    """The table of a Katamino duel state."""
+    from sim.view.tables.katamino import katamino_layout
+
+    return katamino_layout(katamino_state_table(state))
+
+
+def _recoloured(scene: Any) -> Any:
+    """A scene whose catalogue pieces take their catalogue colours (the physics tables build
+    pieces without colours), balance cubes theirs."""
+    from dataclasses import replace
+
+    from games.polycubes import catalogue_names, get_catalogue
+
+    balance = get_catalogue("kozo-balance").pieces[0].color
+    pieces = []
+    for p in scene.pieces:
+        if p.cube == "balance":
+            p = replace(p, color=balance)
+        elif ":" in p.source and p.source.split(":", 1)[0] in catalogue_names():
+            cat, name = p.source.split(":", 1)
+            known = {q.name: q.color for q in get_catalogue(cat).pieces}
+            p = replace(p, color=known.get(name, p.color))
+        pieces.append(p)
+    return replace(scene, pieces=tuple(pieces))
+
+
+def kataboom_state_layout(state: Any) -> TableLayout:
+    """The settled structure of a Kataboom state, as its physics table builds it."""
+    from dataclasses import replace
+
+    from sim.tables.kataboom import KataboomTable
+    from sim.view.tables.scene import scene_layout
+
+    scene = KataboomTable(state.config, state.seed).structure_scene(state)
+    layout = scene_layout(_recoloured(scene))
+    return replace(layout, name=f"kataboom turn {state.turn}")

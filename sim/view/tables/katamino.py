@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -45,22 +46,24 @@ CATALOGUE = "katamino-duo"
 
 @dataclass(frozen=True)
 class KataminoPlacement:
-    """A piece lying flat on the board: ``piece`` is its name in the ``katamino-duo``
-    catalogue, ``cells`` the board cells (column, row) it covers (any rotation or mirror
-    image of the piece's shape)."""
+    """A piece on the board: ``piece`` is its name in the ``katamino-duo`` catalogue,
+    ``cells`` the board cells (column, row) it covers, or (column, row, layer) for pieces built
+    upwards (3-D challenges); any rotation or mirror image of the piece's shape."""
 
     piece: str
-    cells: tuple[tuple[int, int], ...]
+    cells: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
 class KataminoTable:
     """What a Katamino Duo table shows: slider positions (1..11 between columns; none for an
-    empty board), the placed pieces, and the pieces ``loose`` beside the board (names)."""
+    empty board), the placed pieces, the pieces ``loose`` in front of the board (near side,
+    names) and ``loose_far`` behind it (the second player's side)."""
 
     sliders: tuple[int, ...] = ()
     placed: tuple[KataminoPlacement, ...] = ()
     loose: tuple[str, ...] = ()
+    loose_far: tuple[str, ...] = ()
     columns: int = 12
     rows: int = 5
 
@@ -91,26 +94,38 @@ def _check(table: KataminoTable) -> None:
         if pl.piece not in names:
             problems.append(f"{where}: no such piece (pieces: {', '.join(names)})")
             continue
-        if pl.piece in seen or pl.piece in table.loose:
+        if pl.piece in seen or pl.piece in table.loose + table.loose_far:
             problems.append(f"{where}: the piece is used twice")
         seen.add(pl.piece)
         cells = [tuple(c) for c in pl.cells]
-        off = [c for c in cells if not (0 <= c[0] < table.columns and 0 <= c[1] < table.rows)]
+        if any(len(c) not in (2, 3) for c in cells):
+            problems.append(f"{where}: cells are (column, row) or (column, row, layer)")
+            continue
+        cells = [(*c, 0) if len(c) == 2 else c for c in cells]
+        off = [
+            c[:2] if c[2] == 0 else c
+            for c in cells
+            if not (0 <= c[0] < table.columns and 0 <= c[1] < table.rows and c[2] >= 0)
+        ]
         if off:
             problems.append(f"{where}: cells {off} are off the {table.columns}x{table.rows} board")
         shape = cat.piece(pl.piece).cells
         try:
-            same = canonical(as_cells((c, r, 0) for c, r in cells)) == canonical(shape)
+            same = canonical(as_cells(cells)) == canonical(shape)
         except ValueError as exc:
             problems.append(f"{where}: {exc}")
             continue
         if not same:
-            problems.append(f"{where}: cells {cells} are not the shape of piece {pl.piece}")
+            shown = [c[:2] if c[2] == 0 else c for c in cells]
+            problems.append(f"{where}: cells {shown} are not the shape of piece {pl.piece}")
         for c in cells:
+            shown = c[:2] if c[2] == 0 else c
             if c in used:
-                problems.append(f"{where}: cell {c} is already covered by {used[c]}")
+                problems.append(f"{where}: cell {shown} is already covered by {used[c]}")
             used[c] = pl.piece
-    for name in table.loose:
+    if len(set(table.sliders)) != len(table.sliders):
+        problems.append(f"sliders {list(table.sliders)}: two sliders in one place")
+    for name in table.loose + table.loose_far:
         if name not in names:
             problems.append(f"loose piece {name!r}: no such piece (pieces: {', '.join(names)})")
     if problems:
@@ -119,8 +134,14 @@ def _check(table: KataminoTable) -> None:
 
 def _board_picture(table: KataminoTable, px_per_cell: int = 64) -> np.ndarray:
     """The board top: wood, the cell grid, column numbers 1..12 on both long rims."""
+    return _board_picture_of(table.columns, table.rows, px_per_cell)
+
+
+@lru_cache(maxsize=4)
+def _board_picture_of(columns: int, rows: int, px_per_cell: int) -> np.ndarray:
     from PIL import Image, ImageDraw
 
+    table = KataminoTable(columns=columns, rows=rows)
     a = _edge()
     scale = px_per_cell / a
     w = int(round((table.columns * a + 2 * RIM) * scale))
@@ -138,7 +159,9 @@ def _board_picture(table: KataminoTable, px_per_cell: int = 64) -> np.ndarray:
         x = r + (c + 0.5) * px_per_cell
         d.text((x, r / 2), str(c + 1), fill=ink, font=f, anchor="mm")
         d.text((x, h - r / 2), str(c + 1), fill=ink, font=f, anchor="mm")
-    return np.asarray(img)
+    out = np.asarray(img)
+    out.setflags(write=False)
+    return out
 
 
 def katamino_layout(table: KataminoTable) -> TableLayout:
@@ -171,23 +194,26 @@ def katamino_layout(table: KataminoTable) -> TableLayout:
         )
     for pl in table.placed:
         piece = cat.piece(pl.piece)
-        cells = [(c, r, 0) for c, r in pl.cells]
+        cells = [(*c, 0) if len(c) == 2 else tuple(c) for c in pl.cells]
         lo = np.min(np.asarray(cells), axis=0)
         local = [tuple(int(v) for v in np.subtract(c, lo)) for c in cells]
         pos = origin + lo * a
         items.append(polycube_item(f"piece-{pl.piece}", local, a, pos, piece.color))
-    # loose pieces: rows in front of the board, left to right, wrapping at the board's width
-    x, y, row_depth = -size[0] / 2, -size[1] / 2 - 0.012, 0.0
-    for name in table.loose:
-        piece = cat.piece(name)
-        ext = np.max(np.asarray(piece.cells), axis=0) + 1
-        if x + ext[0] * a > size[0] / 2 and x > -size[0] / 2:
-            x, y, row_depth = -size[0] / 2, y - row_depth - 0.010, 0.0
-        items.append(
-            polycube_item(f"piece-{name}", piece.cells, a, (x, y - ext[1] * a, 0.0), piece.color)
-        )
-        x += ext[0] * a + 0.010
-        row_depth = max(row_depth, ext[1] * a)
+    # loose pieces: rows in front of the board (and behind it for the second player), left to
+    # right, wrapping at the board's width
+    for names, side in ((table.loose, -1), (table.loose_far, 1)):
+        x, y, row_depth = -size[0] / 2, side * (size[1] / 2 + 0.012), 0.0
+        for name in names:
+            piece = cat.piece(name)
+            ext = np.max(np.asarray(piece.cells), axis=0) + 1
+            if x + ext[0] * a > size[0] / 2 and x > -size[0] / 2:
+                x, y, row_depth = -size[0] / 2, y + side * (row_depth + 0.010), 0.0
+            corner_y = y - ext[1] * a if side < 0 else y
+            items.append(
+                polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0), piece.color)
+            )
+            x += ext[0] * a + 0.010
+            row_depth = max(row_depth, ext[1] * a)
     return TableLayout(
         "katamino",
         tuple(items),
