@@ -148,3 +148,13 @@ def test_game_options_reach_the_games(tmp_path: Path):
     assert job.config.columns == (7, 8)
     other = TournamentJob("catego", ["random", "random"], 2)
     assert job.fingerprint() != other.fingerprint()
+
+
+def test_default_seats_are_two_where_the_game_allows():
+    from games.registry import game_names, get_game
+
+    for name in game_names():
+        game = get_game(name)
+        job = TournamentJob(name, ["random"] * 3, 1)
+        expected = 2 if game.min_players <= 2 <= game.max_players else game.min_players
+        assert job.seats == expected, name

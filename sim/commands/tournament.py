@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_arguments(p)
     p.add_argument("--games", type=int, required=True, help="games per table (pairing)")
     p.add_argument(
-        "--seats", type=int, default=None, help="players per game (default: the game's minimum)"
+        "--seats", type=int, default=None, help="players per game (default 2 where allowed)"
     )
     p.add_argument("--out", "-o", default=None, help="one row per game (.csv or .parquet)")
     add_executor_arguments(p)

@@ -2,9 +2,10 @@
 
 ``players`` is a list of bot names; an entry is identified by its position, so the same bot may
 be listed twice (``random,random`` measures the seat advantage between equals). With ``k`` seats
-per game, every *table* (each set of ``k`` entries, ``itertools.combinations`` order) plays
-``games`` games; game ``g`` of a table seats its entries rotated by ``g`` (seat ``s`` gets the
-table's entry ``(s + g) % k``), so over ``k`` games each entry sits in each seat once.
+per game (default 2, or the game's minimum where 2 cannot play), every *table* (each set of
+``k`` entries, ``itertools.combinations`` order) plays ``games`` games; game ``g`` of a table
+seats its entries rotated by ``g`` (seat ``s`` gets the table's entry ``(s + g) % k``), so over
+``k`` games each entry sits in each seat once.
 
 Run ``i`` is game ``i % games`` of table ``i // games``; its seed is derived from the tournament
 seed and ``i`` only, and the bots' seeds from the game seed (as in ``tablesim play``), so a row
@@ -71,7 +72,10 @@ class TournamentJob:
         budget: int | None = None,
     ) -> None:
         game = get_game(game_name)
-        k = game.min_players if seats is None else int(seats)
+        if seats is None:  # two seats where the game allows them (a solo game has none)
+            k = 2 if game.min_players <= 2 <= game.max_players else game.min_players
+        else:
+            k = int(seats)
         game.check_players(k)
         if games < 1:
             raise ConfigError(f"--games must be >= 1, got {games}")
