@@ -175,13 +175,21 @@ def test_swap_options() -> None:
     # a construction swap left off the shipped list is refused as unsolvable
     from games.katamino.generate_solo import same_size_swaps
 
-    c11 = get_challenge("construction", 1, 11)
+    c11 = get_challenge("construction", 11, 1)
     bad = [f"{o}={n[0]}" for o, n in same_size_swaps(c11.stages[0].pieces)
            if f"{o}={n[0]}" not in c11.swaps]  # fmt: skip
     if bad:
         with pytest.raises(ConfigError, match="unsolvable"):
-            G.make_config({"mode": "construction", "card": 1, "challenge": 11, "swap": bad[0]},
+            G.make_config({"mode": "construction", "card": 11, "challenge": 1, "swap": bad[0]},
                           players=1)  # fmt: skip
+    # several swaps in one option, made in order: the first shipped swap, then that piece back
+    old, new = c11.swaps[0].split("=")
+    cfg = G.make_config({"mode": "construction", "card": 11, "challenge": 1,
+                         "swap": f"{c11.swaps[0]},{new}={old}"}, players=1)  # fmt: skip
+    assert sorted(G.stage_pieces(G.new_game(cfg, 0))) == sorted(c11.stages[0].pieces)
+    with pytest.raises(ConfigError, match="not among the first pieces"):  # already swapped out
+        G.make_config({"mode": "construction", "card": 11, "challenge": 1,
+                       "swap": f"{c11.swaps[0]},{c11.swaps[0]}"}, players=1)  # fmt: skip
 
 
 def test_bad_card_and_challenge() -> None:

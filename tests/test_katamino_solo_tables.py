@@ -102,7 +102,10 @@ def test_construction_boxes_and_swaps() -> None:
     rulebook = [("3x3x6", 54), ("4x3x4", 48), ("3x3x5", 45), ("2x3x5", 30), ("3x3x3", 27),
                 ("3x3x4", 36), ("2x3x3", 18), ("2x2x4", 16), ("2x2x7", 28), ("2x2x6", 24),
                 ("2x2x3", 12)]  # fmt: skip
-    assert [(c.stages[0].target_spec, c.stages[0].target.size) for c in chs] == rulebook
+    for card, (box, cubes) in enumerate(rulebook, start=1):
+        sets = [c.stages[0] for c in chs if c.card == card]
+        assert len(sets) == 4 and len({s.pieces for s in sets}) == 4
+        assert all(s.target_spec == box and s.target.size == cubes for s in sets)
     for ch in chs:
         names = ch.stages[0].pieces
         for swap in ch.swaps:  # "swapping one or more parts for another of the same size"
@@ -214,6 +217,7 @@ def test_swaps_not_listed_are_unsolvable() -> None:
     from games.katamino.generate_solo import same_size_swaps
 
     ch = [c for c in challenges("construction") if c.stages[0].target_spec == "2x2x3"][0]
+    assert ch.swaps
     st = ch.stages[0]
     listed = set(ch.swaps)
     for old, (new,) in same_size_swaps(st.pieces):

@@ -321,20 +321,30 @@ def penta4_cards(d: Draw) -> list[dict[str, Any]]:
     return out
 
 
+CONSTRUCTION_SETS = 4
+"""Piece sets shipped per construction box."""
+
+
 def gen_construction(seed: int) -> list[dict[str, Any]]:
-    """The 11 boxes, one piece set each (challenge k = the rulebook's k-th box), with every
-    same-size swap that still builds it."""
+    """The 11 boxes in the rulebook's order, one card each, with ``CONSTRUCTION_SETS``
+    different piece sets that build it and, per set, every same-size swap that still does."""
     d = Draw(seed, "construction")
-    chs = []
-    for i, box in enumerate(CONSTRUCTION_BOXES, start=1):
-        s = find_set(d, box, ALL, 3)
-        built = staged([(box, box, s)])
-        assert built is not None
-        swaps = swaps_keeping([(box, box, s)], same_size_swaps(s))
-        chs.append({"challenge": i, "title": f"{box} ({target_of(box).size} cubes)",
-                    "stages": built, "difficulty": summarise(built), "swaps": swaps})  # fmt: skip
-        print(f"  construction {box}: {len(swaps)} swaps", file=sys.stderr)
-    return [{"card": 1, "title": "3D constructions", "challenges": chs}]
+    cards = []
+    for k, box in enumerate(CONSTRUCTION_BOXES, start=1):
+        chs: list[dict[str, Any]] = []
+        seen: set = set()
+        for i in range(1, CONSTRUCTION_SETS + 1):
+            s = find_set(d, box, ALL, 3, avoid=seen)
+            seen.add(s)
+            built = staged([(box, box, s)])
+            assert built is not None
+            swaps = swaps_keeping([(box, box, s)], same_size_swaps(s))
+            chs.append({"challenge": i, "title": f"set {i}", "stages": built,
+                        "difficulty": summarise(built), "swaps": swaps})  # fmt: skip
+        cards.append({"card": k, "title": f"{box} ({target_of(box).size} cubes)",
+                      "challenges": chs})  # fmt: skip
+        print(f"  construction {box}", file=sys.stderr)
+    return cards
 
 
 def puzzle_a_sets() -> list[tuple[str, ...]]:

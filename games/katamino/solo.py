@@ -136,17 +136,22 @@ def parse_swap(text: str) -> tuple[str, tuple[str, ...]]:
     if not m:
         raise ConfigError(
             f"katamino: option --swap {text!r}: write OLD=NEW or OLD=NEW1+NEW2 with piece "
-            "names, e.g. A=V1+X"
+            "names, e.g. A=V1+X (several: 3=2,A=B)"
         )
     new = tuple(g.upper() for g in m.groups()[1:] if g)
     return m.group(1).upper(), new
 
 
 def apply_swap(ch: Challenge, swap: str) -> list[tuple[str, ...]]:
-    """Each stage's pieces with ``swap`` made (ConfigError when it is not a legal swap)."""
+    """Each stage's pieces with ``swap`` made: one swap or several separated by commas, made
+    in order ("swapping one or more parts"); ConfigError when one is not a legal swap."""
     stages = [s.pieces for s in ch.stages]
-    if not swap:
-        return stages
+    for one in filter(None, (w.strip() for w in swap.split(","))):
+        stages = _swap_once(stages, one)
+    return stages
+
+
+def _swap_once(stages: list[tuple[str, ...]], swap: str) -> list[tuple[str, ...]]:
     old, new = parse_swap(swap)
     sizes = {n: piece(n).size for n in (old, *new)}
     if old not in stages[0]:
@@ -224,7 +229,8 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         Option("mode", "str", "solo", "solo mode", choices=SOLO_MODES),
         Option("card", "int", 0, "challenge card (0: chosen by the seed)"),
         Option("challenge", "int", 0, "challenge number on the card (0: chosen by the seed)"),
-        Option("swap", "str", "", "make an easier/other version: OLD=NEW or OLD=NEW1+NEW2"),
+        Option("swap", "str", "",
+               "swap pieces: OLD=NEW or OLD=NEW1+NEW2, several separated by commas"),
         Option("straight_horizontal", "bool", False,
                "classic rule: straight pieces lie along the board (off the vertical in 3D)"),
     )  # fmt: skip
