@@ -144,29 +144,35 @@ def test_kozo_state_drawn_as_its_tower() -> None:
     assert px.shape == (90, 160, 3)
 
 
-def test_kozo_film_is_the_judged_run(tmp_path) -> None:  # noqa: ANN001
-    """A Kozo game on the physics table: the film of a move replays the run its referee
-    measured -- its last sampled poses are the settled poses the game state recorded."""
+@pytest.mark.parametrize(
+    ("name", "players", "items"),
+    [("kozo", "greedy,greedy", "tower"), ("kataboom", "random,random", "structure")],
+)
+def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, tmp_path) -> None:  # noqa: ANN001
+    """A game on the physics table: the film of a move replays the run its referee measured --
+    its last sampled poses are the settled poses the game state recorded for that move."""
+    import importlib
     import json
 
     from sim.cli import main
-    from sim.tables.kozo import KozoTable
-    from sim.view.film import kozo_move_run
+    from sim.view.film import JUDGED_GAMES, judged_move_run
 
-    log = tmp_path / "kozo.jsonl"
-    code = main(["play", "kozo", "--players", "greedy,greedy", "--seed", "2", "--headless",
-                 "--rounds", "1", "--log", str(log)])  # fmt: skip
-    assert code == 0
+    log = tmp_path / f"{name}.jsonl"
+    args = ["play", name, "--players", players, "--seed", "2", "--headless", "--log", str(log)]
+    assert main(args + (["--rounds", "1"] if name == "kozo" else [])) == 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    game = get_game("kozo")
+    game = get_game(name)
     config = game.config_from_json(lines[0]["config"])
+    seed = lines[0]["seed"]
     texts = [x["move"] for x in lines if x["type"] == "move"]
     number = next(i for i, t in enumerate(texts, 1) if not t.startswith(("take", "nocube")))
-    state, samples = kozo_move_run(config, lines[0]["seed"], texts, number)
+    state, samples = judged_move_run(name, config, seed, texts, number)
     assert samples[0][0] == pytest.approx(0.01)  # one sample per 10 ms check of the watch
-    table = KozoTable(config, lines[0]["seed"])
+    module, attr = JUDGED_GAMES[name].split(":")
+    table = getattr(importlib.import_module(module), attr)(config, seed)
     last = samples[-1][1]
-    for item in state.tower:
+    assert {it.name for it in getattr(state, items)} <= set(last)  # every piece was filmed
+    for item in getattr(state, items):
         pos, quat = last[item.name]
         assert table.to_grid(pos, quat) == pytest.approx(item.pose, abs=1e-9), item.name
     out = tmp_path / "move.gif"

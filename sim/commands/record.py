@@ -22,6 +22,7 @@ from sim.commands.render import (
     log_states,
     parse_camera_arg,
     parse_size,
+    read_game_log,
     replica_scene,
 )
 
@@ -44,8 +45,47 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--per-move", type=float, default=0.6, help="logs: seconds each move is shown (0.6)"
     )
-    p.add_argument("--at", type=int, default=None, help="logs: stop after this many moves")
+    p.add_argument(
+        "--at",
+        type=int,
+        default=None,
+        help="logs: stop after this many moves; Kozo/Kataboom on the physics table: film move "
+        "AT (default: the last move that passed time at the table)",
+    )
+    p.add_argument(
+        "--by-move",
+        action="store_true",
+        help="logs: show the game move by move, also for Kozo/Kataboom (default there: the "
+        "judged run of one move)",
+    )
     p.set_defaults(func=run)
+
+
+def _judged_game(ref: str) -> bool:
+    """True for the log of a game whose moves a physics table judged (Kozo, Kataboom)."""
+    from sim.view.film import JUDGED_GAMES
+
+    game, config, _, _ = read_game_log(ref)
+    return game.name in JUDGED_GAMES and getattr(config, "table", None) == "physics"
+
+
+def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
+    """Frames of the judged run of one move, and what they show."""
+    from sim.view.film import judged_move_frames
+
+    game, config, seed, texts = read_game_log(args.source)
+    timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
+    number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
+    if not (1 <= number <= len(texts)):
+        raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
+    frames = judged_move_frames(
+        game.name, config, seed, texts, number, fps=args.fps, slow=args.slow, **common
+    )
+    what = (
+        f"{game.name} move {number} ({texts[number - 1]}) as the physics table judged it "
+        f"(verdict profile) at speed {args.slow:g}"
+    )
+    return frames, what
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         if args.source.startswith("example:"):
             frames = state_frames([example_layout(args.source)], hold=hold, **common)
             what = args.source
+        elif is_log(args.source) and not args.by_move and _judged_game(args.source):
+            frames, what = _judged_film(args, common)
         elif is_log(args.source):
             game, states = log_states(args.source, args.at)
             layouts = [layout_of_state(game, s) for s in states]

@@ -191,25 +191,39 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     return out, count
 
 
-def kozo_move_run(
-    config: Any, seed: int, move_texts: Sequence[str], number: int
-) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
-    """The judged run of move ``number`` (1-based) of a Kozo game on the physics table.
+JUDGED_GAMES: dict[str, str] = {
+    "kozo": "sim.tables.kozo:KozoTable",
+    "kataboom": "sim.tables.kataboom:KataboomTable",
+}
+"""Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
 
-    The game is replayed through :class:`sim.tables.kozo.KozoTable`, the referee that measured
-    it (same seed, same moves, so the same verdict-profile world bit for bit), and the World's
+
+def judged_move_run(
+    game_name: str, config: Any, seed: int, move_texts: Sequence[str], number: int
+) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
+    """The judged run of move ``number`` (1-based) of a Kozo or Kataboom game on the physics
+    table.
+
+    The game is replayed through its physics table (:data:`JUDGED_GAMES`), the referee that
+    measured it (same seed, same moves, so the same verdict-profile world bit for bit), and the
+    World's
     poses are sampled at every check instant of that move's watch (every 10 ms of simulated
     time) through the table's observer hook; nothing is changed. Returns (the state after the
     move, [(seconds since the move started, piece id -> pose)]). ValueError when the move passes
     no table time (``take``) or ``number`` is out of range.
     """
-    import sim.tables  # noqa: F401  (registers the physics referee)
-    from games.registry import get_game
-    from sim.tables.kozo import KozoTable
+    import importlib
 
+    import sim.tables  # noqa: F401  (registers the physics referees)
+    from games.registry import get_game
+
+    if game_name not in JUDGED_GAMES:
+        raise ValueError(f"{game_name}: no physics table (judged games: {', '.join(JUDGED_GAMES)})")
     if not (1 <= number <= len(move_texts)):
         raise ValueError(f"move {number}: the log has moves 1..{len(move_texts)}")
-    game = get_game("kozo")
+    module, attr = JUDGED_GAMES[game_name].split(":")
+    table_class = getattr(importlib.import_module(module), attr)
+    game = get_game(game_name)
     samples: list[tuple[float, dict[str, Any]]] = []
     watching: dict[str, int | None] = {"index": None}
 
@@ -217,7 +231,7 @@ def kozo_move_run(
         if index == watching["index"]:
             samples.append((float(t), world.poses()))
 
-    table = KozoTable(config, seed, knock=observe)
+    table = table_class(config, seed, knock=observe)
     state = game.new_game(config, seed)
     try:
         for i, text in enumerate(move_texts[:number], start=1):
@@ -236,7 +250,8 @@ def kozo_move_run(
     return state, samples
 
 
-def kozo_move_frames(
+def judged_move_frames(
+    game_name: str,
     config: Any,
     seed: int,
     move_texts: Sequence[str],
@@ -249,16 +264,24 @@ def kozo_move_frames(
     camera: Mapping[str, Any] | None = None,
     supersample: int = 1,
 ) -> Iterator[np.ndarray]:
-    """Frames of :func:`kozo_move_run`: the tower as the move was judged, each frame the
+    """Frames of :func:`judged_move_run`: the tower as the move was judged, each frame the
     sampled instant nearest to its time (``slow`` as in :func:`scene_frames`)."""
     from sim.view.renderer import Renderer
     from sim.view.tables import layout_for_state
 
-    state, samples = kozo_move_run(config, seed, move_texts, number)
-    layout = layout_for_state("kozo", state)
+    state, samples = judged_move_run(game_name, config, seed, move_texts, number)
+    layout = layout_for_state(game_name, state)
     ids = set(layout.ids)
     times = np.array([t for t, _ in samples])
     n = film_frame_count(float(times[-1]), fps, slow)
+    if camera is None or "pos" not in camera:
+        # frame the move from where the piece was let go to where everything settled
+        from sim.view.camera import camera_for_scene
+
+        first = layout.with_poses({k: v for k, v in samples[0][1].items() if k in ids})
+        pts = np.concatenate([first.points(), layout.points()])
+        view = camera_for_scene(camera or layout.camera, pts, size[0] / size[1])
+        camera = {"pos": list(view.pos), "look_at": list(view.look_at), "fov": view.fov}
     with Renderer(size, backend=backend, supersample=supersample) as r:
         r.show(layout, camera)
         for k in range(n):
