@@ -3,7 +3,7 @@ example table, rendered offscreen (no display needed).
 
 SOURCE is a scene file or shipped scene name (``kozo-tower``), a game log written by
 ``tablesim play --log`` (drawn after ``--at`` moves, default all), or ``example:GAME`` for the
-example tables of the games whose states are still being written (katamino, katoiz, kaito).
+seeded example tables of the neutral descriptions (katamino, katoiz, kaito).
 The helpers here are shared with ``tablesim record``.
 """
 
@@ -58,6 +58,18 @@ def is_log(ref: str) -> bool:
     return False
 
 
+def read_game_log(ref: str) -> tuple[Any, Any, int, list[str]]:
+    """(game, config, seed, move texts) of a log file (LogError / ConfigError when bad)."""
+    from games.play import read_log
+    from games.registry import get_game
+
+    with open(ref, encoding="utf-8") as fh:
+        header, moves, _ = read_log(fh, ref)
+    game = get_game(str(header["game"]))
+    config = game.config_from_json(header["config"])
+    return game, config, int(header["seed"]), [str(m["move"]) for m in moves]
+
+
 def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
     """(game name, states from the start to move ``at`` (default: every move)) of a log.
 
@@ -66,14 +78,8 @@ def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
     """
     import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
     from games.core import GameError, make_referee
-    from games.play import read_log
-    from games.registry import get_game
 
-    with open(ref, encoding="utf-8") as fh:
-        header, moves, _ = read_log(fh, ref)
-    game = get_game(str(header["game"]))
-    config = game.config_from_json(header["config"])
-    seed = int(header["seed"])
+    game, config, seed, moves = read_game_log(ref)
     state = game.new_game(config, seed)
     if at is not None and not (0 <= at <= len(moves)):
         raise UsageError(f"--at {at}: the log {ref} has moves 0..{len(moves)}")
@@ -86,12 +92,12 @@ def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
     try:
         for i, entry in enumerate(moves[:stop], start=1):
             try:
-                move = game.parse_move(state, str(entry["move"]))
+                move = game.parse_move(state, str(entry))
                 if referee is not None:
                     move = referee.measure(state, move)
                 state = game.apply(state, move)
             except GameError as exc:
-                raise GameError(f"{ref}: move {i} ({entry['move']!r}): {exc}") from None
+                raise GameError(f"{ref}: move {i} ({entry!r}): {exc}") from None
             states.append(state)
     finally:
         if referee is not None:
