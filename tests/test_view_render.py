@@ -214,21 +214,38 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
     assert _like(pix, _rgb(SIDE_COLOURS[table.kaito_up]), tol=40, lo=0.5).mean() > 0.7
 
 
-def test_kaito_mon_value_is_printed() -> None:
-    """A Mon tile's face carries cream ink in its centre (the value); a Katana's centre is
-    the blade, a Kabuto's the helmet: all cream; an opening tile is plain wood."""
+def test_kaito_symbols_are_printed() -> None:
+    """Every symbol tile carries cream ink around its centre, an opening tile none; a 1-Mon and
+    a 3-Mon differ there (the printed value), and so do a Katana and a Kabuto."""
     from sim.view.tables.kaito import TILE, cell_centre
 
-    table = KaitoTable(
-        (((0, 0), KaitoTile("red", "mon", 2)), ((1, 0), KaitoTile(None, "opening"))), size=2
-    )
-    size = (240, 240)
+    kinds = {
+        (0, 0): KaitoTile("red", "mon", 1),
+        (1, 0): KaitoTile("red", "mon", 3),
+        (2, 0): KaitoTile("black", "katana"),
+        (0, 1): KaitoTile("black", "kabuto"),
+        (1, 1): KaitoTile(None, "opening"),
+    }
+    table = KaitoTable(tuple(kinds.items()), size=3)
+    size = (300, 300)
     px, view = _render(kaito_layout(table), size, TOP, ss=2)
-    mon = view.project(cell_centre(table, (0, 0))[None], size)[0]
-    assert _like(_at(px, mon, 3), (243, 230, 200), tol=45).any()
-    wood = view.project(cell_centre(table, (1, 0))[None], size)[0]
-    assert _like(_at(px, wood, 2), (214, 190, 150), tol=40).mean() > 0.8
-    del TILE
+    half = int((view.project((cell_centre(table, (0, 0)) + [TILE / 2, 0, 0])[None], size)[0][0]
+                - view.project(cell_centre(table, (0, 0))[None], size)[0][0]) * 0.6)  # fmt: skip
+
+    def patch(cell: tuple[int, int]) -> np.ndarray:
+        c = view.project(cell_centre(table, cell)[None], size)[0].astype(int)
+        return px[c[1] - half : c[1] + half, c[0] - half : c[0] + half]
+
+    # cream ink (243, 230, 200) stays light in every channel; the tiles' faces do not (red,
+    # near-black, and the opening tile's wood (214, 190, 150) has a dark blue channel)
+    cream = {cell: (patch(cell).min(axis=-1) > 170).mean() for cell in kinds}
+    for cell, tile in kinds.items():
+        if tile.kind == "opening":
+            assert cream[cell] == 0
+        else:
+            assert cream[cell] > 0.08, (tile, cream[cell])
+    assert np.abs(patch((0, 0)) - patch((1, 0))).mean() > 5  # 1 and 3 are different digits
+    assert np.abs(patch((2, 0)) - patch((0, 1))).mean() > 5
 
 
 # ---------------------------------------------------------------------------- Katamino
@@ -362,8 +379,6 @@ def test_human_mode_needs_a_display_or_opens_a_window() -> None:
         assert "gl" not in available_backends()
         assert "X display" in str(exc) or "window" in str(exc)
         return
-    finally:
-        pass
     try:
         assert view.render() is None  # drawn into the window
         assert view.used_backend == "gl"
