@@ -237,3 +237,19 @@ def test_cli_log_replays_and_balance_runs(tmp_path, capsys) -> None:
     )
     rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert rep["games"] == 2 and rep["draws"] == 0 and sum(rep["wins"]) == 2  # no draws
+
+
+def test_cli_game_options_and_bad_values(capsys) -> None:
+    from sim.cli import main
+
+    args = ["play", "kaito", "--players", "random,random", "--seed", "3", "--json"]
+    assert main([*args, "--movement", "first-tile", "--end-check", "capture"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["detail"]["reason"] in {"no-katana", "no-kabuto", "no-move"}
+    p = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args, "--movement", "diagonal"],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 2
+    assert "movement" in p.stderr and "pass, first-tile" in p.stderr
