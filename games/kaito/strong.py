@@ -53,13 +53,13 @@ from games.kaito.rules import (
 )
 from games.rng import Rng
 
-WIN = 1_000_000
-# Value of having n Katana / Kabuto on the grid (index n); n = 0 is a lost game.
+WIN = 1_000_000  # the score of a won game (minus the plies it takes)
 
 
 @dataclass(frozen=True)
 class Weights:
-    """The evaluation's weights, in points (see the module docstring)."""
+    """The evaluation's weights, in points (see the module docstring). The value tables are
+    indexed by the number of tiles on the grid (0 is a lost game)."""
 
     katana_value: tuple[int, ...] = (0, 0, 150, 240, 300, 340, 365, 380)  # by Katana on grid
     kabuto_value: tuple[int, ...] = (0, 0, 330, 480)  # by Kabuto on the grid
@@ -493,7 +493,8 @@ class StrongBot(Bot):
             # worst for red.
             best: SearchReport | None = None
             nodes = 0
-            for move in moves:
+            placements, rng = rng.shuffle(moves)  # seeded tie-break between equal placements
+            for move in placements:
                 after = self.game.apply(state, move)
                 report = self._search_play(after, max(1, budget // len(moves)), rng)
                 nodes += report.nodes
@@ -513,4 +514,4 @@ class StrongBot(Bot):
         return SearchReport(_to_move(state, move), score, depth, search.nodes)
 
 
-__all__ = ["SearchReport", "StrongBot"]
+__all__ = ["DEFAULT_WEIGHTS", "SearchReport", "StrongBot", "Weights"]
