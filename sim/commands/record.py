@@ -1,10 +1,12 @@
 """``tablesim record SOURCE -o fall.gif|fall.mp4``: a film, rendered offscreen.
 
-For a scene: the World runs in the verdict profile (what the rules judge; ``--profile display``
-for the smoother display settings) and every frame shows its poses at that instant; ``--slow``
-is the playback speed (0.25: one second of film shows a quarter second of physics). For a game
-log: the game move by move, each state held ``--per-move`` seconds. MP4 needs the optional
-``imageio-ffmpeg`` package; GIF needs nothing more.
+For a scene: the World runs in the verdict profile (what the rules judge; --profile display
+for the smoother display settings) and every frame shows its poses at that instant; --slow is
+the playback speed (0.25: one second of film shows a quarter second of physics). For the log
+of a Kozo or Kataboom game played on the physics table: the judged run of move --at (default:
+the last move that passed time at the table), replayed through that table. For other logs (or
+with --by-move): the game move by move, each state held --per-move seconds. MP4 needs the
+optional imageio-ffmpeg package; GIF needs nothing more.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """``tablesim render SOURCE -o out.png``: a picture of a scene, of a game from its log, or of an
 example table, rendered offscreen (no display needed).
 
-SOURCE is a scene file or shipped scene name (``kozo-tower``), a game log written by
-``tablesim play --log`` (drawn after ``--at`` moves, default all), or ``example:GAME`` for the
-seeded example tables of the neutral descriptions (katamino, katoiz, kaito).
+SOURCE is a scene file or shipped scene name (kozo-tower), a game log written by
+tablesim play --log (drawn after --at moves, default all; moves a physics table measured are
+re-measured as tablesim replay does), or example:GAME for the seeded example tables of the
+neutral descriptions (katamino, katoiz, kaito).
+
 The helpers here are shared with ``tablesim record``.
 """
 
