@@ -71,7 +71,7 @@ def require_pyarrow() -> Any:
 class Journal:
     """The append-only journal of one experiment (see the module docstring)."""
 
-    def __init__(self, path: Path, fh: IO[str]) -> None:
+    def __init__(self, path: Path, fh: IO[bytes]) -> None:
         self.path = path
         self._fh = fh
 
@@ -81,25 +81,29 @@ class Journal:
     ) -> tuple[Journal, dict[int, dict[str, Any]]]:
         """Open (resume) or create the journal; returns it and the entries already done.
 
-        Raises ResultsError when an existing journal belongs to another experiment (its
-        fingerprint differs) or is damaged before its last line.
+        The journal is locked while open, so a second run with the same output is refused
+        rather than mixed in. Raises ResultsError when the journal is in use, belongs to another
+        experiment (its fingerprint differs) or is damaged before its last line.
         """
         path = Path(path)
-        done: dict[int, dict[str, Any]] = {}
-        if path.exists():
-            done, good_bytes = read_journal(path, header)
-            with open(path, "r+b") as fh:
-                fh.truncate(good_bytes)
-            fh_text = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
-        else:
-            fh_text = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115
-            fh_text.write(_line(dict(header)))
-            fh_text.flush()
-        return cls(path, fh_text), done
+        fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
+        try:
+            _lock(fh, path)
+            fh.seek(0)
+            done, good_bytes = parse_journal(fh.read(), path, header)
+            fh.truncate(good_bytes)  # drop a line cut by a kill
+            if good_bytes == 0:
+                fh.write(_line(dict(header)).encode())
+            fh.flush()
+        except BaseException:
+            fh.close()
+            raise
+        return cls(path, fh), done
 
     def append(self, index: int, row: Mapping[str, Any], wall_s: float, worker: str) -> None:
         """Record one finished run (one whole line, flushed)."""
-        self._fh.write(_line({"run": index, "row": dict(row), "wall_s": wall_s, "worker": worker}))
+        entry = {"run": index, "row": dict(row), "wall_s": wall_s, "worker": worker}
+        self._fh.write(_line(entry).encode())
         self._fh.flush()
 
     def close(self) -> None:
@@ -116,9 +120,23 @@ def _line(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 
-def read_journal(path: Path, header: Mapping[str, Any]) -> tuple[dict[int, dict[str, Any]], int]:
-    """Entries of an existing journal by run index, and the byte length of its whole lines."""
-    data = path.read_bytes()
+def _lock(fh: IO[bytes], path: Path) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ResultsError(
+            f"{path} is in use: another sweep or tournament is writing the same --out"
+        ) from None
+
+
+def parse_journal(
+    data: bytes, path: Path, header: Mapping[str, Any]
+) -> tuple[dict[int, dict[str, Any]], int]:
+    """Entries of a journal's bytes by run index, and the byte length of its whole lines."""
     done: dict[int, dict[str, Any]] = {}
     pos = 0
     lineno = 0
