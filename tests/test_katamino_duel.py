@@ -393,6 +393,7 @@ def test_undo_and_hint_on_a_stuck_board() -> None:
         st = G.apply(st, G.legal_moves(st)[0])
     assert G.legal_moves(st) == (DuelMove(3),)  # the stuck board only lists undo
     hinted = G.apply(st, G.parse_move(st, "hint @2"))
+    assert hinted.seats[0].clock == st.seats[0].clock + 2.0 + 10.0  # real 2 s + 10 s penalty
     assert "stuck; take back" in hinted.note and hinted.seats[0].hints == 1
     # on a fresh board the hint names a piece and cells that keep the board solvable
     fresh = new(level="normal", card=1, side="A")

@@ -462,11 +462,11 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
 
     def step_cost(self, state: DuelState, seat: int, move: DuelMove) -> float:
         """Seconds a race move adds to the mover's clock."""
+        kind = move.kind_name
+        if kind == "hint":  # a hint always costs its penalty, on top of a human's real time
+            return HINT_SECS + max(move.secs, 0.0)
         if move.secs != SIMULATED:
             return move.secs
-        kind = move.kind_name
-        if kind == "hint":
-            return HINT_SECS
         if kind in ("rotate", "flip"):
             return TURN_SECS
         p = state.seats[seat]

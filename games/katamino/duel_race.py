@@ -6,7 +6,8 @@ of ``n`` pieces whose solver difficulty score is ``s`` (``games.katamino.difficu
 log10 of the search nodes per solution, plus up to 2 for unforced steps) needs
 ``T = n * HANDLE[L] + 10 ** s / RATE[L]`` seconds; each placement and each undo costs ``T / n``,
 a hint ``HINT_SECS``, a rotate or flip ``TURN_SECS``. Deterministic: same puzzle, same level,
-same seconds. A move typed with ``@SECS`` (a human at the real clock) costs those seconds.
+same seconds. A move typed with ``@SECS`` (a human at the real clock) costs those seconds (a
+hint ``HINT_SECS`` more).
 """
 
 from __future__ import annotations
