@@ -454,3 +454,30 @@ def test_smart_giver_beats_random_giver() -> None:
             total += 1
             smart_wins += d["winner"] == smart
     assert smart_wins > total / 2
+
+
+@pytest.mark.parametrize("mode", ["child-adult", "handicap", "duel3d"])
+def test_random_moves_keep_the_api_contract_in_every_mode(mode: str) -> None:
+    st = new(mode, seed=2)
+    rng = Rng.from_seed(2, "duel-contract", mode)
+    for _ in range(30):
+        assert G.state_from_json(json.loads(json.dumps(G.state_to_json(st)))) == st
+        if G.is_terminal(st):
+            assert G.legal_moves(st) == () and G.current_player(st) is None
+            break
+        moves = G.legal_moves(st)
+        assert moves and list(moves) == sorted(moves)
+        m, rng = rng.choice(moves)
+        assert G.parse_move(st, G.format_move(st, m)) == m
+        st = G.apply(st, m)
+    assert st.turn >= 25
+
+
+def test_a_board_shown_to_a_person_times_typed_moves_on_the_real_clock() -> None:
+    st = new(level="easy", seed=11)
+    assert G.parse_move(st, "hint").secs == -1.0  # never shown: the simulated clock
+    text = G.describe(st)
+    assert "seat 0" in text and "hand:" in text
+    typed = G.parse_move(st, "hint")
+    assert 0.0 <= typed.secs < 60.0
+    assert G.format_move(st, typed).startswith("hint @")
