@@ -481,3 +481,19 @@ def test_a_board_shown_to_a_person_times_typed_moves_on_the_real_clock() -> None
     typed = G.parse_move(st, "hint")
     assert 0.0 <= typed.secs < 60.0
     assert G.format_move(st, typed).startswith("hint @")
+
+
+def test_the_smart_gift_leaves_the_receiver_the_fewest_solutions() -> None:
+    from games.katamino import solve_count
+
+    st = give_first(win(new(level="normal", card=3, side="B"), 0))  # seat 1 gave; seat 0 gives
+    assert G.current_player(st) == 0
+    receiver = st.seats[1]
+    counts = {
+        m.piece: solve_count(f"5x{receiver.size + 1}",
+                             [piece(n) for n in (*receiver.pieces, m.piece)]).count
+        for m in G.legal_moves(st)
+    }  # fmt: skip
+    assert len(counts) >= 2 and all(c > 0 for c in counts.values())
+    choice = BOTS["smart"](G, 0).choose(st)
+    assert counts[choice.piece] == min(counts.values())
