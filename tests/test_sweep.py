@@ -68,6 +68,12 @@ def test_two_workers_give_the_same_bytes(reference: Path, tmp_path: Path):
     assert out.read_bytes() == reference.read_bytes()
     assert "50/50" in p.stderr and "ETA" in p.stderr  # the progress lines
     assert "50 runs" in p.stdout and "topples 30" in p.stdout and "stands 20" in p.stdout
+    # per cube edge, 10 runs x 2 replicas: both bars stand at 16 mm, only the bar of
+    # cantilever-tips falls at 17 and 18.7 mm, both fall at 19.6 and 20.5 mm; the Wilson upper
+    # bound of 0 of 20 is z^2 / (20 + z^2) = 3.8415 / 23.8415 = 0.161
+    assert "kozo_cube_mm 16: 0.000 (0.000-0.161), 0 of 20 replicas in 10 runs" in p.stdout
+    assert "kozo_cube_mm 17: 0.500" in p.stdout and "kozo_cube_mm 18.7: 0.500" in p.stdout
+    assert "kozo_cube_mm 19.6: 1.000 (0.839-1.000)" in p.stdout
 
 
 def test_parquet_is_byte_identical_for_one_and_two_workers(tmp_path: Path):

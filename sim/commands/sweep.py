@@ -66,6 +66,28 @@ def run_with_args(job, args: argparse.Namespace, label: str):  # noqa: ANN001, A
     )
 
 
+def collapse_summary(columns: list[str], rows: list[dict]) -> list[str]:
+    """Pooled collapse probability with its Wilson 95 % interval, per value of the first
+    numeric swept parameter (at most 12 values, else binned as the plot does)."""
+    from sim.experiments.plot import choose_axes, collapse_series
+    from sim.experiments.results import ResultsError
+
+    try:
+        x, _ = choose_axes(columns, rows, None, None)
+    except ResultsError:
+        x = None
+    if x is None:
+        return []
+    series, _ = collapse_series(rows, x, None, max_points=12, bins=10)
+    lines = [f"collapse probability by {x} (pooled replicas, 95% interval):"]
+    for pt in next(iter(series.values()), []):
+        lines.append(
+            f"  {x} {pt.x:g}: {pt.p:.3f} ({pt.low:.3f}-{pt.high:.3f}), "
+            f"{pt.toppled} of {pt.replicas} replicas in {pt.runs} runs"
+        )
+    return lines
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sweep`` subcommand."""
     p = sub.add_parser(
@@ -119,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
         f"{spec.count} runs -> {rep.out} ({rep.kept} kept from an earlier start, {rep.computed} "
         f"computed in {rep.wall_s:.1f} s); verdicts: {verdicts}"
     )
+    for line in collapse_summary(job.columns(), rep.rows):
+        print(line)
     if counts.get("error"):
         print(
             f"tablesim sweep: {counts['error']} run(s) ended in an error (see the error column)",
