@@ -251,6 +251,15 @@ def test_reflections_need_a_mirror_closed_multiset() -> None:
         assert count_distinct(p).distinct == len(list(enumerate_solutions(p, distinct=True)))
 
 
+def test_distinct_without_a_single_copy_piece() -> None:
+    # Only copies: the count falls back to enumerating and reducing every solution.
+    # 2x2 by two dominoes: both flat or both upright, one class under the square's turns.
+    assert count_distinct("2x2", [DOMINO] * 2).distinct == 1
+    # 2x4: |||| , =||, ||=, |=|, == ; the mirror pairs =|| and ||= make one class: 4.
+    res = count_distinct("2x4", [DOMINO] * 4)
+    assert (res.count, res.distinct, res.group_order) == (5, 4, 4)
+
+
 def test_mask_targets_use_their_automorphisms() -> None:
     # A plus-shaped mask has the 8 symmetries of the square; an L-shaped one only a diagonal.
     plus = Target.from_text("-#-\n###\n-#-\n")
