@@ -161,16 +161,42 @@ def find_assembly(
     order_key = sorted(range(len(pieces)), key=lambda i: (min(c[2] for c in pieces[i].cells),
                                                           pieces[i].name))  # fmt: skip
     dead: set[frozenset[int]] = set()
-    counters = {"nodes": 0, "judged": 0}
+    fallen: set[frozenset[int]] = set()  # partial structures the judge saw fall
+    counters = {"nodes": 0, "judged": 0, "fails": 0, "unwind": -1}
     blocked: dict[str, str] = {}
+
+    def judged_ok(placed: list[int]) -> bool:
+        """Judge every prefix of a complete order (the judge is costly: it is asked only about
+        orders that pass the pure tests; what fell is remembered as a dead set)."""
+        if judge is None:
+            return True
+        for k in range(1, len(placed) + 1):
+            key = frozenset(placed[:k])
+            if key in fallen:
+                return False
+            if key in judged:
+                continue
+            counters["judged"] += 1
+            if not judge([pieces[j] for j in placed[:k]]):
+                fallen.add(key)
+                counters["fails"] += 1
+                counters["unwind"] = k  # back to the level where piece k was chosen
+                blocked.setdefault(pieces[placed[k - 1]].name,
+                                   "the judge saw the partial structure fall")  # fmt: skip
+                return False
+            judged.add(key)
+        return True
+
+    judged: set[frozenset[int]] = set()
 
     def dfs(placed: list[int], steps: list[Step]) -> list[Step] | None:
         if len(placed) == len(pieces):
-            return steps
+            return steps if judged_ok(placed) else None
         key = frozenset(placed)
-        if key in dead or counters["nodes"] >= max_nodes:
+        if key in dead or key in fallen or counters["nodes"] >= max_nodes:
             return None
         counters["nodes"] += 1
+        fails = counters["fails"]
         occupied = {c for i in placed for c in pieces[i].cells}
         owner = {c: pieces[i].name for i in placed for c in pieces[i].cells}
         for i in order_key:
@@ -187,15 +213,17 @@ def find_assembly(
             if m < margin:
                 blocked.setdefault(p.name, f"its centre of mass is {m:.2f} edges from support")
                 continue
-            if judge is not None:
-                counters["judged"] += 1
-                if not judge([pieces[j] for j in placed] + [p]):
-                    blocked.setdefault(p.name, "the judge saw the partial structure fall")
-                    continue
             found = dfs(placed + [i], steps + [Step(p, rests_on, m)])
             if found is not None:
                 return found
-        dead.add(key)
+            if counters["unwind"] >= 0:
+                if len(placed) >= counters["unwind"]:
+                    return None  # a prefix of this path fell: leave the whole branch
+                counters["unwind"] = -1
+        # A dead set is one no completion can follow whatever the path to it; a judge failure
+        # below was about a prefix of *this* path, so it does not make the set dead.
+        if counters["nodes"] < max_nodes and counters["fails"] == fails:
+            dead.add(key)
         return None
 
     steps = dfs([], [])
@@ -229,14 +257,16 @@ def first_assemblable(
     limit: int = 500,
     margin: float = SUPPORT_MARGIN,
 ) -> SearchResult:
-    """The first solution (in the solver's order, one per symmetry class, at most ``limit``)
-    that has an assembly order, with its plan. Many box solutions interlock (a piece holds
-    cubes above and below another's), so several are usually tried."""
+    """The first solution (in the solver's order, at most ``limit`` tried) that has an assembly
+    order, with its plan. Many box solutions interlock (a piece holds cubes above and below
+    another's), so several are usually tried. All solutions are enumerated, not one per
+    symmetry class: a mirror image keeps its order, but turning a box upside down does not,
+    and the solver's distinct filter is slow on the larger boxes (minutes for 3x3x6)."""
     from games.katamino.solver import enumerate_solutions
 
     last: AssemblyPlan | None = None
     tried = 0
-    for sol in enumerate_solutions(target, pieces, distinct=True, limit=limit):  # type: ignore[arg-type]
+    for sol in enumerate_solutions(target, pieces, limit=limit):  # type: ignore[arg-type]
         tried += 1
         last = find_assembly(sol, judge=judge, margin=margin)
         if last.found:
