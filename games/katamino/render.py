@@ -33,7 +33,7 @@ def _ansi(ch: str, colour: str | None) -> str:
 def draw(target: Target, pieces: Mapping | list[PlacedPiece] | tuple, *, colour: bool = False) -> str:
     """Draw a (partial) covering of ``target``: each covered cell shows its piece label (first
     character), an empty cell ``.``, a cell outside the target a space. Layers of a 3D target
-    are drawn side by side, bottom layer first, two spaces apart."""
+    are drawn side by side under a ``z=K`` header, bottom layer first, two spaces apart."""
     placed = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
     at: dict = {}
     for pp in placed:
@@ -41,6 +41,8 @@ def draw(target: Target, pieces: Mapping | list[PlacedPiece] | tuple, *, colour:
             at[tuple(c)] = pp
     ex, ey, ez = target.extent
     lines = []
+    if target.dims == 3:  # one header above each layer: z=0 is the bottom
+        lines.append("  ".join(f"z={z}".ljust(ex) for z in range(ez)).rstrip())
     for y in range(ey):
         parts = []
         for z in range(ez):

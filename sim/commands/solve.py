@@ -163,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
     summary = f"{head}: {res.count} solutions"
     if args.distinct:
         summary += f", {res.distinct} distinct up to {res.group_order} symmetries"
-    text.append(summary)
+    if problem.area_matches:
+        text.append(summary)
     if not args.count and res.count:
         limit = None if args.all else (args.show or 1)
         sols = list(enumerate_solutions(problem, distinct=args.distinct, limit=limit,
