@@ -290,3 +290,9 @@ def test_shipped_solution_counts(mode: str) -> None:
 @pytest.mark.parametrize("mode", ["solo", "puzzle3d", "traditional"])
 def test_shipped_solution_counts_all(mode: str) -> None:
     assert _recount(mode) > 0
+
+
+def test_list_command_bad_card_exits_2() -> None:
+    r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--list",
+                        "picture", "--card", "3"], capture_output=True, text=True)  # fmt: skip
+    assert r.returncode == 2 and "cards 1..2" in r.stderr and r.stdout == ""

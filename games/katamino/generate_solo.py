@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from games.katamino import LEVELS, difficulty, is_solvable, solve_one
-from games.katamino.solo_data import DATA_DIR, SOLO_MODES, listing, piece, target_of
+from games.katamino.solo_data import (
+    DATA_DIR,
+    SOLO_MODES,
+    card_titles,
+    listing,
+    piece,
+    target_of,
+)
 from games.rng import Rng
 
 PENTAS = ("2", "3", "4", "5", "6", "7", "8")
@@ -494,7 +501,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="print the shipped table of MODE (writes nothing)")
     ap.add_argument("--card", type=int, help="with --list: only this card")
     args = ap.parse_args(argv)
+    if args.card is not None and not args.list:
+        ap.error("--card goes with --list")
     if args.list:
+        cards = sorted(card_titles(args.list))
+        if args.card is not None and args.card not in cards:
+            ap.error(f"--card {args.card}: {args.list} has cards {cards[0]}..{cards[-1]}")
         print(listing(args.list, args.card))
         return 0
     out = Path(args.out)
