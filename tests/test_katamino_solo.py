@@ -172,6 +172,8 @@ def test_swap_options() -> None:
         G.make_config({"mode": "solo", "card": 1, "challenge": 1, "swap": "A-B"}, players=1)
     with pytest.raises(ConfigError, match="needs --card"):
         G.make_config({"mode": "solo", "swap": "A=B"}, players=1)
+    with pytest.raises(ConfigError, match="needs --card"):
+        G.make_config({"mode": "picture", "straight_horizontal": True}, players=1)
     # a construction swap left off the shipped list is refused as unsolvable
     from games.katamino.generate_solo import same_size_swaps
 

@@ -259,6 +259,11 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
             raise ConfigError(f"katamino: option --straight-horizontal must be a bool, got {straight!r}")
         if swap and card == 0:
             raise ConfigError("katamino: --swap needs --card and --challenge")
+        if straight and card == 0:
+            raise ConfigError(
+                "katamino: --straight-horizontal needs --card and --challenge (the rule makes "
+                "many shipped challenges unsolvable, so each is checked when chosen)"
+            )
         cfg = SoloConfig(mode, int(card), int(number), swap.strip().upper(), straight, players)
         if card:
             ch = get_challenge(mode, int(card), int(number))
