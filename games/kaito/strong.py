@@ -7,8 +7,12 @@ Search
     default :attr:`StrongBot.default_budget`), never seconds, so the bot is reproducible; when
     the budget runs out in the middle of an iteration, the bot plays the best move of the last
     finished iteration (depth 1 always finishes), unless a root move already beat that move in
-    the unfinished iteration (the previous best is searched first, so its new score is known). Wins found sooner score higher and losses
-    later score higher, so the bot takes the quickest win and delays a loss.
+    the unfinished iteration (the previous best is searched first, so its new score is known).
+    Wins found sooner score higher and losses later score higher, so the bot takes the quickest
+    win and delays a loss. Forced moves are followed past the horizon: at the nominal depth a
+    side with a single landing cell moves on, up to :attr:`StrongBot.forced_plies` (4) extra
+    plies, since a forced line (say, into one's own last Kabuto) is where a static score is
+    least reliable.
 
 Moves searched
     Every landing cell, each without a trade and, when a trade is open, with one payment per
@@ -129,10 +133,19 @@ SearchMove = tuple[int, int, "tuple[int, int, int] | None"]
 class _Search:
     """A mutable copy of a play-phase position with make/unmake and the alpha-beta search."""
 
-    def __init__(self, state: KaitoState, budget: int, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self,
+        state: KaitoState,
+        budget: int,
+        weights: Weights = DEFAULT_WEIGHTS,
+        forced_plies: int = 4,
+    ) -> None:
         if state.kaito is None:
             raise GameError("kaito strong bot: the search starts once the Kaito is placed")
         self.w = weights
+        # Beyond the nominal depth, a side with a single landing cell is searched on, up to
+        # this many plies (forced lines are where a static score is least reliable).
+        self.forced_plies = forced_plies
         self.first_tile = state.config.movement == "first-tile"
         self.capture_check = state.config.end_check == "capture"
         self.board = [0] * 36
@@ -365,7 +378,7 @@ class _Search:
         targets = self.targets()
         if not targets:
             return -(WIN - ply)
-        if depth <= 0:
+        if depth <= 0 and (len(targets) > 1 or depth <= -self.forced_plies):
             return self.evaluate(targets, ply)
         alpha0 = alpha
         entry = self.table.get(self.key)
@@ -474,6 +487,7 @@ class StrongBot(Bot):
     name = "strong"
     default_budget = 20000
     weights = DEFAULT_WEIGHTS
+    forced_plies = 4
 
     def choose(self, state: KaitoState) -> Move:
         """The best move found for the player to move."""
@@ -505,7 +519,7 @@ class StrongBot(Bot):
         return self._search_play(state, budget, rng)
 
     def _search_play(self, state: KaitoState, budget: int, rng: Rng) -> SearchReport:
-        search = _Search(state, budget, self.weights)
+        search = _Search(state, budget, self.weights, self.forced_plies)
         targets = search.targets()
         order, _ = rng.shuffle(search.moves(targets))
         order = search._order(list(order), None)
