@@ -1,28 +1,61 @@
-"""The pure-Python search kernel: any board size (Python integers as bitboards).
+"""The search kernel, written once: run as plain Python here (any board size: Python integers
+are the bitboards), compiled by ``_kernel_numba`` from these same code objects with 64-bit
+helpers. So both backends visit the same nodes in the same order; tests compare them.
 
-It mirrors ``_kernel_numba.search`` statement for statement, so both give the same solutions
-in the same order with the same node counts; tests compare them.
+The search fills the lowest empty cell of the board with every fitting placement anchored
+there, type by type, decrementing the type's count (copies are never permuted). With
+``prune`` a board is dropped when its empty cells split into a region no remaining pieces can
+fill (its size is not a multiple of the gcd of the remaining sizes, or below the smallest).
+The state lives in caller-owned arrays, so a call can stop after a batch of stored solutions
+and a later call resumes exactly where it stopped (lazy enumeration).
+
+The helpers below (``_ZERO`` ... ``_store``) are the only part the compiled version replaces.
 """
 
 from __future__ import annotations
 
-from math import gcd
+from math import gcd as _gcd
+
+_ZERO = 0
+_ONE = 1
 
 
-def _regions_ok(empty: int, counts: list[int], sizes: list[int], shifts: list[int],
-                strides: list[int]) -> bool:  # fmt: skip
+def _u(x: int) -> int:
+    """A shift amount (an unsigned 64-bit integer in the compiled kernel)."""
+    return x
+
+
+def _popcount(x: int) -> int:
+    return x.bit_count()
+
+
+def _first_empty(b: int) -> int:
+    """Index of the lowest zero bit of ``b``."""
+    return (~b & (b + 1)).bit_length() - 1
+
+
+def _store(out: list, k: int, chosen: list, d: int) -> None:
+    """Record solution ``k``: the placements chosen at depths 0..d."""
+    out.append(list(chosen[: d + 1]))
+
+
+def _regions_ok(empty, counts, sizes, shifts, strides):  # noqa: ANN001, ANN201
+    """True when every connected region of ``empty`` could be filled by the remaining sizes."""
     g = 0
     smallest = 1 << 30
-    for t, k in enumerate(counts):
-        if k > 0:
-            g = gcd(g, sizes[t])
-            smallest = min(smallest, sizes[t])
+    for t in range(len(counts)):
+        if counts[t] > 0:
+            g = _gcd(g, sizes[t])
+            if sizes[t] < smallest:
+                smallest = sizes[t]
     if g <= 1 and smallest <= 1:
         return True
-    s0, s1, s2 = strides
+    s0 = _u(strides[0])
+    s1 = _u(strides[1])
+    s2 = _u(strides[2])
     rest = empty
     while rest:
-        region = rest & -rest
+        region = rest & (~rest + _ONE)
         while True:
             grown = (
                 region
@@ -36,35 +69,32 @@ def _regions_ok(empty: int, counts: list[int], sizes: list[int], shifts: list[in
             if grown == region:
                 break
             region = grown
-        n = region.bit_count()
+        n = _popcount(region)
         if n < smallest or n % g:
             return False
         rest &= ~region
     return True
 
 
-def _lowest_zero(b: int) -> int:
-    x = ~b & (b + 1)
-    return x.bit_length() - 1
+def search(full, ptr, masks, counts, sizes, shifts, strides, prune, state, boards, cells, tys,
+           idx, chosen, out, out_rows, stop_after):  # noqa: ANN001, ANN201  # fmt: skip
+    """Run (or resume) the search.
 
-
-def search(full: int, ptr: list[int], masks: list[int], counts: list[int], sizes: list[int],
-           shifts: list[int], strides: list[int], prune: bool, state: list[int],
-           boards: list[int], cells: list[int], tys: list[int], idx: list[int],
-           chosen: list[int], out: list[list[int]], out_rows: int,
-           stop_after: int) -> int:  # fmt: skip
-    """Run (or resume) the search; same contract as the numba kernel, ``out`` a list of rows."""
+    ``state`` = [depth, solutions, nodes, stored, started]; ``out`` receives the placement ids
+    of up to ``out_rows`` solutions. Returns 0 when the search space is exhausted, 1 when it
+    stopped because ``out_rows`` solutions were stored or ``stop_after`` were found.
+    """
     nt = len(counts)
     d = state[0]
     if state[4] == 0:
         state[4] = 1
-        if boards[0] == full:
+        if boards[0] == full:  # nothing to fill: one empty solution
             state[1] += 1
             if out_rows > 0:
-                out.append([])
+                _store(out, state[3], chosen, -1)
                 state[3] += 1
             return 0
-        c = _lowest_zero(boards[0])
+        c = _first_empty(boards[0])
         cells[0] = c
         tys[0] = 0
         idx[0] = ptr[c * nt]
@@ -73,7 +103,7 @@ def search(full: int, ptr: list[int], masks: list[int], counts: list[int], sizes
         b = boards[d]
         c = cells[d]
         found = False
-        m = 0
+        m = _ZERO
         t = tys[d]
         while t < nt:
             if counts[t] > 0:
@@ -82,7 +112,7 @@ def search(full: int, ptr: list[int], masks: list[int], counts: list[int], sizes
                 while i < end:
                     m = masks[i]
                     i += 1
-                    if not m & b:
+                    if (m & b) == _ZERO:
                         found = True
                         break
                 idx[d] = i
@@ -102,9 +132,10 @@ def search(full: int, ptr: list[int], masks: list[int], counts: list[int], sizes
         state[2] += 1
         if nb == full:
             state[1] += 1
-            if state[3] < out_rows:
-                out.append(chosen[: d + 1])
-                state[3] += 1
+            k = state[3]
+            if k < out_rows:
+                _store(out, k, chosen, d)
+                state[3] = k + 1
             if (stop_after > 0 and state[1] >= stop_after) or (
                 out_rows > 0 and state[3] >= out_rows
             ):
@@ -117,7 +148,7 @@ def search(full: int, ptr: list[int], masks: list[int], counts: list[int], sizes
             continue
         d += 1
         boards[d] = nb
-        c2 = _lowest_zero(nb)
+        c2 = _first_empty(nb)
         cells[d] = c2
         tys[d] = 0
         idx[d] = ptr[c2 * nt]

@@ -174,7 +174,7 @@ class Search:
             status = numba_kernel().search(
                 a["full"], a["ptr"], a["masks"], a["counts"], a["sizes"], a["shifts"],
                 a["strides"], self._prune, a["state"], a["boards"], a["cells"], a["tys"],
-                a["idx"], a["chosen"], out, stop_after,
+                a["idx"], a["chosen"], out, max_rows, stop_after,
             )  # fmt: skip
             n = int(a["state"][3])
             rows = [pre + tuple(self.ids[int(i)] for i in r[: len(r) - len(pre)]) for r in out[:n]]
