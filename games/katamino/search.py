@@ -1,7 +1,7 @@
 """Running the kernels: backend choice (compiled or pure Python) and resumable searches.
 
 The backend is ``"numba"`` (compiled, 64-bit boards: the target's bounding box has at most 64
-cells), ``"python"`` (any size, about two orders of magnitude slower) or ``"auto"`` (numba when
+cells), ``"python"`` (any size, about 30 times slower) or ``"auto"`` (numba when
 it is installed and the board fits, else python). The environment variable
 ``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it. numba is
 imported only when a search first runs with it.
