@@ -13,7 +13,7 @@ from games.kataboom.rules import count_safe
 from sim.tables.kataboom import KATABOOM_RULE, KataboomTable
 
 
-def build(number: int, settle_s: float = 2.0):
+def build(number: int, settle_s: float = 1.0):
     cfg = GAME.make_config({"model": number, "settle_s": settle_s}, players=2)
     return cfg, KataboomTable(cfg, 0)
 
@@ -22,10 +22,12 @@ def build(number: int, settle_s: float = 2.0):
 def test_every_model_stands_on_the_table(number: int) -> None:
     cfg, table = build(number)
     with table:
-        world = table._fresh()  # raises ModelFallsError when a piece falls in 2 s
+        world = (
+            table._fresh()
+        )  # raises ModelFallsError when a piece falls in 1 s (the game's settling)
         assert table.base_report is not None and table.base_report.fell == []
         # Nothing moved more than 1 mm from where the model puts it (resting creep of the
-        # verdict profile is a few tenths of a millimetre in 2 s).
+        # verdict profile is a few tenths of a millimetre in seconds).
         for piece in (p for p in MODELS[number - 1].pieces):
             pos, _ = world.pose(piece.name)
             grid = pos / table.edge

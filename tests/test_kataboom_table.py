@@ -20,6 +20,7 @@ from games.kataboom.geometry import orientations
 from games.kataboom.rules import kataboom_pieces
 from games.kataboom.state import NUDGE, PLACE, Item
 from games.play import make_seats, play_game, replay
+from sim.cli import main
 from sim.tables.kataboom import KataboomTable
 
 EDGE_MM = 19.0
@@ -163,7 +164,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
-def test_play_and_replay_cli(tmp_path: Path) -> None:
+def test_play_and_replay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "g.jsonl"
     p = run_cli(
         "play", "kataboom", "--players", "random,random", "--model", "7", "--seed", "2",
@@ -172,8 +173,7 @@ def test_play_and_replay_cli(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["game"] == "kataboom" and out["detail"]["end"] in ("collapse", "supply", "stuck")
-    r = run_cli("replay", str(log))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith("reproduced")
-    r = run_cli("play", "kataboom", "--players", "careful,random", "--model", "19")
-    assert r.returncode == 2 and "model" in r.stderr
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("reproduced")
+    assert main(["play", "kataboom", "--players", "careful,random", "--model", "19"]) == 2
+    assert "'model' = 19 (allowed: 1..18)" in capsys.readouterr().err
