@@ -286,6 +286,17 @@ def _perms(problem: Problem) -> list[tuple[int, ...]]:
     return [problem.placement_perm(g, tmap) for g, tmap in problem.symmetry_group]
 
 
+def _count_canonical(s: search.Search, perms: list[tuple[int, ...]]) -> int:
+    """Run ``s`` to the end; count the solutions that are the smallest member of their class
+    under ``perms`` (sorted placement ids compared): one per class, nothing stored."""
+    n = 0
+    while not s.finished:
+        for row in s.run(max_rows=1024):
+            key = tuple(sorted(row))
+            n += all(tuple(sorted(perm[i] for i in row)) >= key for perm in perms)
+    return n
+
+
 def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
                    backend: str | None = None) -> CountResult:  # fmt: skip
     """Count solutions in total and up to the symmetries of the target that keep the rules.
@@ -300,30 +311,21 @@ def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
     order = len(p.symmetry_group)
     plan = _symmetry_plan(p)
     if plan is None:
-        total = solve_count(p, backend=backend)
-        if order == 1 or total.count == 0:
+        if order == 1:
+            total = solve_count(p, backend=backend)
             return CountResult(total.count, total.nodes, total.backend, total.count, order)
-        perms = _perms(p)
-        classes = set()
         s = search.Search(p, backend=backend, roots=_roots(p))
-        while not s.finished:
-            for row in s.run(max_rows=1024):
-                classes.add(min(tuple(sorted(perm[i] for i in row)) for perm in perms))
-        return CountResult(total.count, total.nodes + s.nodes, total.backend, len(classes), order)
+        distinct = _count_canonical(s, _perms(p))
+        return CountResult(s.solutions, s.nodes, s.backend, distinct, order)
     total = distinct = nodes = 0
     used = search.resolve_backend(backend, p.nbits)
     for pid, orbit, stab in plan:
         s = search.Search(p, backend=backend, roots=[pid])
         if len(stab) == 1:
             s.run()
-        else:
-            classes = set()
-            while not s.finished:
-                for row in s.run(max_rows=1024):
-                    classes.add(min(tuple(sorted(perm[i] for i in row)) for perm in stab))
-            distinct += len(classes)
-        if len(stab) == 1:
             distinct += s.solutions
+        else:
+            distinct += _count_canonical(s, stab)
         total += orbit * s.solutions
         nodes += s.nodes
     return CountResult(total, nodes, used, distinct, order)
