@@ -469,3 +469,23 @@ def test_difficulty_features_by_hand() -> None:
     assert a == difficulty("5x6", "pentominoes:LNPUVY")
     assert a.solutions == solve_count("5x6", "pentominoes:LNPUVY").count
     assert 0 <= a.forced_moves <= a.steps == 6
+
+
+def test_mask_text_round_trip_and_3d_partial() -> None:
+    from games.katamino.partial import parse_partial
+
+    t = Target.from_text("##-\n###\n\n#--\n---\n")
+    assert Target.from_text(t.to_text()) == t
+    assert t.describe() == "3D mask of 6 cells"
+    # A 3D partial board: the Soma V tromino on the bottom layer, three cells left.
+    p = Problem(Target.box(2, 2, 2), "soma:V,P")  # 3 + 4 = 7 cells: no solution
+    assert not p.area_matches
+    p = Problem(Target.box(2, 2, 2), [get_catalogue("soma").piece("V"), MONO, *[DOMINO] * 2])
+    placed = parse_partial("VV\nV.\n\n..\n..\n", p)
+    assert [pp.name for pp in placed] == ["V"]
+    assert placed[0].cells == ((0, 0, 0), (0, 1, 0), (1, 0, 0))
+    h = hint(p, placed=placed)
+    # Left: one bottom cell and the 2x2 top layer, for a monomino and two dominoes. The
+    # dominoes lie in the top layer (2 ways) with the monomino below, or one stands on the
+    # free bottom cell and the rest fills the top (3 top cells: 2 ways each): 2 + 2 = 4.
+    assert h.solvable and h.completions == 4
