@@ -24,6 +24,7 @@ not; ``auto`` does whenever an X display or Xvfb is available).
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -104,7 +105,18 @@ def xvfb_display() -> str | None:
         return None
     _XVFB["proc"] = proc
     _XVFB["display"] = f":{number}"
+    atexit.register(_release_gl_pipe)
     return _XVFB["display"]
+
+
+def _release_gl_pipe() -> None:
+    """At exit, drop the cached gl pipe while the interpreter still runs, so Panda3D closes
+    its X connection to the private Xvfb in order (which then ends by itself, -terminate)."""
+    import gc
+
+    _PIPES.pop("gl", None)
+    _AUTO.clear()
+    gc.collect()
 
 
 def _stop_unused_xvfb() -> None:
