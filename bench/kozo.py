@@ -168,6 +168,35 @@ def figure_calibration(n: int, sigmas: tuple[float, ...]) -> dict[str, Any]:
     return {"scene": "cantilever-safe", "margin_mm": 2.0, "rows": rows}
 
 
+def plot_calibration(calibration: dict[str, Any], path: str) -> None:
+    """Write the calibration figure (PNG): measured topple rate with its 95 % interval at each
+    noise level, and the theoretical curve ``1 - Phi(2 mm / sigma)``. Needs matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = calibration["rows"]
+    xs = [r["sigma_mm"] for r in rows]
+    ys = [r["rate"] * 100 for r in rows]
+    lo = [y - r["wilson95"][0] * 100 for y, r in zip(ys, rows, strict=True)]
+    hi = [r["wilson95"][1] * 100 - y for y, r in zip(ys, rows, strict=True)]
+    grid = [0.3 + i * 0.02 for i in range(96)]
+    theory = [50 * math.erfc((2.0 / g) / math.sqrt(2.0)) for g in grid]
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
+    ax.plot(grid, theory, color="#2980b9", label="theory: 1 - Phi(2 mm / sigma)")
+    ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", color="#c0392b", capsize=4,
+                label=f"measured ({rows[0]['placements']} placements each, 95 % interval)")  # fmt: skip
+    ax.set_xlabel("hand noise sigma (mm, each horizontal axis)")
+    ax.set_ylabel("topple rate (%)")
+    ax.set_title("cantilever-safe placed by hand (centre of mass 2 mm in)", fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``--json``, ``--quick``, ``--placements N``, ``--games N``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -179,7 +208,17 @@ def main(argv: list[str] | None = None) -> int:
         "--sigmas", default=None, help="hand noise levels in mm, comma-separated (0.5,1,1.5,2)"
     )
     ap.add_argument("--skip-goal", action="store_true", help="skip the 8-replica figure")
+    ap.add_argument("--figure", metavar="PNG", help="write the calibration figure (matplotlib)")
+    ap.add_argument(
+        "--plot-from", metavar="LOG", help="only draw --figure from a --json run's output"
+    )
     args = ap.parse_args(argv)
+    if args.plot_from:
+        if not args.figure:
+            ap.error("--plot-from needs --figure PNG")
+        last = Path(args.plot_from).read_text(encoding="utf-8").strip().splitlines()[-1]
+        plot_calibration(json.loads(last)["calibration"], args.figure)
+        return 0
     n = args.placements or (100 if args.quick else 500)
     games = args.games or (1 if args.quick else 4)
     res: dict[str, Any] = {"load_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
@@ -197,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
             f"toppled = {row['rate']:.2%} (95 % {row['wilson95'][0]:.2%}..{row['wilson95'][1]:.2%}"
             f"); theory 1 - Phi(2/sigma) = {row['theory_1_minus_phi']:.2%}  [{row['seconds']} s]"
         )
+    if args.figure:
+        plot_calibration(res["calibration"], args.figure)
     res["careful"] = figure_careful(games)
     c = res["careful"]
     print(

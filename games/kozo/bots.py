@@ -8,7 +8,7 @@ centre of mass sits inside its contact patches), then judges the best ``budget``
 (default 4) with an assessor and plays the best expected score ``value - p * (points this round
 + value)``, where ``p`` is the judged topple probability (a topple loses the round's points). At
 a physics table the assessor is the referee's ``assess`` (static LP, then a small seeded
-ensemble: 2 replicas of 1.5 s); with the stand-in judge it is the stand-in's exact probability.
+ensemble: 2 replicas of 1 s); with the stand-in judge it is the stand-in's exact probability.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from games.rng import Rng
 
 DEFAULT_CANDIDATES = 4
 ASSESS_REPLICAS = 2
-ASSESS_SECONDS = 1.5
+ASSESS_SECONDS = 1.0
 
 
 def _game(game: Any) -> Kozo:
