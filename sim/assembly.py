@@ -12,6 +12,7 @@ standing alone (the tall ones: 2x2x7, 2x2x6, 3x3x6).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import numpy as np
 
 from games.katamino import PlacedPiece, Solution, solve_one
 from games.katamino.assembly import AssemblyPlan, first_assemblable
+from games.polycubes import PieceError, get_catalogue
 from games.rng import Rng
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece
@@ -53,6 +55,31 @@ def scene_of(pieces: Sequence[PlacedPiece], phys: PhysicsConfig | None = None) -
         out.append(ScenePiece(p.name, cells, "katamino", tuple(float(v) * e for v in lo),  # type: ignore[arg-type]
                               source=f"katamino-duo:{p.name}"))  # fmt: skip
     return Scene("katamino-build", tuple(out), phys)
+
+
+def scene_toml(pieces: Sequence[PlacedPiece], name: str, description: str = "") -> str:
+    """A scene file (TOML, ``unit = "katamino"``) of placed pieces, loadable by
+    :func:`sim.scene.load_scene`, so ``tablesim render`` and ``tablesim record`` can show it."""
+    lines = [
+        f"# {description or name}",
+        "# Written by tablesim katamino (sim/assembly.py); positions in Katamino cube edges.",
+        "",
+        f"name = {json.dumps(name)}",
+        f"description = {json.dumps(description or name)}",
+        'unit = "katamino"',
+        "seconds = 5.0",
+    ]
+    catalogue = get_catalogue("katamino-duo")
+    for p in pieces:
+        try:
+            color = catalogue.piece(p.name).color
+        except PieceError:
+            color = "#b08850"
+        lo = np.asarray(p.cells).min(axis=0)
+        cells = ", ".join(f"[{x}, {y}, {z}]" for x, y, z in (np.asarray(p.cells) - lo).tolist())
+        lines += ["", "[[piece]]", f"id = {json.dumps(p.name)}", f"cells = [{cells}]",
+                  f"at = [{', '.join(str(int(v)) for v in lo)}]", f'color = "{color}"']  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 def verdict_of(scene: Scene, *, seconds: float, replicas: int, seed: int) -> Verdict:

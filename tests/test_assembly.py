@@ -15,6 +15,7 @@ from games.katamino.assembly import (
 )
 from sim.assembly import DEFAULT_PIECES, TALL, build, free_standing
 from sim.cli import main
+from sim.scene import load_scene
 
 
 def pp(name: str, *cells: tuple[int, int, int]) -> PlacedPiece:
@@ -129,12 +130,24 @@ def test_an_assembled_3x3x4_box_stands() -> None:
     assert report.judge_calls >= 9
 
 
-def test_cli_assemble_and_stand(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_assemble_and_stand(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    out = tmp_path / "box.toml"
     assert main(["katamino", "assemble", "--board", "1x2x2", "--pieces", "katamino-duo:W,W",
-                 "--json"]) == 0  # fmt: skip
+                 "--json", "--scene-out", str(out)]) == 0  # fmt: skip
     obj = json.loads(capsys.readouterr().out)
     assert obj["ok"] and obj["plan"]["found"] and len(obj["plan"]["order"]) == 2
     assert obj["build"]["final"]["verdict"] == "stands"
+    # The scene file holds the box: 4 cubes of 19 mm filling x 0..2, y 0..1, z 0..2 edges.
+    scene = load_scene(out)
+    centres = sorted(
+        tuple(
+            round(float(v) / 0.019 - 0.5, 6)
+            for v in np.asarray(p.position) + 0.019 * (np.asarray(c) + 0.5)
+        )
+        for p in scene.pieces
+        for c in p.cells
+    )
+    assert centres == sorted((x, 0.0, z) for x in (0.0, 1.0) for z in (0.0, 1.0))
     assert main(["katamino", "stand", "--board", "2x2x7", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"]["verdict"] == "stands"
     for bad, msg in (

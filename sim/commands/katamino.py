@@ -52,6 +52,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the verdict ensembles")
     p.add_argument("--replicas", type=int, default=4, help="ensemble size of the final verdict")
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
+    p.add_argument("--scene-out", metavar="FILE",
+                   help="also write the construction as a scene file (for tablesim render and "
+                   "record)")  # fmt: skip
 
 
 def _inputs(args: argparse.Namespace) -> tuple[str, str]:
@@ -101,11 +104,24 @@ def run_assemble(args: argparse.Namespace) -> int:
         raise UsageError(f"--window {args.window}: allowed (0, 30] seconds")
     report = assemble(board, pieces, seed=args.seed, limit=args.limit, window_s=args.window,
                       replicas=args.replicas)  # fmt: skip
+    if args.scene_out and report.plan is not None and report.plan.found:
+        _write_scene(args.scene_out, report.plan.order, board, pieces, "assembled")
     if args.json:
         print(canonical_json(report.to_json()))
     else:
         _print_assembly(report)
     return 0 if report.ok else 1
+
+
+def _write_scene(path: str, order: Any, board: str, pieces: str, what: str) -> None:
+    from sim.assembly import scene_toml
+    from sim.commands._common import atomic_write_text
+
+    text = scene_toml(order, f"katamino-{board}", f"The {board} box of {pieces}, {what}.")
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:
+        raise UsageError(f"--scene-out {path}: cannot write: {exc}") from None
 
 
 def _print_assembly(report: Any) -> None:
@@ -129,10 +145,14 @@ def _print_assembly(report: Any) -> None:
 
 def run_stand(args: argparse.Namespace) -> int:
     """Verdict of the construction standing alone; exit 0 stands, 1 topples or no tiling."""
+    from games.katamino import solve_one
     from sim.assembly import free_standing
 
     board, pieces = _inputs(args)
     v = free_standing(board, pieces, seed=args.seed, replicas=args.replicas)
+    if args.scene_out and v is not None:
+        sol = solve_one(board, pieces)
+        _write_scene(args.scene_out, sol.pieces, board, pieces, "standing alone")
     if args.json:
         obj = {"board": board, "pieces": pieces, "verdict": None if v is None else v.to_json()}
         print(canonical_json(obj))
