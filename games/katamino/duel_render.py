@@ -31,7 +31,7 @@ def board_lines(game: KataminoDuel, p: Player) -> list[str]:
                                  for x in range(ex)))  # fmt: skip
         lines.append(f"{y + 1:>2} " + "  ".join(parts))
     if ez > 1:
-        lines.append("   " + "  ".join(f"z{z + 1}".ljust(ex) for z in range(ez)))
+        lines.append(("   " + "  ".join(f"z{z + 1}".ljust(ex) for z in range(ez))).rstrip())
     return lines
 
 
