@@ -536,3 +536,31 @@ def test_vectorised_candidates_equal_the_rule_checks() -> None:
                     assert candidate_spots(cells, blocks, c.tolerance) == ref
             move, rng = rng.choice(GAME.legal_moves(s))
             s = GAME.apply(s, move)
+
+
+def test_variants_combine_in_playouts() -> None:
+    # Face-down tiles with the cooperative team, 3 players; and solo with face-down tiles.
+    for players, options in ((3, {"coop": True}), (1, {"solo": True})):
+        c = GAME.make_config({"table": "stand-in", "face_down": True, **options}, players=players)
+        s = GAME.new_game(c, 9)
+        bot = make_bot("kozo", "greedy", 1)
+        while not GAME.is_terminal(s):
+            if s.phase == PLACE and s.touched is None:
+                sizes = {get_catalogue("kozo-standard").piece(p).size for p in s.supply}
+                assert s.next_size in sizes
+            s = GAME.apply(s, bot.choose(s))
+        res = GAME.result(s)
+        assert len(set(res.scores)) == 1  # one team score
+        assert res.scores[0] == sum(sum(r.points) for r in s.rounds)
+
+
+def test_a_malformed_outcome_is_refused() -> None:
+    s = start()
+    m = place("3I", I3_X, (0, 0, 0))
+    with pytest.raises(IllegalMoveError, match="poses"):
+        GAME.apply(s, replace(m, outcome=Outcome(())))
+    bad = Outcome(((0.0, 0.0, float("nan"), *IDQ),))
+    with pytest.raises(IllegalMoveError, match="finite"):
+        GAME.apply(s, replace(m, outcome=bad))
+    with pytest.raises(IllegalMoveError, match="unknown items"):
+        GAME.apply(s, replace(m, outcome=Outcome(((0.0, 0.0, 0.0, *IDQ),), ("4L",))))
