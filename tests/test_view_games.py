@@ -217,3 +217,30 @@ def test_kataboom_state_drawn() -> None:
         assert len(lay.items) == len(st.structure)
     px, _ = _frame(layout_for_state("kataboom", states[-1]), (160, 90))
     assert px.shape == (90, 160, 3)
+
+
+@pytest.mark.parametrize("mode", ["traditional", "solo3d", "picture"])
+def test_katamino_solo_states_drawn(mode: str) -> None:
+    """A solo puzzle: every piece of the stage once, placed ones where the state has them."""
+    from games.katamino.solo import SOLO_GAME
+    from sim.config import PhysicsConfig
+    from sim.view.tables.adapters import katamino_state_table
+    from sim.view.tables.katamino import board_origin, katamino_layout
+
+    game = get_game("katamino")
+    state = game.new_game(game.make_config({"mode": mode}, players=1), 2)
+    rng = Rng.from_seed(2, "view-test", mode)
+    for _ in range(4):
+        if game.is_terminal(state):
+            break
+        move, rng = rng.choice(game.legal_moves(state))
+        state = game.apply(state, move)
+    assert state.placed
+    table = katamino_state_table(state)
+    lay = katamino_layout(table)
+    pieces = [i for i in lay.ids if i.startswith("piece-")]
+    assert len(pieces) == len(state.placed) + len(SOLO_GAME.remaining(state))
+    origin, a = board_origin(table), PhysicsConfig().katamino_cube
+    for name, cells in state.placed:
+        corner = origin + np.min(np.asarray(cells), axis=0) * a
+        assert lay.item(f"piece-{name}").position == pytest.approx(corner), name

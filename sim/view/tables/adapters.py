@@ -12,8 +12,8 @@ it. When a game's state format changes, this is the one place to follow it (the 
 - ``kozo``: :class:`games.kozo.state.KozoState` -> the settled tower as a scene (the physics
   table's :meth:`sim.tables.kozo.KozoTable.tower_scene`), pieces in their catalogue colours;
 - ``kataboom``: the settled structure (:meth:`sim.tables.kataboom.KataboomTable.structure_scene`);
-- ``katamino``: the duel modes' :class:`games.katamino.duel.DuelState` -> :class:`KataminoTable`
-  (the solo modes are not drawn yet).
+- ``katamino``: the duel modes' :class:`games.katamino.duel.DuelState` and the solo modes'
+  :class:`games.katamino.solo.SoloState` -> :class:`KataminoTable`.
 """
 
 from __future__ import annotations
@@ -173,8 +173,8 @@ def kozo_state_layout(state: Any) -> TableLayout:
 
 
 def katamino_state_table(state: Any) -> Any:
-    """The :class:`KataminoTable` of a Katamino duel state (modes duel, child-adult, handicap,
-    duel3d).
+    """The :class:`KataminoTable` of a Katamino state: a solo puzzle (see
+    :func:`_katamino_solo_table`) or a duel (modes duel, child-adult, handicap, duel3d).
 
     Both players build on the one 5 x 12 board from their own end: seat 0 from the left (its
     column x is board column x), seat 1 from the right, its own frame turned half round (board
@@ -186,11 +186,10 @@ def katamino_state_table(state: Any) -> Any:
     from sim.view.tables.katamino import KataminoPlacement, KataminoTable
 
     kind = type(state).__name__
+    if kind == "SoloState":
+        return _katamino_solo_table(state)
     if kind != "DuelState":
-        raise ValueError(
-            f"katamino mode {getattr(state, 'mode', '?')!r}: no table drawing yet (the duel "
-            "modes are drawn: duel, child-adult, handicap, duel3d)"
-        )
+        raise ValueError(f"katamino: no table drawing for a {kind} (DuelState, SoloState)")
     placed: list[KataminoPlacement] = []
     sliders: set[int] = set()
     loose: list[tuple[str, ...]] = []
@@ -207,6 +206,24 @@ def katamino_state_table(state: Any) -> Any:
     sliders.discard(0)
     sliders.discard(12)
     return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1])
+
+
+def _katamino_solo_table(state: Any) -> Any:
+    """A solo puzzle: a flat 5-row target up to 12 wide on the board with the slider at its
+    width; any other target (pictures, 3-D boxes) on a board cut to the target's extent."""
+    from games.katamino.solo import SOLO_GAME
+    from sim.view.tables.katamino import KataminoPlacement, KataminoTable
+
+    target = SOLO_GAME.stage_target(state)
+    ex, ey, ez = target.extent
+    placed = tuple(
+        KataminoPlacement(name, tuple(tuple(int(v) for v in c) for c in cells))
+        for name, cells in state.placed
+    )
+    loose = tuple(SOLO_GAME.remaining(state))
+    if target.dims == 2 and ey == 5 and ex <= 12:
+        return KataminoTable((ex,) if ex < 12 else (), placed, loose)
+    return KataminoTable((), placed, loose, columns=max(1, ex), rows=max(1, ey))
 
 
 def katamino_state_layout(state: Any) -> TableLayout:
