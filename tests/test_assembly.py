@@ -166,3 +166,17 @@ def test_cli_assemble_and_stand(capsys: pytest.CaptureFixture[str], tmp_path) ->
 def test_tall_constructions_get_a_free_standing_verdict(board: str) -> None:
     v = free_standing(board, DEFAULT_PIECES[board], replicas=6, seconds=5.0)
     assert v is not None and v.verdict == "stands", v.explanation
+
+
+def test_assemble_json_is_the_same_bytes_in_another_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import subprocess
+    import sys
+
+    args = ["katamino", "assemble", "--board", "1x2x2", "--pieces", "katamino-duo:W,W", "--json"]
+    assert main(args) == 0
+    here = capsys.readouterr().out
+    there = subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                           text=True, check=True).stdout  # fmt: skip
+    assert here == there and json.loads(here)["ok"]
