@@ -1,0 +1,205 @@
+"""Controllers: how mouse and key events on the table become game moves.
+
+The interactive app (:mod:`sim.view.app`) owns the window, the camera, the game, the referee,
+undo and the bots. For the game being played it asks a *controller* what the pointer and the keys
+mean. A controller never applies a move: it proposes one (``on_click``/``on_key``/``on_release``
+return a move object of the game, or None), and the app checks it, has the referee measure it,
+applies it and calls :meth:`Controller.reset` with the new state.
+
+Events carry a :class:`Pointer`: the pixel, the world ray under it, the layout item it hits
+first (picking on the drawn triangles) and the point hit (on that item, else on the table plane
+z = 0). Keys are Panda3D-style names: ``"r"``, ``"f"``, ``"space"``, ``"enter"``,
+``"escape"``, ``"arrow_left"``, ``"shift-r"``...
+
+A controller also tells the app what to draw on top of the game's table:
+
+- :meth:`Controller.ghosts`: extra layout items (the piece being placed, a hint);
+- :meth:`Controller.highlights`: item id -> RGB colour (0-1) replacing that item's colour
+  (the selected tile, the legal targets);
+- :meth:`Controller.overlay`: lines of text (what is selected, why a placement is illegal);
+- :meth:`Controller.help`: the key and mouse bindings, shown by the on-screen help.
+
+Plugging in a game: subclass :class:`BaseController` (every hook has a harmless default) and
+register a factory under the registered game name::
+
+    from sim.view.interact import BaseController, register_controller
+
+    class CategoController(BaseController):
+        def on_click(self, p):
+            if p.item and p.item.startswith("pad-"):
+                return self.game.parse_move(self.state, p.item[4:])
+            return None
+
+    register_controller("catego", CategoController)
+
+The app imports the modules listed in :data:`CONTROLLER_MODULES` lazily; a game without a
+controller is still playable from the app's move line (type the move text, ``enter``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "CONTROLLER_MODULES",
+    "BaseController",
+    "Controller",
+    "Pointer",
+    "controller_for",
+    "register_controller",
+]
+
+Vec3 = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """Where the mouse is.
+
+    ``x``, ``y``: pixel (column, row; row 0 at the top) in the app's picture; ``origin`` and
+    ``direction``: the world ray (m, unit direction) through that pixel; ``item``: the id of the
+    first layout item the ray hits (None: only the table); ``point``: the world point hit (on
+    ``item``, else on the table plane z = 0; None when the ray misses both); ``button``:
+    ``left``, ``right`` or ``middle`` for clicks and releases, None for moves; ``buttons``: the
+    buttons held (drags); ``mods``: modifier keys held (``shift``, ``control``, ``alt``).
+    """
+
+    x: float
+    y: float
+    origin: Vec3
+    direction: Vec3
+    item: str | None = None
+    point: Vec3 | None = None
+    button: str | None = None
+    buttons: frozenset[str] = field(default_factory=frozenset)
+    mods: frozenset[str] = field(default_factory=frozenset)
+
+    def on_plane(self, z: float) -> tuple[float, float] | None:
+        """(x, y) where the ray crosses the horizontal plane at height ``z`` (None if never)."""
+        oz, dz = self.origin[2], self.direction[2]
+        if abs(dz) < 1e-12:
+            return None
+        t = (z - oz) / dz
+        if t <= 0:
+            return None
+        return (self.origin[0] + t * self.direction[0], self.origin[1] + t * self.direction[1])
+
+
+@runtime_checkable
+class Controller(Protocol):
+    """What the app needs from a game's controller (see the module docstring)."""
+
+    game: Any
+    state: Any
+
+    def reset(self, game: Any, state: Any) -> None:
+        """A new position to act on (start, after every move, after undo)."""
+
+    def on_mouse_move(self, p: Pointer) -> None:
+        """The pointer moved (drags: ``p.buttons`` is not empty)."""
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """A button went down; return a move to play, or None."""
+
+    def on_release(self, p: Pointer) -> Any | None:
+        """A button went up (end of a drag); return a move to play, or None."""
+
+    def on_key(self, key: str) -> Any | None:
+        """A key was pressed; return a move to play, or None."""
+
+    def overlay(self) -> list[str]:
+        """Text lines for the screen (selection, legality and its reason)."""
+
+    def help(self) -> list[str]:
+        """Key and mouse bindings of this controller."""
+
+    def highlights(self) -> Mapping[str, tuple[float, float, float]]:
+        """Item id -> colour (0-1 RGB) to draw instead of the item's own."""
+
+    def ghosts(self) -> Sequence[Any]:
+        """Extra :class:`sim.view.layout.Item` to draw (ghost pieces, hints)."""
+
+
+class BaseController:
+    """A controller that does nothing: subclass it and override what the game needs.
+
+    ``game`` and ``state`` are set by :meth:`reset`; ``message`` is shown by :meth:`overlay`.
+    """
+
+    def __init__(self, game: Any = None, state: Any = None) -> None:
+        self.game = game
+        self.state = state
+        self.message = ""
+
+    def reset(self, game: Any, state: Any) -> None:
+        """Remember the new position and clear the message."""
+        self.game, self.state = game, state
+        self.message = ""
+
+    def on_mouse_move(self, p: Pointer) -> None:
+        """Ignore pointer moves."""
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """Ignore clicks."""
+        return None
+
+    def on_release(self, p: Pointer) -> Any | None:
+        """Ignore releases."""
+        return None
+
+    def on_key(self, key: str) -> Any | None:
+        """Ignore keys."""
+        return None
+
+    def overlay(self) -> list[str]:
+        """The message, if any."""
+        return [self.message] if self.message else []
+
+    def help(self) -> list[str]:
+        """No bindings of its own."""
+        return []
+
+    def highlights(self) -> Mapping[str, tuple[float, float, float]]:
+        """Nothing highlighted."""
+        return {}
+
+    def ghosts(self) -> Sequence[Any]:
+        """No ghosts."""
+        return ()
+
+
+ControllerFactory = Callable[[], Controller]
+_CONTROLLERS: dict[str, ControllerFactory] = {}
+
+CONTROLLER_MODULES: tuple[str, ...] = (
+    "sim.view.interact.towers",
+    "sim.view.interact.katamino",
+    "sim.view.interact.tiles",
+    "sim.view.interact.dice",
+)
+"""Modules that register controllers when imported (a missing one is skipped)."""
+
+
+def register_controller(game_name: str, factory: ControllerFactory) -> None:
+    """Make ``factory() -> Controller`` the controller of the registered game ``game_name``."""
+    _CONTROLLERS[game_name] = factory
+
+
+def _load() -> None:
+    for mod in CONTROLLER_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod:
+                raise
+
+
+def controller_for(game_name: str) -> Controller:
+    """A new controller for ``game_name``: the registered one, else a :class:`BaseController`
+    (the game is then played from the app's move line)."""
+    _load()
+    factory = _CONTROLLERS.get(game_name)
+    return factory() if factory is not None else BaseController()
