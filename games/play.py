@@ -120,8 +120,9 @@ class TerminalHuman:
                     check = getattr(self.game, "check_move", None)
                     try:
                         if check is None:
-                            raise GameError(f"{text!r} is not legal here")
-                        check(state, move)
+                            _explain_illegal(self.game, state, move, text)
+                        else:
+                            check(state, move)
                     except GameError as exc:
                         commit = getattr(self.game, "commitment", None)
                         bound = commit(state, move) if commit is not None else None
@@ -133,6 +134,19 @@ class TerminalHuman:
                 return move
             except GameError as exc:
                 print(f"  not accepted: {exc}", file=self.out)
+
+
+def _explain_illegal(game: Game[Any, Any, Any], state: Any, move: Any, text: str) -> None:
+    """Raise the game's own reason why ``move`` (parsed, not legal) is refused.
+
+    ``apply`` validates its move in every game, so its typed error says why (which rule);
+    a game whose ``apply`` accepts the move anyway still gets a plain refusal.
+    """
+    try:
+        game.apply(state, move)
+    except GameError as exc:
+        raise GameError(f"{text!r} is not legal here: {exc}") from exc
+    raise GameError(f"{text!r} is not legal here")
 
 
 # ---------------------------------------------------------------------------------------
