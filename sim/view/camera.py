@@ -25,6 +25,7 @@ __all__ = [
     "camera_for_scene",
     "frame_points",
     "parse_camera",
+    "pixel_ray",
 ]
 
 DEFAULT_FOV = 30.0
@@ -199,3 +200,18 @@ def parse_camera(text: str) -> dict[str, Any] | None:
         f"camera {text!r}: expected a name ({', '.join(CAMERA_NAMES)}) or a position x,y,z in "
         "metres, e.g. 0.3,-0.4,0.3"
     )
+
+
+def pixel_ray(
+    view: CameraView, size: tuple[int, int], x: float, y: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The world ray (origin, unit direction) through pixel (column ``x``, row ``y``; row 0 at
+    the top) of a picture of ``size`` (width, height): the inverse of :meth:`CameraView.project`.
+    """
+    w, h = size
+    f = view.forward
+    right, up = _basis(f)
+    ty = math.tan(math.radians(view.fov) / 2)
+    tx = ty * w / h
+    d = f + (2 * x / w - 1) * tx * right + (1 - 2 * y / h) * ty * up
+    return np.asarray(view.pos, dtype=float), d / np.linalg.norm(d)

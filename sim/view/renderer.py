@@ -329,6 +329,8 @@ class Renderer:
             self._buf.set_size(1, 1)
         self._engine.remove_all_windows()
         self._sky.remove_node()
+        if getattr(self, "_text_root", None) is not None:
+            self._text_root.remove_node()
         collect_state_garbage()
 
     def _clear_graph(self) -> None:
@@ -465,6 +467,60 @@ class Renderer:
             key.set_direction(LVector3f(*light))
         for node in (root.attach_new_node(ambient), key_np, root.attach_new_node(fill)):
             root.set_light(node)
+
+    # ------------------------------------------------------------------ on-screen text
+    def set_text(self, blocks: Mapping[str, str], *, scale: float = 15.0) -> None:
+        """Text drawn over the picture (the interactive app's help, score, verdict): corner
+        (``top-left``, ``top-right``, ``bottom-left``, ``bottom-right``) -> text (lines split
+        at newlines), ``scale`` in pixels per line; an empty mapping clears it."""
+        from panda3d.core import Camera, NodePath, OrthographicLens, TextNode
+
+        corners = ("top-left", "top-right", "bottom-left", "bottom-right")
+        bad = sorted(set(blocks) - set(corners))
+        if bad:
+            raise ValueError(f"text corners {bad} (allowed: {', '.join(corners)})")
+        if getattr(self, "_text_root", None) is None:
+            w, h = (v * self.supersample for v in self.size)
+            self._text_root = NodePath("text-root")
+            self._text_root.set_depth_test(False)
+            self._text_root.set_depth_write(False)
+            lens = OrthographicLens()
+            lens.set_film_size(w, h)
+            lens.set_near_far(-10, 10)
+            dr = self._buf.make_display_region()
+            dr.set_sort(2)
+            dr.set_camera(self._text_root.attach_new_node(Camera("text-cam", lens)))
+        root = self._text_root
+        for child in root.find_all_matches("=text"):
+            child.remove_node()
+        w, h = (v * self.supersample for v in self.size)
+        px = scale * self.supersample
+        for corner, text in blocks.items():
+            if not text:
+                continue
+            node = TextNode(corner)
+            node.set_text(text)
+            node.set_text_color(1, 1, 1, 1)
+            node.set_card_color(0, 0, 0, 0.55)
+            node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
+            node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
+            tnp = root.attach_new_node(node)
+            tnp.set_tag("text", "1")
+            tnp.set_scale(px)
+            lines = text.count("\n") + 1
+            x = w / 2 - px if corner.endswith("right") else -w / 2 + px
+            y = h / 2 - 1.4 * px if corner.startswith("top") else -h / 2 + (lines - 0.6) * px
+            tnp.set_pos(x, 0, y)
+            tnp.set_transparency(True)
+
+    def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
+        """The world ray (origin, unit direction) through pixel (column ``x``, row ``y``, row 0
+        at the top) of the picture, for the camera shown (picking)."""
+        from sim.view.camera import pixel_ray
+
+        if self.view is None:
+            raise RuntimeError("show() a layout before asking for rays")
+        return pixel_ray(self.view, self.size, x, y)
 
     # ------------------------------------------------------------------ poses and frames
     def set_poses(self, poses: Mapping[str, Pose]) -> None:
