@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(verdict))
         print()
 
+    kozo = _kozo_round(args.seed, None if args.no_pictures else out_dir)
+
     game = get_game("catego")
     roles = ["strong", "random"]
     config = game.make_config({}, players=2)
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.no_pictures:
         _pictures(out_dir, scenes, rec.final_state, args.backend)
-    print("next: tablesim simulate SCENE.toml | tablesim play catego --players human,strong")
+        _kozo_film(out_dir, kozo, args.backend)
+    print("next: tablesim simulate SCENE.toml | tablesim play kozo --players human,careful")
     print("      tablesim render SCENE -o out.png | tablesim record SCENE -o fall.gif")
     return 0
 
@@ -107,3 +110,54 @@ def _pictures(out_dir: Path, scenes: dict, catego_state: object, backend: str) -
         f"  {fall.name}: the overhang falling, 1.5 s of the verdict run at half speed, {n} frames"
     )
     print(f"  {pad.name}: the final Catego pad")
+
+
+def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]]:
+    """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
+    to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
+    seed, move texts)."""
+    import sim.tables  # noqa: F401  (registers the physics referees)
+    from games.play import log_header, log_lines
+    from sim.cli import version
+    from sim.commands._common import atomic_write_text
+
+    game = get_game("kozo")
+    roles = ["careful", "greedy"]
+    config = game.make_config({"rounds": 1}, players=2)
+    seats = make_seats("kozo", roles, seed)
+    print(f"=== kozo, one round at the physics table: careful bot vs greedy bot (seed {seed})")
+
+    def on_move(before: object, seat: int, move: object, after: object) -> None:
+        print(f"  {roles[seat]}: {game.describe_move(before, move)}")
+
+    rec = play_game(game, config, seats, seed, on_move=on_move)
+    assert rec.result is not None
+    scores = " vs ".join(f"{r} {s:g}" for r, s in zip(roles, rec.result.scores, strict=True))
+    print(f"  result: {scores} in {rec.turns} turns")
+    print()
+    if out_dir is not None:
+        header = log_header(game, config, seed, seats, version())
+        atomic_write_text(
+            str(out_dir / "kozo-game.jsonl"), "\n".join(log_lines(header, rec)) + "\n"
+        )
+    return config, seed, list(rec.moves)
+
+
+def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str) -> None:
+    """A GIF of the round's last judged move, as the physics table ran it."""
+    from sim.view.backend import resolve_backend
+    from sim.view.film import judged_move_frames, write_film
+
+    config, seed, texts = kozo
+    timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
+    if not timed:
+        return
+    t0 = time.perf_counter()
+    frames = judged_move_frames(
+        "kozo", config, seed, texts, timed[-1], fps=20, slow=0.5, size=(480, 270),
+        backend=resolve_backend(backend),
+    )  # fmt: skip
+    film, n = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
+    print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "
+          f"{n} frames ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+    print("  kozo-game.jsonl: its log (tablesim replay / tablesim record it)")
