@@ -1,9 +1,11 @@
 """``tablesim demo``: the most useful thing tablesim can show right now.
 
 It judges the shipped Kozo tower (stands) and the overhanging tower (topples) in the verdict
-profile, explaining both, plays one seeded Catego game between two bots, and draws them: a
-picture of the tower, a GIF of the overhang falling (the verdict-profile run the rules judged)
-and the final Catego pad, written to a directory it prints (default ``./tablesim-demo/``).
+profile, explaining both, plays one round of Kozo at the physics table (careful vs greedy) and
+one seeded Catego game between two bots, and draws them: a picture of the tower, GIFs of the
+overhang falling (the verdict-profile run the rules judged) and of the Kozo round's last judged
+move, the round's log and the final Catego pad, written to a directory it prints (default
+``./tablesim-demo/``).
 """
 
 from __future__ import annotations
