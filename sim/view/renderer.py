@@ -311,6 +311,11 @@ class Renderer:
         self.close()
 
     @property
+    def output(self) -> Any:
+        """The Panda3D output drawn into (the window of ``window=True``, for its events)."""
+        return self._buf
+
+    @property
     def closed(self) -> bool:
         """True once :meth:`close` has run."""
         return self._closed
@@ -499,6 +504,7 @@ class Renderer:
             if not text:
                 continue
             node = TextNode(corner)
+            node.set_wordwrap(0.48 * w / px)
             node.set_text(text)
             node.set_text_color(1, 1, 1, 1)
             node.set_card_color(0, 0, 0, 0.55)
@@ -507,7 +513,7 @@ class Renderer:
             tnp = root.attach_new_node(node)
             tnp.set_tag("text", "1")
             tnp.set_scale(px)
-            lines = text.count("\n") + 1
+            lines = node.get_num_rows()
             x = w / 2 - px if corner.endswith("right") else -w / 2 + px
             y = h / 2 - 1.4 * px if corner.startswith("top") else -h / 2 + (lines - 0.6) * px
             tnp.set_pos(x, 0, y)

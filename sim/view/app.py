@@ -1,0 +1,686 @@
+"""The interactive table: play a registered game with the mouse, in a window or offscreen.
+
+:class:`TableApp` puts a game on the table view (:mod:`sim.view.renderer`) and turns mouse and
+key events into moves through the game's controller (:mod:`sim.view.interact`):
+
+- camera: right-drag orbits, middle-drag (or shift + right-drag) pans, the wheel zooms; the
+  arrow keys orbit, ``+``/``-`` zoom, ``home`` frames the table again;
+- text on screen: the game and whose turn (human or bot), the score, the last verdict and its
+  explanation (why a move was refused, what the physics table saw), the controller's lines, and
+  the help (``f1`` shows or hides it);
+- moves: a controller proposes a move; the app checks it (``check_move``), lets the game's
+  referee measure it (the physics table of Kozo and Kataboom: the piece is put down and watched
+  in the verdict profile), applies it, and animates it: the judged run itself, pose by pose,
+  for measured moves; a glide into place for the others;
+- ``u`` / ``backspace``: undo -- the game is rebuilt from a new game and the log of measured
+  moves replayed (up to the last human turn when bots play);
+- seats: humans (hot-seat: whoever's turn it is uses the mouse) and bots; a bot's move is
+  chosen when its turn comes and animated like any other;
+- the move line: ``enter`` starts typing a move's text (any game, with or without a
+  controller), ``enter`` again plays it, ``escape`` cancels.
+
+The app has no clock of its own: :meth:`TableApp.tick` advances animations and bots by the
+seconds given, :meth:`TableApp.frame` draws. :meth:`TableApp.run_window` is the loop of a window
+(gl backend, a display); :class:`sim.view.harness.Harness` drives the same methods offscreen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from games.core import GameError
+from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
+from sim.view.interact import Controller, Pointer, controller_for
+from sim.view.layout import Item, TableLayout
+
+__all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "TableApp", "pick"]
+
+GLIDE_S = 0.4
+"""Seconds a piece glides into place when a move was not judged by physics."""
+BOT_DELAY = 0.3
+"""Seconds a bot waits before its move, so its turn can be seen."""
+ANIMATION_SLOW = 1.0
+"""Playback speed of a judged run (1: real time)."""
+
+_HELP = [
+    "mouse: right-drag orbit, middle-drag or shift+right-drag pan, wheel zoom",
+    "keys: arrows orbit, +/- zoom, home reset view, u undo, enter type a move, f1 help, "
+    "escape quit",
+]
+
+
+def _hit_triangles(origin: np.ndarray, direction: np.ndarray, tri: np.ndarray) -> float:
+    """Distance along the ray to the nearest triangle of ``tri`` (F, 3, 3) hit, else inf
+    (Moller-Trumbore, both faces)."""
+    if len(tri) == 0:
+        return math.inf
+    v0, e1, e2 = tri[:, 0], tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    p = np.cross(direction, e2)
+    det = np.einsum("ij,ij->i", e1, p)
+    ok = np.abs(det) > 1e-15
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    s = origin - v0
+    u = np.einsum("ij,ij->i", s, p) * inv
+    q = np.cross(s, e1)
+    v = (q @ direction) * inv
+    t = np.einsum("ij,ij->i", e2, q) * inv
+    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 0)
+    return float(t[hit].min()) if hit.any() else math.inf
+
+
+def pick(
+    layout: TableLayout, origin: Sequence[float], direction: Sequence[float], skip: str = "ghost"
+) -> tuple[str | None, tuple[float, float, float] | None]:
+    """The first item the ray hits (ids starting with ``skip`` are not picked) and the point
+    hit; with no item, (None, the point on the table plane z = 0 or None)."""
+    o, d = np.asarray(origin, float), np.asarray(direction, float)
+    best, best_t = None, math.inf
+    for it in layout.items:
+        if skip and it.id.startswith(skip):
+            continue
+        tri = it.world_triangles()
+        lo, hi = tri.reshape(-1, 3).min(axis=0), tri.reshape(-1, 3).max(axis=0)
+        # slab test on the bounding box first
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1, t2 = (lo - o) / d, (hi - o) / d
+        tmin = np.nanmax(np.minimum(t1, t2))
+        tmax = np.nanmin(np.maximum(t1, t2))
+        if tmax < max(tmin, 0.0) or tmin > best_t:
+            continue
+        t = _hit_triangles(o, d, tri)
+        if t < best_t:
+            best, best_t = it.id, t
+    if best is not None:
+        return best, tuple(float(v) for v in o + best_t * d)  # type: ignore[return-value]
+    if d[2] < -1e-12:
+        t = -o[2] / d[2]
+        return None, tuple(float(v) for v in o + t * d)  # type: ignore[return-value]
+    return None, None
+
+
+def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> TableLayout:
+    if not colours:
+        return layout
+    items = tuple(
+        replace(it, color=tuple(float(c) for c in colours[it.id]), finish="plain")
+        if it.id in colours
+        else it
+        for it in layout.items
+    )
+    return replace(layout, items=items)
+
+
+class TableApp:
+    """A game at the table, driven by events; see the module docstring.
+
+    Parameters: ``game`` (a registered name), ``options`` (game options by name, as
+    ``tablesim play`` takes them), ``players`` (roles: ``human`` or bot names, one per seat),
+    ``seed``, ``size`` (pixels), ``backend`` (``tiny``, ``gl``, ``auto``), ``window`` (an
+    on-screen window: gl and a display), ``budget`` (bots' budget), ``controller`` (instead of
+    the registered one). Raises the game's ConfigError for bad options or players.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        players: Sequence[str] = ("human", "human"),
+        seed: int = 0,
+        size: Sequence[int] = (960, 540),
+        backend: str = "tiny",
+        window: bool = False,
+        budget: int | None = None,
+        controller: Controller | None = None,
+    ) -> None:
+        import sim.tables  # noqa: F401  (registers the physics referees)
+        from games.core import make_referee
+        from games.play import make_seats
+        from games.registry import get_game
+        from sim.view.renderer import Renderer
+
+        self.game = get_game(game)
+        self.roles = [str(r) for r in players]
+        self.config = self.game.make_config(dict(options or {}), players=len(self.roles))
+        self.seed = int(seed)
+        self.seats = make_seats(self.game.name, self.roles, self.seed, budget)
+        name = self.game.referee_name(self.config)
+        self.referee = (
+            make_referee(name, self.game, self.config, self.seed) if name is not None else None
+        )
+        if self.referee is not None and hasattr(self.referee, "knock"):
+            self.referee.knock = self._observe
+        self.state = self.game.new_game(self.config, self.seed)
+        self.moves: list[Any] = []
+        """The measured moves applied so far (the log undo replays)."""
+        self.verdict = ""
+        self.explanation = ""
+        self.show_help = True
+        self.typing: str | None = None
+        self.closed = False
+        self.controller = controller if controller is not None else controller_for(game)
+        self.controller.reset(self.game, self.state)
+        self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
+        self.size = self.renderer.size
+        self._orbit: dict[str, Any] | None = None
+        self._drag: tuple[str, float, float] | None = None
+        self._buttons: set[str] = set()
+        self._mods: set[str] = set()
+        self._layout: TableLayout | None = None
+        self._dirty = True
+        self._samples: list[tuple[float, dict[str, Any]]] = []
+        self._watch_index: int | None = None
+        self._anim: dict[str, Any] | None = None
+        self._bot_wait = 0.0
+        self._mouse = (self.size[0] / 2, self.size[1] / 2)
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        """Close the referee and the renderer (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.referee is not None:
+            self.referee.close()
+        self.renderer.close()
+
+    def __enter__(self) -> TableApp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ who and what
+    @property
+    def seat(self) -> int | None:
+        """The seat to move (None when the game is over)."""
+        return None if self.game.is_terminal(self.state) else self.game.current_player(self.state)
+
+    @property
+    def busy(self) -> bool:
+        """True while a move is being animated."""
+        return self._anim is not None
+
+    def human_to_move(self) -> bool:
+        """True when a person has the turn (and nothing is being animated)."""
+        s = self.seat
+        return s is not None and not self.busy and self.seats[s].bot is None
+
+    def score_text(self) -> str:
+        """The score line: totals so far, or the result at the end."""
+        if self.game.is_terminal(self.state):
+            res = self.game.result(self.state)
+            who = " and ".join(f"P{w + 1}" for w in res.winners) or "nobody"
+            return "game over: " + ", ".join(
+                f"P{i + 1} {v:g}" for i, v in enumerate(res.scores)
+            ) + f"; {who} won"
+        totals = getattr(self.game, "totals", None)
+        if totals is not None:
+            return "score: " + ", ".join(f"P{i + 1} {v}" for i, v in enumerate(totals(self.state)))
+        return ""
+
+    def status_lines(self) -> list[str]:
+        """The top-left block: game, turn, score, verdict and explanation."""
+        lines = [f"{self.game.title}  move {len(self.moves) + 1}"]
+        s = self.seat
+        if s is not None:
+            who = self.roles[s]
+            lines.append(f"P{s + 1} to move ({who})" + ("  ...thinking" if who != "human" else ""))
+        score = self.score_text()
+        if score:
+            lines.append(score)
+        if self.verdict:
+            lines.append(self.verdict)
+        if self.explanation:
+            lines.append(self.explanation)
+        return lines
+
+    # ------------------------------------------------------------------ moves
+    def _observe(self, world: Any, index: int, t: float) -> None:
+        """The referee's read-only hook: poses of the move being judged."""
+        if index == self._watch_index:
+            self._samples.append((float(t), world.poses()))
+
+    def play(self, move: Any) -> bool:
+        """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
+        it was played; otherwise the verdict says why not."""
+        if self.game.is_terminal(self.state):
+            self.verdict, self.explanation = "the game is over", ""
+            self._dirty = True
+            return False
+        before = self.state
+        check = getattr(self.game, "check_move", None)
+        try:
+            if check is not None:
+                check(before, move)
+            self._samples = []
+            self._watch_index = len(getattr(before, "history", ()))
+            measured = self.referee.measure(before, move) if self.referee is not None else move
+            after = self.game.apply(before, measured)
+        except GameError as exc:
+            self.verdict = "refused: " + self.game.format_move(before, move)
+            self.explanation = str(exc)
+            self._dirty = True
+            return False
+        finally:
+            self._watch_index = None
+        seat = self.game.current_player(before)
+        self.verdict = f"P{(seat or 0) + 1}: {self.game.describe_move(before, measured)}"
+        self.explanation = self._explain(measured)
+        old_layout = self._layout
+        self.moves.append(measured)
+        self._set_state(after)
+        self._start_animation(old_layout, measured)
+        return True
+
+    def _explain(self, move: Any) -> str:
+        """What the table saw (measured moves), in words."""
+        out = getattr(move, "outcome", None)
+        if out is None:
+            return ""
+        if out.fell:
+            when = "" if out.fall_time is None else f" after {out.fall_time:.2f} s"
+            return f"{out.judge} table: {', '.join(out.fell)} fell{when}"
+        return f"{out.judge} table: everything stood"
+
+    def undo(self) -> bool:
+        """Take back the last move (and the bots' moves after the last human one): the game
+        is rebuilt from a new game and the remaining log replayed. False when nothing to undo."""
+        if not self.moves:
+            self.verdict, self.explanation = "nothing to undo", ""
+            self._dirty = True
+            return False
+        moves = self.moves[:-1]
+        humans = any(s.bot is None for s in self.seats)
+        while humans and moves:
+            state = self._replay(moves)
+            who = self.game.current_player(state)
+            if who is not None and self.seats[who].bot is None:
+                break
+            moves = moves[:-1]
+        self._anim = None
+        self.moves = moves
+        self._set_state(self._replay(moves))
+        self.verdict, self.explanation = f"undone: back to move {len(moves) + 1}", ""
+        return True
+
+    def _replay(self, moves: Sequence[Any]) -> Any:
+        state = self.game.new_game(self.config, self.seed)
+        for m in moves:
+            state = self.game.apply(state, m)
+        return state
+
+    def _set_state(self, state: Any) -> None:
+        self.state = state
+        self.controller.reset(self.game, state)
+        self._bot_wait = BOT_DELAY
+        self._dirty = True
+
+    # ------------------------------------------------------------------ animation
+    def _base_layout(self) -> TableLayout:
+        from sim.view.tables import layout_for_state
+
+        return layout_for_state(self.game.name, self.state)
+
+    def _start_animation(self, old: TableLayout | None, move: Any) -> None:
+        new = self._base_layout()
+        if self._samples:
+            ids = set(new.ids)
+            frames = self._samples
+            if not all(set(p) <= ids for _, p in frames[:1]) and old is not None:
+                # the round ended (the tower fell and was cleared): film on the old table
+                # plus the ghost of the piece moved, renamed to the world's id
+                missing = sorted(set(frames[0][1]) - set(old.ids))
+                ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
+                extra = [replace(g, id=m) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
+                new = replace(old, items=old.items + tuple(extra))
+            self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0]}
+        elif old is not None:
+            start = {}
+            for it in new.items:
+                try:
+                    prev = old.item(it.id)
+                except KeyError:
+                    prev = replace(it, position=(it.position[0], it.position[1],
+                                                 it.position[2] + 0.06))  # fmt: skip
+                if np.allclose(prev.position, it.position) and np.allclose(prev.quat, it.quat):
+                    continue
+                start[it.id] = ((prev.position, prev.quat), (it.position, it.quat))
+            if start:
+                self._anim = {"layout": new, "t": 0.0, "glide": start, "end": GLIDE_S}
+        self._dirty = True
+
+    def _anim_poses(self) -> dict[str, Any]:
+        a = self._anim
+        assert a is not None  # only called while animating
+        ids = set(a["layout"].ids)
+        if "samples" in a:
+            times = np.array([t for t, _ in a["samples"]])
+            i = int(np.argmin(np.abs(times - a["t"])))
+            return {k: v for k, v in a["samples"][i][1].items() if k in ids}
+        f = min(1.0, a["t"] / GLIDE_S)
+        f = f * f * (3 - 2 * f)
+        out = {}
+        for pid, ((p0, q0), (p1, q1)) in a["glide"].items():
+            pos = (1 - f) * np.asarray(p0) + f * np.asarray(p1)
+            q = q1 if f > 0.5 else q0
+            out[pid] = (pos, q)
+        return out
+
+    # ------------------------------------------------------------------ time
+    def tick(self, dt: float) -> None:
+        """Advance the animation and let a bot move when its turn comes (``dt`` seconds)."""
+        if self._anim is not None:
+            self._anim["t"] += dt * ANIMATION_SLOW
+            if self._anim["t"] >= self._anim["end"]:
+                self._anim = None
+            self._dirty = True
+            return
+        s = self.seat
+        if s is None or self.seats[s].bot is None:
+            return
+        self._bot_wait -= dt
+        if self._bot_wait > 0:
+            return
+        move = self.seats[s].bot.choose(self.state)
+        if not self.play(move):
+            # a bot must not stall the table: say so and stop asking it
+            self.explanation = f"bot {self.roles[s]} proposed a refused move: {self.explanation}"
+            self._bot_wait = math.inf
+
+    # ------------------------------------------------------------------ camera
+    def _ensure_orbit(self, layout: TableLayout) -> None:
+        if self._orbit is not None:
+            return
+        spec = dict(layout.camera or {})
+        yaw = float(spec.get("yaw", DEFAULT_YAW))
+        pitch = float(spec.get("pitch", DEFAULT_PITCH))
+        view = camera_for_scene(spec, layout.points(), self.size[0] / self.size[1])
+        self._orbit = {
+            "target": np.asarray(view.look_at, float),
+            "distance": float(np.linalg.norm(np.subtract(view.pos, view.look_at))),
+            "yaw": yaw,
+            "pitch": pitch,
+            "fov": view.fov,
+        }
+
+    def camera_spec(self) -> dict[str, Any]:
+        """The orbit camera as a camera spec (target, distance, yaw, pitch, fov)."""
+        o = self._orbit or {}
+        return {
+            "target": list(o["target"]),
+            "distance": o["distance"],
+            "yaw": o["yaw"],
+            "pitch": o["pitch"],
+            "fov": o["fov"],
+        }
+
+    def orbit(self, dyaw: float, dpitch: float) -> None:
+        """Turn the camera round the target (degrees); pitch stays within -89..-3."""
+        if self._orbit is None:
+            self.frame()
+        o = self._orbit
+        assert o is not None
+        o["yaw"] = (o["yaw"] + dyaw) % 360
+        o["pitch"] = min(-3.0, max(-89.0, o["pitch"] + dpitch))
+        self._dirty = True
+
+    def zoom(self, factor: float) -> None:
+        """Move the camera ``factor`` times its distance from the target (0.05..20 m)."""
+        if self._orbit is None:
+            self.frame()
+        o = self._orbit
+        assert o is not None
+        o["distance"] = min(20.0, max(0.05, o["distance"] * factor))
+        self._dirty = True
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Slide the target by pixels (dx right, dy down) at the target's distance."""
+        if self._orbit is None:
+            self.frame()
+        o = self._orbit
+        assert o is not None
+        h, p = math.radians(o["yaw"]), math.radians(o["pitch"])
+        right = np.array([math.cos(h), math.sin(h), 0.0])
+        fwd = np.array([-math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), math.sin(p)])
+        up = np.cross(right, fwd)
+        scale = 2 * o["distance"] * math.tan(math.radians(o["fov"]) / 2) / self.size[1]
+        o["target"] = o["target"] + scale * (-dx * right + dy * up)
+        self._dirty = True
+
+    # ------------------------------------------------------------------ events
+    def pointer(self, x: float, y: float, button: str | None = None) -> Pointer:
+        """The :class:`Pointer` at pixel (x, y) on the table drawn last."""
+        if self._layout is None:
+            self.frame()
+        origin, direction = self.renderer.ray(x, y)
+        assert self._layout is not None
+        item, point = pick(self._layout, origin, direction)
+        return Pointer(
+            float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),  # type: ignore[arg-type]
+            item, point, button, frozenset(self._buttons), frozenset(self._mods),
+        )  # fmt: skip
+
+    def mouse_move(self, x: float, y: float) -> None:
+        """The mouse moved to pixel (x, y): camera drags, else the controller."""
+        px, py = self._mouse
+        self._mouse = (x, y)
+        if self._drag is not None:
+            kind = self._drag[0]
+            if kind == "orbit":
+                self.orbit(-(x - px) * 0.4, -(y - py) * 0.3)
+            else:
+                self.pan(x - px, y - py)
+            return
+        if self.human_to_move():
+            self.controller.on_mouse_move(self.pointer(x, y))
+            self._dirty = True
+
+    def mouse_down(self, x: float, y: float, button: str = "left") -> bool:
+        """A button went down at (x, y); True when it made a move."""
+        self._mouse = (x, y)
+        self._buttons.add(button)
+        if button == "right" or button == "middle":
+            pan = button == "middle" or "shift" in self._mods
+            self._drag = ("pan" if pan else "orbit", x, y)
+            return False
+        if not self.human_to_move():
+            return False
+        return self._propose(self.controller.on_click(self.pointer(x, y, button)))
+
+    def mouse_up(self, x: float, y: float, button: str = "left") -> bool:
+        """A button went up; True when it made a move (end of a drag)."""
+        self._buttons.discard(button)
+        if button in ("right", "middle"):
+            self._drag = None
+            return False
+        if not self.human_to_move():
+            return False
+        return self._propose(self.controller.on_release(self.pointer(x, y, button)))
+
+    def wheel(self, steps: float) -> None:
+        """Zoom: positive steps come closer."""
+        self.zoom(0.9**steps)
+
+    def modifiers(self, mods: Sequence[str]) -> None:
+        """Set the modifier keys held (``shift``, ``control``, ``alt``)."""
+        self._mods = set(mods)
+
+    def key(self, name: str) -> bool:
+        """A key press (Panda3D names); True when it made a move. App keys first (unless a
+        move is being typed), then the controller's."""
+        if self.typing is not None:
+            return self._type(name)
+        app_keys = {
+            "arrow_left": lambda: self.orbit(-10, 0),
+            "arrow_right": lambda: self.orbit(10, 0),
+            "arrow_up": lambda: self.orbit(0, -8),
+            "arrow_down": lambda: self.orbit(0, 8),
+            "+": lambda: self.zoom(0.85),
+            "=": lambda: self.zoom(0.85),
+            "-": lambda: self.zoom(1 / 0.85),
+            "home": self._reset_view,
+            "f1": self._toggle_help,
+            "escape": self.close,
+        }
+        if name in app_keys:
+            app_keys[name]()
+            self._dirty = True
+            return False
+        if name in ("u", "backspace"):
+            if not self.busy:
+                self.undo()
+            return False
+        if name == "enter":
+            self.typing = ""
+            self._dirty = True
+            return False
+        if not self.human_to_move():
+            return False
+        self._dirty = True
+        return self._propose(self.controller.on_key(name))
+
+    def _type(self, name: str) -> bool:
+        self._dirty = True
+        if name == "escape":
+            self.typing = None
+        elif name == "backspace":
+            self.typing = (self.typing or "")[:-1]
+        elif name == "enter":
+            text, self.typing = self.typing or "", None
+            if not self.human_to_move():
+                return False
+            try:
+                move = self.game.parse_move(self.state, text)
+            except GameError as exc:
+                self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
+                return False
+            return self.play(move)
+        elif name == "space":
+            self.typing = (self.typing or "") + " "
+        elif len(name) == 1:
+            self.typing = (self.typing or "") + name
+        return False
+
+    def type_move(self, text: str) -> bool:
+        """Type ``text`` on the move line and play it (True when played)."""
+        self.key("enter")
+        for ch in text:
+            self._type("space" if ch == " " else ch)
+        return self._type("enter")
+
+    def _propose(self, move: Any) -> bool:
+        self._dirty = True
+        return False if move is None else self.play(move)
+
+    def _reset_view(self) -> None:
+        self._orbit = None
+
+    def _toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    # ------------------------------------------------------------------ drawing
+    def layout(self) -> TableLayout:
+        """What is drawn now: the game's table (or the animation's), the controller's
+        highlights and ghosts."""
+        if self._anim is not None:
+            base = self._anim["layout"].with_poses(self._anim_poses())
+        else:
+            base = self._base_layout()
+            base = _recolour(base, dict(self.controller.highlights()))
+            ghosts = tuple(self.controller.ghosts())
+            if ghosts:
+                base = replace(base, items=base.items + ghosts)
+        return base
+
+    def text_blocks(self) -> dict[str, str]:
+        """The on-screen text by corner."""
+        blocks = {"top-left": "\n".join(self.status_lines())}
+        mine = list(self.controller.overlay())
+        if self.typing is not None:
+            mine.append(f"move> {self.typing}_")
+        if mine:
+            blocks["bottom-left"] = "\n".join(mine)
+        if self.show_help:
+            blocks["top-right"] = "\n".join([*self.controller.help(), *_HELP])
+        else:
+            blocks["top-right"] = "f1: help"
+        return blocks
+
+    def frame(self) -> np.ndarray | None:
+        """Draw the table (rebuilt when something changed): (H, W, 3) uint8 offscreen, None in
+        a window."""
+        if self.closed:
+            raise RuntimeError("the app is closed")
+        if self._dirty or self._layout is None:
+            layout = self.layout()
+            self._ensure_orbit(layout if self._anim is None else self._base_layout())
+            self.renderer.show(layout, self.camera_spec())
+            self.renderer.set_text(self.text_blocks())
+            self._layout = layout
+            self._dirty = False
+        return self.renderer.render()
+
+    def items(self) -> list[Item]:
+        """The items drawn last (for tests and controllers)."""
+        return list(self._layout.items) if self._layout is not None else []
+
+    # ------------------------------------------------------------------ the window
+    def run_window(self, max_frames: int | None = None) -> None:
+        """The event loop of an on-screen window: reads Panda3D's mouse and keyboard, ticks,
+        draws, until escape, the window closes or ``max_frames`` frames were drawn."""
+        import time
+
+        from panda3d.core import ButtonThrower, EventQueue, MouseAndKeyboard, NodePath
+
+        if not self.renderer.window:
+            raise RuntimeError("run_window needs an app made with window=True")
+        win = self.renderer.output
+        data_root = NodePath("data-root")
+        mak = data_root.attach_new_node(MouseAndKeyboard(win, 0, "mak"))
+        thrower = mak.attach_new_node(ButtonThrower("buttons"))
+        thrower.node().set_modifier_buttons(thrower.node().get_modifier_buttons())
+        from panda3d.core import DataGraphTraverser
+
+        trav = DataGraphTraverser()
+        queue = EventQueue.get_global_event_queue()
+        buttons = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
+        last, n = time.monotonic(), 0
+        while not self.closed and (max_frames is None or n < max_frames):
+            trav.traverse(data_root.node())
+            ptr = win.get_pointer(0)
+            x, y = ptr.get_x(), ptr.get_y()
+            if ptr.get_in_window() and (x, y) != self._mouse:
+                self.mouse_move(x, y)
+            while not queue.is_queue_empty():
+                name = queue.dequeue_event().name
+                self._window_event(name, x, y, buttons)
+                if self.closed:
+                    return
+            now = time.monotonic()
+            self.tick(now - last)
+            last = now
+            self.frame()
+            n += 1
+            if win.is_closed():
+                self.close()
+
+    def _window_event(self, name: str, x: float, y: float, buttons: Mapping[str, str]) -> None:
+        mods = {m for m in ("shift", "control", "alt") if f"{m}-" in name}
+        base = name.split("-")
+        self.modifiers(sorted(mods))
+        up = base[-1] == "up"
+        key = base[-2] if up else base[-1]
+        if key in buttons:
+            (self.mouse_up if up else self.mouse_down)(x, y, buttons[key])
+        elif key == "wheel_up" and not up:
+            self.wheel(1)
+        elif key == "wheel_down" and not up:
+            self.wheel(-1)
+        elif not up and not key.endswith("repeat") and key not in ("shift", "control", "alt"):
+            self.key(("shift-" if "shift" in mods and len(key) == 1 else "") + key)

@@ -1,0 +1,167 @@
+"""An input harness: mouse and key events sent to the interactive app offscreen.
+
+Tests and scripts drive :class:`sim.view.app.TableApp` exactly as a window does (the same
+``mouse_move``/``mouse_down``/``mouse_up``/``wheel``/``key`` methods the window loop calls),
+on the tiny backend, with no display::
+
+    with Harness("kozo", options={"table": "stand-in"}) as h:
+        h.click_item("supply-4L")          # take 4L (touch-move)
+        h.hover_world((0.0, 0.0, 0.008))   # the ghost over the board
+        h.click()                          # drop: the move is measured and played
+        h.settle()                         # run the animation to its end
+        h.screenshot("kozo.png")
+
+Points in the world are turned into pixels with the app's camera (the renderer's projection),
+so a test can aim at a board cell or a piece without knowing the picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.view.app import TableApp
+
+__all__ = ["Harness"]
+
+
+class Harness:
+    """A :class:`TableApp` with a scripted mouse and keyboard (offscreen).
+
+    Takes the :class:`TableApp` arguments; ``backend`` defaults to ``tiny`` (no display).
+    ``app`` may be given instead of the arguments to drive an existing app.
+    """
+
+    def __init__(self, game: str | None = None, *, app: TableApp | None = None, **kw: Any) -> None:
+        if app is None:
+            if game is None:
+                raise ValueError("Harness needs a game name or an app")
+            kw.setdefault("backend", "tiny")
+            kw.setdefault("size", (640, 360))
+            app = TableApp(game, **kw)
+        self.app = app
+        self.x, self.y = app.size[0] / 2, app.size[1] / 2
+        self.app.frame()
+
+    def __enter__(self) -> Harness:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the app."""
+        self.app.close()
+
+    # ---- where things are ----
+    def pixel_of(self, point: Sequence[float]) -> tuple[float, float]:
+        """The pixel (column, row) where world ``point`` (m) is drawn."""
+        self.app.frame()
+        view = self.app.renderer.view
+        assert view is not None  # frame() showed a layout
+        px = view.project(np.asarray([point], float), self.app.size)[0]
+        if not np.isfinite(px).all():
+            raise ValueError(f"point {tuple(point)} is behind the camera")
+        return float(px[0]), float(px[1])
+
+    def item_pixel(self, item_id: str) -> tuple[float, float]:
+        """A pixel on the top of item ``item_id`` as drawn now (KeyError if not drawn)."""
+        self.app.frame()
+        items = {it.id: it for it in self.app.items()}
+        if item_id not in items:
+            raise KeyError(f"{item_id!r} is not on the table (items: {', '.join(items)})")
+        v = items[item_id].world_vertices()
+        top = v[:, 2].max()
+        upper = v[v[:, 2] > top - 1e-6]
+        # the centre of the top face's cube nearest the centre, so the ray hits the item
+        c = upper.mean(axis=0)
+        tri = items[item_id].world_triangles()
+        cen = tri.mean(axis=1)
+        tops = cen[np.abs(cen[:, 2] - top) < 1e-6]
+        best = tops[np.argmin(np.linalg.norm(tops - c, axis=1))] if len(tops) else c
+        return self.pixel_of(best)
+
+    # ---- events ----
+    def move(self, x: float, y: float) -> None:
+        """Move the mouse to pixel (x, y)."""
+        self.x, self.y = float(x), float(y)
+        self.app.mouse_move(self.x, self.y)
+
+    def hover_world(self, point: Sequence[float]) -> tuple[float, float]:
+        """Move the mouse over world ``point``; returns the pixel."""
+        px = self.pixel_of(point)
+        self.move(*px)
+        return px
+
+    def click(self, button: str = "left") -> bool:
+        """Press and release ``button`` where the mouse is; True when a move was played."""
+        played = self.app.mouse_down(self.x, self.y, button)
+        return self.app.mouse_up(self.x, self.y, button) or played
+
+    def click_item(self, item_id: str) -> bool:
+        """Move onto item ``item_id`` and click it."""
+        self.move(*self.item_pixel(item_id))
+        return self.click()
+
+    def click_world(self, point: Sequence[float]) -> bool:
+        """Move over world ``point`` and click."""
+        self.hover_world(point)
+        return self.click()
+
+    def drag(self, to: Sequence[float], button: str = "left", steps: int = 4) -> bool:
+        """Press here, move to pixel ``to`` in ``steps``, release; True when a move was played."""
+        played = self.app.mouse_down(self.x, self.y, button)
+        x0, y0 = self.x, self.y
+        for k in range(1, steps + 1):
+            f = k / steps
+            self.move(x0 + f * (to[0] - x0), y0 + f * (to[1] - y0))
+        return self.app.mouse_up(self.x, self.y, button) or played
+
+    def key(self, *names: str) -> bool:
+        """Press keys in order; True when one of them played a move."""
+        played = False
+        for n in names:
+            played = self.app.key(n) or played
+        return played
+
+    def wheel(self, steps: float) -> None:
+        """Turn the wheel (positive: zoom in)."""
+        self.app.wheel(steps)
+
+    # ---- time and pictures ----
+    def settle(self, dt: float = 1 / 30, max_seconds: float = 30.0) -> int:
+        """Tick until no animation runs and no bot has the turn (or ``max_seconds`` of app
+        time pass); returns the frames drawn."""
+        n, t = 0, 0.0
+        while t < max_seconds:
+            s = self.app.seat
+            bot_turn = s is not None and self.app.seats[s].bot is not None
+            if not self.app.busy and not bot_turn:
+                break
+            if bot_turn and not self.app.busy and self.app._bot_wait == float("inf"):
+                break
+            self.app.tick(dt)
+            self.app.frame()
+            n, t = n + 1, t + dt
+        return n
+
+    def frame(self) -> np.ndarray:
+        """The picture now, (H, W, 3) uint8."""
+        img = self.app.frame()
+        assert img is not None  # the harness is offscreen
+        return img
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save the picture now as a PNG."""
+        from PIL import Image
+
+        p = Path(path)
+        Image.fromarray(self.frame()).save(p)
+        return p
+
+    def text(self) -> Mapping[str, str]:
+        """The on-screen text by corner."""
+        return self.app.text_blocks()

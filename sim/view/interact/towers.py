@@ -1,0 +1,402 @@
+"""Kozo and Kataboom with the mouse: pick a piece, move its ghost, drop it on the tower.
+
+- The supply lies in a row in front of the tower. Click a piece to take it (Kozo: the ``take``
+  move, so touch-move applies from then on; Kataboom: it is selected).
+- The ghost of the piece follows the mouse over the tower: its footprint is centred on the
+  point under the pointer and snapped to half cubes, its height is where it comes to rest when
+  lowered straight down (the game's own ``at x,y`` reading). ``r``/``e`` turn it to the next or
+  previous orientation of the game's orientation list.
+- The ghost is green when the game's ``check_move`` accepts the placement and red when it does
+  not; the rule's own message says why (bottom-left text).
+- Click to drop: the app has the physics table measure the move and shows the run.
+- Kozo's balance cube (after a placement): the ghost is the small cube, snapped to the nearest
+  legal spot within 0.75 cube edge; ``n`` plays ``nocube`` when no spot is legal.
+- Kataboom's nudge: ``n`` toggles nudge mode; click a piece of the structure to push it at
+  the point clicked, horizontally, away from the camera (``[``/``]`` halve or double the
+  push, at most the rule's maximum).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core import GameError
+from sim.view.interact import BaseController, Pointer, register_controller
+from sim.view.layout import Item, box_item, polycube_item
+
+__all__ = ["KataboomController", "KozoController", "TowerController"]
+
+LEGAL = (0.25, 0.85, 0.35)
+"""Ghost colour of a legal placement."""
+ILLEGAL = (0.92, 0.18, 0.15)
+"""Ghost colour of an illegal placement."""
+SELECTED = (1.0, 0.85, 0.2)
+"""Colour of the selected supply piece."""
+
+
+def _num(v: float) -> str:
+    return f"{round(v, 4):g}"
+
+
+def snap_half(v: float) -> float:
+    """The nearest multiple of one half (half a cube edge)."""
+    return math.floor(2 * v + 0.5) / 2
+
+
+class TowerController(BaseController):
+    """Shared by Kozo and Kataboom; subclasses give the geometry (see the module docstring)."""
+
+    catalogue = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected: str | None = None
+        self.rot = 0
+        self.hover: tuple[float, float] | None = None
+        self.ghost_move: Any = None
+        self.legal = False
+        self.reason = ""
+        self.nudging = False
+
+    # ---- the game's geometry (subclasses) ----
+    def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
+        """Cells of each orientation of ``piece``."""
+        raise NotImplementedError
+
+    def frame(self) -> tuple[np.ndarray, float]:
+        """(world position of the grid origin (m), cube edge (m))."""
+        raise NotImplementedError
+
+    def supply(self) -> Sequence[str]:
+        """Pieces that can still be picked."""
+        raise NotImplementedError
+
+    def colour(self, piece: str) -> tuple[float, float, float]:
+        """The piece's colour (0-1 RGB)."""
+        from games.polycubes import get_catalogue
+        from sim.view.art import hex_rgb
+
+        col = get_catalogue(self.catalogue).piece(piece).color
+        return hex_rgb(col) if isinstance(col, str) else tuple(col)  # type: ignore[return-value]
+
+    # ---- the controller ----
+    def reset(self, game: Any, state: Any) -> None:
+        """New position: keep the selection if the piece is still in the supply."""
+        super().reset(game, state)
+        if self.selected not in self.supply():
+            self.selected, self.rot = None, 0
+        self.ghost_move, self.legal, self.reason = None, False, ""
+        self._refresh()
+
+    def supply_items(self) -> list[Item]:
+        """The supply lying flat in rows behind the tower (ids ``supply-NAME``), away from the
+        camera so it hides nothing of the tower."""
+        origin, edge = self.frame()
+        items = []
+        x0 = origin[0] - 3 * edge
+        x, y = x0, origin[1] + 5.5 * edge
+        depth = 0.0
+        for name in self.supply():
+            flat = min(self.orientations(name), key=lambda o: (max(c[2] for c in o), o))
+            cells = np.asarray(flat)
+            ext = cells.max(axis=0) + 1
+            if x + ext[0] * edge > origin[0] + 8 * edge:
+                x, y, depth = x0, y + depth + edge, 0.0
+            items.append(
+                polycube_item(
+                    f"supply-{name}", [tuple(int(v) for v in c) for c in cells], edge,
+                    (x, y, 0.0), self.colour(name),
+                )  # fmt: skip
+            )
+            x += (ext[0] + 0.7) * edge
+            depth = max(depth, ext[1] * edge)
+        return items
+
+    def grid_point(self, p: Pointer) -> tuple[float, float] | None:
+        """The pointer in grid units (x, y): on the item hit, else on the tower's base level."""
+        origin, edge = self.frame()
+        if p.item is not None and not p.item.startswith("supply-") and p.point is not None:
+            pt = np.asarray(p.point)
+        else:
+            xy = p.on_plane(float(origin[2]))
+            if xy is None:
+                return None
+            pt = np.array([xy[0], xy[1], origin[2]])
+        g = (pt - origin) / edge
+        return float(g[0]), float(g[1])
+
+    def on_mouse_move(self, p: Pointer) -> None:
+        """Move the ghost under the pointer."""
+        if p.item is not None and p.item.startswith("supply-"):
+            self.hover = None
+        else:
+            self.hover = self.grid_point(p)
+        self._refresh()
+
+    def piece_move(self) -> Any:
+        """The placement under the pointer, as the game reads ``P rN at x,y`` (or None)."""
+        if self.selected is None or self.hover is None:
+            return None
+        cells = np.asarray(self.orientations(self.selected)[self.rot])
+        ext = cells.max(axis=0) + 1
+        x = snap_half(self.hover[0] - ext[0] / 2)
+        y = snap_half(self.hover[1] - ext[1] / 2)
+        return self.game.parse_move(self.state, f"{self.selected} r{self.rot} at {x:g},{y:g}")
+
+    def target_move(self) -> Any:
+        """The move the ghost stands for now (subclasses add other phases)."""
+        return self.piece_move()
+
+    def _refresh(self) -> None:
+        self.ghost_move, self.legal, self.reason = None, False, ""
+        if self.game is None or self.game.is_terminal(self.state):
+            return
+        try:
+            move = self.target_move()
+        except GameError as exc:
+            self.reason = str(exc)
+            return
+        if move is None:
+            return
+        self.ghost_move = move
+        try:
+            self.game.check_move(self.state, move)
+            self.legal = True
+        except GameError as exc:
+            self.reason = str(exc)
+
+    def select(self, piece: str) -> Any:
+        """Select a supply piece (subclasses may return a move, e.g. Kozo's take)."""
+        self.selected, self.rot = piece, 0
+        self._refresh()
+        return None
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """Pick a supply piece, or drop the ghost."""
+        if p.button != "left":
+            return None
+        if p.item is not None and p.item.startswith("supply-"):
+            return self.select(p.item[len("supply-"):])
+        self.on_mouse_move(p)
+        return self.ghost_move
+
+    def on_key(self, key: str) -> Any | None:
+        """``r``/``e``: next/previous orientation."""
+        if self.selected is not None and key in ("r", "e", "shift-r"):
+            n = len(self.orientations(self.selected))
+            self.rot = (self.rot + (1 if key == "r" else -1)) % n
+            self._refresh()
+        return None
+
+    def overlay(self) -> list[str]:
+        """Selection and legality."""
+        if self.selected is None:
+            return ["click a piece of the supply to take it"]
+        lines = [f"holding {self.selected} r{self.rot}"]
+        if self.ghost_move is not None:
+            text = self.game.format_move(self.state, self.ghost_move)
+            lines.append(f"{text}: legal, click to drop" if self.legal else f"{text}: ILLEGAL")
+        if self.reason:
+            lines.append(self.reason)
+        return lines
+
+    def help(self) -> list[str]:
+        """Bindings."""
+        return ["click a supply piece to take it; move the ghost; click to drop",
+                "r / e: next / previous orientation"]  # fmt: skip
+
+    def highlights(self) -> Mapping[str, tuple[float, float, float]]:
+        """Nothing of the table itself (the supply is the controller's own)."""
+        return {}
+
+    def ghost_items(self) -> list[Item]:
+        """The ghost of the move under the pointer."""
+        if self.ghost_move is None or self.selected is None:
+            return []
+        origin, edge = self.frame()
+        m = self.ghost_move
+        cells = [tuple(int(v) for v in c) for c in self.orientations(m.piece)[m.rot]]
+        pos = origin + np.asarray(m.pos, float) * edge
+        return [polycube_item("ghost", cells, edge, pos, LEGAL if self.legal else ILLEGAL)]
+
+    def ghosts(self) -> Sequence[Item]:
+        """The supply (with the selection highlighted) and the ghost."""
+        items = []
+        for it in self.supply_items():
+            if it.id == f"supply-{self.selected}":
+                it = Item(**{**it.__dict__, "color": SELECTED, "finish": "plain"})
+            items.append(it)
+        return items + self.ghost_items()
+
+
+class KozoController(TowerController):
+    """Kozo: touch-move takes, the placement, then the balance cube."""
+
+    catalogue = "kozo-standard"
+
+    def reset(self, game: Any, state: Any) -> None:
+        """Follow the touched piece and the phase."""
+        self.catalogue = state.config.catalogue
+        self._table = None
+        if state.touched is not None:
+            self.selected = state.touched
+        super().reset(game, state)
+
+    def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
+        """The catalogue's orientations (the move's ``rN``)."""
+        from games.kozo.geometry import piece_orientations
+
+        return piece_orientations(self.state.config.catalogue, piece)
+
+    def frame(self) -> tuple[np.ndarray, float]:
+        """The physics table's grid origin and cube edge."""
+        if getattr(self, "_table", None) is None:
+            from sim.tables.kozo import KozoTable
+
+            self._table = KozoTable(self.state.config, self.state.seed)
+        return np.asarray(self._table.origin, float), float(self._table.edge)
+
+    def supply(self) -> Sequence[str]:
+        """The supply (only the touched piece once one is taken)."""
+        if self.state is None or self.state.over:
+            return ()
+        return tuple(self.state.supply)
+
+    def select(self, piece: str) -> Any:
+        """Touch-move: taking a piece is a move of the game."""
+        if self.state.phase != "place":
+            self.message = "place the balance cube first"
+            return None
+        if self.state.touched is not None:
+            self.selected = self.state.touched
+            self.message = f"touch-move: you hold {self.state.touched}"
+            return None
+        self.selected, self.rot = piece, 0
+        return self.game.parse_move(self.state, f"take {piece}")
+
+    def target_move(self) -> Any:
+        """The placement, or in the cube phase the balance cube at the nearest legal spot."""
+        if self.state.phase != "cube":
+            return self.piece_move()
+        if self.hover is None:
+            return None
+        spots = [m for m in self.game.legal_moves(self.state) if m.kind == "cube"]
+        hx, hy = self.hover
+        best = min(spots, key=lambda m: (m.pos[0] - hx) ** 2 + (m.pos[1] - hy) ** 2, default=None)
+        if best is not None and math.hypot(best.pos[0] - hx, best.pos[1] - hy) <= 0.75:
+            return best
+        return self.game.parse_move(self.state, f"cube at {snap_half(hx):g},{snap_half(hy):g}")
+
+    def on_key(self, key: str) -> Any | None:
+        """``n``: nocube (when no spot is legal); else the orientation keys."""
+        if key == "n" and self.state.phase == "cube":
+            return self.game.parse_move(self.state, "nocube")
+        return super().on_key(key)
+
+    def ghost_items(self) -> list[Item]:
+        """The balance cube in the cube phase, else the piece."""
+        if self.state.phase != "cube":
+            return super().ghost_items()
+        if self.ghost_move is None or self.ghost_move.kind != "cube":
+            return []
+        origin, edge = self.frame()
+        e = self.state.config.balance_edge
+        x, y, z = self.ghost_move.pos
+        corner = origin + np.array([x - e / 2, y - e / 2, z]) * edge
+        colour = LEGAL if self.legal else ILLEGAL
+        return [box_item("ghost-cube", (e * edge,) * 3, corner, colour)]
+
+    def overlay(self) -> list[str]:
+        """The cube phase has its own words."""
+        if self.state is not None and not self.state.over and self.state.phase == "cube":
+            lines = ["place the balance cube (n: nocube when no spot is legal)"]
+            if self.ghost_move is not None:
+                text = self.game.format_move(self.state, self.ghost_move)
+                lines.append(f"{text}: legal, click" if self.legal else f"{text}: ILLEGAL")
+            if self.reason:
+                lines.append(self.reason)
+            return lines
+        return ([self.message] if self.message else []) + super().overlay()
+
+    def help(self) -> list[str]:
+        """Bindings."""
+        return [*super().help(), "then the balance cube: click a spot; n: nocube"]
+
+
+class KataboomController(TowerController):
+    """Kataboom: placements and nudges."""
+
+    catalogue = "katamino-duo"
+    push_mns = 2.5
+
+    def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
+        """The game's orientations (the move's ``rN``)."""
+        from games.kataboom.geometry import orientations
+
+        return orientations(piece)
+
+    def frame(self) -> tuple[np.ndarray, float]:
+        """Grid origin at the table's origin; the Katamino cube edge."""
+        from sim.config import PhysicsConfig
+
+        return np.zeros(3), float(PhysicsConfig().katamino_cube)
+
+    def supply(self) -> Sequence[str]:
+        """Pieces left to place."""
+        if self.state is None or self.state.end is not None:
+            return ()
+        return tuple(self.state.supply)
+
+    def on_key(self, key: str) -> Any | None:
+        """``n`` toggles nudge mode; ``[``/``]`` change the push."""
+        from games.kataboom.rules import MAX_PUSH
+
+        if key == "n":
+            self.nudging = not self.nudging
+            self.message = "nudge mode: click a piece to push it" if self.nudging else ""
+            return None
+        if key == "[":
+            self.push_mns = max(0.1, self.push_mns / 2)
+        elif key == "]":
+            self.push_mns = min(MAX_PUSH, self.push_mns * 2)
+        return super().on_key(key)
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """In nudge mode: push the piece clicked."""
+        if not self.nudging or p.button != "left":
+            return super().on_click(p)
+        if p.item is None or p.point is None or p.item.startswith("supply-"):
+            self.message = "nudge mode: click a piece of the structure (n: back to placing)"
+            return None
+        _, edge = self.frame()
+        d = np.array([p.direction[0], p.direction[1], 0.0])
+        if np.linalg.norm(d) < 1e-9:
+            d = np.array([0.0, 1.0, 0.0])
+        push = d / np.linalg.norm(d) * self.push_mns
+        at = np.asarray(p.point) / edge
+        text = (
+            f"nudge {p.item} at {','.join(_num(v) for v in at)} "
+            f"push {','.join(_num(v) for v in push)}"
+        )
+        self.nudging = False
+        self.message = ""
+        return self.game.parse_move(self.state, text)
+
+    def overlay(self) -> list[str]:
+        """Nudge mode, then the placement's lines."""
+        head = [self.message] if self.message else []
+        if self.nudging:
+            return [*head, f"push {self.push_mns:g} mN s ([ / ] change)"]
+        return head + super().overlay()
+
+    def help(self) -> list[str]:
+        """Bindings."""
+        return [*super().help(), "n: nudge mode (click a piece to push it); [ / ]: push"]
+
+
+register_controller("kozo", KozoController)
+register_controller("kataboom", KataboomController)
