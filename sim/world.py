@@ -71,6 +71,14 @@ CHECK_EVERY = 100
 CONTACT_TOLERANCE = 0.05e-3
 """Default distance (m) under which two bodies count as touching: well below the 0.2 mm clearance,
 so grid neighbours across the gap do not count, and well above resting penetration (0.01 mm)."""
+BOX_MARGIN = 1e-3
+"""PyBullet's collision margin of a ``GEOM_BOX`` (m), whatever its size (measured: a cube of half
+edge 5.1 to 50 mm standing on its edge at 45 degrees is reported (sqrt 2 - 1) mm from the table).
+The margin lies inside the box, so the solver's box-box detector sees the exact box, but the
+closest-point query (GJK) sees the box with its edges and corners **rounded** to this radius. An
+edge of a box resting on a face tilted by theta is therefore reported r (sin theta + cos theta - 1)
+away (0.276 mm at 19.5 degrees, a corner up to (sqrt 3 - 1) r = 0.73 mm) although it touches:
+why :meth:`World.contacts_with_static` also reads the solver's contact points."""
 
 _TABLE_HALF = (2.0, 2.0, 0.05)
 """Half extents (m) of the static table box whose top face is z = 0.
@@ -564,13 +572,38 @@ class World:
     def contacts_with_static(self, tolerance: float = CONTACT_TOLERANCE) -> set[tuple[str, str]]:
         """Pairs (dynamic piece id, static piece id or ``"table"``) closer than ``tolerance`` (m).
 
-        Computed from fresh closest-point queries (valid before the first step too; the queries do
-        not touch the solver's contact cache, so they do not disturb determinism).
+        A pair touches when either of two measures says so:
+
+        * a fresh closest-point query (``getClosestPoints``) finds a distance <= ``tolerance``.
+          It sees boxes with edges rounded by :data:`BOX_MARGIN`, so it is exact for faces on
+          faces but misses an edge or a corner resting on a face (a bar lying at 19.5 degrees
+          with its end on the table is reported 0.27 mm away);
+        * the solver's contact manifold of the last step (``getContactPoints``) holds a point at
+          distance <= ``tolerance``. Those points come from Bullet's box-box detector on the exact
+          boxes, which creates a point only where the boxes overlap or touch (measured: none at
+          a gap of 1 nm), so an edge resting on a face is found; it keeps a point while the
+          bodies stay within the contact breaking threshold, hence the distance filter.
+
+        Either measure alone only ever reports pieces that really touch (the closest-point
+        distance is never smaller than the exact one; a manifold point is made on contact), so
+        their union is the exact contact set. Before the first step the manifold is the one of the
+        world's silent setup step at the built poses, so the set is valid then too. Neither query
+        changes the solver's state, so calling this does not disturb determinism.
         """
         p, cid = self._p, self.client
         out: set[tuple[str, str]] = set()
+        for pt in p.getContactPoints(physicsClientId=cid):
+            if pt[8] > tolerance:
+                continue
+            for dyn, other in ((pt[1], pt[2]), (pt[2], pt[1])):
+                if other in self._static_names and dyn in self._by_body:
+                    b = self._by_body[dyn]
+                    if not b.static:
+                        out.add((b.piece_id, self._static_names[other]))
         for b in self._dynamic:
             for sbody, sname in self._static_names.items():
+                if (b.piece_id, sname) in out:
+                    continue
                 pts = p.getClosestPoints(b.body, sbody, tolerance, physicsClientId=cid)
                 if pts and any(pt[8] <= tolerance for pt in pts):
                     out.add((b.piece_id, sname))

@@ -144,3 +144,23 @@ def test_simulate_cli_bad_input_exits_2(tmp_path: Path) -> None:
     assert "piece[0].piece" in p.stderr and "piece[0].at" in p.stderr
     r = run_cli("simulate", "cantilever-safe", "--replicas", "0")
     assert r.returncode == 2 and "--replicas" in r.stderr
+
+
+def test_a_bar_resting_on_its_end_edge_has_fallen() -> None:
+    """Issue #8: a bar that tipped off a cube and rests at 19.5 deg on the cube's edge and the
+    table (as in tests/test_world.py: 5-cube bar, overhang 3a, sin theta = 1/3, tilt under 20 deg, centre of mass 0.195a
+    lower, under half an edge) has fallen by the new table contact alone. The rule is checked
+    only at 0.5 s and 1 s, when the bar lies still, so the impact (deeper penetration) cannot
+    be what catches it."""
+    from sim.config import PhysicsConfig, get_profile
+    from sim.verdict import ToppleRule, run_once
+
+    a = PhysicsConfig().kozo_cube
+    cube = ScenePiece("cube", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))  # x in [0, a]
+    bar = ScenePiece("bar", tuple((i, 0, 0) for i in range(5)), "kozo", (-a, 0.0, a))  # [-a, 4a]
+    scene = Scene("bar-off-a-cube", (cube, bar))
+    out = run_once(scene, get_profile("verdict"), 1.0, ToppleRule(check_every=0.5))
+    assert out.fell == [False, True]
+    assert out.reasons[1] == "touched table"
+    assert out.first_fall_s == pytest.approx(0.5)
+    assert out.tilt_deg[1] < 20.0

@@ -379,3 +379,50 @@ def test_contact_pairs_name_the_touching_pieces() -> None:
         w.step(5)
         pairs = w.contact_pairs()
     assert pairs == {("high", "low"), ("low", "table"), ("alone", "table")}
+
+
+# ------------------------------------------------------------------ edge contacts (issue #8)
+BAR5 = tuple((i, 0, 0) for i in range(5))
+CUBE_CELLS = ((0, 0, 0),)
+
+
+def bar_off_a_cube() -> Scene:
+    """A 5-cube bar (L = 5a) across a cube on the table: cube x in [0, a], bar x in [-a, 4a].
+
+    The bar overhangs the cube's edge x = a by s = 3a (clearance moves both the bar's end and
+    the cube's edge in by 0.1 mm, so s stays 3a); its centre of mass (x = 1.5a) is 0.5a beyond
+    the edge, so it turns about that edge until its end's lower edge, a below the pivot line,
+    reaches the table: sin theta = a / s = 1/3, theta = 19.47 deg -- under the 20-degree tilt
+    of the topple rule. Its centre of mass then sits 0.5a sin theta + (a/2)(1 - cos theta) =
+    0.195a lower, under the rule's half edge: only the new table contact says it fell."""
+    cube = ScenePiece("cube", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))
+    bar = ScenePiece("bar", BAR5, "kozo", (-A, 0.0, A))
+    return _scene(cube, bar)
+
+
+def test_bar_resting_on_an_edge_and_the_table_touches_the_table() -> None:
+    """The bar of :func:`bar_off_a_cube` comes to rest at asin(1/3) = 19.47 deg with its end's
+    edge on the table. The closest-point query sees that edge rounded by the 1 mm box margin,
+    r (sin theta + cos theta - 1) = 0.276 mm away; the contact set must still name the table."""
+    theta = math.asin(1 / 3)
+    with World(bar_off_a_cube()) as w:
+        assert w.contacts_with_static() == {("cube", "table")}  # the bar starts on the cube
+        w.run(1.0)
+        tilt = w.tip_angles_deg()[w.piece_ids.index("bar")]
+        assert tilt == pytest.approx(math.degrees(theta), abs=0.4)
+        assert tilt < 20.0
+        pts = w._p.getClosestPoints(w.body_id("bar"), w.table_body, 1e-3, physicsClientId=w.client)
+        rounded = 1e-3 * (math.sin(theta) + math.cos(theta) - 1)  # 0.276 mm
+        assert min(pt[8] for pt in pts) == pytest.approx(rounded, abs=0.03e-3)
+        assert ("bar", "table") in w.contacts_with_static()
+
+
+def test_a_face_near_but_not_on_a_static_body_is_not_a_contact() -> None:
+    """A cube standing 0.03 mm and 0.15 mm beside a static box (gap below / above the 0.05 mm
+    tolerance, as built, no step taken): only the first counts as touching."""
+    wall = ScenePiece("wall", CUBE_CELLS, None, (A, 0.0, 0.0), static=True, box=(A, A, A))
+    for gap, expected in ((0.03e-3, True), (0.15e-3, False)):
+        # clearance takes 0.1 mm off each horizontal face of the cube, so place it accordingly
+        cube = ScenePiece("c", CUBE_CELLS, "kozo", (-gap + 0.1e-3, 0.0, 0.0))
+        with World(_scene(wall, cube)) as w:
+            assert (("c", "wall") in w.contacts_with_static()) is expected
