@@ -72,7 +72,10 @@ from games.core import (
     Option,
     Result,
     StateFormatError,
+    check_state_header,
     parse_int_list,
+    state_config,
+    state_rng,
 )
 from games.rng import Rng
 
@@ -577,26 +580,9 @@ class Catego(Game[CategoState, int, CategoConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> CategoState:
         """Rebuild and check a state (rules replayed on the history); raises StateFormatError."""
-        if not isinstance(obj, Mapping):
-            raise StateFormatError("catego state: must be a JSON object")
-        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"catego state: expected game 'catego' version {STATE_VERSION}, got "
-                f"{obj.get('game')!r} version {obj.get('version')!r}"
-            )
-        config_obj = obj.get("config")
-        if not isinstance(config_obj, Mapping):
-            raise StateFormatError("catego state: 'config' must be an object")
-        try:
-            config = self.config_from_json(config_obj)
-        except ConfigError as exc:
-            raise StateFormatError(f"catego state: bad config: {exc}") from None
-        rng_text = obj.get("rng")
-        if not isinstance(rng_text, str) or not re.fullmatch(r"[0-9a-f]{16}", rng_text):
-            raise StateFormatError(
-                f"catego state: 'rng' must be 16 lowercase hex digits, got {rng_text!r}"
-            )
-        rng = Rng(int(rng_text, 16))
+        check_state_header(obj, self.name, STATE_VERSION)
+        config = state_config(self, obj)
+        rng = state_rng(self.name, obj.get("rng"))
         history_obj = obj.get("history")
         if not isinstance(history_obj, list):
             raise StateFormatError("catego state: 'history' must be a list")

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
+
+from games.rng import Rng
 
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
@@ -330,3 +333,81 @@ def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -
             "loaded (import sim.tables, as `tablesim play` does)"
         )
     return _REFEREES[name](game, config, seed)
+
+
+# ---- state JSON readers ------------------------------------------------------------------
+# Shared by the games' ``state_from_json``: each raises StateFormatError that says where the
+# bad value is (``where``, e.g. ``"kozo state: tower[2].rot"``), what it was and what is allowed.
+
+
+def check_state_header(obj: Any, game: str, version: int) -> None:
+    """StateFormatError unless ``obj`` is a JSON object with ``game`` and ``version`` as given."""
+    if not isinstance(obj, Mapping):
+        raise StateFormatError(f"{game} state: must be a JSON object")
+    if obj.get("game") != game or obj.get("version") != version:
+        raise StateFormatError(
+            f"{game} state: expected game {game!r} version {version}, got "
+            f"{obj.get('game')!r} version {obj.get('version')!r}"
+        )
+
+
+def state_config(game: Game[Any, Any, C], obj: Mapping[str, Any]) -> C:
+    """The config stored under ``obj["config"]``; StateFormatError when missing or invalid."""
+    config_obj = obj.get("config")
+    if not isinstance(config_obj, Mapping):
+        raise StateFormatError(f"{game.name} state: 'config' must be an object")
+    try:
+        return game.config_from_json(config_obj)
+    except ConfigError as exc:
+        raise StateFormatError(f"{game.name} state: bad config: {exc}") from None
+
+
+def state_rng(game: str, value: Any) -> Rng:
+    """The random stream stored as 16 lowercase hex digits (``state["rng"]``)."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{16}", value):
+        raise StateFormatError(
+            f"{game} state: 'rng' must be 16 lowercase hex digits, got {value!r}"
+        )
+    return Rng(int(value, 16))
+
+
+def json_int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer (not a bool), within ``lo..hi`` when both are given."""
+    ranged = lo is not None and hi is not None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or (ranged and not lo <= value <= hi)  # type: ignore[operator]
+    ):
+        allowed = f" in {lo}..{hi}" if ranged else ""
+        raise StateFormatError(f"{where} must be an integer{allowed}, got {value!r}")
+    return int(value)
+
+
+def json_opt_int(value: Any, where: str) -> int | None:
+    """None (JSON null) or an integer."""
+    return None if value is None else json_int(value, where)
+
+
+def json_ints(
+    value: Any,
+    where: str,
+    length: int | None = None,
+    lo: int | None = None,
+    hi: int | None = None,
+) -> tuple[int, ...]:
+    """A list of integers (each within ``lo..hi`` when given), of ``length`` when given."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = f" of length {length}" if length is not None else ""
+        raise StateFormatError(f"{where} must be a list{size}, got {value!r}")
+    return tuple(json_int(v, f"{where}[{i}]", lo, hi) for i, v in enumerate(value))
+
+
+def json_floats(value: Any, where: str, length: int) -> tuple[float, ...]:
+    """A list of ``length`` numbers (ints or floats, not bools), returned as floats."""
+    if not isinstance(value, list) or len(value) != length:
+        raise StateFormatError(f"{where} must be a list of {length} numbers, got {value!r}")
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise StateFormatError(f"{where}[{i}] must be a number, got {v!r}")
+    return tuple(float(v) for v in value)

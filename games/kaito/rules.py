@@ -46,6 +46,9 @@ from games.core import (
     Option,
     Result,
     StateFormatError,
+    check_state_header,
+    state_config,
+    state_rng,
 )
 from games.rng import Rng
 
@@ -604,25 +607,9 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> KaitoState:
         """Rebuild and check a state; raises StateFormatError saying what is inconsistent."""
-        if not isinstance(obj, Mapping):
-            raise StateFormatError("kaito state: must be a JSON object")
-        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"kaito state: expected game 'kaito' version {STATE_VERSION}, got "
-                f"{obj.get('game')!r} version {obj.get('version')!r}"
-            )
-        config_obj = obj.get("config")
-        if not isinstance(config_obj, Mapping):
-            raise StateFormatError("kaito state: 'config' must be an object")
-        try:
-            config = self.config_from_json(config_obj)
-        except ConfigError as exc:
-            raise StateFormatError(f"kaito state: bad config: {exc}") from None
-        rng_text = obj.get("rng")
-        if not isinstance(rng_text, str) or not re.fullmatch(r"[0-9a-f]{16}", rng_text):
-            raise StateFormatError(
-                f"kaito state: 'rng' must be 16 lowercase hex digits, got {rng_text!r}"
-            )
+        check_state_header(obj, self.name, STATE_VERSION)
+        config = state_config(self, obj)
+        rng = state_rng(self.name, obj.get("rng"))
         board = obj.get("board")
         if not isinstance(board, list) or len(board) != CELLS:
             raise StateFormatError(f"kaito state: 'board' must be a list of {CELLS} cells")
@@ -665,7 +652,7 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
             held.append(tuple(sorted(tiles)))
         state = KaitoState(
             config,
-            Rng(int(rng_text, 16)),
+            rng,
             tuple(board),
             kaito,
             int(player),

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games import core
 from games.core import ConfigError, MoveParseError, StateFormatError
 from games.rng import Rng
 
@@ -233,21 +234,14 @@ def check_int(game: str, key: str, value: Any, lo: int, hi: int, what: str = "")
 
 def json_int(value: Any, what: str, lo: int, hi: int) -> int:
     """A state JSON integer in ``lo..hi``, else StateFormatError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise StateFormatError(
-            f"katoiz state: {what} must be an integer in {lo}..{hi}, got {value!r}"
-        )
-    return int(value)
+    return core.json_int(value, f"katoiz state: {what}", lo, hi)
 
 
 def json_ints(
     value: Any, what: str, lo: int, hi: int, length: int | None = None
 ) -> tuple[int, ...]:
     """A state JSON list of integers in ``lo..hi`` (optionally of a given length)."""
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        size = f" of length {length}" if length is not None else ""
-        raise StateFormatError(f"katoiz state: {what} must be a list{size}, got {value!r}")
-    return tuple(json_int(v, f"{what}[{i}]", lo, hi) for i, v in enumerate(value))
+    return core.json_ints(value, f"katoiz state: {what}", length, lo, hi)
 
 
 def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
@@ -258,15 +252,6 @@ def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
     if colour < 0:
         raise StateFormatError(f"katoiz state: {what}[0] must be a colour face 0..5")
     return colour, picture
-
-
-def json_rng(value: Any) -> Rng:
-    """The state's random stream from 16 lowercase hex digits."""
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{16}", value):
-        raise StateFormatError(
-            f"katoiz state: 'rng' must be 16 lowercase hex digits, got {value!r}"
-        )
-    return Rng(int(value, 16))
 
 
 def check_tiles_conserved(groups: Iterable[Sequence[int]], expected: Iterable[int]) -> None:

@@ -11,9 +11,19 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from games.core import ConfigError, Game, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.core import (
+    ConfigError,
+    Game,
+    IllegalMoveError,
+    MoveParseError,
+    Result,
+    StateFormatError,
+    check_state_header,
+    state_config,
+    state_rng,
+)
 from games.katoiz import stapeltje, stapeltoren, threeset
-from games.katoiz.components import Move, json_rng
+from games.katoiz.components import Move
 from games.katoiz.config import OPTIONS, KatoizConfig
 from games.katoiz.config import make_config as _make_config
 
@@ -109,21 +119,9 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> Any:
         """Rebuild and check a state; raises StateFormatError."""
-        if not isinstance(obj, Mapping):
-            raise StateFormatError("katoiz state: must be a JSON object")
-        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"katoiz state: expected game 'katoiz' version {STATE_VERSION}, got "
-                f"{obj.get('game')!r} version {obj.get('version')!r}"
-            )
-        config_obj = obj.get("config")
-        if not isinstance(config_obj, Mapping):
-            raise StateFormatError("katoiz state: 'config' must be an object")
-        try:
-            config = self.config_from_json(config_obj)
-        except ConfigError as exc:
-            raise StateFormatError(f"katoiz state: bad config: {exc}") from None
-        return RULES[config.type].from_json(config, json_rng(obj.get("rng")), obj)
+        check_state_header(obj, self.name, STATE_VERSION)
+        config = state_config(self, obj)
+        return RULES[config.type].from_json(config, state_rng(self.name, obj.get("rng")), obj)
 
     def describe(self, state: Any) -> str:
         """An ASCII picture of the position."""
