@@ -382,7 +382,17 @@ class TableApp:
             self._dirty = True
             return
         s = self.seat
-        if s is None or self.seats[s].bot is None:
+        if s is None:
+            return
+        auto = getattr(self.controller, "auto_move", None)
+        if self.seats[s].bot is None:
+            if auto is None:
+                return
+            self._bot_wait -= dt
+            if self._bot_wait <= 0:
+                move = auto()  # a controller playing for the person (watch the solver)
+                if move is not None and not self.play(move):
+                    self._bot_wait = math.inf
             return
         self._bot_wait -= dt
         if self._bot_wait > 0:

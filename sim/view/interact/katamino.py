@@ -1,0 +1,311 @@
+"""Katamino with the mouse: drag, turn and flip pieces onto the 5 x N board or into a 3-D box.
+
+- Press on a loose piece (in front of the board) to take it; drag it over the board and let go
+  to place it, or click it and click again over the board. ``r``/``e`` turn it to the next or
+  previous orientation (the game's own list: lying flat on a board, every rotation in a box),
+  ``f`` flips it over (its mirror image), ``escape``-free: ``x`` puts it back.
+- The ghost's cells follow the pointer: the piece's middle cube sits on the board cell under the
+  pointer; in a 3-D box it goes to the lowest layer where it fits. Green when the game accepts
+  the cells, red with the rule's reason when not.
+- ``h``: a hint (the solver's next piece; the game counts it), drawn as a blue ghost;
+  ``w``: watch the solver finish the stage piece by piece (the app plays one hint per beat).
+- Duels: the board cells are the mover's own (the second player builds from the far end); the
+  clocks of the race are on screen. Gifts and replacements are typed on the move line
+  (``enter``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.core import GameError
+from sim.view.interact import BaseController, Pointer, register_controller
+from sim.view.interact.towers import ILLEGAL, LEGAL, SELECTED
+from sim.view.layout import Item, polycube_item
+
+__all__ = ["HINT", "KataminoController"]
+
+HINT = (0.25, 0.45, 0.95)
+"""Colour of the hint's ghost."""
+
+Cell = tuple[int, int, int]
+
+
+def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
+    a = np.asarray(cells, int)
+    return tuple(sorted(tuple(int(v) for v in c) for c in a - a.min(axis=0)))
+
+
+class KataminoController(BaseController):
+    """Solo puzzles and duels (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected: str | None = None
+        self.orient = 0
+        self.cell: tuple[int, int] | None = None
+        self.ghost_move: Any = None
+        self.ghost_cells: tuple[Cell, ...] = ()
+        self.legal = False
+        self.reason = ""
+        self.hint: tuple[str, tuple[Cell, ...]] | None = None
+        self.watching = False
+        self._pressed_on: str | None = None
+
+    # ---- the position ----
+    @property
+    def duel(self) -> bool:
+        """True for the duel modes."""
+        return type(self.state).__name__ == "DuelState"
+
+    def family(self) -> Any:
+        """The family Game of the state's mode."""
+        from games.katamino.game import family
+
+        return family(self.state.mode)
+
+    def seat(self) -> int:
+        """The seat to move (0 when the game is over)."""
+        s = self.game.current_player(self.state)
+        return 0 if s is None else s
+
+    def dims(self) -> int:
+        """2 on a board, 3 in a box."""
+        fam = self.family()
+        if self.duel:
+            return fam.dims(self.state.seats[self.seat()])
+        return fam.stage_target(self.state).dims
+
+    def loose(self) -> list[str]:
+        """The mover's pieces not placed yet."""
+        fam = self.family()
+        if self.duel:
+            return fam.remaining(self.state.seats[self.seat()])
+        return list(fam.remaining(self.state))
+
+    def orientations(self, name: str) -> tuple[tuple[Cell, ...], ...]:
+        """The orientations the game accepts for ``name``."""
+        from games.katamino.solo_data import orientations_of
+
+        straight = bool(getattr(self.state, "straight_horizontal", False))
+        return tuple(_norm(o) for o in orientations_of(name, self.dims(), straight))
+
+    def table(self) -> Any:
+        """The :class:`KataminoTable` drawn for the state."""
+        from sim.view.tables.adapters import katamino_state_table
+
+        return katamino_state_table(self.state)
+
+    def to_board(self, c: Sequence[int]) -> Cell:
+        """A cell of the mover's frame as a board cell."""
+        if self.duel and self.seat() == 1:
+            return (11 - c[0], 4 - c[1], c[2])
+        return (int(c[0]), int(c[1]), int(c[2]))
+
+    def from_board(self, c: Sequence[int]) -> Cell:
+        """A board cell in the mover's frame (the same map: it is its own inverse)."""
+        return self.to_board(c)
+
+    # ---- the controller ----
+    def reset(self, game: Any, state: Any) -> None:
+        """New position: keep the selection while the piece is still loose."""
+        super().reset(game, state)
+        self.hint = self._hint_of_note()
+        if self.state is not None and self.game.is_terminal(self.state):
+            self.selected, self.watching = None, False
+        elif self.selected not in self.loose():
+            self.selected, self.orient = None, 0
+        self._refresh()
+
+    def _cell_at(self, p: Pointer) -> tuple[int, int] | None:
+        from sim.view.tables.katamino import BOARD_THICKNESS, _edge, board_origin
+
+        xy = p.on_plane(BOARD_THICKNESS)
+        if xy is None:
+            return None
+        origin, a = board_origin(self.table()), _edge()
+        return int(np.floor((xy[0] - origin[0]) / a)), int(np.floor((xy[1] - origin[1]) / a))
+
+    def on_mouse_move(self, p: Pointer) -> None:
+        """Move the ghost to the cell under the pointer."""
+        self.cell = self._cell_at(p)
+        self._refresh()
+
+    def _cells_for(self, name: str, orient: int, board_cell: tuple[int, int]) -> list[Cell]:
+        """Candidate cells (mover's frame) with the piece's middle cube on ``board_cell``, one
+        per layer for a box, lowest first."""
+        shape = np.asarray(self.orientations(name)[orient])
+        mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
+        on_board = shape - mid + np.array([board_cell[0], board_cell[1], 0])
+        on_board[:, 2] = shape[:, 2] - shape[:, 2].min()
+        layers = 1 if self.dims() == 2 else 6
+        return [
+            tuple(self.from_board(c + np.array([0, 0, z])) for c in on_board)
+            for z in range(layers)
+        ]
+
+    def _move(self, name: str, cells: Sequence[Cell]) -> Any:
+        if self.duel:
+            from games.katamino.duel import KINDS, DuelMove
+
+            return DuelMove(KINDS.index("place"), name, tuple(sorted(cells)))
+        from games.katamino.solo import SoloMove
+
+        return SoloMove(3, name, tuple(sorted(cells)))
+
+    def _refresh(self) -> None:
+        self.ghost_move, self.ghost_cells, self.legal, self.reason = None, (), False, ""
+        if self.game is None or self.selected is None or self.cell is None:
+            return
+        if self.game.is_terminal(self.state):
+            return
+        first = None
+        for cells in self._cells_for(self.selected, self.orient, self.cell):
+            move = self._move(self.selected, cells)
+            try:
+                self.game.check_move(self.state, move)
+            except GameError as exc:
+                if first is None:
+                    first = (move, cells, str(exc))
+                continue
+            self.ghost_move, self.ghost_cells, self.legal = move, tuple(cells), True
+            return
+        if first is not None:
+            self.ghost_move, self.ghost_cells, self.reason = first[0], tuple(first[1]), first[2]
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """Take a loose piece (start of a drag), or drop the one held over the board."""
+        if p.button != "left":
+            return None
+        self._pressed_on = None
+        if p.item is not None and p.item.startswith("piece-"):
+            name = p.item[len("piece-"):]
+            if name in self.loose():
+                self.selected, self.orient = name, 0
+                self._pressed_on = name
+                self.message = ""
+                self._refresh()
+                return None
+        self.on_mouse_move(p)
+        return self.ghost_move if self.selected is not None else None
+
+    def on_release(self, p: Pointer) -> Any | None:
+        """The end of a drag: drop the piece if the pointer left it for the board."""
+        pressed, self._pressed_on = self._pressed_on, None
+        if pressed is None or p.item == f"piece-{pressed}":
+            return None  # a click on the piece: keep holding it
+        self.on_mouse_move(p)
+        return self.ghost_move
+
+    def on_key(self, key: str) -> Any | None:
+        """Turn, flip, put back, hint, watch."""
+        if key == "h":
+            return self._hint()
+        if key == "w":
+            self.watching = not self.watching
+            self.message = "watching the solver" if self.watching else ""
+            return None
+        if self.selected is None:
+            return None
+        ors = self.orientations(self.selected)
+        if key in ("r", "e"):
+            self.orient = (self.orient + (1 if key == "r" else -1)) % len(ors)
+        elif key == "f":
+            mirror = _norm([(-x, y, z) for x, y, z in ors[self.orient]])
+            if mirror in ors:
+                self.orient = ors.index(mirror)
+            else:
+                self.message = f"{self.selected} looks the same flipped (or may not be flipped)"
+        elif key == "x":
+            self.selected = None
+        self._refresh()
+        return None
+
+    def _hint_of_note(self) -> tuple[str, tuple[Cell, ...]] | None:
+        """The hinted piece and cells the game wrote in the state's note (solo), else None."""
+        note = getattr(self.state, "note", "") or ""
+        words = note.split()
+        if self.duel or len(words) < 3 or words[0] != "hint:" or words[1] == "stuck;":
+            return None
+        from games.katamino.solo import parse_cell
+
+        try:
+            return words[1], tuple(parse_cell(w, self.dims()) for w in words[2:])
+        except GameError:
+            return None
+
+    def _hint(self) -> Any | None:
+        if self.duel:
+            from games.katamino.duel import KINDS, DuelMove
+
+            return DuelMove(KINDS.index("hint"))
+        return self.game.parse_move(self.state, "hint")
+
+    def auto_move(self) -> Any | None:
+        """While watching (solo): the solver's next piece as a move, else None."""
+        if not self.watching or self.duel or self.game.is_terminal(self.state):
+            return None
+        h = self.family().solver_hint(self.state)
+        if h.placement is None:
+            self.watching = False
+            self.message = "the solver is stuck here: take pieces back (u)"
+            return None
+        return self._move(h.placement.name, h.placement.cells)
+
+    # ---- drawing ----
+    def _ghost(self, item_id: str, name: str, cells: Sequence[Cell], colour: Any) -> Item:
+        from sim.view.tables.katamino import _edge, board_origin
+
+        board = np.asarray([self.to_board(c) for c in cells])
+        lo = board.min(axis=0)
+        a = _edge()
+        pos = board_origin(self.table()) + lo * a + np.array([0, 0, 0.002])
+        local = [tuple(int(v) for v in c) for c in board - lo]
+        return polycube_item(item_id, local, a, pos, colour)
+
+    def ghosts(self) -> Sequence[Item]:
+        """The piece held over the board, the hint."""
+        out = []
+        if self.ghost_move is not None and self.selected is not None:
+            out.append(self._ghost("ghost", self.selected, self.ghost_cells,
+                                   LEGAL if self.legal else ILLEGAL))  # fmt: skip
+        if self.hint is not None:
+            out.append(self._ghost("ghost-hint", *self.hint, HINT))
+        return out
+
+    def highlights(self) -> Mapping[str, tuple[float, float, float]]:
+        """The piece held, in the supply."""
+        return {f"piece-{self.selected}": SELECTED} if self.selected else {}
+
+    def overlay(self) -> list[str]:
+        """What is held, legality, the game's note, the clocks of a race."""
+        lines = [self.message] if self.message else []
+        note = getattr(self.state, "note", "")
+        if note:
+            lines.append(note)
+        if self.duel:
+            clocks = ", ".join(
+                f"P{i + 1} {p.clock:.1f} s" + (" (done)" if p.done >= 0 else "")
+                for i, p in enumerate(self.state.seats)
+            )
+            lines.append(f"{self.state.phase}: clocks {clocks}")
+        if self.selected is None:
+            lines.append("press a loose piece and drag it onto the board")
+            return lines
+        lines.append(f"holding {self.selected} (orientation {self.orient + 1})")
+        if self.ghost_move is not None:
+            lines.append("legal: let go / click to place" if self.legal else "ILLEGAL here")
+        if self.reason:
+            lines.append(self.reason)
+        return lines
+
+    def help(self) -> list[str]:
+        """Bindings."""
+        return ["drag a loose piece onto the board (or click it, then click a cell)",
+                "r / e turn, f flip, x put back, h hint, w watch the solver"]  # fmt: skip
+
+
+register_controller("katamino", KataminoController)
