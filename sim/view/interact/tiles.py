@@ -216,7 +216,7 @@ class PathController(BaseController):
         for k, (loc, colour) in enumerate(marks):
             at = self.marker(loc)
             if at is not None:
-                out.append(cylinder_item(f"mark-{k}", 0.005, 0.0012, at, colour))
+                out.append(cylinder_item(f"ghost-mark-{k}", 0.005, 0.0012, at, colour))
         return out
 
 

@@ -1,0 +1,165 @@
+"""Kaito, Katoiz and Catego at the interactive table, driven by the input harness offscreen.
+
+The harness sends mouse and key events to the app exactly as a window does (tiny backend, no
+display); the app picks the item under the pixel, the game's controller turns the click into
+a move, the app plays it. Expected moves come from the games' ``legal_moves``, expected reasons
+from their ``apply``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.core import IllegalMoveError
+from sim.view.dice import up_face
+from sim.view.harness import Harness
+from sim.view.interact.tiles_app import TilesApp, app_for
+from sim.view.tables.catego import pad_cell_centre
+
+SIZE = (480, 270)
+
+
+def _harness(game: str, **kw) -> Harness:  # noqa: ANN003
+    kw.setdefault("size", SIZE)
+    kw.setdefault("backend", "tiny")
+    return Harness(app=app_for(game, **kw))
+
+
+def _kaito_opening(h: Harness):  # noqa: ANN202
+    """Remove the opening tiles and place the Kaito by clicks; the state after."""
+    app = h.app
+    remove = app.game.legal_moves(app.state)[0]
+    c = remove.cells[0]
+    assert h.click_item(f"tile-{c % 6}-{c // 6}")  # one click removes both
+    assert app.moves == [remove]
+    h.settle(dt=0.2)
+    place = app.game.legal_moves(app.state)[-1]
+    from sim.view.tables.adapters import kaito_state_table
+    from sim.view.tables.kaito import cell_centre
+
+    gap = cell_centre(kaito_state_table(app.state), (place.to % 6, place.to // 6), 0)
+    assert h.click_world(gap)
+    assert app.moves == [remove, place]
+    h.settle(dt=0.2)
+    return app.state
+
+
+def test_kaito_tile_clicks_play_a_move_and_an_illegal_click_changes_nothing() -> None:
+    with _harness("kaito", seed=5) as h:
+        app = h.app
+        state = _kaito_opening(h)
+        # an illegal click: a tile off the Kaito's lines; the game's reason, nothing changes
+        bad = next(i for i in range(36) if state.board[i] and i not in state.targets)
+        from games.kaito.rules import Move
+
+        with pytest.raises(IllegalMoveError) as info:
+            app.game.apply(state, Move("move", (bad,)))
+        assert not h.click_item(f"tile-{bad % 6}-{bad // 6}")
+        assert app.state is state and len(app.moves) == 2
+        assert str(info.value) in h.text()["bottom-left"]
+        # select the Kaito: its legal targets are highlighted (green), then click one
+        assert not h.click_item("kaito")
+        h.frame()
+        drawn = {it.id: it for it in app.items()}
+        green = {i for i, it in drawn.items() if it.color == pytest.approx((0.25, 0.85, 0.35))}
+        want = {f"tile-{t % 6}-{t // 6}" for t in state.targets}
+        assert want <= green
+        target = state.targets[0]
+        plain = [m for m in app.game.legal_moves(state) if m.to == target]
+        played = h.click_item(f"tile-{target % 6}-{target // 6}")
+        if not played:  # a capture with trades: the numbered choice, 0 = no trade
+            assert len(plain) > 1
+            played = h.key("0")
+        assert played and app.moves[-1] == plain[0]
+        assert app.state == app.game.apply(state, plain[0])
+
+
+def test_katoiz_tile_click_plays_a_move() -> None:
+    """3-set: a click on a tile showing the dice places a disc there."""
+    with _harness("katoiz", options={"type": "3-set"}, seed=2) as h:
+        app = h.app
+        state = app.state
+        place = next(m for m in app.game.legal_moves(state) if m.kind == "place")
+        c = place.dst
+        assert "dice:" in h.text()["top-left"]
+        assert h.click_item(f"tile-{c % 6}-{c // 6}-0")
+        assert app.moves == [place]
+        assert app.state == app.game.apply(state, place)
+
+
+def test_katoiz_stapeltje_two_clicks_and_an_illegal_source() -> None:
+    from games.katoiz.components import Move, fits
+
+    with _harness("katoiz", options={"type": "stapeltje"}, seed=3) as h:
+        app = h.app
+        state = app.state
+        bad = next(
+            i for i in range(36) if state.stacks[i] and not fits(state.stacks[i][-1], state.roll)
+        )
+        with pytest.raises(IllegalMoveError) as info:
+            app.game.apply(state, Move("move", src=bad, dst=bad))
+        assert not h.click_item(f"tile-{bad % 6}-{bad // 6}-0")
+        assert app.state is state and str(info.value) in h.text()["bottom-left"]
+        move = next(m for m in app.game.legal_moves(state) if m.kind == "move" and m.dst < 36)
+        s, d = move.src, move.dst
+        assert not h.click_item(f"tile-{s % 6}-{s // 6}-{len(state.stacks[s]) - 1}")
+        assert h.click_item(f"tile-{d % 6}-{d // 6}-{len(state.stacks[d]) - 1}")
+        assert app.moves == [move]
+
+
+def test_catego_entry_by_click_and_the_dice_tumble_to_the_new_roll() -> None:
+    with _harness("catego", seed=3) as h:
+        app = h.app
+        assert isinstance(app, TilesApp)
+        state = app.state
+        cfg = state.config
+        move = app.game.legal_moves(state)[1]
+        assert h.click_world(pad_cell_centre(cfg.players, len(cfg.columns), 0,
+                                             cfg.columns.index(move)))  # fmt: skip
+        assert app.moves == [move] and app.busy  # the throw is being shown
+        heights = []
+        while app.busy:
+            app.tick(1 / 15)
+            h.frame()
+            heights.append(min(it.position[2] for it in app.items() if it.id.startswith("die")))
+        assert max(heights) > 0.02  # the dice came down from above the table
+        drawn = {it.id: it for it in app.items()}
+        shown = []
+        roll = app.dice_roll()
+        for k, die in enumerate(("die1", "die2")):
+            key, z = up_face(drawn[die].quat)
+            assert z > 0.99
+            shown.append(roll.labels[k][key])
+        assert tuple(shown) == app.state.roll  # the state decides, the dice show it
+
+
+def test_catego_human_vs_bot_and_undo() -> None:
+    with _harness("catego", players=("human", "random"), seed=4) as h:
+        app = h.app
+        first = app.game.legal_moves(app.state)[0]
+        cfg = app.state.config
+        h.click_world(pad_cell_centre(cfg.players, len(cfg.columns), 0, cfg.columns.index(first)))
+        h.settle(dt=0.2)
+        assert len(app.moves) == 2 and app.seat == 0  # the bot answered
+        assert h.key("u") is False
+        assert app.moves == [] and app.state == app.game.new_game(app.config, 4)
+
+
+def test_katoiz_clocks_and_colour_ladder_on_screen() -> None:
+    with _harness("katoiz", options={"type": "stapeltje", "level": 4}, seed=1) as h:
+        text = h.text()["top-left"]
+        secs = h.app.config.clock_seconds
+        assert f"clocks: P1 {secs // 60}:{secs % 60:02d}, P2 {secs // 60}:{secs % 60:02d}" in text
+    with _harness("katoiz", options={"type": "stapeltje", "level": 5}, seed=1) as h:
+        assert "colour ladder (bottom first): [yellow] > green" in h.text()["top-left"]
+        ids = [it.id for it in h.app.items()]
+        assert [i for i in ids if i[-1].isdigit() and i.startswith("ladder-")] == [
+            f"ladder-{k}" for k in range(5)
+        ]
+        items = {it.id: it for it in h.app.items()}
+        rungs = [items[f"ladder-{k}"].position[1] for k in range(5)]
+        mark = items["ladder-now"].position[1]
+        assert np.argmin(np.abs(np.asarray(rungs) - mark)) == 0  # turn 0: the bottom rung
+        assert "colour-die" not in ids  # no dice with the ladder
+        assert np.isfinite(h.frame()).all()
