@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_arguments(p)
     p.add_argument("--headless", action="store_true", help="no window (the terminal only)")
+    p.add_argument("--window", action="store_true", help="open the interactive window (sim.view.app)")
     p.add_argument("--log", metavar="FILE", help="write the game's JSONL log (replayable)")
     p.set_defaults(func=run)
 
@@ -44,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
     options = parse_game_options(game, args.extra)
     config = game.make_config(options, players=len(roles))
     seats = make_seats(game.name, roles, args.seed, args.budget)
+    if args.window or (not args.headless and not args.json and not args.log and _window_wanted(seats)):
+        from sim.commands.view import play_in_window
+
+        return play_in_window(game.name, options, roles, args.seed, args.budget)
     out = sys.stderr if args.json else sys.stdout
     human = TerminalHuman(game, sys.stdin, out) if any(s.bot is None for s in seats) else None
 
@@ -83,3 +88,10 @@ def run(args: argparse.Namespace) -> int:
         if res["detail"]:
             print("detail: " + json.dumps(res["detail"], sort_keys=True))
     return 0
+
+
+def _window_wanted(seats: list[Any]) -> bool:
+    """A window when a display exists, a person plays and the terminal is interactive."""
+    from sim.commands.view import display_available
+
+    return display_available() and any(s.bot is None for s in seats) and sys.stdin.isatty()

@@ -38,7 +38,7 @@ from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
 from sim.view.layout import Item, TableLayout
 
-__all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "TableApp", "pick"]
+__all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "TableApp", "pick"]
 
 GLIDE_S = 0.4
 """Seconds a piece glides into place when a move was not judged by physics."""
@@ -694,3 +694,102 @@ class TableApp:
             self.wheel(-1)
         elif not up and not key.endswith("repeat") and key not in ("shift", "control", "alt"):
             self.key(("shift-" if "shift" in mods and len(key) == 1 else "") + key)
+
+
+class SceneApp(TableApp):
+    """A physics scene on the table, no game: look around it, ``space`` runs the scene in the
+    verdict profile and plays the run back, ``r`` puts it back as written.
+
+    Same camera, text, window loop and harness as :class:`TableApp`; ``scene`` is a
+    :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
+    """
+
+    def __init__(
+        self,
+        scene: Any,
+        *,
+        size: Sequence[int] = (960, 540),
+        backend: str = "tiny",
+        window: bool = False,
+        seconds: float | None = None,
+    ) -> None:
+        from sim.view.interact import BaseController
+        from sim.view.renderer import Renderer
+        from sim.view.tables.scene import scene_layout
+
+        self.scene = scene
+        self.seconds = float(seconds if seconds is not None else (scene.seconds or 2.0))
+        self._still = scene_layout(scene)
+        self.game = None
+        self.seats: list[Any] = []
+        self.roles: list[str] = []
+        self.moves = []
+        self.verdict = "space: run the scene (verdict profile); r: as written"
+        self.explanation = ""
+        self.show_help = True
+        self.typing = None
+        self.closed = False
+        self.referee = None
+        self.controller = BaseController()
+        self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
+        self.size = self.renderer.size
+        self._orbit = None
+        self._drag = None
+        self._buttons = set()
+        self._mods = set()
+        self._layout = None
+        self._dirty = True
+        self._anim = None
+        self._bot_wait = math.inf
+        self._mouse = (self.size[0] / 2, self.size[1] / 2)
+
+    @property
+    def seat(self) -> int | None:
+        """Nobody moves in a scene."""
+        return None
+
+    def human_to_move(self) -> bool:
+        """No moves in a scene."""
+        return False
+
+    def status_lines(self) -> list[str]:
+        """Scene name, what happened."""
+        lines = [f"scene {self.scene.name}: {len(self.scene.pieces)} pieces"]
+        return lines + [t for t in (self.verdict, self.explanation) if t]
+
+    def _base_layout(self) -> TableLayout:
+        return self._still
+
+    def run_scene(self) -> None:
+        """Simulate the scene (verdict profile) and start playing the run back."""
+        from sim.world import World
+
+        samples: list[tuple[float, dict[str, Any]]] = []
+        with World(self.scene, "verdict") as w:
+            t, step = 0.0, 1 / 60
+            samples.append((0.0, w.poses()))
+            while t < self.seconds - 1e-9:
+                w.run(step)
+                t += step
+                samples.append((t, w.poses()))
+            moved = float(np.max(w.com_displacements(), initial=0.0))
+        ids = set(self._still.ids)
+        samples = [(t, {k: v for k, v in p.items() if k in ids}) for t, p in samples]
+        self._anim = {"layout": self._still, "t": 0.0, "samples": samples, "end": self.seconds}
+        self.verdict = f"ran {self.seconds:g} s"
+        self.explanation = f"largest displacement of a piece's centre of mass: {moved * 1000:.1f} mm"
+        self._dirty = True
+
+    def key(self, name: str) -> bool:
+        """``space`` runs, ``r`` resets; camera keys as in :class:`TableApp`."""
+        if name == "space":
+            self.run_scene()
+            return False
+        if name == "r":
+            self._anim = None
+            self.verdict, self.explanation = "as written", ""
+            self._dirty = True
+            return False
+        if name in ("u", "backspace", "enter"):
+            return False
+        return super().key(name)

@@ -1,0 +1,111 @@
+"""``tablesim view SCENE``: look at a physics scene in a window (orbit, zoom, pan, run it).
+
+With a display (``$DISPLAY``) and no ``--headless``, a window opens (gl backend): right-drag
+orbits, middle-drag pans, the wheel zooms, ``space`` runs the scene in the verdict profile
+and plays the run back, ``r`` shows it as written, ``escape`` quits. Headless (or
+``--headless``), the same view is drawn offscreen: ``--run`` simulates first and ``-o`` writes
+the picture (with the on-screen text) as a PNG.
+
+This module also holds :func:`play_in_window`, which ``tablesim play`` calls to open a game in
+the interactive app (:mod:`sim.view.app`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from sim.cli import UsageError
+
+__all__ = ["display_available", "play_in_window", "register", "run"]
+
+
+def display_available() -> bool:
+    """True when an X display is named (``$DISPLAY``): a window can be tried."""
+    return bool(os.environ.get("DISPLAY"))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``view`` subcommand."""
+    p = sub.add_parser(
+        "view",
+        help="look at a scene in a window (orbit, zoom, pan; space runs the physics)",
+        description="Open SCENE (a scene file or shipped scene name) in a window when a display "
+        "exists; headless, draw it offscreen (-o writes the picture).",
+    )
+    p.add_argument("scene", help="scene file or shipped scene name, e.g. kozo-tower")
+    p.add_argument("--size", default="960x540", help="window size WIDTHxHEIGHT (default 960x540)")
+    p.add_argument("--headless", action="store_true", help="no window: draw offscreen")
+    p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
+    p.add_argument("--seconds", type=float, default=None, help="length of a run (s)")
+    p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
+    p.add_argument("--frames", type=int, default=None, help="window: quit after N frames")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the scene; exit 2 for bad input."""
+    from sim.commands.render import check_output, parse_size
+    from sim.commands.simulate import resolve_scene
+    from sim.scene import InvalidSceneError
+    from sim.view.app import SceneApp
+    from sim.view.backend import BackendUnavailableError
+
+    size = parse_size(args.size)
+    out = check_output(args.out, (".png",)) if args.out else None
+    if args.seconds is not None and not (0 < args.seconds <= 60):
+        raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
+    if args.frames is not None and args.frames < 1:
+        raise UsageError(f"--frames must be >= 1, got {args.frames}")
+    try:
+        scene = resolve_scene(args.scene)
+    except InvalidSceneError as exc:
+        raise UsageError(str(exc)) from None
+    window = display_available() and not args.headless
+    if window and out is not None:
+        raise UsageError("-o writes a headless picture: add --headless")
+    try:
+        app = SceneApp(scene, size=size, backend="gl" if window else "tiny", window=window,
+                       seconds=args.seconds)  # fmt: skip
+    except BackendUnavailableError as exc:
+        print(f"tablesim view: no window ({exc}); drawing offscreen", file=sys.stderr)
+        window = False
+        app = SceneApp(scene, size=size, backend="tiny", seconds=args.seconds)
+    with app:
+        if args.run:
+            app.run_scene()
+            app.tick(app.seconds)
+        if window:
+            app.run_window(args.frames)
+            return 0
+        from PIL import Image
+
+        img = app.frame()
+        if out is not None:
+            tmp = out.with_name(out.name + ".part")
+            Image.fromarray(img).save(tmp, format="PNG")
+            tmp.replace(out)
+            print(f"wrote {out}")
+        print("\n".join(app.status_lines()))
+    return 0
+
+
+def play_in_window(
+    game: str,
+    options: dict[str, Any],
+    roles: list[str],
+    seed: int,
+    budget: int | None,
+    frames: int | None = None,
+) -> int:
+    """Play ``game`` in the interactive app's window (humans with the mouse, bots animated);
+    prints the result line when the window closes. Exit code 0."""
+    from sim.view.app import TableApp
+
+    with TableApp(game, options=options, players=roles, seed=seed, backend="gl", window=True,
+                  budget=budget) as app:  # fmt: skip
+        app.run_window(frames)
+        print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
+    return 0
