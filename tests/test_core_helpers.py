@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
 from games.catego import GAME as CATEGO
 from games.core import (
     ConfigError,
+    Option,
     StateFormatError,
     check_state_header,
     json_floats,
@@ -109,3 +111,81 @@ def test_errors_are_value_errors() -> None:
     # callers that catch ValueError (the generic "malformed field" handlers) still catch them
     assert issubclass(StateFormatError, ValueError)
     assert issubclass(ConfigError, ValueError)
+
+
+# ---- games/_config.py ----------------------------------------------------------------------
+
+OPTIONS = (
+    Option("rounds", "int", 3, "h"),
+    Option("risk", "float", 0.5, "h"),
+    Option("solo", "bool", False, "h"),
+    Option("table", "str", "physics", "h", ("physics", "stand-in")),
+)
+
+
+def test_option_kinds_accept_and_convert() -> None:
+    merged = {"rounds": 2, "risk": 1, "solo": True, "table": "stand-in"}
+    check_option_kinds("g", OPTIONS, merged)
+    assert merged == {"rounds": 2, "risk": 1.0, "solo": True, "table": "stand-in"}
+    assert type(merged["risk"]) is float
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("rounds", True, "g: option 'rounds' must be an integer, got True"),
+        ("rounds", 2.0, "g: option 'rounds' must be an integer, got 2.0"),
+        ("risk", "0.5", "g: option 'risk' must be a number, got '0.5'"),
+        ("risk", float("inf"), "g: option 'risk' must be a number, got inf"),
+        ("risk", False, "g: option 'risk' must be a number, got False"),
+        ("solo", 1, "g: option 'solo' must be true or false, got 1"),
+        ("table", "felt", "g: option 'table': 'felt' (allowed: physics, stand-in)"),
+    ],
+)
+def test_option_kinds_refuse(key: str, value: object, message: str) -> None:
+    merged = {"rounds": 3, "risk": 0.5, "solo": False, "table": "physics", key: value}
+    with pytest.raises(ConfigError) as info:
+        check_option_kinds("g", OPTIONS, merged)
+    assert str(info.value) == message
+
+
+def test_check_ranges_reports_the_first_failure() -> None:
+    merged = {"a": 0, "b": 7, "c": 9}
+    check_ranges("g", merged, [("a", True, "any")])
+    with pytest.raises(ConfigError) as info:
+        check_ranges("g", merged, [("a", True, "x"), ("b", False, "1..5"), ("c", False, "0..1")])
+    assert str(info.value) == "g: option 'b' = 7 (allowed: 1..5)"
+
+
+def test_merged_options_and_json() -> None:
+    # Catego options: players, columns, tie rule... (read from its option table)
+    defaults = {o.name: o.default for o in CATEGO.options}
+    first = CATEGO.options[0]
+    assert merged_options(CATEGO, None, 2) == defaults
+    assert merged_options(CATEGO, {first.name: "x"}, 3)[first.name] == "x"
+    with pytest.raises(ConfigError, match="catego: unknown option 'nope'"):
+        merged_options(CATEGO, {"nope": 1}, 2)
+    with pytest.raises(ConfigError, match="catego: players must be an integer, got True"):
+        merged_options(CATEGO, {}, True)
+    cfg = CATEGO.make_config({}, players=3)
+    out = options_to_json(CATEGO, cfg)
+    assert list(out) == ["players", *(o.name for o in CATEGO.options)]
+    assert out["players"] == 3
+
+
+def test_kozo_and_kataboom_states_name_the_bad_key() -> None:
+    from games.kataboom import GAME as KATABOOM
+    from games.kozo import GAME as KOZO
+
+    kozo = KOZO.state_to_json(KOZO.new_game(KOZO.make_config({"table": "stand-in"}, players=2), 1))
+    kozo["turn"] = "3"
+    with pytest.raises(StateFormatError, match=r"^kozo state: 'turn' must be an integer, got '3'$"):
+        KOZO.state_from_json(kozo)
+    kozo["turn"], kozo["rng"] = 0, "zz"
+    with pytest.raises(StateFormatError, match="kozo state: 'rng' must be 16 lowercase hex"):
+        KOZO.state_from_json(kozo)
+    cfg = KATABOOM.make_config({"table": "stand-in"}, players=2)
+    boom = KATABOOM.state_to_json(KATABOOM.new_game(cfg, 1))
+    boom["structure"][0]["pose"] = [0, 0, 0, 0, 0, 0]
+    with pytest.raises(StateFormatError, match=r"^kataboom state: structure\[0\]\.pose must be a "):
+        KATABOOM.state_from_json(boom)

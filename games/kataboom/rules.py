@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
 from games.core import (
     ConfigError,
     Game,
@@ -44,6 +45,12 @@ from games.core import (
     Option,
     Result,
     StateFormatError,
+    check_state_header,
+    json_floats,
+    json_int,
+    json_opt_int,
+    state_config,
+    state_rng,
 )
 from games.kataboom.geometry import (
     check_placement,
@@ -65,7 +72,6 @@ from games.kataboom.state import (
     KataboomState,
     Outcome,
 )
-from games.kozo.rules import _floats, _int  # the same strict JSON readers as Kozo
 from games.polycubes import PieceError, get_catalogue
 from games.rng import Rng
 
@@ -188,25 +194,10 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         self, values: Mapping[str, Any] | None = None, *, players: int
     ) -> KataboomConfig:
         """Validate options; ConfigError names the key, the value and what is allowed."""
-        values = dict(values or {})
-        self.check_option_keys(values)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ConfigError(f"kataboom: players must be an integer, got {players!r}")
+        merged = merged_options(self, values, players)
         self.check_players(players)
-        merged = {**{o.name: o.default for o in self.options}, **values}
-        for opt in self.options:
-            v = merged[opt.name]
-            if opt.kind == "int" and (isinstance(v, bool) or not isinstance(v, int)):
-                raise ConfigError(f"kataboom: option {opt.name!r} must be an integer, got {v!r}")
-            if opt.kind == "float":
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                    raise ConfigError(f"kataboom: option {opt.name!r} must be a number, got {v!r}")
-                merged[opt.name] = float(v)
-            if opt.choices and v not in opt.choices:
-                raise ConfigError(
-                    f"kataboom: option {opt.name!r}: {v!r} (allowed: {', '.join(opt.choices)})"
-                )
-        checks = (
+        check_option_kinds(self.name, self.options, merged)
+        check_ranges(self.name, merged, (
             ("model", 1 <= merged["model"] <= len(MODELS), f"1..{len(MODELS)}"),
             ("nudges", 0 <= merged["nudges"] <= 5, "0..5"),
             ("stand_in_risk", 0 <= merged["stand_in_risk"] <= 1, "in [0, 1]"),
@@ -215,20 +206,12 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
             ("lift_mm", 0 <= merged["lift_mm"] <= 5, "in [0, 5] mm"),
             ("window_s", 0 < merged["window_s"] <= 30, "in (0, 30] s"),
             ("settle_s", 0 < merged["settle_s"] <= 30, "in (0, 30] s"),
-        )
-        for key, ok, allowed in checks:
-            if not ok:
-                raise ConfigError(
-                    f"kataboom: option {key!r} = {merged[key]!r} (allowed: {allowed})"
-                )
+        ))  # fmt: skip
         return KataboomConfig(players=players, **merged)
 
     def config_to_json(self, config: KataboomConfig) -> dict[str, Any]:
         """The config as JSON, ``players`` included."""
-        out: dict[str, Any] = {"players": config.players}
-        for opt in self.options:
-            out[opt.name] = getattr(config, opt.name)
-        return out
+        return options_to_json(self, config)
 
     def referee_name(self, config: KataboomConfig) -> str | None:
         """``kataboom-physics`` when the physics table measures moves, else None."""
@@ -500,27 +483,20 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> KataboomState:
         """Rebuild a state from :meth:`state_to_json`; StateFormatError names the problem."""
-        if not isinstance(obj, Mapping):
-            raise StateFormatError("kataboom state: must be a JSON object")
-        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"kataboom state: expected game 'kataboom' version {STATE_VERSION}, got "
-                f"{obj.get('game')!r} version {obj.get('version')!r}"
-            )
+        check_state_header(obj, self.name, STATE_VERSION)
+        config = state_config(self, obj)
+        at = "kataboom state: "
         try:
-            config = self.config_from_json(obj["config"])
-            rng_text = obj["rng"]
-            if not isinstance(rng_text, str) or not re.fullmatch(r"[0-9a-f]{16}", rng_text):
-                raise StateFormatError("kataboom state: 'rng' must be 16 lowercase hex digits")
+            rng = state_rng(self.name, obj["rng"])
             structure = tuple(
                 Item(
                     str(t["name"]),
-                    _int(t["rot"]),
-                    _floats(t["intended"], 3),  # type: ignore[arg-type]
-                    _floats(t["pose"], 7),  # type: ignore[arg-type]
-                    _int(t["seat"]),
+                    json_int(t["rot"], f"{at}structure[{i}].rot"),
+                    json_floats(t["intended"], f"{at}structure[{i}].intended", 3),  # type: ignore[arg-type]
+                    json_floats(t["pose"], f"{at}structure[{i}].pose", 7),  # type: ignore[arg-type]
+                    json_int(t["seat"], f"{at}structure[{i}].seat"),
                 )
-                for t in obj["structure"]
+                for i, t in enumerate(obj["structure"])
             )
             pieces = set(kataboom_pieces())
             supply = tuple(str(p) for p in obj["supply"])
@@ -532,17 +508,17 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
                 raise StateFormatError(f"kataboom state: 'end' is {end!r}")
             state = KataboomState(
                 config=config,
-                seed=_int(obj["seed"]),
-                rng=Rng(int(rng_text, 16)),
+                seed=json_int(obj["seed"], f"{at}'seed'"),
+                rng=rng,
                 structure=structure,
                 supply=supply,
-                to_move=_int(obj["to_move"]),
-                nudged=_int(obj["nudged"]),
-                turn=_int(obj["turn"]),
+                to_move=json_int(obj["to_move"], f"{at}'to_move'"),
+                nudged=json_int(obj["nudged"], f"{at}'nudged'"),
+                turn=json_int(obj["turn"], f"{at}'turn'"),
                 history=tuple(str(h) for h in obj["history"]),
-                last_placer=_opt_int(obj["last_placer"]),
+                last_placer=json_opt_int(obj["last_placer"], f"{at}'last_placer'"),
                 end=end,
-                loser=_opt_int(obj["loser"]),
+                loser=json_opt_int(obj["loser"], f"{at}'loser'"),
                 fell=tuple(str(x) for x in obj["fell"]),
             )
         except StateFormatError:
@@ -609,10 +585,6 @@ def _coords(text: str, whole: str, forms: str, sizes: tuple[int, ...]) -> tuple[
         want = " or ".join(str(s) for s in sizes)
         raise MoveParseError(f"kataboom: {whole!r}: give {want} numbers (forms: {forms})")
     return vals
-
-
-def _opt_int(v: Any) -> int | None:
-    return None if v is None else _int(v)
 
 
 GAME = Kataboom()

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
 from games.core import (
     ConfigError,
     Game,
@@ -31,6 +32,13 @@ from games.core import (
     Option,
     Result,
     StateFormatError,
+    check_state_header,
+    json_floats,
+    json_int,
+    json_ints,
+    json_opt_int,
+    state_config,
+    state_rng,
 )
 from games.kozo.geometry import (
     Blocks,
@@ -217,30 +225,12 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> KozoConfig:
         """Validate options; ConfigError names the key, the value and what is allowed."""
-        values = dict(values or {})
-        self.check_option_keys(values)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ConfigError(f"kozo: players must be an integer, got {players!r}")
-        team_of_one = players == 1 and bool(values.get("solo") or values.get("coop"))
+        merged = merged_options(self, values, players)
+        team_of_one = players == 1 and bool(merged["solo"] or merged["coop"])
         if not team_of_one:
             self.check_players(players)
-        defaults = {o.name: o.default for o in self.options}
-        merged = {**defaults, **values}
-        for opt in self.options:
-            v = merged[opt.name]
-            if opt.kind == "int" and (isinstance(v, bool) or not isinstance(v, int)):
-                raise ConfigError(f"kozo: option {opt.name!r} must be an integer, got {v!r}")
-            if opt.kind == "float":
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                    raise ConfigError(f"kozo: option {opt.name!r} must be a number, got {v!r}")
-                merged[opt.name] = float(v)
-            if opt.kind == "bool" and not isinstance(v, bool):
-                raise ConfigError(f"kozo: option {opt.name!r} must be true or false, got {v!r}")
-            if opt.choices and v not in opt.choices:
-                raise ConfigError(
-                    f"kozo: option {opt.name!r}: {v!r} (allowed: {', '.join(opt.choices)})"
-                )
-        checks = (
+        check_option_kinds(self.name, self.options, merged)
+        check_ranges(self.name, merged, (
             ("rounds", 1 <= merged["rounds"] <= 20, "1..20"),
             ("tolerance", 0 < merged["tolerance"] <= 0.25, "in (0, 0.25] cube edges"),
             ("cover", 0 <= merged["cover"] <= 1, "in [0, 1]"),
@@ -252,20 +242,14 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             ("lift_mm", 0 <= merged["lift_mm"] <= 5, "in [0, 5] mm"),
             ("hold_s", 0 <= merged["hold_s"] <= 10, "in [0, 10] s"),
             ("window_s", 0 < merged["window_s"] <= 30, "in (0, 30] s"),
-        )
-        for key, ok, allowed in checks:
-            if not ok:
-                raise ConfigError(f"kozo: option {key!r} = {merged[key]!r} (allowed: {allowed})")
+        ))  # fmt: skip
         if merged["solo"] and players != 1:
             raise ConfigError(f"kozo: option 'solo' is played by 1 player, got {players}")
         return KozoConfig(players=players, **merged)
 
     def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
         """The config as JSON, ``players`` included."""
-        out: dict[str, Any] = {"players": config.players}
-        for opt in self.options:
-            out[opt.name] = getattr(config, opt.name)
-        return out
+        return options_to_json(self, config)
 
     def referee_name(self, config: KozoConfig) -> str | None:
         """``kozo-physics`` when moves are measured by the physics table, else None."""
@@ -704,38 +688,31 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> KozoState:
         """Rebuild a state from :meth:`state_to_json`; StateFormatError names the bad key."""
-        if not isinstance(obj, Mapping):
-            raise StateFormatError("kozo state: must be a JSON object")
-        if obj.get("game") != self.name or obj.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"kozo state: expected game 'kozo' version {STATE_VERSION}, got "
-                f"{obj.get('game')!r} version {obj.get('version')!r}"
-            )
+        check_state_header(obj, self.name, STATE_VERSION)
+        config = state_config(self, obj)
+        n = config.players
+        at = "kozo state: "
         try:
-            config = self.config_from_json(obj["config"])
-            n = config.players
-            rng_text = obj["rng"]
-            if not isinstance(rng_text, str) or not re.fullmatch(r"[0-9a-f]{16}", rng_text):
-                raise StateFormatError("kozo state: 'rng' must be 16 lowercase hex digits")
+            rng = state_rng(self.name, obj["rng"])
             tower = tuple(
                 Item(
                     str(t["name"]),
-                    _int(t["rot"]),
-                    _floats(t["intended"], 3),
-                    _floats(t["pose"], 7),  # type: ignore[arg-type]
-                    _int(t["seat"]),
+                    json_int(t["rot"], f"{at}tower[{i}].rot"),
+                    json_floats(t["intended"], f"{at}tower[{i}].intended", 3),  # type: ignore[arg-type]
+                    json_floats(t["pose"], f"{at}tower[{i}].pose", 7),  # type: ignore[arg-type]
+                    json_int(t["seat"], f"{at}tower[{i}].seat"),
                 )
-                for t in obj["tower"]
+                for i, t in enumerate(obj["tower"])
             )
             rounds = tuple(
                 RoundRecord(
-                    _ints(r["points"], n),
-                    _ints(r["earned"], n),
+                    json_ints(r["points"], f"{at}rounds[{i}].points", n),
+                    json_ints(r["earned"], f"{at}rounds[{i}].earned", n),
                     str(r["reason"]),
-                    None if r["toppler"] is None else _int(r["toppler"]),
+                    json_opt_int(r["toppler"], f"{at}rounds[{i}].toppler"),
                     tuple(str(x) for x in r["fell"]),
                 )
-                for r in obj["rounds"]
+                for i, r in enumerate(obj["rounds"])
             )
             phase = obj["phase"]
             if phase not in (PLACE, CUBE):
@@ -746,21 +723,21 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                 catalogue.piece(p)
             state = KozoState(
                 config=config,
-                seed=_int(obj["seed"]),
-                rng=Rng(int(rng_text, 16)),
-                round=_int(obj["round"]),
-                start=_int(obj["start"]),
-                to_move=_int(obj["to_move"]),
+                seed=json_int(obj["seed"], f"{at}'seed'"),
+                rng=rng,
+                round=json_int(obj["round"], f"{at}'round'"),
+                start=json_int(obj["start"], f"{at}'start'"),
+                to_move=json_int(obj["to_move"], f"{at}'to_move'"),
                 phase=phase,
                 supply=supply,
                 tower=tower,
-                earned=_ints(obj["earned"], n),
+                earned=json_ints(obj["earned"], f"{at}'earned'", n),
                 rounds=rounds,
                 touched=None if obj["touched"] is None else str(obj["touched"]),
-                turn=_int(obj["turn"]),
+                turn=json_int(obj["turn"], f"{at}'turn'"),
                 history=tuple(str(h) for h in obj["history"]),
-                next_size=None if obj["next_size"] is None else _int(obj["next_size"]),
-                last_move_turn=_ints(obj["last_move_turn"], n),
+                next_size=json_opt_int(obj["next_size"], f"{at}'next_size'"),
+                last_move_turn=json_ints(obj["last_move_turn"], f"{at}'last_move_turn'", n),
                 over=bool(obj["over"]),
             )
         except StateFormatError:
@@ -848,29 +825,6 @@ def _coords(text: str, whole: str, forms: str) -> tuple[float, ...]:
     if len(vals) not in (2, 3) or not all(math.isfinite(v) for v in vals):
         raise MoveParseError(f"kozo: {whole!r}: give x,y or x,y,z (forms: {forms})")
     return vals
-
-
-def _int(v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"expected an integer, got {v!r}")
-    return v
-
-
-def _ints(v: Any, n: int) -> tuple[int, ...]:
-    if not isinstance(v, list) or len(v) != n:
-        raise ValueError(f"expected a list of {n} integers, got {v!r}")
-    return tuple(_int(x) for x in v)
-
-
-def _floats(v: Any, n: int) -> tuple[float, ...]:
-    if not isinstance(v, list) or len(v) != n:
-        raise ValueError(f"expected a list of {n} numbers, got {v!r}")
-    out = []
-    for x in v:
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            raise ValueError(f"expected a number, got {x!r}")
-        out.append(float(x))
-    return tuple(out)
 
 
 GAME = Kozo()
