@@ -23,41 +23,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench._playouts import random_playouts  # noqa: E402
 from games.katoiz import GAME  # noqa: E402
 from games.katoiz.bots import SmartBot  # noqa: E402
 from games.katoiz.config import PRESETS  # noqa: E402
-from games.rng import Rng  # noqa: E402
 
 
 def playouts(kind: str, level: int, games: int, players: int = 2) -> dict[str, Any]:
     """Play ``games`` random playouts; return rates and mean game length."""
     cfg = GAME.make_config({"type": kind, "level": level}, players=players)
-    moves = legal_calls = 0
-    legal_time = 0.0
-    w0, c0 = time.perf_counter(), time.process_time()
-    for seed in range(games):
-        state = GAME.new_game(cfg, seed)
-        rng = Rng.from_seed(seed, "bench")
-        while not GAME.is_terminal(state):
-            t0 = time.perf_counter()
-            legal = GAME.legal_moves(state)
-            legal_time += time.perf_counter() - t0
-            legal_calls += 1
-            move, rng = rng.choice(legal)
-            state = GAME.apply(state, move)
-            moves += 1
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    return {
-        "type": kind,
-        "level": level,
-        "games": games,
-        "wall_s": round(wall, 3),
-        "cpu_s": round(cpu, 3),
-        "playouts_per_s_wall": round(games / wall, 1),
-        "playouts_per_s_cpu": round(games / cpu, 1) if cpu else None,
-        "moves_per_game": round(moves / games, 1),
-        "legal_moves_us": round(1e6 * legal_time / max(1, legal_calls), 1),
-    }
+    return {"type": kind, "level": level, **random_playouts(GAME, cfg, games, "bench")}
 
 
 def smart_move_time(kind: str, level: int, games: int) -> dict[str, Any]:
