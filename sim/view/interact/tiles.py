@@ -52,6 +52,9 @@ class PathController(BaseController):
     ask the game why it is illegal), :meth:`marker` (where a place is drawn) and
     :meth:`item_ids` (the items a place consists of)."""
 
+    mark_radius = 0.005
+    """Radius (m) of the flat marker drawn on a highlighted place."""
+
     def __init__(self, game: Any = None, state: Any = None) -> None:
         super().__init__(game, state)
         self.clicks: list[Loc] = []
@@ -216,7 +219,7 @@ class PathController(BaseController):
         for k, (loc, colour) in enumerate(marks):
             at = self.marker(loc)
             if at is not None:
-                out.append(cylinder_item(f"ghost-mark-{k}", 0.005, 0.0012, at, colour))
+                out.append(cylinder_item(f"ghost-mark-{k}", self.mark_radius, 0.0012, at, colour))
         return out
 
 
@@ -463,6 +466,8 @@ class KatoizController(PathController):
 
 class CategoController(PathController):
     """Catego: click a column of the pad to write the roll there."""
+
+    mark_radius = 0.0025
 
     def paths(self) -> list[tuple[Path, Any]]:
         """One click per legal column."""

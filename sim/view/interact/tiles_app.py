@@ -74,10 +74,10 @@ class TilesApp(TableApp):
         if key not in self._rolls:
             seed = derive_seed("tablesim-view-dice", self.game.name, self.seed, n) % (2**31)
             if self.game.name == "catego":
-                self._rolls[key] = catego_dice(faces, seed, centre=(0.0, -0.12))  # type: ignore[arg-type]
+                self._rolls[key] = catego_dice(faces, seed, centre=(0.0, -0.1))  # type: ignore[arg-type]
             else:
                 pair = (faces[0], faces[1] if len(faces) > 1 else None)
-                self._rolls[key] = katoiz_dice(pair, seed, centre=(0.34, -0.06))  # type: ignore[arg-type]
+                self._rolls[key] = katoiz_dice(pair, seed, centre=(0.26, 0.0))  # type: ignore[arg-type]
         return self._rolls[key]
 
     def _base_layout(self) -> TableLayout:
