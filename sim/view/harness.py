@@ -89,6 +89,7 @@ class Harness:
         """Move the mouse to pixel (x, y)."""
         self.x, self.y = float(x), float(y)
         self.app.mouse_move(self.x, self.y)
+        self.app.frame()  # as the window loop draws after each event
 
     def hover_world(self, point: Sequence[float]) -> tuple[float, float]:
         """Move the mouse over world ``point``; returns the pixel."""
@@ -99,7 +100,9 @@ class Harness:
     def click(self, button: str = "left") -> bool:
         """Press and release ``button`` where the mouse is; True when a move was played."""
         played = self.app.mouse_down(self.x, self.y, button)
-        return self.app.mouse_up(self.x, self.y, button) or played
+        played = self.app.mouse_up(self.x, self.y, button) or played
+        self.app.frame()
+        return played
 
     def click_item(self, item_id: str) -> bool:
         """Move onto item ``item_id`` and click it."""
@@ -118,13 +121,17 @@ class Harness:
         for k in range(1, steps + 1):
             f = k / steps
             self.move(x0 + f * (to[0] - x0), y0 + f * (to[1] - y0))
-        return self.app.mouse_up(self.x, self.y, button) or played
+        played = self.app.mouse_up(self.x, self.y, button) or played
+        self.app.frame()
+        return played
 
     def key(self, *names: str) -> bool:
         """Press keys in order; True when one of them played a move."""
         played = False
         for n in names:
             played = self.app.key(n) or played
+        if not self.app.closed:
+            self.app.frame()
         return played
 
     def wheel(self, steps: float) -> None:
