@@ -374,11 +374,10 @@ def state_rng(game: str, value: Any) -> Rng:
 def json_int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
     """An integer (not a bool), within ``lo..hi`` when both are given."""
     ranged = lo is not None and hi is not None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or (ranged and not lo <= value <= hi)  # type: ignore[operator]
-    ):
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if ok and lo is not None and hi is not None:
+        ok = lo <= value <= hi
+    if not ok:
         allowed = f" in {lo}..{hi}" if ranged else ""
         raise StateFormatError(f"{where} must be an integer{allowed}, got {value!r}")
     return int(value)

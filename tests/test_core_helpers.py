@@ -6,12 +6,16 @@ their output.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from games._table import Outcome, check_outcome, items_from_json, items_to_json, num_text, q4
 from games.catego import GAME as CATEGO
 from games.core import (
     ConfigError,
+    IllegalMoveError,
     Option,
     StateFormatError,
     check_state_header,
@@ -189,3 +193,48 @@ def test_kozo_and_kataboom_states_name_the_bad_key() -> None:
     boom["structure"][0]["pose"] = [0, 0, 0, 0, 0, 0]
     with pytest.raises(StateFormatError, match=r"^kataboom state: structure\[0\]\.pose must be a "):
         KATABOOM.state_from_json(boom)
+
+
+# ---- games/_table.py -----------------------------------------------------------------------
+
+
+def test_q4_and_num_text() -> None:
+    assert q4(1.23456) == 1.2346
+    assert math.copysign(1.0, q4(-0.00001)) == 1.0  # no negative zero
+    assert num_text(3.0) == "3"
+    assert num_text(2.5) == "2.5"
+    assert num_text(-1.23456) == "-1.2346"
+    assert num_text(-0.00004) == "0"
+    assert num_text(0.10004) == "0.1"
+
+
+def test_check_outcome() -> None:
+    pose = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    check_outcome("g", Outcome((pose, pose), ("b",)), ("a", "b"), "items")
+    bad = [
+        ("not an outcome", "g: a move's outcome must be an Outcome, got 'not an outcome'"),
+        (Outcome((pose,)), "g: the outcome has 1 poses for 2 items"),
+        (Outcome((pose, pose[:6])), "is not 7 finite numbers"),
+        (Outcome((pose, (*pose[:6], math.nan))), "is not 7 finite numbers"),
+        (Outcome((pose, pose), ("c", "a")), "g: outcome names unknown items ['c']"),
+    ]
+    for outcome, part in bad:
+        with pytest.raises(IllegalMoveError) as info:
+            check_outcome("g", outcome, ("a", "b"), "items")
+        assert part in str(info.value)
+
+
+def test_items_json_round_trip() -> None:
+    from games.kozo.state import Item
+
+    items = (Item("L4", 3, (1.0, 2.0, 0.0), (1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0), 0),)
+    obj = items_to_json(items)
+    assert obj == [
+        {"name": "L4", "rot": 3, "intended": [1, 2, 0], "pose": [1, 2, 0, 0, 0, 0, 1], "seat": 0}
+    ]
+    assert items_from_json(obj, "w", Item) == items
+    obj[0]["seat"] = None
+    with pytest.raises(StateFormatError, match=r"^w\[0\]\.seat must be an integer, got None$"):
+        items_from_json(obj, "w", Item)
+    with pytest.raises(StateFormatError, match=r"^w must be a list, got \{\}$"):
+        items_from_json({}, "w", Item)

@@ -36,6 +36,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from games._table import check_outcome, items_from_json, items_to_json, q4
+from games._table import num_text as _num
 from games.core import (
     ConfigError,
     Game,
@@ -46,7 +48,6 @@ from games.core import (
     Result,
     StateFormatError,
     check_state_header,
-    json_floats,
     json_int,
     json_opt_int,
     state_config,
@@ -91,16 +92,6 @@ UNSUPPORTED_RISK = 0.9
 
 class TableRequiredError(GameError):
     """A place or nudge move without its measured outcome in a game judged by physics."""
-
-
-def q4(v: float) -> float:
-    """Round to 1e-4 (1.9 micrometres in cube edges), the precision of move texts."""
-    return round(float(v), 4) + 0.0
-
-
-def _num(v: float) -> str:
-    s = f"{q4(v):.4f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
 
 
 def kataboom_pieces() -> tuple[str, ...]:
@@ -460,16 +451,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
             "config": self.config_to_json(state.config),
             "seed": state.seed,
             "rng": f"{state.rng.state:016x}",
-            "structure": [
-                {
-                    "name": it.name,
-                    "rot": it.rot,
-                    "intended": list(it.intended),
-                    "pose": list(it.pose),
-                    "seat": it.seat,
-                }
-                for it in state.structure
-            ],
+            "structure": items_to_json(state.structure),
             "supply": list(state.supply),
             "to_move": state.to_move,
             "nudged": state.nudged,
@@ -488,16 +470,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         at = "kataboom state: "
         try:
             rng = state_rng(self.name, obj["rng"])
-            structure = tuple(
-                Item(
-                    str(t["name"]),
-                    json_int(t["rot"], f"{at}structure[{i}].rot"),
-                    json_floats(t["intended"], f"{at}structure[{i}].intended", 3),  # type: ignore[arg-type]
-                    json_floats(t["pose"], f"{at}structure[{i}].pose", 7),  # type: ignore[arg-type]
-                    json_int(t["seat"], f"{at}structure[{i}].seat"),
-                )
-                for i, t in enumerate(obj["structure"])
-            )
+            structure = items_from_json(obj["structure"], f"{at}structure", Item)
             pieces = set(kataboom_pieces())
             supply = tuple(str(p) for p in obj["supply"])
             for p in (*supply, *(it.name for it in structure)):
@@ -560,18 +533,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
 
 
 def _check_outcome(outcome: Outcome, names: tuple[str, ...]) -> None:
-    if not isinstance(outcome, Outcome):
-        raise IllegalMoveError(f"kataboom: a move's outcome must be an Outcome, got {outcome!r}")
-    if len(outcome.poses) != len(names):
-        raise IllegalMoveError(
-            f"kataboom: the outcome has {len(outcome.poses)} poses for {len(names)} pieces"
-        )
-    for pose in outcome.poses:
-        if len(pose) != 7 or not all(math.isfinite(v) for v in pose):
-            raise IllegalMoveError(f"kataboom: outcome pose {pose!r} is not 7 finite numbers")
-    unknown = set(outcome.fell) - set(names)
-    if unknown:
-        raise IllegalMoveError(f"kataboom: outcome names unknown pieces {sorted(unknown)}")
+    check_outcome("kataboom", outcome, names, "pieces")
 
 
 def _coords(text: str, whole: str, forms: str, sizes: tuple[int, ...]) -> tuple[float, ...]:

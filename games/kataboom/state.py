@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games._table import Outcome as Outcome  # shared with Kozo
+from games._table import Pose as Pose
 from games.rng import Rng
 
-Pose = tuple[float, float, float, float, float, float, float]
 PLACE, NUDGE = "place", "nudge"
 MOVE_KINDS = (NUDGE, PLACE)
 READINGS = ("anywhere", "on-previous")
@@ -34,18 +35,6 @@ class KataboomConfig:
     lift_mm: float = 0.3
     window_s: float = 3.0
     settle_s: float = 1.0
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the table measured during a move: ``poses`` of every structure piece after it (in
-    structure order, the new piece last), ``fell`` (names, in the order they fell),
-    ``fall_time`` (s from the start of the move), ``judge`` (``physics`` or ``stand-in``)."""
-
-    poses: tuple[Pose, ...]
-    fell: tuple[str, ...] = ()
-    fall_time: float | None = None
-    judge: str = "stand-in"
 
 
 @dataclass(frozen=True, order=True)

@@ -23,6 +23,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from games._table import check_outcome, items_from_json, items_to_json, q4
+from games._table import num_text as _num
 from games.core import (
     ConfigError,
     Game,
@@ -33,7 +35,6 @@ from games.core import (
     Result,
     StateFormatError,
     check_state_header,
-    json_floats,
     json_int,
     json_ints,
     json_opt_int,
@@ -79,16 +80,6 @@ REFEREE = "kozo-physics"
 
 class TableRequiredError(GameError):
     """A place or cube move without its measured outcome in a game judged by a physics table."""
-
-
-def q4(v: float) -> float:
-    """Round a coordinate to 1e-4 cube edge (1.8 micrometres), the precision of move texts."""
-    return round(float(v), 4) + 0.0
-
-
-def _num(v: float) -> str:
-    s = f"{q4(v):.4f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
 
 
 # ---------------------------------------------------------------------------------------
@@ -657,16 +648,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             "to_move": state.to_move,
             "phase": state.phase,
             "supply": list(state.supply),
-            "tower": [
-                {
-                    "name": it.name,
-                    "rot": it.rot,
-                    "intended": list(it.intended),
-                    "pose": list(it.pose),
-                    "seat": it.seat,
-                }
-                for it in state.tower
-            ],
+            "tower": items_to_json(state.tower),
             "earned": list(state.earned),
             "rounds": [
                 {
@@ -694,16 +676,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         at = "kozo state: "
         try:
             rng = state_rng(self.name, obj["rng"])
-            tower = tuple(
-                Item(
-                    str(t["name"]),
-                    json_int(t["rot"], f"{at}tower[{i}].rot"),
-                    json_floats(t["intended"], f"{at}tower[{i}].intended", 3),  # type: ignore[arg-type]
-                    json_floats(t["pose"], f"{at}tower[{i}].pose", 7),  # type: ignore[arg-type]
-                    json_int(t["seat"], f"{at}tower[{i}].seat"),
-                )
-                for i, t in enumerate(obj["tower"])
-            )
+            tower = items_from_json(obj["tower"], f"{at}tower", Item)
             rounds = tuple(
                 RoundRecord(
                     json_ints(r["points"], f"{at}rounds[{i}].points", n),
@@ -800,18 +773,7 @@ def _replace(state: KozoState, **changes: Any) -> KozoState:
 
 
 def _check_outcome(outcome: Outcome, names: tuple[str, ...]) -> None:
-    if not isinstance(outcome, Outcome):
-        raise IllegalMoveError(f"kozo: a move's outcome must be an Outcome, got {outcome!r}")
-    if len(outcome.poses) != len(names):
-        raise IllegalMoveError(
-            f"kozo: the outcome has {len(outcome.poses)} poses for {len(names)} items"
-        )
-    for pose in outcome.poses:
-        if len(pose) != 7 or not all(math.isfinite(v) for v in pose):
-            raise IllegalMoveError(f"kozo: outcome pose {pose!r} is not 7 finite numbers")
-    unknown = set(outcome.fell) - set(names)
-    if unknown:
-        raise IllegalMoveError(f"kozo: outcome names unknown items {sorted(unknown)}")
+    check_outcome("kozo", outcome, names, "items")
 
 
 def _coords(text: str, whole: str, forms: str) -> tuple[float, ...]:

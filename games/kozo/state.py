@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games._table import Outcome as Outcome  # shared with Kataboom
+from games._table import Pose as Pose
 from games.rng import Rng
-
-Pose = tuple[float, float, float, float, float, float, float]
-"""Position of the piece frame (x, y, z) and quaternion (qx, qy, qz, qw), grid frame."""
 
 TAKE, PLACE, CUBE, NOCUBE = "take", "place", "cube", "nocube"
 MOVE_KINDS = (CUBE, NOCUBE, PLACE, TAKE)
@@ -53,22 +52,6 @@ class KozoConfig:
     def team(self) -> bool:
         """True when everyone plays together against the tower (solo or cooperative)."""
         return self.solo or self.coop
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the table measured while a move was made.
-
-    ``poses``: the settled pose of every item on the tower after the move (new one included),
-    in tower order; ``fell``: names of the items that fell (the topple rule of
-    :mod:`sim.verdict`, or the stand-in's draw); ``fall_time``: seconds from the start of the
-    move to the first fall; ``judge``: ``physics`` or ``stand-in``.
-    """
-
-    poses: tuple[Pose, ...]
-    fell: tuple[str, ...] = ()
-    fall_time: float | None = None
-    judge: str = "stand-in"
 
 
 @dataclass(frozen=True, order=True)

@@ -1,0 +1,97 @@
+"""Values and checks shared by the physics-judged stacking games (Kozo, Kataboom).
+
+Poses are 7 floats in a game's grid frame (cube edges): the position (x, y, z) and a
+quaternion (qx, qy, qz, qw). A *measured* move carries an :class:`Outcome`: what the table (the
+physics referee, or the seeded stand-in judge) saw while the move was made.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from games.core import IllegalMoveError, StateFormatError, json_floats, json_int
+
+Pose = tuple[float, float, float, float, float, float, float]
+"""Position of the piece frame (x, y, z) and quaternion (qx, qy, qz, qw), grid frame."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the table measured while a move was made.
+
+    ``poses``: the settled pose of every piece on the table after the move (the new one
+    included), in placement order; ``fell``: names of the pieces that fell (the topple rule of
+    :mod:`sim.verdict`, or the stand-in's draw), in the order they fell; ``fall_time``: seconds
+    from the start of the move to the first fall; ``judge``: ``physics`` or ``stand-in``.
+    """
+
+    poses: tuple[Pose, ...]
+    fell: tuple[str, ...] = ()
+    fall_time: float | None = None
+    judge: str = "stand-in"
+
+
+def q4(v: float) -> float:
+    """Round a coordinate to 1e-4 cube edge (about 2 micrometres), the precision of move texts."""
+    return round(float(v), 4) + 0.0
+
+
+def num_text(v: float) -> str:
+    """``v`` rounded by :func:`q4`, without trailing zeros (``-0`` written ``0``)."""
+    s = f"{q4(v):.4f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def check_outcome(game: str, outcome: Any, names: tuple[str, ...], noun: str) -> None:
+    """IllegalMoveError unless ``outcome`` is an :class:`Outcome` with one pose of 7 finite
+    numbers per name of ``names`` and only those names fallen (``noun``: what the names are,
+    ``items`` or ``pieces``)."""
+    if not isinstance(outcome, Outcome):
+        raise IllegalMoveError(f"{game}: a move's outcome must be an Outcome, got {outcome!r}")
+    if len(outcome.poses) != len(names):
+        raise IllegalMoveError(
+            f"{game}: the outcome has {len(outcome.poses)} poses for {len(names)} {noun}"
+        )
+    for pose in outcome.poses:
+        if len(pose) != 7 or not all(math.isfinite(v) for v in pose):
+            raise IllegalMoveError(f"{game}: outcome pose {pose!r} is not 7 finite numbers")
+    unknown = set(outcome.fell) - set(names)
+    if unknown:
+        raise IllegalMoveError(f"{game}: outcome names unknown {noun} {sorted(unknown)}")
+
+
+def items_to_json(items: Iterable[Any]) -> list[dict[str, Any]]:
+    """Placed pieces (``name``, ``rot``, ``intended``, ``pose``, ``seat``) as JSON objects."""
+    return [
+        {
+            "name": it.name,
+            "rot": it.rot,
+            "intended": list(it.intended),
+            "pose": list(it.pose),
+            "seat": it.seat,
+        }
+        for it in items
+    ]
+
+
+def items_from_json(value: Any, where: str, item: type[T]) -> tuple[T, ...]:
+    """Inverse of :func:`items_to_json`: ``item(name, rot, intended, pose, seat)`` for each
+    object of the list ``value``; ``where`` (e.g. ``"kozo state: tower"``) names it in errors
+    (StateFormatError, or KeyError/TypeError for a missing key or a list that is not one)."""
+    if not isinstance(value, list):
+        raise StateFormatError(f"{where} must be a list, got {value!r}")
+    return tuple(
+        item(
+            str(t["name"]),  # type: ignore[call-arg]
+            json_int(t["rot"], f"{where}[{i}].rot"),
+            json_floats(t["intended"], f"{where}[{i}].intended", 3),
+            json_floats(t["pose"], f"{where}[{i}].pose", 7),
+            json_int(t["seat"], f"{where}[{i}].seat"),
+        )
+        for i, t in enumerate(value)
+    )
