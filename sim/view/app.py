@@ -438,6 +438,7 @@ class TableApp:
         assert o is not None
         o["yaw"] = (o["yaw"] + dyaw) % 360
         o["pitch"] = min(-3.0, max(-89.0, o["pitch"] + dpitch))
+        self._camera_moved()
         self._dirty = True
 
     def zoom(self, factor: float) -> None:
@@ -447,6 +448,7 @@ class TableApp:
         o = self._orbit
         assert o is not None
         o["distance"] = min(20.0, max(0.05, o["distance"] * factor))
+        self._camera_moved()
         self._dirty = True
 
     def pan(self, dx: float, dy: float) -> None:
@@ -461,6 +463,7 @@ class TableApp:
         up = np.cross(right, fwd)
         scale = 2 * o["distance"] * math.tan(math.radians(o["fov"]) / 2) / self.size[1]
         o["target"] = o["target"] + scale * (-dx * right + dy * up)
+        self._camera_moved()
         self._dirty = True
 
     # ------------------------------------------------------------------ events
@@ -590,6 +593,12 @@ class TableApp:
 
     def _reset_view(self) -> None:
         self._orbit = None
+        self._camera_moved()
+
+    def _camera_moved(self) -> None:
+        if self._anim is not None:
+            self._anim["shown"] = False  # rebuild the animation's table for the new camera
+        self._dirty = True
 
     def _toggle_help(self) -> None:
         self.show_help = not self.show_help
@@ -627,7 +636,14 @@ class TableApp:
         a window."""
         if self.closed:
             raise RuntimeError("the app is closed")
-        if self._dirty or self._layout is None:
+        anim = self._anim
+        if anim is not None and anim.get("shown") and self._layout is not None:
+            # the animation's table is built: only move its pieces (no rebuild, no new shaders)
+            self.renderer.set_poses(self._anim_poses())
+            self._dirty = False
+        elif self._dirty or self._layout is None:
+            if anim is not None:
+                anim["shown"] = True
             layout = self.layout()
             self._ensure_orbit(layout if self._anim is None else self._base_layout())
             self.renderer.show(layout, self.camera_spec())

@@ -1,0 +1,139 @@
+"""The interactive app: picking, the orbit camera, on-screen text, the scene viewer, commands.
+
+Geometry expectations come from the set-up: a ray straight down onto a box of known height hits
+its top; the ray through the pixel where a point is drawn passes through that point.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+from sim.cli import main
+from sim.view.app import SceneApp, TableApp, pick
+from sim.view.camera import CameraView, pixel_ray
+from sim.view.harness import Harness
+from sim.view.layout import TableLayout, box_item
+
+
+def test_pixel_ray_goes_through_the_projected_point() -> None:
+    view = CameraView((0.3, -0.4, 0.25), (0.0, 0.0, 0.02), 30.0)
+    pts = np.array([[0.0, 0.0, 0.0], [0.05, -0.02, 0.07], [-0.1, 0.08, 0.0]])
+    for p, px in zip(pts, view.project(pts, (640, 360)), strict=True):
+        o, d = pixel_ray(view, (640, 360), *px)
+        assert abs(np.linalg.norm(d) - 1) < 1e-12
+        # distance from p to the ray
+        off = (p - o) - ((p - o) @ d) * d
+        assert np.linalg.norm(off) < 1e-9
+
+
+def test_pick_hits_the_nearest_top_and_falls_back_to_the_table() -> None:
+    low = box_item("low", (0.02, 0.02, 0.01), (0.0, 0.0, 0.0), (1, 0, 0))
+    high = box_item("high", (0.02, 0.02, 0.01), (0.0, 0.0, 0.01), (0, 1, 0))
+    ghost = box_item("ghost", (0.02, 0.02, 0.01), (0.0, 0.0, 0.02), (0, 0, 1))
+    lay = TableLayout("t", (low, high, ghost))
+    item, point = pick(lay, (0.01, 0.01, 1.0), (0.0, 0.0, -1.0))
+    assert item == "high" and point == pytest.approx((0.01, 0.01, 0.02))  # ghost not picked
+    item, point = pick(lay, (0.5, 0.5, 1.0), (0.0, 0.0, -1.0))
+    assert item is None and point == pytest.approx((0.5, 0.5, 0.0))
+    assert pick(lay, (0.5, 0.5, 1.0), (0.0, 0.0, 1.0)) == (None, None)
+
+
+def test_orbit_zoom_pan_and_text() -> None:
+    with Harness("kozo", options={"table": "stand-in"}, seed=1) as h:
+        app = h.app
+        cam = app.camera_spec()
+        d0, yaw0 = cam["distance"], cam["yaw"]
+        h.wheel(1)
+        assert app.camera_spec()["distance"] == pytest.approx(d0 * 0.9)
+        h.key("arrow_right")
+        assert app.camera_spec()["yaw"] == pytest.approx((yaw0 + 10) % 360)
+        # right-drag orbits: 100 px to the left turns by +40 degrees
+        h.move(400, 200)
+        h.drag((300, 200), button="right")
+        assert app.camera_spec()["yaw"] == pytest.approx((yaw0 + 50) % 360)
+        t0 = np.asarray(app.camera_spec()["target"])
+        h.move(300, 200)
+        h.drag((300, 260), button="middle")
+        assert np.linalg.norm(np.asarray(app.camera_spec()["target"]) - t0) > 0
+        h.key("home")
+        assert app.camera_spec()["yaw"] == pytest.approx(yaw0)
+        text = h.text()
+        assert "P1 to move (human)" in text["top-left"]
+        assert "score: P1 0, P2 0" in text["top-left"]
+        assert "undo" in text["top-right"]
+        h.key("f1")
+        assert h.text()["top-right"] == "f1: help"
+        img = h.frame()
+        assert img.shape == (360, 640, 3) and img.dtype == np.uint8
+
+
+def test_move_line_plays_typed_moves_and_reports_bad_ones() -> None:
+    with Harness("kozo", options={"table": "stand-in"}, seed=1) as h:
+        assert not h.app.type_move("take nosuchpiece")
+        assert "nosuchpiece" in h.app.explanation
+        assert h.app.type_move("take 2a")
+        assert h.app.state.touched == "2a"
+        assert "move> " not in h.text().get("bottom-left", "")
+
+
+def test_a_game_over_refuses_moves() -> None:
+    with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
+        assert h.app.type_move("quit")
+        assert h.app.game.is_terminal(h.app.state)
+        assert not h.app.play(h.app.game.parse_move(h.app.state, "hint"))
+        assert "over" in h.app.verdict
+        assert "game over" in h.text()["top-left"]
+
+
+def test_scene_app_runs_the_scene() -> None:
+    from sim.commands.simulate import resolve_scene
+
+    scene = resolve_scene("kozo-overhang")
+    with SceneApp(scene, size=(320, 180), seconds=0.5) as app:
+        h = Harness(app=app)
+        before = {it.id: it.position for it in app.items()}
+        h.key("space")
+        assert app.busy
+        h.settle()
+        assert not app.busy
+        assert "ran 0.5 s" in app.verdict
+        moved = {it.id: it.position for it in app.items()}
+        assert set(moved) == set(before)
+
+
+def test_view_command_headless(tmp_path, capsys) -> None:  # noqa: ANN001
+    out = tmp_path / "v.png"
+    assert main(["view", "kozo-tower", "--headless", "--size", "320x180", "-o", str(out)]) == 0
+    assert out.is_file() and out.stat().st_size > 0
+    assert "scene kozo-tower" in capsys.readouterr().out
+    assert main(["view", "no-such-scene", "--headless"]) == 2
+    assert main(["view", "kozo-tower", "--headless", "--size", "0x5"]) == 2
+    assert main(["view", "kozo-tower", "--headless", "-o", str(tmp_path / "x.gif")]) == 2
+    assert not (tmp_path / "x.gif").exists()
+
+
+def test_play_headless_is_unchanged(capsys) -> None:  # noqa: ANN001
+    assert main(["play", "catego", "--players", "random,random", "--seed", "3", "--headless"]) == 0
+    assert "result:" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
+def test_window_under_xvfb_plays_bot_moves() -> None:
+    from sim.view.backend import BackendUnavailableError
+
+    try:
+        app = TableApp("katamino", options={"mode": "traditional"}, players=("smart",), seed=0,
+                       size=(320, 180), backend="gl", window=True)  # fmt: skip
+    except BackendUnavailableError as exc:
+        pytest.skip(f"no gl window here: {exc}")
+    with app:
+        assert app.renderer.window and app.renderer.backend == "gl"
+        # events as Panda3D's button thrower names them
+        app._window_event("wheel_up", 10, 10, {})
+        app.run_window(max_frames=25)
+        assert len(app.moves) >= 1  # the bot played, animated, in the window
+        assert math.isfinite(app.camera_spec()["distance"])
