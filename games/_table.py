@@ -1,4 +1,4 @@
-"""Values and checks shared by the physics-judged stacking games (Kozo, Kataboom).
+"""Values, checks and a bot base shared by the physics-judged stacking games (Kozo, Kataboom).
 
 Poses are 7 floats in a game's grid frame (cube edges): the position (x, y, z) and a
 quaternion (qx, qy, qz, qw). A *measured* move carries an :class:`Outcome`: what the table (the
@@ -10,9 +10,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from games.core import IllegalMoveError, StateFormatError, json_floats, json_int
+from games.core import (
+    Bot,
+    Game,
+    IllegalMoveError,
+    Referee,
+    StateFormatError,
+    json_floats,
+    json_int,
+    make_referee,
+)
+from games.rng import Rng
 
 Pose = tuple[float, float, float, float, float, float, float]
 """Position of the piece frame (x, y, z) and quaternion (qx, qy, qz, qw), grid frame."""
@@ -95,3 +105,50 @@ def items_from_json(value: Any, where: str, item: type[T]) -> tuple[T, ...]:
         )
         for i, t in enumerate(value)
     )
+
+
+class TableBot(Bot):
+    """A bot that asks the game's physics referee how likely a move is to bring pieces down.
+
+    Subclasses set ``stream`` (the label of the seeds given to the referee), and may set
+    ``default_candidates`` (moves judged per decision when ``budget`` is None),
+    ``assess_replicas`` and ``assess_seconds`` (the referee's seeded ensemble). The referee is
+    made on first use and closed with the bot.
+    """
+
+    stream: ClassVar[str]
+    default_candidates: ClassVar[int] = 3
+    assess_replicas: ClassVar[int] = 2
+    assess_seconds: ClassVar[float] = 1.0
+
+    def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
+        super().__init__(game, seed, budget)
+        self._judge: Referee | None = None
+
+    @property
+    def candidates(self) -> int:
+        """How many moves are judged per decision (``budget``, at least 1)."""
+        return max(1, self.budget or self.default_candidates)
+
+    def table_risk(self, game: Game[Any, Any, Any], state: Any, move: Any) -> float | None:
+        """The referee's judged fall probability of ``move`` (intended pose, no hand noise),
+        or None when ``state``'s config has no referee (rules-only play)."""
+        name = game.referee_name(state.config)
+        if name is None:
+            return None
+        if self._judge is None:
+            self._judge = make_referee(name, game, state.config, self.seed)
+        seed = Rng.from_seed(self.seed, self.stream, game.state_digest(state)).state
+        return float(
+            self._judge.assess(  # type: ignore[attr-defined]
+                state,
+                move,
+                replicas=self.assess_replicas,
+                seconds=self.assess_seconds,
+                seed=seed,
+            )
+        )
+
+    def __del__(self) -> None:
+        if self._judge is not None:
+            self._judge.close()

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.core import Bot, GameError, Referee, make_referee
+from games._table import TableBot
+from games.core import Bot, GameError
 from games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
 from games.kataboom.state import Item, KataboomMove, KataboomState
 from games.rng import Rng
@@ -53,34 +54,23 @@ def safe_count(state: KataboomState) -> int:
     return count_safe(state, SAFE)
 
 
-class CarefulBot(Bot):
-    """Placements that stand, leaving the opponent few safe ones (see the module doc)."""
+class CarefulBot(TableBot):
+    """Placements that stand, leaving the opponent few safe ones (see the module doc).
+
+    ``candidates``: how many placements are judged per decision."""
 
     name = "careful"
-
-    def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
-        super().__init__(game, seed, budget)
-        self._judge: Referee | None = None
-
-    @property
-    def candidates(self) -> int:
-        """How many placements are judged per decision."""
-        return max(1, self.budget or DEFAULT_CANDIDATES)
+    stream = "kataboom-careful"
+    default_candidates = DEFAULT_CANDIDATES
+    assess_replicas = ASSESS_REPLICAS
+    assess_seconds = ASSESS_SECONDS
 
     def risk(self, state: KataboomState, move: KataboomMove, margin: float) -> float:
         """Judged collapse probability of ``move`` (intended pose, no hand noise)."""
-        game = _game(self.game)
-        name = game.referee_name(state.config)
-        if name is None:
+        judged = self.table_risk(_game(self.game), state, move)
+        if judged is None:
             return UNSUPPORTED_RISK if margin < 0 else state.config.stand_in_risk
-        if self._judge is None:
-            self._judge = make_referee(name, game, state.config, self.seed)
-        seed = Rng.from_seed(self.seed, "kataboom-careful", game.state_digest(state)).state
-        return float(
-            self._judge.assess(  # type: ignore[attr-defined]
-                state, move, replicas=ASSESS_REPLICAS, seconds=ASSESS_SECONDS, seed=seed
-            )
-        )
+        return judged
 
     def choose(self, state: KataboomState) -> KataboomMove:
         game = _game(self.game)
@@ -106,10 +96,6 @@ class CarefulBot(Bot):
             if key[0] == 0.0:
                 break
         return best
-
-    def __del__(self) -> None:
-        if self._judge is not None:
-            self._judge.close()
 
 
 BOTS: dict[str, type[Bot]] = {"careful": CarefulBot}

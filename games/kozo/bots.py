@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from games.core import Bot, GameError, Referee, make_referee
+from games._table import TableBot
+from games.core import Bot, GameError
 from games.kozo.geometry import piece_orientations
 from games.kozo.judge import support_margin, topple_risk
 from games.kozo.rules import Kozo, tower_blocks
@@ -65,34 +66,21 @@ class GreedyBot(Bot):
         return move
 
 
-class CarefulBot(Bot):
-    """Best expected score over the ``budget`` most promising placements (see module doc)."""
+class CarefulBot(TableBot):
+    """Best expected score over the ``budget`` most promising placements (see module doc).
+
+    ``candidates``: how many placements (and balance spots) are judged per decision."""
 
     name = "careful"
-
-    def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
-        super().__init__(game, seed, budget)
-        self._judge: Referee | None = None
-
-    @property
-    def candidates(self) -> int:
-        """How many placements (and balance spots) are judged per decision."""
-        return max(1, self.budget or DEFAULT_CANDIDATES)
+    stream = "kozo-careful"
+    default_candidates = DEFAULT_CANDIDATES
+    assess_replicas = ASSESS_REPLICAS
+    assess_seconds = ASSESS_SECONDS
 
     def risk(self, state: KozoState, move: KozoMove, margin: float | None) -> float:
         """Judged topple probability of making ``move`` (intended pose, no hand noise)."""
-        game = _game(self.game)
-        name = game.referee_name(state.config)
-        if name is None:
-            return topple_risk(state.config, move, margin)
-        if self._judge is None:
-            self._judge = make_referee(name, game, state.config, self.seed)
-        seed = Rng.from_seed(self.seed, "kozo-careful", game.state_digest(state)).state
-        return float(
-            self._judge.assess(  # type: ignore[attr-defined]
-                state, move, replicas=ASSESS_REPLICAS, seconds=ASSESS_SECONDS, seed=seed
-            )
-        )
+        judged = self.table_risk(_game(self.game), state, move)
+        return topple_risk(state.config, move, margin) if judged is None else judged
 
     def choose(self, state: KozoState) -> KozoMove:
         game = _game(self.game)
@@ -127,10 +115,6 @@ class CarefulBot(Bot):
             return ranked[0]
         scored = [(self.risk(state, m, None), i, m) for i, m in enumerate(ranked)]
         return min(scored)[2]
-
-    def __del__(self) -> None:
-        if self._judge is not None:
-            self._judge.close()
 
 
 BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "careful": CarefulBot}
