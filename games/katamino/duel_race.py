@@ -18,7 +18,7 @@ import numpy as np
 
 from games.katamino import Problem, Target, is_solvable, legal_orientations
 from games.katamino.duel_cards import canonical, piece, score
-from games.katamino.solo import placements
+from games.katamino.solo import placements, shifted
 from games.polycubes import Cells, normalize
 
 HANDLE = {"beginner": 6.0, "easy": 5.0, "normal": 4.0, "difficult": 3.5, "expert": 3.0}
@@ -60,15 +60,9 @@ def shape_key(name: str) -> tuple[str, ...]:
     return canonical((name,))
 
 
-def _at(o: Cells, a, cell) -> Cells:
-    """Orientation ``o`` translated so its cell ``a`` lands on ``cell``."""
-    return tuple(sorted((cell[0] + x - a[0], cell[1] + y - a[1], cell[2] + z - a[2])
-                        for x, y, z in o))  # fmt: skip
-
-
 def placements_at(target: Target, free: frozenset, name: str, cell) -> list[Cells]:
     """Every placement of ``name`` on ``free`` cells that covers ``cell``."""
-    out = {_at(o, a, cell) for o in orientations(name, target.dims) for a in o}
+    out = {shifted(o, a, cell) for o in orientations(name, target.dims) for a in o}
     return sorted(cells for cells in out if all(c in free for c in cells))
 
 
@@ -167,4 +161,4 @@ def flip(cells: Cells, dims: int) -> Cells:
 
 def place_held(held: Cells, at) -> Cells:
     """The cells of a held piece put with its first cell (layer, row, column order) on ``at``."""
-    return _at(held, min(held, key=lambda c: (c[2], c[1], c[0])), at)
+    return shifted(held, min(held, key=lambda c: (c[2], c[1], c[0])), at)

@@ -181,14 +181,18 @@ def _shape_key(name: str) -> tuple:
     return tuple(sorted(piece(name).cells))
 
 
+def shifted(o: Cells, a: tuple[int, int, int], cell: tuple[int, int, int]) -> Cells:
+    """Orientation ``o`` translated so its cell ``a`` lands on ``cell`` (sorted cells)."""
+    return tuple(sorted((cell[0] + x - a[0], cell[1] + y - a[1], cell[2] + z - a[2])
+                        for x, y, z in o))  # fmt: skip
+
+
 def placements(target: Target, free: frozenset, name: str, straight: bool) -> list[Cells]:
     """Every way to put piece ``name`` on ``free`` cells of ``target`` (sorted cell tuples)."""
     out = set()
     for o in orientations_of(name, target.dims, straight):
-        anchor = o[0]
         for c in free:
-            cells = tuple(sorted((c[0] + x - anchor[0], c[1] + y - anchor[1], c[2] + z - anchor[2])
-                                 for x, y, z in o))  # fmt: skip
+            cells = shifted(o, o[0], c)
             if all(q in free for q in cells):
                 out.add(cells)
     return sorted(out)
