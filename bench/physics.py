@@ -17,6 +17,9 @@ every run) and a collapse (``kozo-overhang``, ``method="simulate"``) -- each ove
 own window (5 s; ``--seconds`` does not apply), with the speed-up of 2 workers over 1 and the
 LP-settled time as a ratio to the simulated one; and the time of one ``sim.statics.analyse``
 call on the tower. CPU time there includes the worker processes (``RUSAGE_CHILDREN``).
+
+``verdict8_tower``: the issue-#4 goal, an 8-replica simulated verdict of the whole 24-piece tower
+under 1 s wall on 2 cores, with and without the verdict's early stop (see its docstring).
 """
 
 from __future__ import annotations
@@ -166,13 +169,15 @@ def timed_verdicts(
     workers: tuple[int, ...] = (1, 2),
     replicas: int = 8,
     repeats: int = 3,
+    **options: Any,
 ) -> dict[int, dict[str, Any]]:
     """Wall and CPU time (this process plus its workers) of ``simulate`` on ``scene`` for each
     worker count, ``repeats`` rounds interleaved (1, 2, 1, 2, ...) so that a burst of load from
     other processes hits both counts alike. Every call gives the same verdict (same seed).
 
     The machine is shared: ``wall_min_s`` (the least disturbed run) is the figure to compare,
-    ``wall_s`` lists every run, and ``load_1m`` the load average after each."""
+    ``wall_s`` lists every run, and ``load_1m`` the load average after each. ``options`` go to
+    ``simulate`` (e.g. ``early_stop=None``)."""
     from sim.verdict import simulate
 
     runs: dict[int, dict[str, Any]] = {
@@ -181,7 +186,7 @@ def timed_verdicts(
     for _ in range(repeats):
         for w in workers:
             w0, c0 = time.perf_counter(), _cpu_with_children()
-            v = simulate(scene, replicas=replicas, seed=0, method=method, workers=w)
+            v = simulate(scene, replicas=replicas, seed=0, method=method, workers=w, **options)
             runs[w]["wall_s"].append(time.perf_counter() - w0)
             runs[w]["cpu_s"].append(_cpu_with_children() - c0)
             runs[w]["load_1m"].append(os.getloadavg()[0])
@@ -191,6 +196,7 @@ def timed_verdicts(
                 method=v.method,
                 verdict=v.verdict,
                 topple_probability=v.topple_probability,
+                simulated_s=v.simulated_s,
             )
     for r in runs.values():
         r["wall_min_s"] = min(r["wall_s"])
@@ -232,6 +238,38 @@ def figure_verdict_workers(scene: Scene, seconds: float, repeats: int = 3) -> di
     return out
 
 
+def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dict[str, Any]:
+    """The issue-#4 goal: a simulated 8-replica verdict (``method="simulate"``, the scene's 5 s
+    window) of the whole shipped tower ``scene`` under 1 s wall on 2 cores. Measured in the
+    same process with the early stop of :class:`sim.verdict.EarlyStop` (the default; statics
+    proves the tower stands, so every replica ends once the tower has settled) and without it
+    (``early_stop=None``, the whole window; one round, it is slow), with 1 and 2 workers; the
+    verdicts must agree. ``seconds`` is unused. Also the CPU time of the statics check alone,
+    which runs before the replicas in the calling process."""
+    from sim.statics import analyse
+
+    with_stop = timed_verdicts(scene, "simulate", repeats=repeats)
+    without = timed_verdicts(scene, "simulate", repeats=1, early_stop=None)
+    analyse(scene, clearance=scene.physics.clearance)  # warm (imports)
+    c0 = time.process_time()
+    analyse(scene, clearance=scene.physics.clearance)
+    statics_cpu = time.process_time() - c0
+    best = with_stop[2]["wall_min_s"]
+    return {
+        "replicas": 8,
+        "window_s": scene.seconds,
+        "early_stop": {"workers_1": with_stop[1], "workers_2": with_stop[2]},
+        "whole_window": {"workers_1": without[1], "workers_2": without[2]},
+        "statics_cpu_s": statics_cpu,
+        "same_verdict": with_stop[2]["verdict"] == without[2]["verdict"],
+        "speedup_wall_2_workers": without[2]["wall_min_s"] / best,
+        "speedup_cpu_2_workers": without[2]["cpu_median_s"] / with_stop[2]["cpu_median_s"],
+        "goal_wall_s": 1.0,
+        "goal_met_wall": best < 1.0,
+        "cpu_per_core_2_workers_s": with_stop[2]["cpu_median_s"] / 2,
+    }
+
+
 def figure_statics_analyse(scene: Scene, seconds: float, repeats: int = 7) -> dict[str, Any]:
     """One ``sim.statics.analyse(scene, clearance=...)`` call on the tower: the first call
     (cold: imports and caches) and the median, min and max of ``repeats`` more."""
@@ -260,6 +298,7 @@ FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "drift": figure_drift,
     "verdict_workers": figure_verdict_workers,
     "statics_analyse": figure_statics_analyse,
+    "verdict8_tower": figure_verdict8_tower,
 }
 """Figure name -> function(scene, seconds). Add new figures here."""
 
@@ -303,6 +342,22 @@ def _print_summary(res: dict[str, Any]) -> None:
         )
         if not f["simulated_case_is_simulated"]:
             print("WARNING: the 'simulated' case was settled by statics; pick another scene")
+    if "verdict8_tower" in figs:
+        f = figs["verdict8_tower"]
+        for mode in ("early_stop", "whole_window"):
+            for w in ("workers_1", "workers_2"):
+                r = f[mode][w]
+                print(
+                    f"verdict8_tower {mode:12s} {w}: {r['verdict']} wall (min) {r['wall_min_s']:.3f}"
+                    f" s (median {r['wall_median_s']:.3f}), cpu (median, with workers)"
+                    f" {r['cpu_median_s']:.3f} s, simulated {r['simulated_s']:.2f} s per replica"
+                )
+        print(
+            f"verdict8_tower speed-up (2 workers) wall {f['speedup_wall_2_workers']:.1f}x, cpu"
+            f" {f['speedup_cpu_2_workers']:.1f}x; statics {f['statics_cpu_s']:.3f} s cpu; goal"
+            f" < {f['goal_wall_s']} s wall met: {f['goal_met_wall']} (cpu per core"
+            f" {f['cpu_per_core_2_workers_s']:.3f} s); same verdict: {f['same_verdict']}"
+        )
     if "statics_analyse" in figs:
         r = figs["statics_analyse"]
         print(

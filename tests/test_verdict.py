@@ -164,3 +164,71 @@ def test_a_bar_resting_on_its_end_edge_has_fallen() -> None:
     assert out.reasons[1] == "touched table"
     assert out.first_fall_s == pytest.approx(0.5)
     assert out.tilt_deg[1] < 20.0
+
+
+# ---------------------------------------------------------------------------------------
+# Early stop (issue #4): only where statics proves "stands", only once the scene is quiet
+# ---------------------------------------------------------------------------------------
+def test_early_stop_ends_a_settled_proven_scene_and_keeps_the_verdict() -> None:
+    """cantilever-safe: statics decides "stands" (the bar's centre of mass 2 mm inside the
+    pedestal, tilt margin over 8 deg), so the simulated replicas may stop once quiet. The bar
+    starts at rest on the pedestal, so it is quiet from the first checks on and every replica
+    ends after the 0.2 s window, well before 0.3 s; the whole 5 s window gives the same
+    answer."""
+    scene = load_scene(shipped_scene_path("cantilever-safe"))
+    quick = simulate(scene, method="simulate", replicas=2, workers=1)
+    full = simulate(scene, method="simulate", replicas=2, workers=1, early_stop=None)
+    assert quick.early_stop is not None and full.early_stop is None
+    assert quick.simulated_s is not None and 0.2 - 1e-9 <= quick.simulated_s <= 0.3
+    assert full.simulated_s == pytest.approx(5.0)
+    assert quick.verdict == full.verdict == "stands"
+    assert quick.replica_toppled == full.replica_toppled == (False, False)
+    assert "came to rest" in quick.explanation and "came to rest" not in full.explanation
+    assert quick.to_json()["early_stop"]["window_s"] == 0.2
+
+
+def test_early_stop_is_not_used_where_statics_does_not_prove_stands() -> None:
+    """kozo-marginal is left undecided by statics (tilt margin 6.2 deg < 8): its replicas run
+    the whole window even though the tower stands still."""
+    scene = load_scene(shipped_scene_path("kozo-marginal"))
+    v = simulate(scene, method="simulate", replicas=1, seconds=0.5, workers=1)
+    assert v.statics is not None and v.statics["decision"] == "undecided"
+    assert v.early_stop is None
+    assert v.simulated_s == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("lift_mm", "settles"), [(0.3, True), (2.0, False)])
+def test_early_stop_waits_for_rest_near_the_start(lift_mm: float, settles: bool) -> None:
+    """A cube let go ``lift_mm`` above another cube resting on the table (a new contact between
+    two loose pieces is not a fall), run with the early stop forced on. 0.3 mm:
+    it lands after sqrt(2 h / g) = 7.8 ms and rests 0.3 mm below where it started (under the
+    0.5 mm bound), so the run ends after the 0.2 s quiet window, by 0.25 s. 2 mm: it lands
+    after 20 ms, 2 mm from its start -- beyond the bound, so it is never "where statics proved
+    equilibrium" and the run goes the whole 1 s (a 2 mm drop is under half an edge: no fall)."""
+    from sim.config import PhysicsConfig, get_profile
+    from sim.verdict import EarlyStop, ToppleRule, run_once
+
+    a = PhysicsConfig().kozo_cube
+    base = ScenePiece("base", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))
+    cube = ScenePiece("c", ((0, 0, 0),), "kozo", (0.0, 0.0, a + lift_mm * 1e-3))
+    scene = Scene("drop", (base, cube))
+    out = run_once(scene, get_profile("verdict"), 1.0, ToppleRule(), EarlyStop())
+    assert out.fell == [False, False]
+    assert out.settled is settles
+    if settles:
+        assert 0.2 - 1e-9 <= out.simulated_s <= 0.25
+    else:
+        assert out.simulated_s == pytest.approx(1.0)
+
+
+def test_speculative_early_stop_never_changes_the_result() -> None:
+    """With 2 workers and ``method="simulate"`` the replicas start (with the early stop) while
+    statics runs. kozo-marginal stands still, so its replicas settle, but statics leaves it
+    undecided: they must be redone over the whole window, giving the very bytes of the
+    1-worker path, which never speculates."""
+    scene = load_scene(shipped_scene_path("kozo-marginal"))
+    one, two = (
+        simulate(scene, method="simulate", replicas=2, seconds=0.5, workers=w) for w in (1, 2)
+    )
+    assert two.simulated_s == pytest.approx(0.5) and two.early_stop is None
+    assert json.dumps(one.to_json(), sort_keys=True) == json.dumps(two.to_json(), sort_keys=True)
