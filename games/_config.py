@@ -66,3 +66,10 @@ def options_to_json(game: Game[Any, Any, Any], config: Any) -> dict[str, Any]:
     for opt in game.options:
         out[opt.name] = getattr(config, opt.name)
     return out
+
+
+def check_choice(game: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
+    """``value`` when it is one of the strings ``choices``, else ConfigError naming the key."""
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"{game}: option {key!r}: {value!r} (allowed: {', '.join(choices)})")
+    return value

@@ -62,6 +62,7 @@ from functools import cached_property
 from numbers import Integral
 from typing import Any
 
+from games._config import check_choice
 from games.core import (
     Bot,
     ConfigError,
@@ -324,12 +325,6 @@ def _check_columns(value: Any, players: int) -> tuple[int, ...]:
     return tuple(sorted(seen))
 
 
-def _check_choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"catego: option {key!r}: {value!r} (allowed: {', '.join(choices)})")
-    return value
-
-
 def _json_int(value: Any, what: str, lo: int, hi: int) -> int:
     if not _is_int(value) or not lo <= value <= hi:
         raise StateFormatError(
@@ -397,7 +392,9 @@ class Catego(Game[CategoState, int, CategoConfig]):
         players = int(players)
         self.check_players(players)
         columns = _check_columns(values.get("columns", DEFAULT_COLUMNS), players)
-        tie_rule = _check_choice("tie_rule", values.get("tie_rule", "tie-highest"), TIE_RULES)
+        tie_rule = check_choice(
+            self.name, "tie_rule", values.get("tie_rule", "tie-highest"), TIE_RULES
+        )
         partnerships = values.get("partnerships", False)
         if not isinstance(partnerships, bool):
             raise ConfigError(
@@ -408,8 +405,8 @@ class Catego(Game[CategoState, int, CategoConfig]):
                 f"catego: option 'partnerships' needs exactly 4 players (P1+P3 against "
                 f"P2+P4), got {players}"
             )
-        first_entry = _check_choice(
-            "first_entry", values.get("first_entry", "competitors"), FIRST_ENTRY_RULES
+        first_entry = check_choice(
+            self.name, "first_entry", values.get("first_entry", "competitors"), FIRST_ENTRY_RULES
         )
         return CategoConfig(players, columns, tie_rule, partnerships, first_entry)
 

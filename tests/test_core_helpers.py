@@ -10,7 +10,13 @@ import math
 
 import pytest
 
-from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from games._config import (
+    check_choice,
+    check_option_kinds,
+    check_ranges,
+    merged_options,
+    options_to_json,
+)
 from games._table import Outcome, check_outcome, items_from_json, items_to_json, num_text, q4
 from games.catego import GAME as CATEGO
 from games.core import (
@@ -238,3 +244,11 @@ def test_items_json_round_trip() -> None:
         items_from_json(obj, "w", Item)
     with pytest.raises(StateFormatError, match=r"^w must be a list, got \{\}$"):
         items_from_json({}, "w", Item)
+
+
+def test_check_choice() -> None:
+    assert check_choice("g", "k", "b", ("a", "b")) == "b"
+    for bad in ("c", 1, None, "A"):
+        with pytest.raises(ConfigError) as info:
+            check_choice("g", "k", bad, ("a", "b"))
+        assert str(info.value) == f"g: option 'k': {bad!r} (allowed: a, b)"

@@ -37,6 +37,7 @@ from functools import cached_property
 from numbers import Integral
 from typing import Any
 
+from games._config import check_choice
 from games.core import (
     ConfigError,
     Game,
@@ -328,12 +329,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
-def _check_choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"kaito: option {key!r}: {value!r} (allowed: {', '.join(choices)})")
-    return value
-
-
 _CELL = r"([a-f][1-6])"
 _REMOVE_RE = re.compile(rf"^remove\s+{_CELL}\s*(?:,|\s|and)\s*{_CELL}$")
 _PLACE_RE = re.compile(rf"^(?:kaito|place)\s+(?:on\s+|at\s+)?{_CELL}$")
@@ -382,8 +377,10 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
         if not _is_int(players):
             raise ConfigError(f"kaito: players must be an integer, got {players!r}")
         self.check_players(int(players))
-        movement = _check_choice("movement", values.get("movement", "pass"), MOVEMENTS)
-        end_check = _check_choice("end_check", values.get("end_check", "turn-end"), END_CHECKS)
+        movement = check_choice(self.name, "movement", values.get("movement", "pass"), MOVEMENTS)
+        end_check = check_choice(
+            self.name, "end_check", values.get("end_check", "turn-end"), END_CHECKS
+        )
         return KaitoConfig(int(players), movement, end_check)
 
     def config_to_json(self, config: KaitoConfig) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games._config import check_choice
 from games.core import ConfigError, Option
 from games.katoiz.components import COLOUR_LETTERS, check_bool, check_int
 
@@ -164,15 +165,9 @@ class KatoizConfig:
         return out
 
 
-def _choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{GAME}: option {key!r}: {value!r} (allowed: {', '.join(choices)})")
-    return value
-
-
 def make_config(values: Mapping[str, Any], players: int) -> KatoizConfig:
     """Validate ``values`` (keys already checked) for ``players`` seats."""
-    kind = _choice("type", values.get("type", "stapeltoren"), TYPES)
+    kind = check_choice(GAME, "type", values.get("type", "stapeltoren"), TYPES)
     top = max(PRESETS[kind])
     level = check_int(GAME, "level", values.get("level", 1), 1, top, f"{kind} has levels 1-{top}")
     for key in values:
@@ -259,7 +254,7 @@ def _threeset(v: dict[str, Any], players: int, level: int) -> KatoizConfig:
         category_score=cat,
         remove_disc=check_bool(GAME, "remove_disc", v.get("remove_disc", False)),
         reroll=check_bool(GAME, "reroll", v.get("reroll", False)),
-        set_rule=_choice("set_rule", v.get("set_rule", "common"), SET_RULES),
+        set_rule=check_choice(GAME, "set_rule", v.get("set_rule", "common"), SET_RULES),
         move_needs_dice=check_bool(GAME, "move_needs_dice", v.get("move_needs_dice", True)),
         diagonal_next=check_bool(GAME, "diagonal_next", v.get("diagonal_next", False)),
         max_turns=cap or DEFAULT_MAX_TURNS["3-set"],
@@ -314,7 +309,7 @@ def _stapeltje(v: dict[str, Any], players: int, level: int) -> KatoizConfig:
         clock=clock,
         colour_ladder=check_bool(GAME, "colour_ladder", v.get("colour_ladder", False)),
         ladder=ladder.upper(),
-        position=_choice("position", v.get("position", "8"), POSITIONS),
+        position=check_choice(GAME, "position", v.get("position", "8"), POSITIONS),
         farthest=check_bool(GAME, "farthest", v.get("farthest", True)),
         time_limit=time_limit,
         clock_seconds=clock_s,
