@@ -252,3 +252,22 @@ def test_check_choice() -> None:
         with pytest.raises(ConfigError) as info:
             check_choice("g", "k", bad, ("a", "b"))
         assert str(info.value) == f"g: option 'k': {bad!r} (allowed: a, b)"
+
+
+def test_table_bot_candidates_and_no_referee() -> None:
+    from games._table import TableBot
+    from games.kozo import GAME as KOZO
+
+    class Probe(TableBot):
+        name = "probe"
+        stream = "probe"
+        default_candidates = 5
+
+        def choose(self, state: object) -> object:
+            raise NotImplementedError
+
+    assert Probe(KOZO, 3).candidates == 5
+    assert Probe(KOZO, 3, budget=2).candidates == 2
+    state = KOZO.new_game(KOZO.make_config({"table": "stand-in"}, players=2), 1)
+    # rules-only play: no referee, so no judged risk (the caller falls back to its own)
+    assert Probe(KOZO, 3).table_risk(KOZO, state, KOZO.legal_moves(state)[0]) is None
