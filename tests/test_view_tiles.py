@@ -71,7 +71,6 @@ def test_kaito_game_played_by_clicks_matches_the_moves() -> None:
     state = game.new_game(game.make_config({}, players=2), 11)
     c = controller_for("kaito")
     rng = Rng.from_seed(5, "test")
-    trades = 0
     for _ in range(30):
         if game.is_terminal(state):
             break
@@ -91,9 +90,30 @@ def test_kaito_game_played_by_clicks_matches_the_moves() -> None:
             if len(same_cell) > 1:  # a capture with trades: a numbered choice
                 assert got is None and c.choices == same_cell
                 got = c.on_key(str(same_cell.index(move)))
-                trades += 1
         assert got == move
         state = game.apply(state, got)
+
+
+def test_kaito_trade_is_a_numbered_choice() -> None:
+    """A capture that allows trades: clicking the target offers every legal move landing
+    there (no trade first), numbered; a key picks one."""
+    game = get_game("kaito")
+    state = game.new_game(game.make_config({}, players=2), 0)
+    rng = Rng.from_seed(0, "x")  # seeded random play reaches a trade at turn 6
+    while not any(m.buy for m in game.legal_moves(state)):
+        move, rng = rng.choice(game.legal_moves(state))
+        state = game.apply(state, move)
+    trade = next(m for m in game.legal_moves(state) if m.buy)
+    same_cell = [m for m in game.legal_moves(state) if m.to == trade.to]
+    assert same_cell[0].buy == ""  # sorted: the plain capture first
+    c = controller_for("kaito")
+    c.reset(game, state)
+    assert _kaito_click(c, state, trade.to) is None
+    assert c.choices == same_cell
+    for k, m in enumerate(same_cell):
+        assert f"{k}: {game.format_move(state, m)}" in c.message
+    assert c.on_key(str(len(same_cell))) is None and "there are" in c.message  # out of range
+    assert c.on_key(str(same_cell.index(trade))) == trade
 
 
 def test_kaito_illegal_click_explained_and_changes_nothing() -> None:
