@@ -172,3 +172,85 @@ class Harness:
     def text(self) -> Mapping[str, str]:
         """The on-screen text by corner."""
         return self.app.text_blocks()
+
+
+def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence[int] = (960, 540),
+                     ) -> list[Path]:  # fmt: skip
+    """Pictures of each game in play, driven through the harness (the README's
+    ``docs/img/play-*.png``): Kozo with a legal and an illegal ghost on a built tower, Kataboom
+    with a ghost over the model, Katamino Duo with a piece dragged onto the board and a hint, a
+    3-D construction assembled piece by piece. ``backend`` ``gl`` needs a display or Xvfb."""
+    from games.katamino.game import family
+
+    out = Path(out_dir)
+    written = []
+
+    def shot(h: Harness, name: str) -> None:
+        written.append(h.screenshot(out / f"play-{name}.png"))
+
+    # Kozo on the physics table: two turns typed, then a piece held over the tower
+    with Harness("kozo", seed=7, backend=backend, size=size) as h:
+        for text in ("take 4L", "4L r0 at 0,0", "cube at 0.5,0.5", "take 3I", "3I r2 at 0,2"):
+            h.app.type_move(text)
+            h.settle()
+        spots = [m for m in h.app.game.legal_moves(h.app.state) if m.kind == "cube"]
+        if spots:
+            h.app.play(spots[0])
+            h.settle()
+        h.click_item("supply-4T")
+        h.key("f1")  # the help off: the text shows "f1: help"
+        origin, edge = h.app.controller.frame()
+        legal = h.app.game.allowed_placements(h.app.state)
+        best = max(legal, key=lambda m: (m.pos[2], m.rot == 0, m.pos))
+        while h.app.controller.rot != best.rot:
+            h.key("r")
+        cells = np.asarray(h.app.controller.orientations("4T")[best.rot])
+        ext = cells.max(axis=0) + 1
+        centre = np.array([best.pos[0] + ext[0] / 2, best.pos[1] + ext[1] / 2, best.pos[2]])
+        h.hover_world(np.asarray(origin) + centre * edge)
+        shot(h, "kozo")
+        h.hover_world(np.asarray(origin) + np.array([1.5, 1.5, 0.0]) * edge)
+        shot(h, "kozo-illegal")
+    # Kataboom: a piece held over the model
+    with Harness("kataboom", seed=1, backend=backend, size=size) as h:
+        h.click_item(f"supply-{h.app.state.supply[3]}")
+        h.key("f1")
+        top = max(h.app.items(), key=lambda it: it.top() if not it.id.startswith("supply") else 0)
+        v = top.world_vertices()
+        h.hover_world((*v[:, :2].mean(axis=0), top.top()))
+        shot(h, "kataboom")
+    # Katamino: a piece dragged onto the board, the next one held, a hint shown
+    with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
+                 backend=backend, size=size) as h:  # fmt: skip
+        h.key("h")
+        fam = family(h.app.state.mode)
+        hint = fam.solver_hint(h.app.state).placement
+        h.app.play(h.app.controller._move(hint.name, hint.cells))
+        h.settle()
+        h.key("h")
+        name = h.app.controller.loose()[0]
+        h.click_item(f"piece-{name}")
+        from sim.view.tables.katamino import cell_centre
+
+        h.hover_world(cell_centre(h.app.controller.table(), (1, 2)))
+        shot(h, "katamino")
+    # a 3-D construction assembled by the solver, piece by piece (midway)
+    with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=1,
+                 backend=backend, size=size) as h:  # fmt: skip
+        n = len(family(h.app.state.mode).stage_pieces(h.app.state))
+        h.key("w")
+        for _ in range(400):
+            h.app.tick(0.05)
+            if len(h.app.state.placed) >= max(1, n - 1):
+                break
+        h.settle()
+        h.key("home", "arrow_down", "arrow_down", "arrow_down", "arrow_left", "arrow_left")
+        shot(h, "katamino-3d")
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    for p in play_screenshots(sys.argv[1] if len(sys.argv) > 1 else "docs/img"):
+        print(f"wrote {p}")
