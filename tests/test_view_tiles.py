@@ -267,5 +267,7 @@ def test_a_click_off_the_table_changes_nothing() -> None:
     state = game.new_game(game.make_config({}, players=2), 1)
     c = controller_for("catego")
     c.reset(game, state)
+    a, b = state.roll
+    assert c.overlay() == [f"P1 rolled {a}+{b}={a + b}: click a green column"]
     assert c.on_click(pointer("catego", state, (0.5, 0.5, 0.0))) is None
     assert c.clicks == [] and "no tile" in c.message

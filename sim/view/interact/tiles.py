@@ -188,9 +188,17 @@ class PathController(BaseController):
             return self._play([*self.clicks, PASS])
         return None
 
+    def prompt(self) -> str:
+        """What the player to move can do now, shown while there is no message."""
+        return "click a green place"
+
     def overlay(self) -> list[str]:
-        """The message (reason, choice, selection)."""
-        return [self.message] if self.message else []
+        """The message (reason, choice, selection), else the prompt."""
+        if self.message:
+            return [self.message]
+        if self.state is None or self.game.is_terminal(self.state):
+            return []
+        return [self.prompt()]
 
     def help(self) -> list[str]:
         """Mouse and key bindings."""
@@ -279,6 +287,16 @@ class KaitoController(PathController):
         if self.state.kaito is not None and cell == (self.state.kaito % 6, self.state.kaito // 6):
             return ("kaito",)
         return cell
+
+    def prompt(self) -> str:
+        """The phase's instruction."""
+        from games.kaito.rules import COLOUR_NAMES
+
+        who = COLOUR_NAMES[self.state.player]
+        return {
+            "remove": f"{who}: click an opening tile to remove both",
+            "place": f"{who}: click a gap to put the Kaito there",
+        }.get(self.state.phase, f"{who}: click the Kaito, then a green tile (or the tile)")
 
     def probe(self, clicks: Sequence[Loc]) -> Any | None:
         """The move the clicks would mean: a landing (play), a removal or a placement."""
@@ -406,6 +424,20 @@ class KatoizController(PathController):
                 return cell
         return None
 
+    def prompt(self) -> str:
+        """The game type's instruction."""
+        kind = type(self.state).__name__
+        who = f"P{self.state.seat + 1}"
+        if kind == "SetState":
+            own = self.state.discs.count(self.state.seat) >= 3
+            what = "an own disc, then a green tile" if own else "a green tile for a disc"
+            return f"{who}: click {what}; p passes"
+        if kind == "StapelState":
+            return f"{who}: click a stack, then a green stack or your home stack"
+        if self.state.starting:
+            return f"{who}: click a supply tile as your starting tile"
+        return f"{who}: click a supply tile, then your green stack or spot; p passes"
+
     def probe(self, clicks: Sequence[Loc]) -> Any | None:
         """The move the clicks would mean, for the game's reason."""
         from games.katoiz.components import Move
@@ -490,6 +522,12 @@ class CategoController(PathController):
         if not 0 <= k < len(cfg.columns):
             return None
         return ("col", cfg.columns[k])
+
+    def prompt(self) -> str:
+        """Whose row and the roll."""
+        seat = self.game.current_player(self.state)
+        a, b = self.state.roll
+        return f"P{seat + 1} rolled {a}+{b}={a + b}: click a green column"
 
     def probe(self, clicks: Sequence[Loc]) -> Any | None:
         """Writing in the clicked column."""
