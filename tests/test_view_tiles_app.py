@@ -144,6 +144,13 @@ def test_catego_human_vs_bot_and_undo() -> None:
         assert len(app.moves) == 2 and app.seat == 0  # the bot answered
         assert h.key("u") is False
         assert app.moves == [] and app.state == app.game.new_game(app.config, 4)
+        h.frame()  # the dice lie showing the first roll again
+        drawn = {it.id: it for it in app.items()}
+        roll = app.dice_roll()
+        shown = tuple(
+            roll.labels[k][up_face(drawn[d].quat)[0]] for k, d in enumerate(("die1", "die2"))
+        )
+        assert shown == app.state.roll
 
 
 def test_katoiz_clocks_and_colour_ladder_on_screen() -> None:
