@@ -76,6 +76,7 @@ from games.core import (
     check_state_header,
     parse_int_list,
     state_config,
+    state_head,
     state_rng,
 )
 from games.rng import Rng
@@ -567,10 +568,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
     def state_to_json(self, state: CategoState) -> dict[str, Any]:
         """Config, random stream (hex), current roll and every entry in turn order."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "config": self.config_to_json(state.config),
-            "rng": f"{state.rng.state:016x}",
+            **state_head(self, STATE_VERSION, state.config, state.rng),
             "roll": None if state.roll is None else list(state.roll),
             "history": [{"dice": list(e.dice), "column": e.column} for e in state.history],
         }

@@ -340,6 +340,18 @@ def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -
 # bad value is (``where``, e.g. ``"kozo state: tower[2].rot"``), what it was and what is allowed.
 
 
+def state_head(game: Game[Any, Any, C], version: int, config: C, rng: Rng) -> dict[str, Any]:
+    """The first keys of a state's JSON: ``game``, ``version``, ``config`` and ``rng`` (16
+    lowercase hex digits), read back by :func:`check_state_header`, :func:`state_config` and
+    :func:`state_rng`."""
+    return {
+        "game": game.name,
+        "version": version,
+        "config": game.config_to_json(config),
+        "rng": f"{rng.state:016x}",
+    }
+
+
 def check_state_header(obj: Any, game: str, version: int) -> None:
     """StateFormatError unless ``obj`` is a JSON object with ``game`` and ``version`` as given."""
     if not isinstance(obj, Mapping):

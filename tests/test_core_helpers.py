@@ -30,8 +30,10 @@ from games.core import (
     json_ints,
     json_opt_int,
     state_config,
+    state_head,
     state_rng,
 )
+from games.rng import Rng
 
 
 def test_header_accepts_the_right_game_and_version() -> None:
@@ -271,3 +273,14 @@ def test_table_bot_candidates_and_no_referee() -> None:
     state = KOZO.new_game(KOZO.make_config({"table": "stand-in"}, players=2), 1)
     # rules-only play: no referee, so no judged risk (the caller falls back to its own)
     assert Probe(KOZO, 3).table_risk(KOZO, state, KOZO.legal_moves(state)[0]) is None
+
+
+def test_state_head_is_read_back() -> None:
+    cfg = CATEGO.make_config({}, players=2)
+    head = state_head(CATEGO, 7, cfg, Rng(255))
+    assert list(head) == ["game", "version", "config", "rng"]
+    assert head["game"] == "catego" and head["version"] == 7
+    assert head["rng"] == "00000000000000ff"
+    check_state_header(head, "catego", 7)
+    assert state_config(CATEGO, head) == cfg
+    assert state_rng("catego", head["rng"]) == Rng(255)

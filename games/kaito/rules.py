@@ -49,6 +49,7 @@ from games.core import (
     StateFormatError,
     check_state_header,
     state_config,
+    state_head,
     state_rng,
 )
 from games.rng import Rng
@@ -591,10 +592,7 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
         """Config, stream (hex), the grid (cells a1..f1, a2..f2, ..., f6), Kaito cell, seat
         to move, turn and the tiles each seat holds."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "config": self.config_to_json(state.config),
-            "rng": f"{state.rng.state:016x}",
+            **state_head(self, STATE_VERSION, state.config, state.rng),
             "board": list(state.board),
             "kaito": None if state.kaito is None else cell_name(state.kaito),
             "player": state.player,

@@ -51,6 +51,7 @@ from games.core import (
     json_int,
     json_opt_int,
     state_config,
+    state_head,
     state_rng,
 )
 from games.kataboom.geometry import (
@@ -446,11 +447,8 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
     def state_to_json(self, state: KataboomState) -> dict[str, Any]:
         """The whole state (settled poses included) as JSON."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "config": self.config_to_json(state.config),
+            **state_head(self, STATE_VERSION, state.config, state.rng),
             "seed": state.seed,
-            "rng": f"{state.rng.state:016x}",
             "structure": items_to_json(state.structure),
             "supply": list(state.supply),
             "to_move": state.to_move,

@@ -20,6 +20,7 @@ from games.core import (
     StateFormatError,
     check_state_header,
     state_config,
+    state_head,
     state_rng,
 )
 from games.katoiz import stapeltje, stapeltoren, threeset
@@ -110,10 +111,7 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
     def state_to_json(self, state: Any) -> dict[str, Any]:
         """Header, config, random stream (hex) and the position's fields."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "config": self.config_to_json(state.config),
-            "rng": f"{state.rng.state:016x}",
+            **state_head(self, STATE_VERSION, state.config, state.rng),
             **_rules(state).to_json(state),
         }
 

@@ -39,6 +39,7 @@ from games.core import (
     json_ints,
     json_opt_int,
     state_config,
+    state_head,
     state_rng,
 )
 from games.kozo.geometry import (
@@ -638,11 +639,8 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
     def state_to_json(self, state: KozoState) -> dict[str, Any]:
         """The whole state (settled poses included) as JSON."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "config": self.config_to_json(state.config),
+            **state_head(self, STATE_VERSION, state.config, state.rng),
             "seed": state.seed,
-            "rng": f"{state.rng.state:016x}",
             "round": state.round,
             "start": state.start,
             "to_move": state.to_move,
