@@ -271,3 +271,22 @@ def test_a_click_off_the_table_changes_nothing() -> None:
     assert c.overlay() == [f"P1 rolled {a}+{b}={a + b}: click a green column"]
     assert c.on_click(pointer("catego", state, (0.5, 0.5, 0.0))) is None
     assert c.clicks == [] and "no tile" in c.message
+
+
+def test_hover_brightens_a_green_place_only() -> None:
+    from sim.view.interact.tiles import HOVER, TARGET
+
+    game = get_game("kaito")
+    state = game.new_game(game.make_config({}, players=2), 4)
+    state = game.apply(state, game.legal_moves(state)[0])
+    state = game.apply(state, game.legal_moves(state)[0])
+    c = controller_for("kaito")
+    c.reset(game, state)
+    t = state.targets[0]
+    c.on_mouse_move(pointer("kaito", state, kaito_point(state, t), button=None))
+    lit = c.highlights()
+    assert lit[f"tile-{t % 6}-{t // 6}"] == HOVER
+    assert sum(1 for v in lit.values() if v == TARGET) == len(state.targets) - 1 + 1  # + Kaito
+    bad = next(i for i in range(36) if state.board[i] and i not in state.targets)
+    c.on_mouse_move(pointer("kaito", state, kaito_point(state, bad), button=None))
+    assert HOVER not in c.highlights().values()

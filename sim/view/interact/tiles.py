@@ -41,6 +41,7 @@ Path = tuple[Loc, ...]
 PASS: Loc = ("key", "p")
 SELECTED = (1.0, 0.85, 0.15)
 TARGET = (0.25, 0.85, 0.35)
+HOVER = (0.6, 1.0, 0.65)
 _TILE_ID = re.compile(r"^(?:tile|disc)-(-?\d+)-(-?\d+)(?:-\d+)?$")
 
 
@@ -59,6 +60,7 @@ class PathController(BaseController):
         super().__init__(game, state)
         self.clicks: list[Loc] = []
         self.choices: list[Any] = []
+        self.hover: Loc | None = None
         self._paths: list[tuple[Path, Any]] = []
         if game is not None and state is not None:
             self.reset(game, state)
@@ -92,7 +94,7 @@ class PathController(BaseController):
     def reset(self, game: Any, state: Any) -> None:
         """A new position: clear the selection, list the legal paths."""
         super().reset(game, state)
-        self.clicks, self.choices = [], []
+        self.clicks, self.choices, self.hover = [], [], None
         over = game is None or state is None or game.is_terminal(state)
         self._paths = [] if over else self.paths()
 
@@ -150,6 +152,13 @@ class PathController(BaseController):
                 return self._play(seq[-1:])
         self.message = self._why(seq)  # explained; the selection stays as it was
         return None
+
+    def on_mouse_move(self, p: Pointer) -> None:
+        """Remember the green place under the pointer (drawn brighter)."""
+        if self.state is None or self.game.is_terminal(self.state):
+            return
+        loc = self.locate(p)
+        self.hover = loc if loc is not None and loc in self.next_places() else None
 
     def on_click(self, p: Pointer) -> Any | None:
         """Left click: follow the path (or explain); right click: clear the selection."""
@@ -214,6 +223,9 @@ class PathController(BaseController):
         for loc in self.next_places():
             for i in self.item_ids(loc):
                 out[i] = TARGET
+        if self.hover is not None and self.hover in self.next_places():
+            for i in self.item_ids(self.hover):
+                out[i] = HOVER
         for loc in self.clicks:
             for i in self.item_ids(loc):
                 out[i] = SELECTED
