@@ -231,3 +231,28 @@ def test_katamino_hint_and_watch_the_solver_finish() -> None:
         assert h.app.state.stage > 0 or h.app.game.is_terminal(h.app.state)
         places = [m for m in h.app.moves if getattr(m, "kind", None) == 3]
         assert len(places) >= stage_pieces
+
+
+def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_shown() -> None:
+    from sim.view.interact.katamino import _norm
+    from sim.view.tables.katamino import cell_centre
+
+    with Harness("katamino", options={"mode": "duel"}, players=("human", "human"), seed=0) as h:
+        c = h.app.controller
+        assert h.app.state.phase == "race" and h.app.seat == 0
+        clock = [100.0]
+        c.now = lambda: clock[0]
+        c.shown_at = 100.0
+        clock[0] = 112.34  # the person took 12.34 s: the rules count 12.3 (one decimal)
+        move = next(m for m in h.app.game.legal_moves(h.app.state) if m.kind == 2)
+        h.click_item(f"piece-{move.piece}")
+        want = _norm(move.cells)
+        while c.orientations(move.piece)[c.orient] != want:
+            h.key("r")
+        cells = np.asarray(move.cells)
+        shape = np.asarray(want)
+        mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
+        assert h.click_world(cell_centre(c.table(), c.to_board(mid + cells.min(axis=0))))
+        assert h.app.moves[-1].secs == 12.3
+        assert h.app.state.seats[0].clock == 12.3
+        assert any("P1 12.3 s" in line for line in c.overlay())

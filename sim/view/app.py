@@ -323,9 +323,14 @@ class TableApp:
 
     # ------------------------------------------------------------------ animation
     def _base_layout(self) -> TableLayout:
+        """The game's table for the current state (cached per state: states are frozen)."""
         from sim.view.tables import layout_for_state
 
-        return layout_for_state(self.game.name, self.state)
+        cached = getattr(self, "_base_cache", None)
+        if cached is None or cached[0] is not self.state:
+            cached = (self.state, layout_for_state(self.game.name, self.state))
+            self._base_cache = cached
+        return cached[1]
 
     def _start_animation(self, old: TableLayout | None, move: Any) -> None:
         new = self._base_layout()

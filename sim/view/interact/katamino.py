@@ -16,7 +16,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,9 @@ class KataminoController(BaseController):
         self.hint: tuple[str, tuple[Cell, ...]] | None = None
         self.watching = False
         self._pressed_on: str | None = None
+        self.now: Callable[[], float] = time.monotonic
+        """The wall clock of the duel race (replaceable, e.g. by tests)."""
+        self.shown_at = 0.0
 
     # ---- the position ----
     @property
@@ -113,6 +117,7 @@ class KataminoController(BaseController):
     def reset(self, game: Any, state: Any) -> None:
         """New position: keep the selection while the piece is still loose."""
         super().reset(game, state)
+        self.shown_at = self.now()  # the race's real clock: a move costs the seconds since
         self.hint = self._hint_of_note()
         if self.state is not None and self.game.is_terminal(self.state):
             self.selected, self.watching = None, False
@@ -147,11 +152,20 @@ class KataminoController(BaseController):
             for z in range(layers)
         ]
 
+    def secs(self) -> float:
+        """Seconds a person's race move costs: the time since the board was shown (the rules'
+        real clock, one decimal); other phases are timed by the game."""
+        from games.katamino.duel import SIMULATED
+
+        if not self.duel or self.state.phase != "race":
+            return SIMULATED
+        return round(max(0.0, self.now() - self.shown_at), 1)
+
     def _move(self, name: str, cells: Sequence[Cell]) -> Any:
         if self.duel:
             from games.katamino.duel import KINDS, DuelMove
 
-            return DuelMove(KINDS.index("place"), name, tuple(sorted(cells)))
+            return DuelMove(KINDS.index("place"), name, tuple(sorted(cells)), secs=self.secs())
         from games.katamino.solo import SoloMove
 
         return SoloMove(3, name, tuple(sorted(cells)))
@@ -241,7 +255,7 @@ class KataminoController(BaseController):
         if self.duel:
             from games.katamino.duel import KINDS, DuelMove
 
-            return DuelMove(KINDS.index("hint"))
+            return DuelMove(KINDS.index("hint"), secs=self.secs())
         return self.game.parse_move(self.state, "hint")
 
     def auto_move(self) -> Any | None:
@@ -287,8 +301,10 @@ class KataminoController(BaseController):
         if note:
             lines.append(note)
         if self.duel:
+            running = self.secs() if self.state.phase == "race" else 0.0
             clocks = ", ".join(
-                f"P{i + 1} {p.clock:.1f} s" + (" (done)" if p.done >= 0 else "")
+                f"P{i + 1} {p.clock + (running if i == self.seat() else 0.0):.1f} s"
+                + (" (done)" if p.done >= 0 else "")
                 for i, p in enumerate(self.state.seats)
             )
             lines.append(f"{self.state.phase}: clocks {clocks}")
