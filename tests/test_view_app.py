@@ -137,3 +137,19 @@ def test_window_under_xvfb_plays_bot_moves() -> None:
         app.run_window(max_frames=25)
         assert len(app.moves) >= 1  # the bot played, animated, in the window
         assert math.isfinite(app.camera_spec()["distance"])
+
+
+def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
+    from games.play import log_header, log_lines, read_log, replay
+    from sim.cli import version
+
+    with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
+        h.app.type_move("hint")
+        h.app.type_move("quit")
+        rec = h.app.record()
+        assert rec.moves == ["hint", "quit"] and rec.result is not None
+        header = log_header(h.app.game, h.app.config, 0, h.app.seats, version())
+        path = tmp_path / "g.jsonl"
+        path.write_text("\n".join(log_lines(header, rec)) + "\n")
+    report = replay(*read_log(path.read_text().splitlines(), str(path)))
+    assert report.ok and report.moves_checked == 2, report.message

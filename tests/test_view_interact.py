@@ -150,12 +150,12 @@ def test_kataboom_ghost_and_nudge() -> None:
         assert h.app.controller.selected is None
         h.click_item(f"supply-{h.app.state.supply[0]}")
         assert h.app.controller.selected == h.app.state.supply[0]
-        # far from the structure the piece rests on the table: not on the model -> the rule
+        # 0.3 m from the model the piece would rest on the table, not on the structure:
+        # Kataboom's rule forbids it
         h.hover_world((0.3, 0.3, 0.0))
         c = h.app.controller
-        assert c.ghost_move is not None
-        if not c.legal:
-            assert c.reason
+        assert c.ghost_move is not None and c.ghost_move.pos[2] == 0.0
+        assert not c.legal and "placed on the structure" in c.reason
         h.key("n")  # nudge mode: push a piece of the starting model (the highest: nothing
         # lies on it, so the pointer aimed at its top hits it)
         drawn = {it.id: it for it in h.app.items()}

@@ -45,10 +45,10 @@ def run(args: argparse.Namespace) -> int:
     options = parse_game_options(game, args.extra)
     config = game.make_config(options, players=len(roles))
     seats = make_seats(game.name, roles, args.seed, args.budget)
-    if args.window or (not args.headless and not args.json and not args.log and _window_wanted(seats)):
+    if args.window or (not args.headless and not args.json and _window_wanted(seats)):
         from sim.commands.view import play_in_window
 
-        return play_in_window(game.name, options, roles, args.seed, args.budget)
+        return play_in_window(game.name, options, roles, args.seed, args.budget, log=args.log)
     out = sys.stderr if args.json else sys.stdout
     human = TerminalHuman(game, sys.stdin, out) if any(s.bot is None for s in seats) else None
 

@@ -99,13 +99,24 @@ def play_in_window(
     seed: int,
     budget: int | None,
     frames: int | None = None,
+    log: str | None = None,
 ) -> int:
     """Play ``game`` in the interactive app's window (humans with the mouse, bots animated);
-    prints the result line when the window closes. Exit code 0."""
+    prints the result line when the window closes and writes the JSONL ``log`` of a finished
+    game (as ``tablesim play --log``). Exit code 0."""
+    from games.play import log_header, log_lines
+    from sim.cli import version
+    from sim.commands._common import atomic_write_text
     from sim.view.app import TableApp
 
     with TableApp(game, options=options, players=roles, seed=seed, backend="gl", window=True,
                   budget=budget) as app:  # fmt: skip
         app.run_window(frames)
         print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
+        rec = app.record()
+        if log and rec.result is not None:
+            header = log_header(app.game, app.config, seed, app.seats, version())
+            atomic_write_text(log, "\n".join(log_lines(header, rec)) + "\n")
+        elif log:
+            print(f"the game did not finish: no log written to {log}", file=sys.stderr)
     return 0

@@ -309,6 +309,23 @@ class TableApp:
         self.verdict, self.explanation = f"undone: back to move {len(moves) + 1}", ""
         return True
 
+    def record(self) -> Any:
+        """The game so far as a :class:`games.play.Record` (move texts, seats, digests, the
+        result once over), for ``games.play.log_lines``."""
+        from games.play import Record
+
+        rec = Record()
+        state = self.game.new_game(self.config, self.seed)
+        for m in self.moves:
+            rec.moves.append(self.game.format_move(state, m))
+            rec.seats.append(self.game.current_player(state))
+            state = self.game.apply(state, m)
+            rec.digests.append(self.game.state_digest(state))
+        if self.game.is_terminal(state):
+            rec.result = self.game.result(state)
+            rec.final_state = state
+        return rec
+
     def _replay(self, moves: Sequence[Any]) -> Any:
         state = self.game.new_game(self.config, self.seed)
         for m in moves:
