@@ -308,6 +308,8 @@ class KataminoController(BaseController):
                 for i, p in enumerate(self.state.seats)
             )
             lines.append(f"{self.state.phase}: clocks {clocks}")
+        if self.game is None or self.game.is_terminal(self.state):
+            return lines
         if self.selected is None:
             lines.append("press a loose piece and drag it onto the board")
             return lines

@@ -194,6 +194,8 @@ class TowerController(BaseController):
 
     def overlay(self) -> list[str]:
         """Selection and legality."""
+        if self.game is None or self.game.is_terminal(self.state):
+            return []
         if self.selected is None:
             return ["click a piece of the supply to take it"]
         lines = [f"holding {self.selected} r{self.rot}"]
