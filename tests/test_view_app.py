@@ -153,3 +153,24 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
         path.write_text("\n".join(log_lines(header, rec)) + "\n")
     report = replay(*read_log(path.read_text().splitlines(), str(path)))
     assert report.ok and report.moves_checked == 2, report.message
+
+
+def test_renderer_replace_items_adds_and_removes_without_a_rebuild() -> None:
+    from sim.view.renderer import Renderer
+
+    base = TableLayout("t", (box_item("b", (0.04, 0.04, 0.02), (-0.02, -0.02, 0.0), (0.5, 0.5, 0.5)),))
+    red = box_item("ghost", (0.02, 0.02, 0.02), (0.03, -0.01, 0.0), (1.0, 0.0, 0.0))
+    with Renderer((160, 90), backend="tiny") as r:
+        view = r.show(base)
+        first = r.render()
+        r.replace_items([], [red])
+        col, row = view.project(np.array([[0.04, 0.0, 0.02]]), (160, 90))[0]
+        with_red = r.render()
+        px = with_red[int(row), int(col)].astype(int)
+        assert px[0] > px[1] + 60 and px[0] > px[2] + 60  # red where the box top is drawn
+        r.replace_items(["ghost"], [])
+        assert np.array_equal(r.render(), first)
+        with pytest.raises(KeyError):
+            r.replace_items(["ghost"], [])
+        with pytest.raises(ValueError):
+            r.replace_items([], [base.items[0]])

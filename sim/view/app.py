@@ -664,15 +664,36 @@ class TableApp:
             self.renderer.set_poses(self._anim_poses())
             self._dirty = False
         elif self._dirty or self._layout is None:
-            if anim is not None:
-                anim["shown"] = True
-            layout = self.layout()
-            self._ensure_orbit(layout if self._anim is None else self._base_layout())
-            self.renderer.show(layout, self.camera_spec())
-            self.renderer.set_text(self.text_blocks())
-            self._layout = layout
-            self._dirty = False
+            self._redraw(anim)
         return self.renderer.render()
+
+    def _redraw(self, anim: dict[str, Any] | None) -> None:
+        """Rebuild the table, or when only the controller's ghosts changed, swap them."""
+        if anim is not None:
+            anim["shown"] = True
+            self._shown_key = None
+            layout = self.layout()
+            self._ensure_orbit(self._base_layout())
+            self.renderer.show(layout, self.camera_spec())
+        else:
+            base = self._base_layout()
+            colours = dict(self.controller.highlights())
+            ghosts = tuple(self.controller.ghosts())
+            self._ensure_orbit(base)
+            cam = self.camera_spec()
+            key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())),
+                   tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"])  # fmt: skip
+            table = _recolour(base, colours)
+            layout = replace(table, items=table.items + ghosts) if ghosts else table
+            if self._layout is not None and getattr(self, "_shown_key", None) == key:
+                self.renderer.replace_items(self._ghost_ids, ghosts)
+            else:
+                self.renderer.show(layout, cam)
+            self._shown_key = key
+            self._ghost_ids = [g.id for g in ghosts]
+        self.renderer.set_text(self.text_blocks())
+        self._layout = layout
+        self._dirty = False
 
     def items(self) -> list[Item]:
         """The items drawn last (for tests and controllers)."""

@@ -387,6 +387,7 @@ class Renderer:
         )
         wood = _texture("wood", grain_texture(), repeat=True)
         groove = _texture("groove", groove_texture(), repeat=False)
+        self._wood_tex, self._groove_tex = wood, groove  # for replace_items
         order = 0
         self._receivers: list[tuple[str, int]] = []
         for item in (table, *layout.items):
@@ -527,6 +528,53 @@ class Renderer:
         if self.view is None:
             raise RuntimeError("show() a layout before asking for rays")
         return pixel_ray(self.view, self.size, x, y)
+
+    def replace_items(self, remove: Sequence[str], add: Sequence[Any]) -> None:
+        """Take items ``remove`` (ids) off the table shown and put ``add`` (layout items) on,
+        without rebuilding the table, its lights or its camera (the interactive app's ghosts).
+        Added items carry no pictures and receive no shadows; ValueError otherwise, KeyError for
+        an id not shown, ValueError for an id already shown."""
+        from dataclasses import replace as _replace
+
+        from panda3d.core import LQuaternionf
+
+        if self._layout is None or self._root is None:
+            raise RuntimeError("show() a layout before replacing items")
+        missing = [i for i in remove if i not in self._nodes]
+        if missing:
+            raise KeyError(f"items not shown: {', '.join(missing)}")
+        gone = set(remove)
+        for it in add:
+            if it.faces or it.receives_shadow:
+                raise ValueError(f"item {it.id!r}: replace_items takes items without pictures "
+                                 "that receive no shadows")  # fmt: skip
+            if it.id in self._nodes and it.id not in gone:
+                raise ValueError(f"item {it.id!r} is already on the table")
+        for rid in remove:
+            self._nodes.pop(rid).remove_node()
+            self._items.pop(rid, None)
+        for item in add:
+            groups = face_rows(np.asarray(item.mesh.vertices), np.asarray(item.mesh.faces),
+                               finish=item.finish, edge=item.edge, printed=())  # fmt: skip
+            node = self._root.attach_new_node(item.id)
+            node.set_pos(*item.position)
+            x, y, z, qw = item.quat
+            node.set_quat(LQuaternionf(qw, x, y, z))
+            for key, rows in groups.items():
+                child = node.attach_new_node(_geom_node(f"{item.id}{key}", rows))
+                if item.finish == "groove":
+                    child.set_material(_material(item.color))
+                    child.set_texture(self._groove_tex)
+                elif item.finish == "wood":
+                    child.set_material(_material(wood_color(item.color)))
+                    child.set_texture(self._wood_tex)
+                else:
+                    child.set_material(_material(item.color))
+            self._nodes[item.id] = node
+            self._items[item.id] = item
+        kept = tuple(it for it in self._layout.items if it.id not in gone)
+        self._layout = _replace(self._layout, items=kept + tuple(add))
+        self._shadows_dirty = True
 
     # ------------------------------------------------------------------ poses and frames
     def set_poses(self, poses: Mapping[str, Pose]) -> None:
