@@ -256,3 +256,25 @@ def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_show
         assert h.app.moves[-1].secs == 12.3
         assert h.app.state.seats[0].clock == 12.3
         assert any("P1 12.3 s" in line for line in c.overlay())
+
+
+def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None:
+    from sim.view.interact.katamino import _norm
+    from sim.view.tables.katamino import cell_centre
+
+    with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=0) as h:
+        fam = _katamino(h)
+        assert fam.stage_target(h.app.state).dims == 3
+        hint = fam.solver_hint(h.app.state).placement
+        cells = np.asarray(hint.cells)
+        assert cells[:, 2].min() == 0  # premise: on an empty box it stands on the bottom layer
+        c = h.app.controller
+        h.click_item(f"piece-{hint.name}")
+        want = _norm(hint.cells)
+        while c.orientations(hint.name)[c.orient] != want:
+            h.key("r")
+        shape = np.asarray(want)
+        mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
+        col, row = (mid + cells.min(axis=0))[:2]
+        assert h.click_world(cell_centre(c.table(), (col, row))), h.app.explanation
+        assert h.app.state.placed == ((hint.name, tuple(sorted(map(tuple, cells)))),)
