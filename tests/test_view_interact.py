@@ -278,3 +278,18 @@ def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None
         col, row = (mid + cells.min(axis=0))[:2]
         assert h.click_world(cell_centre(c.table(), (col, row))), h.app.explanation
         assert h.app.state.placed == ((hint.name, tuple(sorted(map(tuple, cells)))),)
+
+
+def test_kozo_legal_spots_of_a_domino_on_the_empty_board() -> None:
+    # a domino along x (2 x 1) on the 3 x 3 board, half-cube steps, off the chimney (the
+    # centre square 1..2 x 1..2): its y-range must avoid 1..2 -> y in {0, 2} (y = 0.5 or 1.5
+    # overlaps, and every x in 0..1 overlaps the chimney's x-range); x in {0, 0.5, 1}
+    with Harness("kozo", options={"table": "stand-in"}, seed=5) as h:
+        _take_domino_along_x(h)
+        h.key("l")
+        c = h.app.controller
+        got = sorted(m.pos for m in c.spots())
+        want = sorted((x, y, 0.0) for x in (0.0, 0.5, 1.0) for y in (0.0, 2.0))
+        assert got == want
+        drawn = [it.id for it in h.app.items() if it.id.startswith("ghost-spot-")]
+        assert len(drawn) == 6

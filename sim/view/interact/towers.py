@@ -61,6 +61,7 @@ class TowerController(BaseController):
         self.legal = False
         self.reason = ""
         self.nudging = False
+        self.show_spots = False
 
     # ---- the game's geometry (subclasses) ----
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
@@ -74,6 +75,17 @@ class TowerController(BaseController):
     def supply(self) -> Sequence[str]:
         """Pieces that can still be picked."""
         raise NotImplementedError
+
+    def candidates(self) -> Sequence[Any]:
+        """The game's legal placements in its candidate set (all pieces, all orientations)."""
+        raise NotImplementedError
+
+    def spots(self) -> list[Any]:
+        """Legal placements of the held piece in its current orientation (``l`` shows them)."""
+        if self.selected is None or self.game is None or self.game.is_terminal(self.state):
+            return []
+        return [m for m in self.candidates()
+                if m.kind == "place" and m.piece == self.selected and m.rot == self.rot]  # fmt: skip
 
     def colour(self, piece: str) -> tuple[float, float, float]:
         """The piece's colour (0-1 RGB)."""
@@ -185,7 +197,10 @@ class TowerController(BaseController):
         return self.ghost_move
 
     def on_key(self, key: str) -> Any | None:
-        """``r``/``e``: next/previous orientation."""
+        """``r``/``e``: next/previous orientation; ``l``: show the legal spots."""
+        if key == "l":
+            self.show_spots = not self.show_spots
+            return None
         if self.selected is not None and key in ("r", "e", "shift-r"):
             n = len(self.orientations(self.selected))
             self.rot = (self.rot + (1 if key == "r" else -1)) % n
@@ -209,7 +224,7 @@ class TowerController(BaseController):
     def help(self) -> list[str]:
         """Bindings."""
         return ["click a supply piece to take it; move the ghost; click to drop",
-                "r / e: next / previous orientation"]  # fmt: skip
+                "r / e: next / previous orientation; l: show the legal spots"]  # fmt: skip
 
     def highlights(self) -> Mapping[str, tuple[float, float, float]]:
         """Nothing of the table itself (the supply is the controller's own)."""
@@ -232,7 +247,23 @@ class TowerController(BaseController):
             if it.id == f"supply-{self.selected}":
                 it = Item(**{**it.__dict__, "color": SELECTED, "finish": "plain"})
             items.append(it)
-        return items + self.ghost_items()
+        return items + self.ghost_items() + self.spot_items()
+
+    def spot_items(self) -> list[Item]:
+        """With ``l``: a thin green plate on top of each legal placement's footprint (ids
+        ``ghost-spot-K``, not picked)."""
+        if not self.show_spots:
+            return []
+        origin, edge = self.frame()
+        out = []
+        for k, m in enumerate(self.spots()):
+            cells = np.asarray(self.orientations(m.piece)[m.rot], float)
+            lo = cells.min(axis=0)[:2] + m.pos[:2]
+            ext = cells.max(axis=0)[:2] + 1 - cells.min(axis=0)[:2]
+            corner = origin + np.array([lo[0], lo[1], m.pos[2]]) * edge + (0, 0, 0.0005)
+            size = (ext[0] * edge * 0.96, ext[1] * edge * 0.96, 0.0008)
+            out.append(box_item(f"ghost-spot-{k}", size, corner, LEGAL, casts_shadow=False))
+        return out
 
 
 class KozoController(TowerController):
@@ -267,6 +298,10 @@ class KozoController(TowerController):
         if self.state is None or self.state.over:
             return ()
         return tuple(self.state.supply)
+
+    def candidates(self) -> Sequence[Any]:
+        """Kozo's candidate set (half-cube lattice, every rotation, straight drops)."""
+        return self.game.allowed_placements(self.state) if self.state.phase == "place" else ()
 
     def select(self, piece: str) -> Any:
         """Touch-move: taking a piece is a move of the game."""
@@ -352,6 +387,10 @@ class KataboomController(TowerController):
         if self.state is None or self.state.end is not None:
             return ()
         return tuple(self.state.supply)
+
+    def candidates(self) -> Sequence[Any]:
+        """Kataboom's candidate placements."""
+        return self.game.placements(self.state)
 
     def on_key(self, key: str) -> Any | None:
         """``n`` toggles nudge mode; ``[``/``]`` change the push."""
