@@ -4,7 +4,7 @@ Topple rule (one rule for every game; thresholds are parameters, see :class:`Top
 A piece *falls* during the window when any of these holds at a check instant:
 
 1. it touches a static body (the table, the Kozo board, a pedestal) that it did not touch at
-   the start;
+   the start (:meth:`sim.world.World.contacts_with_static`: exact, edges and corners included);
 2. its centre of mass is lower than at the start by more than ``drop_fraction`` (default 0.5)
    of its own cube edge;
 3. it is a polycube (2 or more cubes) and has tipped more than ``tilt_deg`` (default 20
@@ -25,6 +25,9 @@ a sentence. In ``method="auto"`` it settles the verdict alone only where that is
 equilibrium even with side friction -> topples; equilibrium without side contacts and a tilt
 margin of 8 degrees or more -> stands); everything else is simulated. ``method="simulate"``
 always simulates. A centre of mass within 0.05 mm of a support edge is reported as marginal.
+
+Where statics alone proves the scene stands, a simulated replica ends once the scene has been
+quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole window).
 
 Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
