@@ -31,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="auto: statics may settle safe cases; simulate: always simulate",
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument(
+        "--full-window",
+        action="store_true",
+        help="simulate every replica for the whole window, even when statics proves the scene "
+        "stands and it has come to rest (default: stop such replicas early)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
 
@@ -95,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             time_step=args.step,
             method=args.method,
             workers=args.workers,
+            **({"early_stop": None} if args.full_window else {}),
         )
     except InvalidSceneError as exc:
         raise UsageError(str(exc)) from None
