@@ -107,9 +107,9 @@ def play_in_window(
     from games.play import log_header, log_lines
     from sim.cli import version
     from sim.commands._common import atomic_write_text
-    from sim.view.app import TableApp
+    from sim.view.interact.tiles_app import app_for
 
-    with TableApp(game, options=options, players=roles, seed=seed, backend="gl", window=True,
+    with app_for(game, options=options, players=roles, seed=seed, backend="gl", window=True,
                   budget=budget) as app:  # fmt: skip
         app.run_window(frames)
         print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
