@@ -1,0 +1,113 @@
+"""Interactive table benchmark: what a mouse move costs in the app, and what a dice throw costs.
+
+Run ``python bench/interactive.py`` (``--json`` adds one JSON object on the last line).
+Figures, not pass/fail; each is printed next to a baseline measured in the same process.
+
+- ``still``: the app's frame with nothing changed (the baseline), tiny backend, 960x540;
+- ``ghost``: Kozo with a piece in hand (the 2a domino, touch-move taken): the mouse moves over
+  the board, so every frame snaps the ghost, checks its placement against the rules (green or
+  red with the reason) and swaps the ghost item; reported per move and as a ratio to ``still``;
+- ``dice``: Catego's two dice thrown in PyBullet to show a drawn roll (``sim.view.dice``):
+  physics per roll and throws per roll (a die that ends leaning is thrown again).
+
+The machine may be shared: CPU time (``time.process_time``) is printed next to wall time, with
+the 1-minute load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def _timed(fn, n: int) -> tuple[float, float]:  # noqa: ANN001
+    """Median wall and CPU seconds per call of ``fn`` over ``n`` calls."""
+    walls, cpus = [], []
+    for _ in range(n):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def bench_app(moves: int) -> dict[str, float]:
+    """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
+    import numpy as np
+
+    from sim.tables.kozo import KozoTable
+    from sim.view.harness import Harness
+
+    with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
+        still = _timed(h.app.frame, moves)
+        if not h.click_item("supply-2a"):
+            raise RuntimeError("could not take the 2a domino from the supply")
+        table = KozoTable(h.app.state.config, h.app.state.seed)
+        origin, edge = np.asarray(table.origin), table.edge
+        points = [origin + np.array([gx, gy, 0.0]) * edge
+                  for gx in np.linspace(0.0, 3.0, 7) for gy in np.linspace(0.0, 3.0, 7)]  # fmt: skip
+        it = iter(points * (moves // len(points) + 1))
+        ghost = _timed(lambda: h.hover_world(next(it)), moves)
+    return {
+        "still_ms": still[0] * 1e3,
+        "still_cpu_ms": still[1] * 1e3,
+        "ghost_ms": ghost[0] * 1e3,
+        "ghost_cpu_ms": ghost[1] * 1e3,
+        "ghost_over_still": ghost[0] / still[0],
+    }
+
+
+def bench_dice(rolls: int) -> dict[str, float]:
+    """Catego's two dice thrown to show seeded rolls."""
+    from games.rng import Rng
+    from sim.view.dice import catego_dice
+
+    rng = Rng.from_seed(0, "bench", "dice")
+    attempts = []
+    w0, c0 = time.perf_counter(), time.process_time()
+    for seed in range(rolls):
+        a, rng = rng.randint(1, 6)
+        b, rng = rng.randint(1, 6)
+        roll = catego_dice((a, b), seed)
+        if roll.up_labels() != (a, b):
+            raise RuntimeError(f"seed {seed}: the dice show {roll.up_labels()}, drawn {(a, b)}")
+        attempts.append(roll.throw.attempts)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    return {
+        "roll_ms": wall / rolls * 1e3,
+        "roll_cpu_ms": cpu / rolls * 1e3,
+        "throws_per_roll": sum(attempts) / rolls,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks and print their figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=60, help="mouse moves timed (default 60)")
+    ap.add_argument("--rolls", type=int, default=50, help="dice rolls timed (default 50)")
+    ap.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    args = ap.parse_args(argv)
+    load = os.getloadavg()[0]
+    app = bench_app(args.moves)
+    print(f"app (tiny, 960x540, load {load:.2f}): still frame {app['still_ms']:.1f} ms "
+          f"(cpu {app['still_cpu_ms']:.1f}); mouse move with a Kozo ghost {app['ghost_ms']:.1f} ms "
+          f"(cpu {app['ghost_cpu_ms']:.1f}) = {app['ghost_over_still']:.1f}x a still frame")  # fmt: skip
+    dice = bench_dice(args.rolls)
+    print(f"dice: {dice['roll_ms']:.1f} ms per Catego roll (cpu {dice['roll_cpu_ms']:.1f}), "
+          f"{dice['throws_per_roll']:.2f} throws per roll, {args.rolls} rolls")  # fmt: skip
+    if args.json:
+        print(json.dumps({"load": load, "app": app, "dice": dice}, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
