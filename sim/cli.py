@@ -14,7 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("demo", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
+COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
 
 
 class UsageError(Exception):

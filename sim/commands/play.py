@@ -19,6 +19,7 @@ from games.play import (
 from games.registry import game_names, get_game
 from sim.cli import version
 from sim.commands._common import add_game_arguments, atomic_write_text, parse_game_options
+from sim.commands.list import GameHelpAction
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play a game (headless: prints each turn and a result line)",
         description="Play GAME with the given seats. Game options follow as --name value "
         f"(games: {', '.join(game_names())}).",
+        add_help=False,
     )
+    p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--headless", action="store_true", help="no window (the terminal only)")
     p.add_argument("--window", action="store_true", help="open the interactive window (sim.view.app)")
