@@ -22,7 +22,7 @@ import math
 import os
 import struct
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
