@@ -115,7 +115,8 @@ def test_bad_input_exits_2_with_a_message(args: tuple[str, ...], needle: str) ->
 def test_replay_of_garbage_names_the_line(tmp_path: Path) -> None:
     f = tmp_path / "bad.jsonl"
     f.write_text(
-        '{"type": "header", "format": "tablesim-log/1", "game": "catego", "config": {"players": 2}, "seed": 0, "players": []}\nnot json\n'
+        '{"type": "header", "format": "tablesim-log/1", "game": "catego", "config": {"players": 2}, '
+        '"seed": 0, "players": [{"role": "human"}, {"role": "human"}], "version": "0"}\nnot json\n'
     )
     p = run_cli("replay", str(f))
     assert p.returncode == 2

@@ -140,7 +140,9 @@ def test_window_under_xvfb_plays_bot_moves() -> None:
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
-    from games.play import log_header, log_lines, read_log, replay
+    from games.log import parse_log
+    from games.play import log_header, log_lines
+    from games.session import replay_log
     from sim.cli import version
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
@@ -151,7 +153,7 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
         header = log_header(h.app.game, h.app.config, 0, h.app.seats, version())
         path = tmp_path / "g.jsonl"
         path.write_text("\n".join(log_lines(header, rec)) + "\n")
-    report = replay(*read_log(path.read_text().splitlines(), str(path)))
+    report = replay_log(parse_log(path.read_text().splitlines(), str(path)))
     assert report.ok and report.moves_checked == 2, report.message
 
 

@@ -22,7 +22,6 @@ import math
 import os
 import struct
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,14 +56,14 @@ def scene_tracks(scene: Any, *, seconds: float, fps: float, slow: float,
     return times, {pid: np.array(v) for pid, v in poses.items()}
 
 
-def judged_move_tracks(game_name: str, config: Any, seed: int, move_texts: Sequence[str],
-                       number: int, *, fps: float, slow: float) -> tuple[Any, Track]:  # fmt: skip
-    """The judged run of one Kozo/Kataboom move (:func:`sim.view.film.judged_move_run`) as
-    tracks at the film's frames, with the scene of the table after the move."""
+def judged_move_tracks(log: Any, number: int, *, fps: float, slow: float) -> tuple[Any, Track]:
+    """The judged run of move ``number`` of a Kozo/Kataboom game log (a
+    :class:`games.log.GameLog`; :func:`sim.view.film.judged_move_run`) as tracks at the film's
+    frames, with the scene of the table after the move."""
     from sim.view.film import film_frame_count, judged_move_run
 
-    state, samples = judged_move_run(game_name, config, seed, move_texts, number)
-    if game_name == "kozo":
+    state, samples = judged_move_run(log, number)
+    if log.header.game == "kozo":
         from sim.tables.kozo import KozoTable
 
         scene = KozoTable(state.config, state.seed).tower_scene(state)
