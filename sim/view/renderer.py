@@ -266,6 +266,7 @@ class Renderer:
         fb.set_depth_bits(24)
         w, h = (v * supersample for v in self.size)
         if self.window:
+            fb.set_back_buffers(1)  # without one a window under Xvfb/Mesa stays black
             props = WindowProperties()
             props.set_size(w, h)
             props.set_title(title)
