@@ -90,7 +90,7 @@ def test_a_game_over_refuses_moves() -> None:
 
 
 def test_scene_app_runs_the_scene() -> None:
-    from sim.commands.simulate import resolve_scene
+    from sim.scene import resolve_scene
 
     scene = resolve_scene("kozo-overhang")
     with SceneApp(scene, size=(320, 180), seconds=0.5) as app:

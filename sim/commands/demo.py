@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the demo; exit 0."""
     from sim.cli import UsageError
-    from sim.commands.simulate import format_table, resolve_scene
+    from sim.commands._common import format_table
+    from sim.scene import resolve_scene
     from sim.verdict import simulate
 
     out_dir = Path(args.out)

@@ -94,8 +94,7 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
 def run(args: argparse.Namespace) -> int:
     """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
     from games.session import Divergence
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError, resolve_backend
     from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
     from sim.world import PhysicsBlowUpError

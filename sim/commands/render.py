@@ -204,8 +204,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Render and print what was written; exit 2 for bad input."""
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError
     from sim.view.snapshot import render_layout, simulated_poses
     from sim.view.tables import scene_layout
