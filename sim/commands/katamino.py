@@ -34,8 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(a)
     a.add_argument("--limit", type=int_in(1, 100_000), default=200,
                    help="solutions to try for one with an order (default 200)")  # fmt: skip
-    a.add_argument("--window", type=float, default=2.0,
-                   help="seconds the table is watched after each piece (default 2)")  # fmt: skip
+    a.add_argument("--settle", "--window", dest="window", type=float, default=2.0,
+                   metavar="SECONDS",
+                   help="seconds the table is watched after each piece (default 2; --window: "
+                   "the old spelling -- elsewhere --window opens a window)")  # fmt: skip
     a.set_defaults(func=run_assemble)
     s = acts.add_parser("stand", help="verdict of a solved construction standing alone")
     _common(s)
@@ -106,7 +108,7 @@ def run_assemble(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: must be at least 1")
     if not 0 < args.window <= 30:
-        raise UsageError(f"--window {args.window}: allowed (0, 30] seconds")
+        raise UsageError(f"--settle {args.window}: allowed (0, 30] seconds")
     report = assemble(board, pieces, seed=args.seed, limit=args.limit, window_s=args.window,
                       replicas=args.replicas)  # fmt: skip
     if args.scene_out and report.plan is not None and report.plan.found:
