@@ -198,7 +198,7 @@ def test_output_problems_are_exit_2_before_any_run(tmp_path: Path, capsys):
     assert main(["sweep", str(spec), "--out", str(tmp_path / "no" / "x.csv")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert main(["sweep", str(spec), "--out", str(tmp_path / "x.csv"), "--workers", "0"]) == 2
-    assert "--workers must be >= 1" in capsys.readouterr().err
+    assert "--workers: allowed 1..256, got 0" in capsys.readouterr().err
     assert main(["sweep", str(spec), "--out", str(tmp_path / "x.csv"), "--address", "a:1"]) == 2
     assert "--address needs --executor ray" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]

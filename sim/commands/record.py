@@ -16,6 +16,7 @@ import argparse
 import time
 
 from sim.cli import UsageError
+from sim.commands._common import int_in
 from sim.commands.render import (
     LogDivergedError,
     add_view_arguments,
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--at",
-        type=int,
+        type=int_in(0),
         default=None,
         help="logs: stop after this many moves; Kozo/Kataboom on the physics table: film move "
         "AT (default: the last move that passed time at the table)",
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
     from sim.world import PhysicsBlowUpError
 
-    out = check_output(args.out, (".gif", ".mp4"))
+    out = check_output(args.out, (".gif", ".mp4"), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
     if not (0 < args.fps <= 120):

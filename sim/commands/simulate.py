@@ -6,6 +6,7 @@ import argparse
 
 from games.core import canonical_json
 from sim.cli import UsageError
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,19 +18,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("scene", metavar="SCENE")
     p.add_argument(
-        "--seconds", type=float, default=None, help="window in seconds (default: the scene's, 5)"
+        "--seconds", type=float_in(0, 600, low_open=True), default=None, help="window in seconds (default: the scene's, 5)"
     )
-    p.add_argument("--replicas", type=int, default=8, help="ensemble size (default 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the perturbations (default 0)")
+    p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
+                   help=f"ensemble size (default 8, at most {MAX_REPLICAS})")  # fmt: skip
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                   help="seed of the perturbations (default 0)")  # fmt: skip
     p.add_argument("--profile", choices=("verdict", "display"), default="verdict")
-    p.add_argument("--step", type=float, default=None, help="override the time step (s)")
+    p.add_argument("--step", type=float_in(0, 0.02, low_open=True), default=None,
+                   help="override the time step (s), at most 0.02")  # fmt: skip
     p.add_argument(
         "--method",
         choices=("auto", "simulate"),
         default="auto",
         help="auto: statics may settle safe cases; simulate: always simulate",
     )
-    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None,
+                   help="processes (default: all cores)")  # fmt: skip
     p.add_argument(
         "--full-window",
         action="store_true",

@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from sim.cli import UsageError
+from sim.commands._common import add_force_argument, float_in, int_in
 
 __all__ = ["display_available", "play_in_window", "register", "run"]
 
@@ -39,9 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--size", default="960x540", help="window size WIDTHxHEIGHT (default 960x540)")
     p.add_argument("--headless", action="store_true", help="no window: draw offscreen")
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
-    p.add_argument("--seconds", type=float, default=None, help="length of a run (s)")
+    p.add_argument("--seconds", type=float_in(0, 60, low_open=True), default=None,
+                   help="length of a run (s)")  # fmt: skip
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
-    p.add_argument("--frames", type=int, default=None, help="window: quit after N frames")
+    p.add_argument("--frames", type=int_in(1), default=None, help="window: quit after N frames")
+    add_force_argument(p, "the -o picture")
     p.set_defaults(func=run)
 
 
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.view.backend import BackendUnavailableError
 
     size = parse_size(args.size)
-    out = check_output(args.out, (".png",)) if args.out else None
+    out = check_output(args.out, (".png",), force=args.force) if args.out else None
     if args.seconds is not None and not (0 < args.seconds <= 60):
         raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
     if args.frames is not None and args.frames < 1:
