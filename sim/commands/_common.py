@@ -12,7 +12,7 @@ from games.core import ConfigError, Game
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments common to ``play`` and ``balance``."""
-    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim play --list`)")
+    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim list games`)")
     parser.add_argument(
         "--players", required=True, help="comma-separated roles: human or bot names"
     )
