@@ -27,15 +27,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--method",
         choices=("auto", "simulate"),
-        default="auto",
-        help="auto: statics may settle safe cases; simulate: always simulate",
+        default=None,
+        help="auto (the default): statics may settle safe cases; simulate: always simulate "
+        "(implied by --full-window)",
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
         "--full-window",
         action="store_true",
         help="simulate every replica for the whole window, even when statics proves the scene "
-        "stands and it has come to rest (default: stop such replicas early)",
+        "stands and it has come to rest (default: stop such replicas early); implies "
+        "--method simulate, and cannot be combined with --method auto",
     )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
@@ -74,7 +76,7 @@ def format_table(verdict) -> str:  # noqa: ANN001
     rows.append(
         f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
         f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
-        f"step {verdict.time_step * 1e3:g} ms, by {verdict.method})"
+        f"step {verdict.time_step * 1e3:g} ms, by {verdict.decided_by})"
     )
     rows.append(verdict.explanation)
     return "\n".join(rows)
@@ -90,6 +92,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicas must be >= 1, got {args.replicas}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, got {args.workers}")
+    if args.full_window and args.method == "auto":
+        raise UsageError(
+            "--full-window simulates every replica for the whole window, but --method auto lets "
+            "statics decide without simulating; drop --method auto (--full-window implies "
+            "--method simulate)"
+        )
+    method = "simulate" if args.full_window else (args.method or "auto")
     try:
         scene = resolve_scene(args.scene)
         verdict = simulate(
@@ -99,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             profile=args.profile,
             time_step=args.step,
-            method=args.method,
+            method=method,
             workers=args.workers,
             **({"early_stop": None} if args.full_window else {}),
         )
