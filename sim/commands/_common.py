@@ -79,7 +79,7 @@ def format_table(verdict: Any) -> str:
     rows.append(
         f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
         f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
-        f"step {verdict.time_step * 1e3:g} ms, by {verdict.method})"
+        f"step {verdict.time_step * 1e3:g} ms, by {verdict.decided_by})"
     )
     rows.append(verdict.explanation)
     return "\n".join(rows)

@@ -30,8 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--method",
         choices=("auto", "simulate"),
-        default="auto",
-        help="auto: statics may settle safe cases; simulate: always simulate",
+        default=None,
+        help="auto (the default): statics may settle safe cases; simulate: always simulate "
+        "(implied by --full-window)",
     )
     p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None,
                    help="processes (default: all cores)")  # fmt: skip
@@ -39,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--full-window",
         action="store_true",
         help="simulate every replica for the whole window, even when statics proves the scene "
-        "stands and it has come to rest (default: stop such replicas early)",
+        "stands and it has come to rest (default: stop such replicas early); implies "
+        "--method simulate, and cannot be combined with --method auto",
     )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
@@ -56,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicas must be >= 1, got {args.replicas}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, got {args.workers}")
+    if args.full_window and args.method == "auto":
+        raise UsageError(
+            "--full-window simulates every replica for the whole window, but --method auto lets "
+            "statics decide without simulating; drop --method auto (--full-window implies "
+            "--method simulate)"
+        )
+    method = "simulate" if args.full_window else (args.method or "auto")
     try:
         scene = resolve_scene(args.scene)
         verdict = simulate(
@@ -65,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             profile=args.profile,
             time_step=args.step,
-            method=args.method,
+            method=method,
             workers=args.workers,
             **({"early_stop": None} if args.full_window else {}),
         )
