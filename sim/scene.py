@@ -891,3 +891,18 @@ def shipped_scene_path(name: str) -> Path:
     if stem not in names:
         raise ValueError(f"no shipped scene {name!r} (shipped: {', '.join(names)})")
     return Path(str(resources.files("scenes") / f"{stem}.toml"))
+
+
+def resolve_scene(ref: str) -> Scene:
+    """The scene ``ref`` names: a scene file, or a shipped scene by name (``kozo-tower``).
+    InvalidSceneError when it is neither (listing the shipped names) or does not load."""
+    path = Path(ref)
+    if path.is_file():
+        return load_scene(path)
+    name = ref[:-5] if ref.endswith(".toml") else ref
+    if name in shipped_scene_names():
+        return load_scene(shipped_scene_path(name))
+    raise InvalidSceneError(
+        f"{ref}: no such file, and no shipped scene of that name "
+        f"(shipped: {', '.join(shipped_scene_names())})"
+    )

@@ -90,7 +90,7 @@ def test_a_game_over_refuses_moves() -> None:
 
 
 def test_scene_app_runs_the_scene_live_then_shows_the_verdict() -> None:
-    from sim.commands.simulate import resolve_scene
+    from sim.scene import resolve_scene
 
     scene = resolve_scene("kozo-overhang")  # 4L's centre of mass lies 13.5 mm off its support
     with SceneApp(scene, size=(320, 180), seconds=1.0, replicas=1) as app:
@@ -148,7 +148,9 @@ def test_window_under_xvfb_plays_bot_moves(monkeypatch) -> None:  # noqa: ANN001
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
-    from games.play import log_header, log_lines, read_log, replay
+    from games.log import parse_log
+    from games.play import log_header, log_lines
+    from games.session import replay_log
     from sim.cli import version
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
@@ -159,7 +161,7 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
         header = log_header(h.app.game, h.app.config, 0, h.app.seats, version())
         path = tmp_path / "g.jsonl"
         path.write_text("\n".join(log_lines(header, rec)) + "\n")
-    report = replay(*read_log(path.read_text().splitlines(), str(path)))
+    report = replay_log(parse_log(path.read_text().splitlines(), str(path)))
     assert report.ok and report.moves_checked == 2, report.message
 
 

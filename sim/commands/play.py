@@ -8,15 +8,9 @@ import sys
 from typing import Any
 
 from games.core import canonical_json
-from games.play import (
-    TerminalHuman,
-    log_header,
-    log_lines,
-    make_seats,
-    parse_players,
-    play_game,
-)
+from games.play import TerminalHuman, parse_players
 from games.registry import game_names, get_game
+from games.session import Observer, Played, Session, make_seats
 from sim.cli import version
 from sim.commands._common import add_game_arguments, atomic_write_text, parse_game_options
 
@@ -51,20 +45,13 @@ def run(args: argparse.Namespace) -> int:
         return play_in_window(game.name, options, roles, args.seed, args.budget, log=args.log)
     out = sys.stderr if args.json else sys.stdout
     human = TerminalHuman(game, sys.stdin, out) if any(s.bot is None for s in seats) else None
-
-    def on_move(before: Any, seat: int, move: Any, after: Any) -> None:
-        if not args.json:
-            n = game.turn_number(after)
-            print(f"turn {n}: seat {seat} ({roles[seat]}): {game.describe_move(before, move)}")
-
-    rec = play_game(
-        game, config, seats, args.seed, human=human.choose if human else None, on_move=on_move
-    )
-    assert rec.result is not None
-    if args.log:
-        header = log_header(game, config, args.seed, seats, version())
-        atomic_write_text(args.log, "\n".join(log_lines(header, rec)) + "\n")
-    res = rec.result.to_json()
+    observers = [] if args.json else [TurnPrinter(roles)]
+    with Session(game, config, args.seed, seats, observers=observers) as session:
+        result = session.run(human.choose if human else None)
+        if args.log:
+            atomic_write_text(args.log, "\n".join(session.log_lines(version())) + "\n")
+    turns = session.turns
+    res = result.to_json()
     if args.json:
         obj = {
             "game": game.name,
@@ -73,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             "winner": res["winner"],
             "winners": res["winners"],
             "scores": res["scores"],
-            "turns": rec.turns,
+            "turns": turns,
             "detail": res["detail"],
         }
         print(canonical_json(obj))
@@ -84,10 +71,23 @@ def run(args: argparse.Namespace) -> int:
         else:
             verdict = "draw"
         scores = ", ".join(f"{s}" for s in res["scores"])
-        print(f"result: {verdict}; scores {scores}; {rec.turns} turns")
+        print(f"result: {verdict}; scores {scores}; {turns} turns")
         if res["detail"]:
             print("detail: " + json.dumps(res["detail"], sort_keys=True))
     return 0
+
+
+class TurnPrinter(Observer):
+    """Prints ``turn N: seat S (role): what happened`` after every move."""
+
+    def __init__(self, roles: list[str]) -> None:
+        self.roles = roles
+
+    def move_played(self, session: Session, played: Played) -> None:
+        """One line per move, the game's own description of it."""
+        n = session.game.turn_number(played.after)
+        what = session.game.describe_move(played.before, played.move)
+        print(f"turn {n}: seat {played.seat} ({self.roles[played.seat]}): {what}")
 
 
 def _window_wanted(seats: list[Any]) -> bool:

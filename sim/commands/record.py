@@ -5,7 +5,8 @@ for the smoother display settings) and every frame shows its poses at that insta
 the playback speed (0.25: one second of film shows a quarter second of physics). For the log
 of a Kozo or Kataboom game played on the physics table: the judged run of move --at (default:
 the last move that passed time at the table), replayed through that table. For other logs (or
-with --by-move): the game move by move, each state held --per-move seconds. MP4 needs the
+with --by-move): the game move by move, each state held --per-move seconds. A log is replayed
+and checked first, as tablesim replay does: one that does not reproduce is refused (exit 1). MP4 needs the
 optional imageio-ffmpeg package; GIF needs nothing more.
 """
 
@@ -16,6 +17,7 @@ import time
 
 from sim.cli import UsageError
 from sim.commands.render import (
+    LogDivergedError,
     add_view_arguments,
     check_output,
     example_layout,
@@ -67,24 +69,23 @@ def _judged_game(ref: str) -> bool:
     """True for the log of a game whose moves a physics table judged (Kozo, Kataboom)."""
     from sim.view.film import JUDGED_GAMES
 
-    game, config, _, _ = read_game_log(ref)
-    return game.name in JUDGED_GAMES and getattr(config, "table", None) == "physics"
+    header = read_game_log(ref).header
+    return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
 
 
 def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
     """Frames of the judged run of one move, and what they show."""
     from sim.view.film import judged_move_frames
 
-    game, config, seed, texts = read_game_log(args.source)
+    log = read_game_log(args.source)
+    texts = [m.move for m in log.moves]
     timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
     number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
     if not (1 <= number <= len(texts)):
         raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
-    frames = judged_move_frames(
-        game.name, config, seed, texts, number, fps=args.fps, slow=args.slow, **common
-    )
+    frames = judged_move_frames(log, number, fps=args.fps, slow=args.slow, **common)
     what = (
-        f"{game.name} move {number} ({texts[number - 1]}) as the physics table judged it "
+        f"{log.header.game} move {number} ({texts[number - 1]}) as the physics table judged it "
         f"(verdict profile) at speed {args.slow:g}"
     )
     return frames, what
@@ -92,8 +93,8 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from games.session import Divergence
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError, resolve_backend
     from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
     from sim.world import PhysicsBlowUpError
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         elif is_log(args.source) and not args.by_move and _judged_game(args.source):
             frames, what = _judged_film(args, common)
         elif is_log(args.source):
-            game, states = log_states(args.source, args.at)
+            game, states = log_states(args.source, args.at, whole=True)
             layouts = [layout_of_state(game, s) for s in states]
             frames = state_frames(layouts, hold=hold, **common)
             what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
@@ -147,6 +148,12 @@ def run(args: argparse.Namespace) -> int:
         path, n = write_film(frames, out, args.fps)
     except (InvalidSceneError, BackendUnavailableError) as exc:
         raise UsageError(str(exc)) from None
+    except LogDivergedError as exc:
+        print(f"tablesim record: {exc}; nothing written")
+        return 1
+    except Divergence as exc:
+        print(f"tablesim record: {args.source} does not reproduce: {exc}; nothing written")
+        return 1
     except PhysicsBlowUpError as exc:
         print(f"tablesim record: physics blew up (nothing written): {exc}")
         return 1

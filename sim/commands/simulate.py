@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from games.core import canonical_json
 from sim.cli import UsageError
@@ -41,48 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def resolve_scene(ref: str):  # noqa: ANN201 - returns sim.model.Scene
-    """Load a scene from a path, or a shipped scene by name (``kozo-tower``)."""
-    from sim.scene import load_scene, shipped_scene_names, shipped_scene_path
-
-    path = Path(ref)
-    if path.is_file():
-        return load_scene(path)
-    name = ref[:-5] if ref.endswith(".toml") else ref
-    if name in shipped_scene_names():
-        return load_scene(shipped_scene_path(name))
-    raise UsageError(
-        f"{ref}: no such file, and no shipped scene of that name (shipped: {', '.join(shipped_scene_names())})"
-    )
-
-
-def format_table(verdict) -> str:  # noqa: ANN001
-    """The human-readable piece table and verdict."""
-    rows = [f"{'piece':<10} {'moved mm':>9} {'tilt deg':>9} {'fell p':>7} {'margin mm':>10}"]
-    for p in verdict.pieces:
-
-        def f(x: float | None, fmt: str) -> str:
-            width = int(fmt.split(".")[0])
-            return "-".rjust(width) if x is None else format(x, fmt)
-
-        rows.append(
-            f"{p.id:<10} {f(p.displacement_mm, '9.3f')} {f(p.tilt_deg, '9.2f')} "
-            f"{f(p.fall_probability, '7.2f')} {f(p.margin_mm, '10.2f')}"
-            + ("  marginal" if p.marginal else "")
-        )
-    rows.append("")
-    rows.append(
-        f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
-        f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
-        f"step {verdict.time_step * 1e3:g} ms, by {verdict.method})"
-    )
-    rows.append(verdict.explanation)
-    return "\n".join(rows)
-
-
 def run(args: argparse.Namespace) -> int:
     """Simulate and print; exit 0 for either verdict, 2 for bad input, 1 for a blow-up."""
-    from sim.scene import InvalidSceneError
+    from sim.commands._common import format_table
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.verdict import simulate
     from sim.world import PhysicsBlowUpError
 

@@ -86,8 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the scene; exit 2 for bad input."""
     from sim.commands.render import check_output, parse_size
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.app import SceneApp
 
     size = parse_size(args.size)
