@@ -75,6 +75,7 @@ __all__ = [
     "Seat",
     "Session",
     "Divergence",
+    "UndoRequest",
     "bot_seed_for",
     "make_seats",
     "replay_log",
@@ -155,6 +156,12 @@ class Observer:
 
     def game_over(self, session: Session, result: Result) -> None:
         """The game ended with ``result`` (after the move that ended it)."""
+
+
+class UndoRequest(Exception):
+    """Raised by a human input (``human(state)`` in :meth:`Session.step` / :meth:`Session.run`)
+    to take back moves instead of choosing one: :meth:`Session.run` then calls
+    ``undo(to_human=True)`` and asks again. Not an error: nothing is printed for it."""
 
 
 class Divergence(GameError):
@@ -375,11 +382,15 @@ class Session:
 
     def run(self, human: Callable[[Any], Any] | None = None) -> Result:
         """Play to the end (bots choose; ``human`` for human seats) and return the result;
-        GameError when the game exceeds ``max_turns``."""
+        GameError when the game exceeds ``max_turns``. A ``human`` that raises
+        :class:`UndoRequest` takes back the last move and the bots' replies after it."""
         while not self.over:
             if self.turns >= self.max_turns:
                 raise GameError(f"{self.game.name}: no end after {self.max_turns} turns")
-            self.step(human)
+            try:
+                self.step(human)
+            except UndoRequest:
+                self.undo(to_human=True)
         return self.game.result(self.state)
 
     def undo(self, *, to_human: bool = False) -> list[Played]:

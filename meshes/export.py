@@ -30,6 +30,7 @@ from games.polycubes import (
     Catalogue,
     Piece,
     PieceError,
+    PieceSizes,
     catalogue_names,
     get_catalogue,
     mass_properties,
@@ -37,7 +38,6 @@ from games.polycubes import (
 )
 from meshes import FORMATS
 from meshes.polycube import hex_to_rgba, piece_mesh
-from sim.config import PhysicsConfig
 
 __all__ = [
     "FORMATS",
@@ -149,7 +149,7 @@ Z_UP_TO_Y_UP = np.array(
 ``(x, y, z) -> (x, z, -y)``; right-handed both sides (glTF 2.0, section 3.4)."""
 
 
-def _glb(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _glb(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.gltf import export_glb
 
     mesh = piece_mesh(piece, config, cube=cube).copy()
@@ -157,7 +157,7 @@ def _glb(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
     return export_glb(mesh)
 
 
-def _obj(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _obj(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.obj import export_obj
 
     # No texture and no resolver: trimesh then never writes or references a .mtl file.
@@ -174,17 +174,17 @@ def _obj(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
     return text.encode("utf-8")
 
 
-def _stl(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _stl(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.stl import export_stl
 
     return export_stl(piece_mesh(piece, config, cube=cube))
 
 
-def _urdf(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _urdf(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     return urdf_text(piece, config.cube_edge(cube), config.density).encode("utf-8")
 
 
-_WRITERS: dict[str, Callable[[Piece, str, PhysicsConfig], bytes]] = {
+_WRITERS: dict[str, Callable[[Piece, str, PieceSizes], bytes]] = {
     "glb": _glb,
     "obj": _obj,
     "stl": _stl,
@@ -192,11 +192,11 @@ _WRITERS: dict[str, Callable[[Piece, str, PhysicsConfig], bytes]] = {
 }
 
 
-def piece_bytes(piece: Piece, cube: str, fmt: str, config: PhysicsConfig | None = None) -> bytes:
+def piece_bytes(piece: Piece, cube: str, fmt: str, config: PieceSizes | None = None) -> bytes:
     """The file content of one piece in format ``fmt`` (one of :data:`FORMATS`)."""
     if fmt not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
-    return _WRITERS[fmt](piece, cube, PhysicsConfig() if config is None else config)
+    return _WRITERS[fmt](piece, cube, PieceSizes() if config is None else config)
 
 
 def _resolve(name: str | Catalogue) -> Catalogue:
@@ -214,7 +214,7 @@ def export_catalogue(
     name: str | Catalogue,
     fmt: str,
     out_dir: str | os.PathLike[str],
-    config: PhysicsConfig | None = None,
+    config: PieceSizes | None = None,
 ) -> list[Path]:
     """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
 
@@ -227,8 +227,9 @@ def export_catalogue(
     out_dir : path
         Output directory, created if missing. Files of the same names are replaced; other
         files are left alone.
-    config : PhysicsConfig, optional
-        Cube edges and density (default ``PhysicsConfig()``).
+    config : PieceSizes, optional
+        Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
+        ``sim.config.PhysicsConfig`` is one too).
 
     Returns
     -------
@@ -243,7 +244,7 @@ def export_catalogue(
     OSError
         Writing failed (then no file of the set has been moved into ``out_dir``).
     """
-    config = PhysicsConfig() if config is None else config
+    config = PieceSizes() if config is None else config
     fmt_key = fmt.lower() if isinstance(fmt, str) else None
     if fmt_key not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")

@@ -8,12 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from sim.cli import main
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_version() -> None:

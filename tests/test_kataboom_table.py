@@ -5,13 +5,12 @@ play and replay commands."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import sim.tables  # noqa: F401  (registers kataboom-physics)
 from games.core import IllegalMoveError
@@ -156,9 +155,6 @@ def test_seeded_bot_games_at_the_table_replay_exactly(seed: int) -> None:
     report = replay_log(parse_log(log_lines(header, rec)))
     assert report.ok, report.message
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_play_and_replay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

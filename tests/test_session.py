@@ -8,7 +8,7 @@ import pytest
 
 from games.core import GameError, IllegalMoveError
 from games.log import MoveEntry, parse_log
-from games.session import Divergence, Observer, Played, Session, replay_log
+from games.session import Divergence, Observer, Played, Session, UndoRequest, replay_log
 
 
 class Tape(Observer):
@@ -127,3 +127,22 @@ def test_log_lines_match_the_record_format() -> None:
     assert [o["type"] for o in objs] == ["header"] + ["move"] * 22 + ["result"]
     assert objs[-1]["turns"] == 22 and objs[-1]["state"] == objs[-2]["state"]
     assert all(" " not in x for x in lines)  # compact, as canonical_json writes
+
+
+def test_a_human_input_can_ask_to_undo_during_run() -> None:
+    """The terminal's "undo": the human's input raises UndoRequest; run takes back the human's
+    last move and the bot's reply, and asks the human again in the same position."""
+    with Session.new("catego", ["human", "random"], 2) as s:
+        asked: list[int] = []
+
+        def human(state: object) -> object:
+            asked.append(s.turns)
+            if len(asked) == 2:  # on the second turn: take back the first
+                raise UndoRequest
+            return s.game.legal_moves(state)[0]
+
+        s.max_turns = 4  # stop early: the point is the undo, not the whole game
+        with pytest.raises(GameError, match="no end after 4 turns"):
+            s.run(human)
+    # turn 0 asked, turn 2 asked -> undo back to 0 -> asked at 0 again, then 2
+    assert asked[:4] == [0, 2, 0, 2]

@@ -13,8 +13,14 @@ from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from games.registry import game_names, get_game
 from games.session import Observer, Played, Session, make_seats
 from sim.cli import version
-from sim.commands._common import add_game_arguments, atomic_write_text, parse_game_options
+from sim.commands._common import (
+    add_force_argument,
+    add_game_arguments,
+    atomic_write_text,
+    parse_game_options,
+)
 from sim.commands.list import GameHelpAction
+from sim.outputs import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--headless", action="store_true", help="no window (the terminal only)")
     p.add_argument("--window", action="store_true", help="open the interactive window (sim.view.app)")
     p.add_argument("--log", metavar="FILE", help="write the game's JSONL log (replayable)")
+    add_force_argument(p, "the --log file")
     p.set_defaults(func=run)
 
 
@@ -43,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     options = parse_game_options(game, args.extra)
     config = game.make_config(options, players=len(roles))
     seats = make_seats(game.name, roles, args.seed, args.budget)
+    if args.log:  # before the game: a person's game must not be lost to an unwritable --log
+        check_output(args.log, force=args.force, option="--log")
     if args.window or (not args.headless and not args.json and _window_wanted(seats)):
         from sim.commands.view import play_in_window
 

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from sim.cli import UsageError
+from sim.commands._common import int_in
 from sim.commands.render import (
     LogDivergedError,
     add_view_arguments,
@@ -53,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--at",
-        type=int,
+        type=int_in(0),
         default=None,
         help="logs: stop after this many moves; Kozo/Kataboom on the physics table: film move "
         "AT (default: the last move that passed time at the table)",
@@ -96,15 +97,14 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
 def run(args: argparse.Namespace) -> int:
     """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
     from games.session import Divergence
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError, resolve_backend
     from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
     from sim.world import PhysicsBlowUpError
 
     if str(args.out).lower().endswith(".glb"):
         return run_glb(args)
-    out = check_output(args.out, (".gif", ".mp4", ".glb"))
+    out = check_output(args.out, (".gif", ".mp4", ".glb"), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
     if not (0 < args.fps <= 120):
@@ -177,12 +177,11 @@ def run(args: argparse.Namespace) -> int:
 def run_glb(args: argparse.Namespace) -> int:
     """``-o fall.glb``: the scene's run (or a judged Kozo/Kataboom move) as an animated glTF."""
     from games.session import Divergence
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
     from sim.world import PhysicsBlowUpError
 
-    out = check_output(args.out, (".glb",))
+    out = check_output(args.out, (".glb",), force=args.force)
     if not (0 < args.fps <= 120):
         raise UsageError(f"--fps must be in (0, 120], got {args.fps}")
     if not (0 < args.slow <= 100):

@@ -117,10 +117,10 @@ def run(args: argparse.Namespace) -> int:
     }
     text: list[str] = []
     head = f"{target.describe()} with {len(problem.pieces)} pieces"
-    if not problem.area_matches:
-        text.append(
+    if not problem.area_matches:  # bad input (exit 2), as `katamino assemble` says it
+        raise UsageError(
             f"{head}: the pieces cover {sum(p.size for p in problem.pieces)} cells, "
-            f"the board has {target.size}: no solution"
+            f"the board has {target.size}: no solution (the areas must match)"
         )
         text.extend(_fit_advice(problem, target, args))
 

@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 
 from sim.cli import UsageError
+from sim.commands._common import MAX_WORKERS, int_in
 
 
 def add_executor_arguments(p: argparse.ArgumentParser) -> None:
     """Options shared by ``sweep`` and ``tournament``: executor, workers, output, timings."""
     p.add_argument(
-        "--workers", type=int, default=None, help="worker processes (default: all cores)"
+        "--workers", type=int_in(1, MAX_WORKERS), default=None,
+        help="worker processes (default: all cores)"
     )
     p.add_argument(
         "--executor",
@@ -28,9 +30,12 @@ def add_executor_arguments(p: argparse.ArgumentParser) -> None:
         "--format", choices=("csv", "parquet"), default=None, help="default: from --out's suffix"
     )
     p.add_argument(
+        "--force",
         "--overwrite",
+        dest="overwrite",
         action="store_true",
-        help="replace an existing output and discard a journal instead of resuming",
+        help="replace an existing output and discard a journal instead of resuming "
+        "(--overwrite: the old spelling)",
     )
 
 
@@ -140,8 +145,6 @@ def run(args: argparse.Namespace) -> int:
             print("columns: " + ",".join(job.columns()))
             return 0
         rep = run_with_args(job, args, "sweep")
-    except KeyboardInterrupt:
-        return 130  # the runner said where the finished rows are kept
     except (SpecError, ResultsError) as exc:
         raise UsageError(str(exc)) from None
     except ExecutorError as exc:
