@@ -19,7 +19,15 @@ def test_readme_has_python_blocks() -> None:
     assert len(BLOCKS) >= 3
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)))
+# Blocks that run physics ensembles or count tilings take seconds each: the slow step runs them.
+HEAVY = ("simulate(", "count_distinct(")
+CASES = [
+    pytest.param(i, marks=pytest.mark.slow) if any(h in b for h in HEAVY) else i
+    for i, b in enumerate(BLOCKS)
+]
+
+
+@pytest.mark.parametrize("index", CASES)
 def test_readme_block_runs_from_any_folder(index: int, tmp_path: Path) -> None:
     decoy = tmp_path / "scenes"
     decoy.mkdir()
