@@ -115,6 +115,8 @@ class TerminalHuman:
         raise UndoRequest and Resignation)."""
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
+        if seat is None:
+            raise GameError(f"{self.game.name}: the game is over; no move to choose")
         first = True
         while True:
             if first:
