@@ -29,7 +29,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import date, datetime, time
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -975,16 +974,31 @@ def read_text_file(path: Path, error: Any) -> str:
 # Shipped scenes
 # ---------------------------------------------------------------------------------------
 def shipped_scene_names() -> list[str]:
-    """Names (file stems) of the scenes shipped in the ``scenes`` package, sorted."""
-    root = resources.files("scenes")
-    return sorted(e.name[:-5] for e in root.iterdir() if e.name.endswith(".toml"))
+    """Names (file stems) of the scenes shipped with tablesim, sorted (never the current
+    folder's ``scenes/``: see :mod:`tablesim.data`)."""
+    from tablesim.data import scene_names
+
+    return scene_names()
 
 
 def shipped_scene_path(name: str) -> Path:
     """Path of a shipped scene (``kozo-tower`` or ``kozo-tower.toml``); ValueError listing the
     shipped names if there is none."""
-    stem = name[:-5] if name.endswith(".toml") else name
-    names = shipped_scene_names()
-    if stem not in names:
-        raise ValueError(f"no shipped scene {name!r} (shipped: {', '.join(names)})")
-    return Path(str(resources.files("scenes") / f"{stem}.toml"))
+    from tablesim.data import scene_file
+
+    return Path(str(scene_file(name)))
+
+
+def resolve_scene(ref: str) -> Scene:
+    """The scene ``ref`` names: a scene file, or a shipped scene by name (``kozo-tower``).
+    InvalidSceneError when it is neither (listing the shipped names) or does not load."""
+    path = Path(ref)
+    if path.is_file():
+        return load_scene(path)
+    name = ref[:-5] if ref.endswith(".toml") else ref
+    if name in shipped_scene_names():
+        return load_scene(shipped_scene_path(name))
+    raise InvalidSceneError(
+        f"{ref}: no such file, and no shipped scene of that name "
+        f"(shipped: {', '.join(shipped_scene_names())})"
+    )

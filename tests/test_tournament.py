@@ -10,14 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from games.core import ConfigError
 from sim.cli import main
 from sim.experiments.results import journal_path
 from sim.experiments.runner import run_job
 from sim.experiments.tournament import TournamentJob, summarize
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_tables_and_rotated_seats():

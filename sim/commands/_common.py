@@ -12,7 +12,7 @@ from games.core import ConfigError, Game
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments common to ``play`` and ``balance``."""
-    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim play --list`)")
+    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim list games`)")
     parser.add_argument(
         "--players", required=True, help="comma-separated roles: human or bot names"
     )
@@ -58,6 +58,31 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     from sim.outputs import atomic_write
 
     atomic_write(path, text)
+
+
+def format_table(verdict: Any) -> str:
+    """The human-readable piece table and verdict line of a :class:`sim.verdict.Verdict`
+    (``simulate``, ``demo``)."""
+    rows = [f"{'piece':<10} {'moved mm':>9} {'tilt deg':>9} {'fell p':>7} {'margin mm':>10}"]
+    for p in verdict.pieces:
+
+        def f(x: float | None, fmt: str) -> str:
+            width = int(fmt.split(".")[0])
+            return "-".rjust(width) if x is None else format(x, fmt)
+
+        rows.append(
+            f"{p.id:<10} {f(p.displacement_mm, '9.3f')} {f(p.tilt_deg, '9.2f')} "
+            f"{f(p.fall_probability, '7.2f')} {f(p.margin_mm, '10.2f')}"
+            + ("  marginal" if p.marginal else "")
+        )
+    rows.append("")
+    rows.append(
+        f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
+        f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
+        f"step {verdict.time_step * 1e3:g} ms, by {verdict.decided_by})"
+    )
+    rows.append(verdict.explanation)
+    return "\n".join(rows)
 
 
 # ---------------------------------------------------------------------------------------

@@ -49,7 +49,8 @@ DEMO_FILES = ("kozo-tower.png", "kozo-overhang-fall.gif", "catego.png", "kozo-ga
 def run(args: argparse.Namespace) -> int:
     """Run the demo; exit 0."""
     from sim.cli import UsageError
-    from sim.commands.simulate import format_table, resolve_scene
+    from sim.commands._common import format_table
+    from sim.scene import resolve_scene
     from sim.verdict import simulate
 
     out_dir = Path(args.out)
@@ -162,17 +163,18 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
 
 def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str) -> None:
     """A GIF of the round's last judged move, as the physics table ran it."""
+    from games.log import read_log_file
     from sim.view.backend import resolve_backend
     from sim.view.film import judged_move_frames, write_film
 
-    config, seed, texts = kozo
+    _, _, texts = kozo
     timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
     if not timed:
         return
     t0 = time.perf_counter()
     frames = judged_move_frames(
-        "kozo", config, seed, texts, timed[-1], fps=20, slow=0.5, size=(480, 270),
-        backend=resolve_backend(backend),
+        read_log_file(str(out_dir / "kozo-game.jsonl")), timed[-1], fps=20, slow=0.5,
+        size=(480, 270), backend=resolve_backend(backend),
     )  # fmt: skip
     film, n = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
     print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "

@@ -93,6 +93,18 @@ def collapse_summary(columns: list[str], rows: list[dict]) -> list[str]:
     return lines
 
 
+def spec_path(ref: str) -> Path:
+    """A spec file path, or the shipped example ``example:NAME`` (UsageError naming them)."""
+    if not ref.startswith("example:"):
+        return Path(ref)
+    from tablesim.data import spec_file
+
+    try:
+        return Path(str(spec_file(ref.split(":", 1)[1])))
+    except ValueError as exc:
+        raise UsageError(f"{ref}: {exc} (use example:NAME)") from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sweep`` subcommand."""
     p = sub.add_parser(
@@ -103,7 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "index; an interrupted sweep resumes when run again with the same --out."
         ),
     )
-    p.add_argument("spec", metavar="SPEC")
+    p.add_argument(
+        "spec", metavar="SPEC", help="a spec file, or example:NAME (see `tablesim list specs`)"
+    )
     p.add_argument("--out", "-o", required=True, help="results file (.csv or .parquet)")
     add_executor_arguments(p)
     p.add_argument(
@@ -122,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_executor_arguments(args)
     try:
-        spec = load_spec(args.spec)
+        spec = load_spec(spec_path(args.spec))
         job = SweepJob(spec)
         if args.dry_run:
             check_output(Path(args.out), args.format, args.overwrite)
