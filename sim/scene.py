@@ -671,6 +671,9 @@ def _parse_piece(col: _Collector, t: Any, i: int, default_cube: str | None) -> _
         if friction is not None and friction < 0:
             col.add(f"{path}.friction", f"must be >= 0, got {friction:g}")
             friction = None
+        elif friction is not None and (msg := LIMITS["friction"].problem(friction)):
+            col.add(f"{path}.friction", msg)
+            friction = None
     pid, id_from = name, f"{path}.piece"
     if "id" in t:
         pid = col.string(t["id"], f"{path}.id")
