@@ -60,10 +60,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
-from scipy import sparse
 
 from sim.config import MM, PhysicsConfig
 from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
@@ -222,6 +221,24 @@ def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
     return float(max(ma, mb) if permissive else min(ma, mb))
 
 
+class Csc(NamedTuple):
+    """A sparse matrix in compressed-column form (the layout HiGHS reads): column ``j`` has
+    values ``data[indptr[j]:indptr[j + 1]]`` in rows ``indices[...]`` (ascending)."""
+
+    shape: tuple[int, int]
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+
+    def toarray(self) -> np.ndarray:
+        """The dense matrix (for tests and debugging)."""
+        out = np.zeros(self.shape)
+        for j in range(self.shape[1]):
+            lo, hi = self.indptr[j], self.indptr[j + 1]
+            out[self.indices[lo:hi], j] = self.data[lo:hi]
+        return out
+
+
 def _pooled_points(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool
 ) -> list[tuple[int, int, np.ndarray, float, np.ndarray]]:
@@ -273,7 +290,7 @@ def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 def assemble(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
-) -> tuple[sparse.csc_matrix, np.ndarray]:
+) -> tuple[Csc, np.ndarray]:
     """Equilibrium equations ``A lam = b`` of the dynamic bodies (scaled, sparse).
 
     Columns: ``sides`` pyramid-edge weights per contact point, in contact then point order.
@@ -303,7 +320,7 @@ def assemble(
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
     if not pts:
-        return sparse.csc_matrix((6 * nb, 0)), b
+        return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
     p = np.concatenate(pts)  # (N, 3)
     g = np.concatenate(gens)  # (N, K, 3)
     ra = np.concatenate(row_a)
@@ -327,10 +344,17 @@ def assemble(
             r_idx.append(np.repeat(base + 3 + comp, sides))
             c_idx.append(cm.ravel())
             vals.append(tq[:, :, comp].ravel())
-    a = sparse.coo_matrix(
-        (np.concatenate(vals), (np.concatenate(r_idx), np.concatenate(c_idx))),
-        shape=(6 * nb, npts * sides),
-    ).tocsc()
+    rows = np.concatenate(r_idx)
+    cols_all = np.concatenate(c_idx)
+    order = np.lexsort((rows, cols_all))  # column-major, rows ascending in each column
+    indptr = np.zeros(npts * sides + 1, dtype=np.int32)
+    np.cumsum(np.bincount(cols_all, minlength=npts * sides), out=indptr[1:])
+    a = Csc(
+        (6 * nb, npts * sides),
+        indptr,
+        rows[order].astype(np.int32),
+        np.concatenate(vals)[order],
+    )
     return a, b
 
 
@@ -354,7 +378,7 @@ class _Model:
     these small, dense-ish LPs it costs more than it saves (measured in docs/performance.md).
     """
 
-    def __init__(self, a: sparse.csc_matrix, b: np.ndarray, s_cap: float = 0.0) -> None:
+    def __init__(self, a: Csc, b: np.ndarray, s_cap: float = 0.0) -> None:
         from highspy import _core as hs  # the public Highs subclass prints a banner on stdout
 
         self._hs = hs
