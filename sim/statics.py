@@ -1,7 +1,7 @@
 """Static-equilibrium check of a scene: a rigid-block equilibrium LP run before the simulation.
 
 :func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
-scipy's HiGHS and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
+HiGHS (highspy) and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
 ``"topples"`` or ``"undecided"`` (the caller then simulates). Background and the comparison
 with the simulation: ``shared/research/physics-pybullet.md`` section 5.
 

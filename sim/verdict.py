@@ -384,7 +384,7 @@ class _Replicas:
     """The replica runs of one verdict, in a process pool when ``n_workers`` > 1.
 
     ``speculate``: start every replica at once with that early stop, before the caller knows
-    whether statics allows it, so the static check (0.26 s of CPU on the 24-piece tower) runs
+    whether statics allows it, so the static check (0.12 s of CPU on the 24-piece tower) runs
     in the calling process while the workers simulate. :meth:`results` then keeps the early
     ends if the caller's ``stop`` is the same object and otherwise redoes, without early stop,
     only the replicas that did stop early. A replica that never settled is bit-identical to one
