@@ -46,6 +46,7 @@ import numpy as np
 
 from games.rng import Rng
 from sim.config import Profile, get_profile
+from sim.lifeline import bind_to_parent, stop_pool
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 
 if TYPE_CHECKING:
@@ -280,6 +281,7 @@ def run_once(
     With ``early_stop`` the run ends as soon as the scene has been quiet as that object defines
     (the caller decides whether statics allows it; :func:`simulate` does); ``settled`` and
     ``simulated_s`` of the outcome say whether and when."""
+    from sim.guard import check_positions
     from sim.world import World
 
     cfg = scene.physics
@@ -308,6 +310,7 @@ def run_once(
         for _ in range(n_checks):
             world.step(steps_per_check)
             com = world.com_positions()
+            check_positions(ids, world.time, com)  # before a blown-up pose can read as a fall
             drop = com0[:, 2] - com[:, 2]
             tilt = world.tip_angles_deg()
             now = np.zeros(len(ids), dtype=bool)
@@ -339,6 +342,7 @@ def run_once(
                     settled = True
                     break
         simulated = world.time
+        world.check()
         com = world.com_positions()
         disp = np.linalg.norm(com - com0, axis=1) * 1e3
         tilts = world.tip_angles_deg()
@@ -411,7 +415,12 @@ class _Replicas:
         import multiprocessing as mp
 
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self._n, mp_context=mp.get_context("fork"))
+            self._pool = ProcessPoolExecutor(
+                self._n,
+                mp_context=mp.get_context("fork"),
+                initializer=bind_to_parent,  # workers die with the parent (sim.lifeline)
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def results(self, stop: EarlyStop | None) -> list[RunOutcome]:
@@ -429,13 +438,17 @@ class _Replicas:
             if self._n > 1:
                 return list(self._open().map(_run_replica, jobs))
             return [_run_replica(j) for j in jobs]
+        except BaseException:
+            self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
+            raise
         finally:
             self.close()
 
-    def close(self) -> None:
-        """Shut the pool down (idempotent), dropping replicas not yet started."""
+    def close(self, kill: bool = False) -> None:
+        """Shut the pool down (idempotent), dropping replicas not yet started; with ``kill`` the
+        running ones are killed rather than waited for."""
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            stop_pool(self._pool, kill=kill)
             self._pool = None
 
 
@@ -473,6 +486,8 @@ def simulate(
     """
     if replicas < 1:
         raise ValueError(f"replicas must be >= 1, got {replicas}")
+    if not scene.dynamic:
+        raise ValueError(f"{scene.source}: no pieces that can move, nothing to judge")
     if method not in METHODS:
         raise ValueError(f"method must be 'auto' or 'simulate', got {method!r}")
     prof = get_profile(profile) if isinstance(profile, str) else profile
@@ -495,7 +510,7 @@ def simulate(
     try:
         statics = _statics(scene)
     except BaseException:
-        ensemble.close()
+        ensemble.close(kill=True)
         raise
     margins: dict[str, PieceMargin] = {p.id: p for p in statics.pieces}
     dyn_ids = [p.id for p in scene.dynamic]
@@ -584,7 +599,12 @@ def _statics(scene: Scene) -> StaticReport:
 
     # The same horizontal clearance as the physics world, so statics judges the pieces the
     # simulation moves (exact geometry would add side contacts that make "stands" impossible).
-    return analyse(scene, clearance=scene.physics.clearance)
+    try:
+        return analyse(scene, clearance=scene.physics.clearance)
+    except ValueError as exc:  # linprog refusing numbers out of its range (sim.guard)
+        from sim.guard import statics_failure
+
+        raise statics_failure(exc) from exc
 
 
 def _json_mm(x: float | None) -> float | None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from sim.model import Scene, ScenePiece
 from sim.scene import load_scene, shipped_scene_path
@@ -29,9 +28,6 @@ JSON_KEYS = {
 }
 PIECE_KEYS = {"id", "displacement_mm", "tilt_deg", "fall_probability", "margin_mm"}
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_replica_zero_is_the_scene_and_others_move_only_horizontally() -> None:
