@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -50,6 +49,8 @@ from sim.lifeline import bind_to_parent, stop_pool
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from sim.statics import PieceMargin, StaticReport
 
 MARGINAL_MM = 0.05
@@ -413,6 +414,7 @@ class _Replicas:
 
     def _open(self) -> ProcessPoolExecutor:
         import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor  # imported only when there are workers
 
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
