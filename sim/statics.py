@@ -185,7 +185,11 @@ class Bodies:
 
 
 def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
-    rows, masses, coms, mus, sizes = [], [], [], [], []
+    rows: list[int] = []
+    masses: list[float] = []
+    coms: list[np.ndarray] = []
+    mus: list[float] = []
+    sizes: list[float] = []
     for p in scene.pieces:
         mus.append(config.friction if p.friction is None else float(p.friction))
         if p.static:
@@ -312,10 +316,8 @@ def assemble(
         k = len(points)
         pts.append(points)
         gens.append(np.broadcast_to(g, (k, sides, 3)))
-        ra = -1 if body_a == TABLE else int(bodies.row[body_a])
-        rb = -1 if body_b == TABLE else int(bodies.row[body_b])
-        row_a.append(np.full(k, ra))
-        row_b.append(np.full(k, rb))
+        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
+        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
     b = np.zeros(6 * nb)
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
@@ -328,14 +330,14 @@ def assemble(
     npts = len(p)
     cols = np.arange(npts * sides).reshape(npts, sides)
     r_idx, c_idx, vals = [], [], []
-    for rows, sign in ((rb, 1.0), (ra, -1.0)):
-        m = rows >= 0
+    for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
+        m = body_rows >= 0
         if not m.any():
             continue
         gm = g[m] * sign  # (M, K, 3)
-        arm = (p[m] - bodies.com[rows[m]]) / length  # (M, 3)
+        arm = (p[m] - bodies.com[body_rows[m]]) / length  # (M, 3)
         tq = np.cross(arm[:, None, :], gm)  # (M, K, 3)
-        base = 6 * rows[m]
+        base = 6 * body_rows[m]
         cm = cols[m]
         for comp in range(3):
             r_idx.append(np.repeat(base + comp, sides))
@@ -344,15 +346,15 @@ def assemble(
             r_idx.append(np.repeat(base + 3 + comp, sides))
             c_idx.append(cm.ravel())
             vals.append(tq[:, :, comp].ravel())
-    rows = np.concatenate(r_idx)
+    rows_all = np.concatenate(r_idx)
     cols_all = np.concatenate(c_idx)
-    order = np.lexsort((rows, cols_all))  # column-major, rows ascending in each column
+    order = np.lexsort((rows_all, cols_all))  # column-major, rows ascending in each column
     indptr = np.zeros(npts * sides + 1, dtype=np.int32)
     np.cumsum(np.bincount(cols_all, minlength=npts * sides), out=indptr[1:])
     a = Csc(
         (6 * nb, npts * sides),
         indptr,
-        rows[order].astype(np.int32),
+        rows_all[order].astype(np.int32),
         np.concatenate(vals)[order],
     )
     return a, b
@@ -580,7 +582,7 @@ def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]
 _LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
 
 
-def direction_label(v: Sequence[float]) -> str:
+def direction_label(v: Sequence[float] | np.ndarray) -> str:
     """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
     ang = math.atan2(float(v[1]), float(v[0]))
     return _LABELS[round(ang / (math.pi / 4)) % 8]
@@ -616,7 +618,7 @@ def _piece_margins(
                     grew = True
         carried = sorted(seen - {i})
         m = sum(mass_com[j][0] for j in seen)
-        com = sum(mass_com[j][0] * mass_com[j][1] for j in seen) / m
+        com: np.ndarray = sum((mass_com[j][0] * mass_com[j][1] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
@@ -624,7 +626,9 @@ def _piece_margins(
                 f" (with the {len(carried)} piece{'s' if len(carried) > 1 else ''} it carries)"
             )
         if not support[i]:
-            touching = any(i in (c.body_a, c.body_b) for c in (*cs.contacts, *cs.unsupported))
+            touching = any(i in (c.body_a, c.body_b) for c in cs.contacts) or any(
+                i in (u.body_a, u.body_b) for u in cs.unsupported
+            )
             why = "held only by side or edge contacts" if touching else "touches nothing"
             out.append(
                 PieceMargin(

@@ -264,7 +264,9 @@ def perturb_scene(scene: Scene, seed: int, replica: int, perturbation: Perturbat
         new_rot = rz @ p.rotation()
         pieces.append(
             replace(
-                p, position=tuple(float(v) for v in new_pos), orientation=matrix_to_quat(new_rot)
+                p,
+                position=(float(new_pos[0]), float(new_pos[1]), float(new_pos[2])),
+                orientation=matrix_to_quat(new_rot),
             )
         )
     return replace(scene, pieces=tuple(pieces))
@@ -324,7 +326,7 @@ def run_once(
                     if not fell[i] and not now[i]:
                         reasons[i] = f"touched {sid}"
                     now[i] = True
-            for i in np.flatnonzero(now & ~fell):
+            for i in np.flatnonzero(now & ~fell).tolist():
                 if not reasons[i]:
                     reasons[i] = (
                         f"dropped {drop[i] * 1e3:.1f} mm"
