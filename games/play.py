@@ -8,7 +8,6 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
@@ -33,7 +32,6 @@ __all__ = [
     "make_seats",
     "parse_players",
     "play_game",
-    "stderr_progress",
     "wilson_interval",
 ]
 
@@ -273,15 +271,3 @@ def balance(
         },
         "mean_length": round(total_len / games, 6),
     }
-
-
-def stderr_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = int(width * done / total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

@@ -8,12 +8,16 @@ from games.core import canonical_json
 from games.play import balance, parse_players
 from games.registry import get_game
 from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
+from sim.commands.list import GameHelpAction
 from sim.experiments.progress import progress_callback
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``balance`` subcommand."""
-    p = sub.add_parser("balance", help="play many seeded bot games and report win rates")
+    p = sub.add_parser(
+        "balance", help="play many seeded bot games and report win rates", add_help=False
+    )
+    p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True, help="number of games")
     p.set_defaults(func=run)
