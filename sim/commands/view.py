@@ -79,6 +79,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
     p.add_argument("--seconds", type=float, default=None, help="length of a run (s)")
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
+    p.add_argument("--sandbox", action="store_true",
+                   help="build freely: take catalogue or table pieces, let them go, undo, save")
+    p.add_argument("--save", default="sandbox.toml", metavar="FILE",
+                   help="sandbox: where s saves the table as a scene (default sandbox.toml)")
     p.add_argument("--frames", type=int, default=None, help="window: quit after N frames")
     p.set_defaults(func=run)
 
@@ -104,12 +108,21 @@ def run(args: argparse.Namespace) -> int:
     window = not args.headless
     if window and out is not None:
         raise UsageError("-o writes a headless picture: add --headless")
+    kind: Any = SceneApp
+    extra: dict[str, Any] = {}
+    if args.sandbox:
+        from sim.view.sandbox import SandboxApp
+
+        if not args.save.endswith(".toml"):
+            raise UsageError(f"--save: a scene file ends in .toml, got {args.save!r}")
+        kind, extra = SandboxApp, {"save_to": args.save}
     if window:
-        app = open_window_app(lambda: SceneApp(scene, size=size, backend=args.backend, window=True,
-                                               seconds=args.seconds, replicas=args.replicas), "the window")  # fmt: skip
+        app = open_window_app(lambda: kind(scene, size=size, backend=args.backend, window=True,
+                                           seconds=args.seconds, replicas=args.replicas,
+                                           **extra), "the window")  # fmt: skip
     else:
-        app = SceneApp(scene, size=size, backend="tiny", seconds=args.seconds,
-                       replicas=args.replicas)
+        app = kind(scene, size=size, backend="tiny", seconds=args.seconds,
+                   replicas=args.replicas, **extra)
     with app:
         if args.run:
             app.run_scene()
