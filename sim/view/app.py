@@ -194,7 +194,8 @@ class TableApp:
         self._work: _Work | None = None
         self.verdict = ""
         self.explanation = ""
-        self.show_help = True
+        self.show_help = False
+        """The key help (f1); off at the start so it never covers the table ("f1: help")."""
         self._help_shown_once = False
         self.typing: str | None = None
         self.closed = False
@@ -837,9 +838,13 @@ class TableApp:
                 self.renderer.show(layout, cam)
             self._shown_key = key
             self._ghost_ids = [g.id for g in ghosts]
-        self.renderer.set_text(self.text_blocks())
+        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
         self._dirty = False
+
+    def text_scale(self) -> float:
+        """Pixels per line of the on-screen text: 15 at 540 rows, growing with the picture."""
+        return max(15.0, self.size[1] / 36)
 
     def items(self) -> list[Item]:
         """The items drawn last (for tests and controllers)."""
@@ -1047,7 +1052,7 @@ class SceneApp(TableApp):
             now = time.monotonic()
             if now - self._text_at > 0.1:
                 self._text_at = now
-                self.renderer.set_text(self.text_blocks())
+                self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         return super().frame()
 
     def key(self, name: str) -> bool:

@@ -552,7 +552,7 @@ class Renderer:
             node.set_wordwrap(0.48 * w / px)
             node.set_text(text)
             node.set_text_color(1, 1, 1, 1)
-            node.set_card_color(0, 0, 0, 0.55)
+            node.set_card_color(0, 0, 0, 0.68)  # white on a dark card: readable on any table
             node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
             node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
             tnp = root.attach_new_node(node)
