@@ -202,6 +202,7 @@ class TableApp:
         self.controller = controller if controller is not None else controller_for(game)
         self.controller.reset(self.game, self.state)
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit: dict[str, Any] | None = None
         self._drag: tuple[str, float, float] | None = None
@@ -916,6 +917,7 @@ class SceneApp(TableApp):
         self.referee = None
         self.controller = BaseController()
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit = None
         self._drag = None
