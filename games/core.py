@@ -289,6 +289,11 @@ class Game(ABC, Generic[S, M, C]):
         """A short sentence for a move in headless output (games may override)."""
         return self.format_move(state, move)
 
+    def player_name(self, seat: int) -> str:
+        """The name the board uses for ``seat`` (``P1`` for seat 0 unless the game names its
+        sides, as Kaito's Red and Black); prompts and result lines use the same name."""
+        return f"P{seat + 1}"
+
 
 class Bot(ABC):
     """A computer player. Its choices depend only on its seed and the state it is shown.

@@ -23,7 +23,9 @@ __all__ = [
     "LogError",
     "Record",
     "Seat",
+    "Resignation",
     "TerminalHuman",
+    "UndoRequest",
     "balance",
     "bot_seed_for",
     "log_header",
@@ -44,25 +46,92 @@ def parse_players(text: str) -> list[str]:
     return roles
 
 
-class TerminalHuman:
-    """Asks a person for moves on a terminal; re-prompts on a bad or illegal move."""
+class UndoRequest(GameError):
+    """A person at the terminal typed ``undo``: take back their last move (and the bots'
+    replies after it); raised out of :meth:`TerminalHuman.choose` for the play loop."""
 
-    def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str]) -> None:
+
+class Resignation(GameError):
+    """A person at the terminal typed ``quit`` (or ``resign``): ``seat`` gives up the game."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} resigned")
+        self.seat = seat
+
+
+COMMANDS = {
+    "help": "these commands and examples of moves (also '?')",
+    "moves": "every legal move",
+    "undo": "take back your last move (and the bots' moves after it)",
+    "quit": "resign the game (also 'resign')",
+}
+
+
+class TerminalHuman:
+    """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
+
+    Besides moves it understands ``help``, ``moves``, ``undo`` and ``quit``/``resign``
+    (:data:`COMMANDS`), unless the game itself reads the word as a legal move (Katamino's own
+    ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
+    :class:`Resignation` for the play loop. Players are called by the board's own names
+    (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
+    """
+
+    def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str],
+                 roles: Sequence[str] | None = None) -> None:  # fmt: skip
         self.game, self.inp, self.out = game, inp, out
+        self.roles = list(roles) if roles is not None else None
+
+    def who(self, seat: int) -> str:
+        """``P1 (human)``: the board's name for ``seat`` and its role."""
+        name = self.game.player_name(seat)
+        return f"{name} ({self.roles[seat]})" if self.roles else name
+
+    def _command(self, text: str, state: Any, legal: Sequence[Any], seat: int) -> bool:
+        """Handle a command word; True when ``text`` was one (and was not a move)."""
+        word = text.lower()
+        if word in ("help", "?", "h"):
+            examples = ", ".join(self.game.format_move(state, m) for m in legal[:3])
+            print("  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out)
+            print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
+            return True
+        if word == "moves":
+            print("  " + ", ".join(self.game.format_move(state, m) for m in legal), file=self.out)
+            return True
+        if word == "undo":
+            raise UndoRequest("undo")
+        if word in ("quit", "resign", "exit"):
+            raise Resignation(seat)
+        return False
+
+    def _is_game_move(self, state: Any, text: str, legal: Sequence[Any]) -> bool:
+        try:
+            return self.game.parse_move(state, text) in legal
+        except GameError:
+            return False
 
     def choose(self, state: Any) -> Any:
-        """Prompt until a legal move is typed (EOF raises GameError)."""
+        """Prompt until a legal move is typed (EOF raises GameError; ``undo`` and ``quit``
+        raise UndoRequest and Resignation)."""
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
+        first = True
         while True:
-            print(self.game.describe(state), file=self.out)
+            if first:
+                print(self.game.describe(state), file=self.out)
+            first = False
             shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
             more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
-            print(f"seat {seat}, your move [{shown}{more}]: ", end="", file=self.out, flush=True)
+            print(f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ", end="",
+                  file=self.out, flush=True)  # fmt: skip
             line = self.inp.readline()
             if not line:
                 raise GameError("input ended before the game did")
             text = line.strip()
+            if not text:
+                continue
+            if not self._is_game_move(state, text, legal) and self._command(text, state, legal, seat):
+                continue
             try:
                 move = self.game.parse_move(state, text)
                 if move not in legal:
@@ -80,7 +149,7 @@ class TerminalHuman:
                         raise
                 return move
             except GameError as exc:
-                print(f"  not accepted: {exc}", file=self.out)
+                print(f"  not accepted: {exc} (help: commands and examples)", file=self.out)
 
 
 # ---------------------------------------------------------------------------------------

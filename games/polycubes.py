@@ -244,7 +244,14 @@ def merge_into_boxes(cells: Iterable[Cell]) -> tuple[Box, ...]:
     over the 6 axis orders, so an L-tetracube becomes a 3-bar and a cube, an O-tetromino one
     2x2 box. Fewer boxes mean fewer contacts and a faster, calmer simulation.
     """
-    remaining = set(as_cells(cells))
+    return _merge_into_boxes(as_cells(cells))
+
+
+@lru_cache(maxsize=4096)
+def _merge_into_boxes(cells: Cells) -> tuple[Box, ...]:
+    """:func:`merge_into_boxes` of validated cells, cached (the statics check and the world
+    ask for the same pieces' boxes again and again)."""
+    remaining = set(cells)
     boxes: list[Box] = []
     while remaining:
         start = min(remaining)

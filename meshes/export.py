@@ -4,7 +4,9 @@ Files are written into a hidden temporary directory inside the output directory 
 place only when every piece has been written, so a failure leaves no half-written set.
 
 Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`meshes.polycube.piece_mesh`
-in the piece frame (metres, z up; GLB is not turned to glTF's y-up). OBJ carries the colour as
+in the piece frame (metres). OBJ and STL keep the frame's z up; GLB is turned to glTF's
+y up (:data:`Z_UP_TO_Y_UP`: x stays, z becomes y, y becomes -z), so Blender, three.js and
+every glTF viewer show pieces upright. OBJ carries the colour as
 ``v x y z r g b`` and never a material (.mtl) file. URDF describes one link: the exact mass,
 centre of mass and full inertia tensor (``games.polycubes.mass_properties``) and one ``<box>``
 per box of ``games.polycubes.merge_into_boxes`` for both collision and visual, so a URDF needs
@@ -22,6 +24,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from games.polycubes import (
     Catalogue,
     Piece,
@@ -37,6 +41,7 @@ from meshes.polycube import hex_to_rgba, piece_mesh
 
 __all__ = [
     "FORMATS",
+    "Z_UP_TO_Y_UP",
     "ExportError",
     "export_catalogue",
     "piece_bytes",
@@ -137,10 +142,19 @@ def urdf_text(piece: Piece, edge: float, density: float) -> str:
     return '<?xml version="1.0"?>\n' + ET.tostring(robot, encoding="unicode") + "\n"
 
 
+Z_UP_TO_Y_UP = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, -1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
+"""The rotation (4 x 4, -90 degrees about x) from the table's z-up frame to glTF's y-up one:
+``(x, y, z) -> (x, z, -y)``; right-handed both sides (glTF 2.0, section 3.4)."""
+
+
 def _glb(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.gltf import export_glb
 
-    return export_glb(piece_mesh(piece, config, cube=cube))
+    mesh = piece_mesh(piece, config, cube=cube).copy()
+    mesh.apply_transform(Z_UP_TO_Y_UP)
+    return export_glb(mesh)
 
 
 def _obj(piece: Piece, cube: str, config: PieceSizes) -> bytes:

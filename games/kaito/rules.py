@@ -370,6 +370,10 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
         ),
     )
 
+    def player_name(self, seat: int) -> str:
+        """``Red`` (seat 0) or ``Black`` (seat 1), as the board names them."""
+        return COLOUR_NAMES[seat]
+
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> KaitoConfig:
         """Validate ``values`` for ``players`` seats; ConfigError names the key and the fix."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from games.play import make_seats, play_game
 from games.registry import get_game
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "demo", help="judge the shipped towers in physics, play a bot game, draw and film them"
     )
-    p.add_argument("--replicas", type=int, default=8, help="ensemble size per scene (default 8)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
+                   help="ensemble size per scene (default 8)")  # fmt: skip
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument(
         "--out",
         default="tablesim-demo",

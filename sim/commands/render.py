@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import UsageError
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 EXAMPLES = ("katamino", "katoiz", "kaito")
 
@@ -120,17 +121,16 @@ def example_layout(ref: str) -> Any:
     return makers[name]()
 
 
-def check_output(path: str, suffixes: tuple[str, ...]) -> Path:
-    """The output path, checked: allowed suffix, existing folder, not a directory."""
+def check_output(path: str, suffixes: tuple[str, ...], *, force: bool = False) -> Path:
+    """The output path, checked before any work: allowed suffix, then
+    :func:`sim.outputs.check_output` (folder exists and takes a file; existing file only with
+    ``force``)."""
+    from sim.outputs import check_output as check_writable
+
     out = Path(path)
     if out.suffix.lower() not in suffixes:
         raise UsageError(f"-o {path}: the output must end in {' or '.join(suffixes)}")
-    if out.is_dir():
-        raise UsageError(f"-o {path}: is a directory, expected a file path")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"-o {path}: folder {parent} does not exist")
-    return out
+    return check_writable(out, force=force, option="-o")
 
 
 def replica_scene(scene: Any, replica: int, seed: int) -> Any:
@@ -150,6 +150,7 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
 
     p.add_argument("source", metavar="SCENE|LOG", help="scene file/name, game log, example:GAME")
     p.add_argument("-o", "--out", required=True, help="output file")
+    p.add_argument("--force", action="store_true", help="replace the output if it exists")
     p.add_argument("--size", default=size, help=f"WIDTHxHEIGHT in pixels (default {size})")
     p.add_argument(
         "--camera",
@@ -170,15 +171,16 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
     )
     p.add_argument(
         "--replica",
-        type=int,
+        type=int_in(0, MAX_REPLICAS),
         default=0,
         help="scenes: replay this replica of the verdict ensemble (0: the scene as written; "
         "k > 0: the seeded perturbation `tablesim simulate --seed` used for run k)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the replicas (default 0)")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                   help="seed of the replicas (default 0)")  # fmt: skip
     p.add_argument(
         "--supersample",
-        type=int,
+        type=int_in(1, 4),
         default=supersample,
         help=f"render this many times larger and shrink, for smooth edges (default {supersample})",
     )
@@ -192,7 +194,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     add_view_arguments(p, "1280x720", 2)
-    p.add_argument("--at", type=int, default=None, help="logs: draw after this many moves")
+    p.add_argument("--at", type=int_in(0), default=None, help="logs: draw after this many moves")
     p.add_argument(
         "--seconds",
         type=float,
@@ -209,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     from sim.view.snapshot import render_layout, simulated_poses
     from sim.view.tables import scene_layout
 
-    out = check_output(args.out, (".png",))
+    out = check_output(args.out, (".png",), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
     if args.supersample < 1 or args.supersample > 4:

@@ -6,6 +6,7 @@ import argparse
 
 from games.core import canonical_json
 from sim.cli import UsageError
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,24 +18,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("scene", metavar="SCENE")
     p.add_argument(
-        "--seconds", type=float, default=None, help="window in seconds (default: the scene's, 5)"
+        "--seconds", type=float_in(0, 600, low_open=True), default=None, help="window in seconds (default: the scene's, 5)"
     )
-    p.add_argument("--replicas", type=int, default=8, help="ensemble size (default 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the perturbations (default 0)")
+    p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
+                   help=f"ensemble size (default 8, at most {MAX_REPLICAS})")  # fmt: skip
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                   help="seed of the perturbations (default 0)")  # fmt: skip
     p.add_argument("--profile", choices=("verdict", "display"), default="verdict")
-    p.add_argument("--step", type=float, default=None, help="override the time step (s)")
+    p.add_argument("--step", type=float_in(0, 0.02, low_open=True), default=None,
+                   help="override the time step (s), at most 0.02")  # fmt: skip
     p.add_argument(
         "--method",
         choices=("auto", "simulate"),
-        default="auto",
-        help="auto: statics may settle safe cases; simulate: always simulate",
+        default=None,
+        help="auto (the default): statics may settle safe cases; simulate: always simulate "
+        "(implied by --full-window)",
     )
-    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None,
+                   help="processes (default: all cores)")  # fmt: skip
     p.add_argument(
         "--full-window",
         action="store_true",
         help="simulate every replica for the whole window, even when statics proves the scene "
-        "stands and it has come to rest (default: stop such replicas early)",
+        "stands and it has come to rest (default: stop such replicas early); implies "
+        "--method simulate, and cannot be combined with --method auto",
     )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
@@ -51,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--replicas must be >= 1, got {args.replicas}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, got {args.workers}")
+    if args.full_window and args.method == "auto":
+        raise UsageError(
+            "--full-window simulates every replica for the whole window, but --method auto lets "
+            "statics decide without simulating; drop --method auto (--full-window implies "
+            "--method simulate)"
+        )
+    method = "simulate" if args.full_window else (args.method or "auto")
     try:
         scene = resolve_scene(args.scene)
         verdict = simulate(
@@ -60,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             profile=args.profile,
             time_step=args.step,
-            method=args.method,
+            method=method,
             workers=args.workers,
             **({"early_stop": None} if args.full_window else {}),
         )

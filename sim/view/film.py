@@ -13,8 +13,6 @@ package. Files are written to a temporary name and renamed, so nothing is half w
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,7 +125,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     without ``imageio-ffmpeg`` installed. The file appears only when complete."""
     from PIL import Image
 
-    from sim.view.snapshot import publish
+    from sim.outputs import atomic_write
 
     out = Path(path)
     suffix = out.suffix.lower()
@@ -141,11 +139,10 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
                 "MP4 needs the imageio-ffmpeg package (pip install 'tablesim[video]'); "
                 "GIF works without it"
             ) from None
-    parent = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=suffix)
-    os.close(fd)
     count = 0
-    try:
+
+    def write(tmp: str) -> None:
+        nonlocal count
         if suffix == ".gif":
             images = []
             for f in frames:
@@ -183,11 +180,8 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
             if writer is None:
                 raise ValueError("no frames to write")
             writer.close()
-        publish(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    atomic_write(out, write, suffix=suffix)
     return out, count
 
 
