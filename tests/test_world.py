@@ -431,3 +431,34 @@ def test_a_face_near_but_not_on_a_static_body_is_not_a_contact() -> None:
         cube = ScenePiece("c", CUBE_CELLS, "kozo", (-gap + 0.1e-3, 0.0, 0.0))
         with World(_scene(wall, cube)) as w:
             assert (("c", "wall") in w.contacts_with_static()) is expected
+
+
+def test_a_sleeping_world_only_counts_steps_and_stays_bit_identical() -> None:
+    """Display profile: once every piece sleeps, World.step skips Bullet's step (nothing would
+    move). The poses are bit for bit those of a world that steps every time, before and after
+    an impulse wakes the tower."""
+    from sim.scene import load_scene, shipped_scene_path
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+
+    def run(skip: bool) -> tuple[list[str], bool]:
+        hashes = []
+        with World(scene, "display") as w:
+            w.skip_sleeping_steps = skip
+            w.run(3.5)
+            asleep = w._asleep
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            w.run(1.0)
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            top = w.piece_ids[-1]
+            w.apply_impulse(top, w.com_positions()[-1], [2e-4, 0.0, 0.0])
+            w.run(0.5)
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            assert w.time == pytest.approx(5.0)
+        return hashes, asleep
+
+    fast, asleep = run(True)
+    slow, never = run(False)
+    assert asleep and not never  # the fast path was taken, and only where allowed
+    assert fast == slow
+    assert fast[2] != fast[1]  # the impulse moved something
