@@ -225,8 +225,9 @@ def balance(
 ) -> dict[str, Any]:
     """Play ``games`` seeded games with seats rotated, and summarise them.
 
-    Game ``i`` uses seed ``derive_seed("balance", seed, i)`` and seats the players rotated by
-    ``i`` (seat s gets player ``(s + i) % n``), so each player sits in each seat equally often.
+    Game ``i`` uses seed ``series_seed(seed, i)`` and seats the players rotated by ``i`` (seat
+    s gets player ``(s + i) % n``), so each player sits in each seat equally often: the same
+    games as ``tablesim tournament`` with the same players and seed.
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
     ``mean_length`` (moves). Deterministic: no timings.
@@ -241,7 +242,7 @@ def balance(
     draws = 0
     total_len = 0
     for i in range(games):
-        gseed = derive_seed("balance", int(seed), i)
+        gseed = series_seed(seed, i)
         order = [(s + i) % n for s in range(n)]
         seats = make_seats(game_name, [roles[j] for j in order], gseed, budget)
         if any(s.bot is None for s in seats):
@@ -271,3 +272,10 @@ def balance(
         },
         "mean_length": round(total_len / games, 6),
     }
+
+
+def series_seed(seed: int, index: int) -> int:
+    """The seed (63 bits) of game ``index`` of a seeded series: ``balance`` and ``tournament``
+    share it, so the same players and seed give the same games in both."""
+    return derive_seed("tournament", int(seed), index) & ((1 << 63) - 1)
+
