@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -94,13 +95,24 @@ def parse_players(text: str) -> list[str]:
 
 
 class TerminalHuman:
-    """Asks a person for moves on a terminal; re-prompts on a bad or illegal move."""
+    """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
 
-    def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str]) -> None:
-        self.game, self.inp, self.out = game, inp, out
+    Games that time a person's moves (a ``stamp_seconds(state, move, seconds)`` hook) get the
+    seconds since the position was first shown, measured here by ``clock``: rules never read
+    a clock themselves."""
+
+    def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str],
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+        self.game, self.inp, self.out, self.clock = game, inp, out, clock
 
     def choose(self, state: Any) -> Any:
         """Prompt until a legal move is typed (EOF raises GameError)."""
+        shown = self.clock()
+        move = self._ask(state)
+        stamp = getattr(self.game, "stamp_seconds", None)
+        return move if stamp is None else stamp(state, move, self.clock() - shown)
+
+    def _ask(self, state: Any) -> Any:
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
         while True:

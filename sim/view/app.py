@@ -595,7 +595,7 @@ class TableApp:
             except GameError as exc:
                 self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
                 return False
-            return self.play(move)
+            return self.play(self.controller.stamp(move))
         elif name == "space":
             self.typing = (self.typing or "") + " "
         elif len(name) == 1:
