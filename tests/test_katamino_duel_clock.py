@@ -23,7 +23,9 @@ from games.katamino import difficulty
 from games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
 from games.katamino.duel_cards import piece
 from games.katamino.game import GAME as KATAMINO
-from games.play import Seat, TerminalHuman, play_game, replay
+from games.log import parse_log
+from games.play import Resignation, Seat, TerminalHuman, log_header, log_lines, play_game
+from games.session import replay_log
 
 G = DUEL_GAME
 SIMULATED = -1.0
@@ -70,39 +72,38 @@ def test_the_terminal_stamps_the_seconds_a_person_took_into_race_moves() -> None
     st = new(level="easy", card=1, side="A")
     clock = FakeClock(100.0)
     # the person types a wrong move, then a hint: 12.34 s from the first showing in all
-    human = TerminalHuman(G, SlowInput("place Q a1\nhint\n", clock, 6.17), io.StringIO(), clock)
+    human = TerminalHuman(G, SlowInput("place Q a1\nhint\n", clock, 6.17), io.StringIO(), clock=clock)
     move = human.choose(st)
     assert move.kind_name == "hint" and move.secs == 12.3  # one decimal, as logged
     assert G.format_move(st, move) == "hint @12.3"
     after = G.apply(st, move)
     assert after.seats[0].clock == 12.3 + 10.0  # the real seconds + the hint's 10 s penalty
     # seconds typed by hand are kept; gifts are not timed
-    typed = TerminalHuman(G, SlowInput("hint @3\n", clock, 50.0), io.StringIO(), clock)
+    typed = TerminalHuman(G, SlowInput("hint @3\n", clock, 50.0), io.StringIO(), clock=clock)
     assert typed.choose(st).secs == 3.0
     assert G.stamp_seconds(st, DuelMove(0, "5"), 9.0) == DuelMove(0, "5")
 
 
 def test_a_logged_human_game_replays_from_the_stamped_move_texts() -> None:
-    cfg = G.make_config({"mode": "duel", "level": "beginner", "card": 1, "side": "A"}, players=2)
+    cfg = KATAMINO.make_config({"mode": "duel", "level": "beginner", "card": 1, "side": "A"},
+                               players=2)  # fmt: skip
     clock = FakeClock(0.0)
-    human = TerminalHuman(G, SlowInput("resign\n", clock, 1.0), io.StringIO(), clock)
-    hint_then = iter(["hint"])
+    human = TerminalHuman(KATAMINO, SlowInput("hint\nhint\n", clock, 7.25), io.StringIO(),
+                          clock=clock)  # fmt: skip
+    said = []
 
     def person(state: DuelState) -> DuelMove:
-        word = next(hint_then, None)
-        if word is None:
-            return human.choose(state)
-        clock.t += 7.25
-        return G.stamp_seconds(state, G.parse_move(state, word), 7.25)
+        if len(said) == 2:  # then resign, a rules move (as typed on the window's move line)
+            return KATAMINO.parse_move(state, "resign")
+        said.append(1)
+        return human.choose(state)
 
-    seats = [Seat("human"), Seat("random", RandomBot(G, 1), 1)]
-    rec = play_game(G, cfg, seats, 0, human=person)
+    seats = [Seat("human"), Seat("random", RandomBot(KATAMINO, 1), 1)]
+    rec = play_game(KATAMINO, cfg, seats, 0, human=person)
     assert rec.moves[0] == "hint @7.2" and rec.moves[-1] == "resign"
-    header = {"game": "katamino", "config": KATAMINO.config_to_json(cfg), "seed": 0,
-              "players": [{"role": "human"}, {"role": "random", "bot_seed": 1, "budget": None}]}
-    moves = [{"n": i + 1, "move": m, "state": d} for i, (m, d) in
-             enumerate(zip(rec.moves, rec.digests, strict=True))]  # fmt: skip
-    assert replay(header, moves, None).ok
+    assert rec.result.winners == (1,)
+    report = replay_log(parse_log(log_lines(log_header(KATAMINO, cfg, 0, seats, "test"), rec)))
+    assert report.ok, report.message
 
 
 # ------------------------------------------------------------------------------ resigning
@@ -123,15 +124,20 @@ def test_resign_or_quit_ends_the_game_for_the_other_seat(word: str) -> None:
         G.parse_move(st, f"{word} @3")
 
 
-def test_a_terminal_player_resigns_a_give_phase_too() -> None:
+def test_a_player_resigns_a_give_phase_too_and_the_terminal_lets_them_quit() -> None:
     st = new(level="normal", card=1, side="A")
     while st.phase == "race":
         st = G.apply(st, G.legal_moves(st)[0])
     assert st.phase == "give"
     giver = G.current_player(st)
-    human = TerminalHuman(G, io.StringIO("quit\n"), io.StringIO())
-    over = G.apply(st, human.choose(st))
+    over = G.apply(st, G.parse_move(st, "resign"))
     assert G.result(over).winners == (1 - giver,)
+    # at the terminal "quit" is never read as a piece: the seat to move resigns
+    race = new(level="normal", card=1, side="A")
+    human = TerminalHuman(G, io.StringIO("quit\n"), io.StringIO())
+    with pytest.raises(Resignation) as info:
+        human.choose(race)
+    assert info.value.seat == G.current_player(race)
 
 
 def test_a_state_without_resignation_keeps_the_older_json_form() -> None:

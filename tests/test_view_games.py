@@ -154,6 +154,7 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     import importlib
     import json
 
+    from games.log import read_log_file
     from sim.cli import main
     from sim.view.film import JUDGED_GAMES, judged_move_run
 
@@ -166,7 +167,7 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     seed = lines[0]["seed"]
     texts = [x["move"] for x in lines if x["type"] == "move"]
     number = next(i for i, t in enumerate(texts, 1) if not t.startswith(("take", "nocube")))
-    state, samples = judged_move_run(name, config, seed, texts, number)
+    state, samples = judged_move_run(read_log_file(str(log)), number)
     assert samples[0][0] == pytest.approx(0.01)  # one sample per 10 ms check of the watch
     module, attr = JUDGED_GAMES[name].split(":")
     table = getattr(importlib.import_module(module), attr)(config, seed)

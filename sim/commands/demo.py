@@ -16,6 +16,7 @@ from pathlib import Path
 
 from games.play import make_seats, play_game
 from games.registry import get_game
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "demo", help="judge the shipped towers in physics, play a bot game, draw and film them"
     )
-    p.add_argument("--replicas", type=int, default=8, help="ensemble size per scene (default 8)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
+                   help="ensemble size per scene (default 8)")  # fmt: skip
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument(
         "--out",
         default="tablesim-demo",
@@ -40,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the demo; exit 0."""
     from sim.cli import UsageError
-    from sim.commands.simulate import format_table, resolve_scene
+    from sim.commands._common import format_table
+    from sim.scene import resolve_scene
     from sim.verdict import simulate
 
     out_dir = Path(args.out)
@@ -147,17 +150,18 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
 
 def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str) -> None:
     """A GIF of the round's last judged move, as the physics table ran it."""
+    from games.log import read_log_file
     from sim.view.backend import resolve_backend
     from sim.view.film import judged_move_frames, write_film
 
-    config, seed, texts = kozo
+    _, _, texts = kozo
     timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
     if not timed:
         return
     t0 = time.perf_counter()
     frames = judged_move_frames(
-        "kozo", config, seed, texts, timed[-1], fps=20, slow=0.5, size=(480, 270),
-        backend=resolve_backend(backend),
+        read_log_file(str(out_dir / "kozo-game.jsonl")), timed[-1], fps=20, slow=0.5,
+        size=(480, 270), backend=resolve_backend(backend),
     )  # fmt: skip
     film, n = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
     print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "

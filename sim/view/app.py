@@ -581,14 +581,19 @@ class TableApp:
         return self._propose(self.controller.on_key(name))
 
     def _type(self, name: str) -> bool:
+        """A key while the move line is open: only editing keys act; characters come through
+        :meth:`type_char` (a window sends both for one press)."""
         self._dirty = True
         if name == "escape":
             self.typing = None
         elif name == "backspace":
             self.typing = (self.typing or "")[:-1]
         elif name == "enter":
-            text, self.typing = self.typing or "", None
+            text, self.typing = (self.typing or "").strip(), None
+            if not text:
+                return False
             if not self.human_to_move():
+                self.verdict, self.explanation = f"not your turn: {text!r} not played", ""
                 return False
             try:
                 move = self.game.parse_move(self.state, text)
@@ -596,17 +601,21 @@ class TableApp:
                 self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
                 return False
             return self.play(self.controller.stamp(move))
-        elif name == "space":
-            self.typing = (self.typing or "") + " "
-        elif len(name) == 1:
-            self.typing = (self.typing or "") + name
         return False
+
+    def type_char(self, char: str) -> None:
+        """A typed character (with shift and the keyboard layout applied): goes to the move
+        line when it is open; ignored otherwise (keys act through :meth:`key`)."""
+        if self.typing is None or len(char) != 1 or not char.isprintable():
+            return
+        self.typing += char
+        self._dirty = True
 
     def type_move(self, text: str) -> bool:
         """Type ``text`` on the move line and play it (True when played)."""
         self.key("enter")
         for ch in text:
-            self._type("space" if ch == " " else ch)
+            self.type_char(ch)
         return self._type("enter")
 
     def _propose(self, move: Any) -> bool:
@@ -700,64 +709,32 @@ class TableApp:
         return list(self._layout.items) if self._layout is not None else []
 
     # ------------------------------------------------------------------ the window
-    def run_window(self, max_frames: int | None = None) -> None:
-        """The event loop of an on-screen window: reads Panda3D's mouse and keyboard, ticks,
-        draws, until escape, the window closes or ``max_frames`` frames were drawn."""
-        import time
+    def resize(self, size: Sequence[int]) -> None:
+        """The picture is now ``size`` (width, height) pixels (a window was resized): the
+        camera, the text and picking follow."""
+        self.renderer.resize(size)
+        self.size = self.renderer.size
+        self._camera_moved()
 
-        from panda3d.core import ButtonThrower, EventQueue, MouseAndKeyboard, NodePath
+    def run_window(self, max_frames: int | None = None) -> int:
+        """The window's loop (:func:`sim.view.window.run_window`): events, ticks and frames
+        until escape, the window is closed, or ``max_frames`` frames were drawn. Returns the
+        frames drawn."""
+        from sim.view.window import run_window
 
-        if not self.renderer.window:
-            raise RuntimeError("run_window needs an app made with window=True")
-        win = self.renderer.output
-        data_root = NodePath("data-root")
-        mak = data_root.attach_new_node(MouseAndKeyboard(win, 0, "mak"))
-        thrower = mak.attach_new_node(ButtonThrower("buttons"))
-        thrower.node().set_modifier_buttons(thrower.node().get_modifier_buttons())
-        from panda3d.core import DataGraphTraverser
-
-        trav = DataGraphTraverser()
-        queue = EventQueue.get_global_event_queue()
-        buttons = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
-        last, n = time.monotonic(), 0
-        while not self.closed and (max_frames is None or n < max_frames):
-            trav.traverse(data_root.node())
-            ptr = win.get_pointer(0)
-            x, y = ptr.get_x(), ptr.get_y()
-            if ptr.get_in_window() and (x, y) != self._mouse:
-                self.mouse_move(x, y)
-            while not queue.is_queue_empty():
-                name = queue.dequeue_event().name
-                self._window_event(name, x, y, buttons)
-                if self.closed:
-                    return
-            now = time.monotonic()
-            self.tick(now - last)
-            last = now
-            self.frame()
-            n += 1
-            if win.is_closed():
-                self.close()
-
-    def _window_event(self, name: str, x: float, y: float, buttons: Mapping[str, str]) -> None:
-        mods = {m for m in ("shift", "control", "alt") if f"{m}-" in name}
-        base = name.split("-")
-        self.modifiers(sorted(mods))
-        up = base[-1] == "up"
-        key = base[-2] if up else base[-1]
-        if key in buttons:
-            (self.mouse_up if up else self.mouse_down)(x, y, buttons[key])
-        elif key == "wheel_up" and not up:
-            self.wheel(1)
-        elif key == "wheel_down" and not up:
-            self.wheel(-1)
-        elif not up and not key.endswith("repeat") and key not in ("shift", "control", "alt"):
-            self.key(("shift-" if "shift" in mods and len(key) == 1 else "") + key)
+        return run_window(self, max_frames)
 
 
 class SceneApp(TableApp):
-    """A physics scene on the table, no game: look around it, ``space`` runs the scene in the
-    verdict profile and plays the run back, ``r`` puts it back as written.
+    """A physics scene on the table, no game: look around it; ``space`` runs the scene live
+    and judges it; ``r`` puts it back as written.
+
+    ``space`` starts two things at once (:mod:`sim.view.live`): the scene falling in the
+    display profile, stepped inside the frame loop (each frame advances the world by the
+    frame's time, never by more than :data:`sim.view.live.FRAME_BUDGET_S` of wall time, so
+    the window keeps drawing), and the verdict (:func:`sim.verdict.simulate`, the verdict
+    profile, ``replicas`` runs) in a background process. The verdict appears when the run
+    has ended and the verdict is in.
 
     Same camera, text, window loop and harness as :class:`TableApp`; ``scene`` is a
     :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
@@ -771,6 +748,8 @@ class SceneApp(TableApp):
         backend: str = "tiny",
         window: bool = False,
         seconds: float | None = None,
+        replicas: int = 8,
+        seed: int = 0,
     ) -> None:
         from sim.view.interact import BaseController
         from sim.view.renderer import Renderer
@@ -778,14 +757,16 @@ class SceneApp(TableApp):
 
         self.scene = scene
         self.seconds = float(seconds if seconds is not None else (scene.seconds or 2.0))
+        self.replicas = int(replicas)
+        self.seed = int(seed)
         self._still = scene_layout(scene)
         self.game = None
         self.seats: list[Any] = []
         self.roles: list[str] = []
         self.moves = []
-        self.verdict = "space: run the scene (verdict profile); r: as written"
+        self.verdict = "space: run the scene; r: as written"
         self.explanation = ""
-        self.show_help = True
+        self.show_help = False
         self.typing = None
         self.closed = False
         self.referee = None
@@ -801,6 +782,14 @@ class SceneApp(TableApp):
         self._anim = None
         self._bot_wait = math.inf
         self._mouse = (self.size[0] / 2, self.size[1] / 2)
+        self.live: Any = None
+        """The :class:`sim.view.live.LiveRun` being shown (None: the scene as written)."""
+        self.job: Any = None
+        """The :class:`sim.view.live.VerdictJob` of the run (None before ``space``)."""
+        self._text_at = -1.0
+        self.on_verdict: Any = None
+        """Called with (verdict line, explanation) when a run's verdict arrives (the
+        terminal's log of ``tablesim view``)."""
 
     @property
     def seat(self) -> int | None:
@@ -819,25 +808,89 @@ class SceneApp(TableApp):
     def _base_layout(self) -> TableLayout:
         return self._still
 
-    def run_scene(self) -> None:
-        """Simulate the scene (verdict profile) and start playing the run back."""
-        from sim.world import World
+    @property
+    def busy(self) -> bool:
+        """True while the run is being simulated (its verdict may still be awaited after)."""
+        return self.live is not None and not self.live.done
 
-        samples: list[tuple[float, dict[str, Any]]] = []
-        with World(self.scene, "verdict") as w:
-            t, step = 0.0, 1 / 60
-            samples.append((0.0, w.poses()))
-            while t < self.seconds - 1e-9:
-                w.run(step)
-                t += step
-                samples.append((t, w.poses()))
-            moved = float(np.max(w.com_displacements(), initial=0.0))
-        ids = set(self._still.ids)
-        samples = [(t, {k: v for k, v in p.items() if k in ids}) for t, p in samples]
-        self._anim = {"layout": self._still, "t": 0.0, "samples": samples, "end": self.seconds}
-        self.verdict = f"ran {self.seconds:g} s"
-        self.explanation = f"largest displacement of a piece's centre of mass: {moved * 1000:.1f} mm"
+    def run_scene(self, *, judge: bool = True) -> None:
+        """Start the run (display physics, live) and, with ``judge``, its verdict."""
+        from sim.view.live import LiveRun, VerdictJob
+
+        self._stop()
+        self.live = LiveRun(self.scene, self.seconds)
+        self.job = VerdictJob(self.scene, self.seconds, self.replicas, self.seed) if judge else None
+        self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
+        self.verdict = f"running 0.00 / {self.seconds:g} s (display physics)"
+        self.explanation = (f"judging in the background: verdict profile, {self.replicas} runs"
+                            if judge else "")  # fmt: skip
         self._dirty = True
+
+    def _stop(self) -> None:
+        if self.live is not None:
+            self.live.close()
+        if self.job is not None:
+            self.job.cancel()
+        self.live, self.job, self._anim = None, None, None
+
+    def close(self) -> None:
+        """Stop the run and the verdict job, close the renderer."""
+        if not self.closed:
+            self._stop()
+        super().close()
+
+    def tick(self, dt: float) -> None:
+        """Advance the live run by ``dt`` seconds (within the frame budget); take the verdict
+        once the run has ended and it is in."""
+        live = self.live
+        if live is None:
+            return
+        if not live.done:
+            live.advance(dt)
+            self.verdict = f"running {live.time:.2f} / {self.seconds:g} s (display physics)"
+            if live.done:
+                self.verdict = f"ran {live.time:.2f} s (display physics)"
+                if self.job is not None:
+                    self.explanation = (f"judging: verdict profile, {self.replicas} runs "
+                                        "(in the background)")  # fmt: skip
+        if live.done and self.job is not None and self.job.ready():
+            from sim.view.live import verdict_lines
+
+            try:
+                self.verdict, *rest = verdict_lines(self.job.result())
+                self.explanation = " ".join(rest)
+            except Exception as exc:  # noqa: BLE001 - shown, the window stays up
+                self.explanation = f"the verdict failed: {exc}"
+            self.job = None
+            if self.on_verdict is not None:
+                self.on_verdict(self.verdict, self.explanation)
+
+    def finish_run(self, timeout: float | None = None) -> None:
+        """Simulate the rest of the run at once and wait for its verdict (headless use)."""
+        if self.live is None:
+            return
+        self.live.advance(self.seconds, budget_s=math.inf)
+        if self.job is not None:
+            self.job.result(timeout)
+        self.tick(0.0)
+
+    def _anim_poses(self) -> dict[str, Any]:
+        a = self._anim
+        if a is not None and "live" in a:
+            ids = set(self._still.ids)
+            return {k: v for k, v in a["live"].poses.items() if k in ids}
+        return super()._anim_poses()
+
+    def frame(self) -> np.ndarray | None:
+        """Draw; while running, the live poses (and the status text a few times a second)."""
+        import time
+
+        if self.live is not None and self._anim is not None and self._anim.get("shown"):
+            now = time.monotonic()
+            if now - self._text_at > 0.1:
+                self._text_at = now
+                self.renderer.set_text(self.text_blocks())
+        return super().frame()
 
     def key(self, name: str) -> bool:
         """``space`` runs, ``r`` resets; camera keys as in :class:`TableApp`."""
@@ -845,7 +898,7 @@ class SceneApp(TableApp):
             self.run_scene()
             return False
         if name == "r":
-            self._anim = None
+            self._stop()
             self.verdict, self.explanation = "as written", ""
             self._dirty = True
             return False
