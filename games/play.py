@@ -8,6 +8,7 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
@@ -73,11 +74,16 @@ class TerminalHuman:
     ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
     :class:`Resignation` for the play loop. Players are called by the board's own names
     (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
+
+    Games that time a person's moves (a ``stamp_seconds(state, move, seconds)`` hook, e.g. a
+    Katamino duel race) get the seconds since the position was first shown, measured here by
+    ``clock``: rules never read a clock themselves.
     """
 
     def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str],
-                 roles: Sequence[str] | None = None) -> None:  # fmt: skip
-        self.game, self.inp, self.out = game, inp, out
+                 roles: Sequence[str] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+        self.game, self.inp, self.out, self.clock = game, inp, out, clock
         self.roles = list(roles) if roles is not None else None
 
     def who(self, seat: int) -> str:
@@ -110,7 +116,13 @@ class TerminalHuman:
 
     def choose(self, state: Any) -> Any:
         """Prompt until a legal move is typed (EOF raises GameError; ``undo`` and ``quit``
-        raise UndoRequest and Resignation)."""
+        raise UndoRequest and Resignation); stamped with the seconds it took, where timed."""
+        shown = self.clock()
+        move = self._ask(state)
+        stamp = getattr(self.game, "stamp_seconds", None)
+        return move if stamp is None else stamp(state, move, self.clock() - shown)
+
+    def _ask(self, state: Any) -> Any:
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
         if seat is None:
