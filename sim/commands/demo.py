@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="ensemble size per scene (default 8)")  # fmt: skip
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument(
+        "-o",
         "--out",
         default="tablesim-demo",
         help="folder for the pictures and the film (default ./tablesim-demo/)",
@@ -36,7 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--backend", choices=("auto", "tiny", "gl"), default="auto", help="rendering backend"
     )
     p.add_argument("--no-pictures", action="store_true", help="skip the pictures and the film")
+    p.add_argument("--force", action="store_true", help="replace the files of an earlier demo")
     p.set_defaults(func=run)
+
+
+DEMO_FILES = ("kozo-tower.png", "kozo-overhang-fall.gif", "catego.png", "kozo-game.jsonl",
+              "kozo-game-fall.gif")  # fmt: skip
+"""What the demo writes in its folder (an earlier demo's files are replaced only with --force)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_pictures:
         if out_dir.exists() and not out_dir.is_dir():
             raise UsageError(f"--out {args.out}: exists and is not a folder")
+        there = [n for n in DEMO_FILES if (out_dir / n).exists()]
+        if there and not args.force:
+            raise UsageError(
+                f"--out {args.out}: holds an earlier demo ({', '.join(there)}); pass --force to "
+                "replace it, or choose another --out"
+            )
         out_dir.mkdir(parents=True, exist_ok=True)
 
     scenes = {}
