@@ -70,8 +70,8 @@ class TerminalHuman:
     """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
 
     Besides moves it understands ``help``, ``moves``, ``undo`` and ``quit``/``resign``
-    (:data:`COMMANDS`), unless the game itself reads the word as a legal move (Katamino's own
-    ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
+    (:data:`COMMANDS`), unless the game itself reads the word as a move (Katamino's own
+    ``hint``, ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
     :class:`Resignation` for the play loop. Players are called by the board's own names
     (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
 
@@ -109,10 +109,13 @@ class TerminalHuman:
         return False
 
     def _is_game_move(self, state: Any, text: str, legal: Sequence[Any]) -> bool:
+        """True when the game reads ``text`` as one of its moves (legal now or not: a game
+        with its own ``undo`` explains why there is nothing to undo)."""
         try:
-            return self.game.parse_move(state, text) in legal
+            self.game.parse_move(state, text)
         except GameError:
             return False
+        return True
 
     def choose(self, state: Any) -> Any:
         """Prompt until a legal move is typed (EOF raises GameError; ``undo`` and ``quit``

@@ -193,6 +193,10 @@ class Katamino(Game[Any, Any, Any]):
             )
         return family(mode).state_from_json(obj)
 
+    def player_name(self, seat: int) -> str:
+        """``seat 0``, ``seat 1``: the duel board's and its notes' own names."""
+        return f"seat {seat}"
+
     def describe(self, state: Any) -> str:
         return self._f(state).describe(state)
 
