@@ -26,7 +26,12 @@ def _play(game: str, stdin: str, *extra: str) -> subprocess.CompletedProcess[str
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("game", game_names())
+# Catego and Kaito in the default run (a second each); the other games in the slow step.
+GAMES = [g if g in ("catego", "kaito") else pytest.param(g, marks=pytest.mark.slow)
+         for g in game_names()]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_help_undo_and_quit_in_every_game(game: str) -> None:
     p = _play(game, "help\nundo\nquit\n")
     assert p.returncode == 0, p.stderr
