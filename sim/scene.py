@@ -995,7 +995,5 @@ def resolve_scene(ref: str) -> Scene:
     name = ref[:-5] if ref.endswith(".toml") else ref
     if name in shipped_scene_names():
         return load_scene(shipped_scene_path(name))
-    raise InvalidSceneError(
-        f"{ref}: no such file, and no shipped scene of that name "
-        f"(shipped: {', '.join(shipped_scene_names())})"
-    )
+    raise InvalidSceneError(ref, [Problem("scene", "no such file, and no shipped scene of that "
+                                          f"name (shipped: {', '.join(shipped_scene_names())})")])
