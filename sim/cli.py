@@ -171,9 +171,9 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
             return EXIT_FAILED
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line
-            what = "terminated" if isinstance(exc, Terminated) else "interrupted"
-            notes = "".join(f"; {n}" for n in getattr(exc, "__notes__", ()))
-            print(f"{name}: {what}{notes}", file=sys.stderr)
+            if not getattr(exc, "reported", False):  # a runner may have said where rows are
+                what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+                print(f"{name}: {what}", file=sys.stderr)
             return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
         except BrokenPipeError:
             _silence_stdout()
