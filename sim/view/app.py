@@ -745,7 +745,7 @@ class TableApp:
             except GameError as exc:
                 self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
                 return False
-            return self.play(move)
+            return self.play(self.controller.stamp(move))
         return False
 
     def type_char(self, char: str) -> None:
