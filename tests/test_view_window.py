@@ -354,7 +354,7 @@ def test_an_opengl_window_draws_under_mesa(xdisplay: str, shots: Path) -> None:
     try:
         img = w.grab("gl-window")
         sky = img[:20, 160:320].reshape(-1, 3).mean(axis=0)
-        assert sky[2] > sky[0] + 20  # the sky gradient, not black
+        assert sky.min() > 100 and sky[2] > sky[0] + 10  # the pale blue sky, not black
         table = img[-40:, :].reshape(-1, 3).mean(axis=0)
         assert table[0] > table[2] + 20  # the wooden table below
         w.keys("Escape")
