@@ -70,8 +70,9 @@ class TerminalHuman:
     """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
 
     Besides moves it understands ``help``, ``moves``, ``undo`` and ``quit``/``resign``
-    (:data:`COMMANDS`), unless the game itself reads the word as a move (Katamino's own
-    ``hint``, ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
+    (:data:`COMMANDS`); ``help``, ``moves`` and ``undo`` yield to a game that reads the word as
+    its own move (Katamino's ``hint`` and ``undo``), ``quit`` always raises Resignation (the
+    play loop then plays the game's own ``resign`` or ``quit`` move when it has one). ``undo`` and ``quit`` raise :class:`UndoRequest` and
     :class:`Resignation` for the play loop. Players are called by the board's own names
     (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
 
@@ -145,7 +146,10 @@ class TerminalHuman:
             text = line.strip()
             if not text:
                 continue
-            if not self._is_game_move(state, text, legal) and self._command(text, state, legal, seat):
+            quitting = text.lower() in ("quit", "resign", "exit")
+            if (quitting or not self._is_game_move(state, text, legal)) and self._command(
+                text, state, legal, seat
+            ):
                 continue
             try:
                 move = self.game.parse_move(state, text)

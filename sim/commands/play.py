@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.core import canonical_json
+from games.core import GameError, canonical_json
 from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from games.registry import game_names, get_game
 from games.session import Observer, Played, Session, make_seats
@@ -125,8 +125,23 @@ def _run_with_commands(session: Session, human: TerminalHuman | None, out: Any) 
             else:
                 session.undo_to(mine[-1] - 1)
         except Resignation as r:
-            return r.seat
+            if not _own_resignation(session):
+                return r.seat
     return None
+
+
+def _own_resignation(session: Session) -> bool:
+    """Play the game's own ``resign`` (or ``quit``) move when it has one (logged, judged by
+    the rules); False when it has none."""
+    for text in ("resign", "quit"):
+        try:
+            move = session.game.parse_move(session.state, text)
+            session.check(move)
+        except GameError:
+            continue
+        session.play(move)
+        return True
+    return False
 
 
 def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
