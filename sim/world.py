@@ -259,6 +259,7 @@ class World:
             deterministicOverlappingPairs=int(prof.deterministic_pairs),
             warmStartingFactor=prof.warm_starting,
             contactSlop=prof.contact_slop,
+            solverResidualThreshold=prof.solver_residual,
             physicsClientId=cid,
         )
         if prof.extra:
