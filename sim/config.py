@@ -1,7 +1,7 @@
 """Physical constants and simulation profiles, in SI units (metres, kilograms, seconds).
 
-Every number here is documented with where it comes from; ``docs/architecture.md`` and
-``../shared/research/physics-pybullet.md`` hold the measurements behind the profiles.
+Every number here is documented with where it comes from; ``docs/architecture.md`` ("Physics")
+holds the measurements behind the profiles.
 """
 
 from __future__ import annotations
@@ -9,18 +9,20 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from games.polycubes import PieceSizes
+
 MM = 1e-3
 INCH = 25.4e-3
 
 
 @dataclass(frozen=True)
-class PhysicsConfig:
+class PhysicsConfig(PieceSizes):
     """Material and size constants shared by every world.
 
-    Cube edges: Kozo/ACTOP standard edition 0.7 in (17.8 mm), balance cube 0.4 in (10.2 mm),
-    Katamino unit about 3/4 in (19 mm) (RULES-NOTES). Density 700 kg/m^3 (beech/maple, 700-900
-    cited). Friction 0.45: dry wood on wood measures 0.25-0.5 static (cited); the sensible range
-    to sweep is 0.3-0.6. Clearance 0.2 mm between neighbouring pieces (about 1 % of a cube; an
+    Cube edges and density: the pieces' own (:class:`games.polycubes.PieceSizes`, defined
+    with the catalogues: Kozo 17.8 mm, balance cube 10.2 mm, Katamino 19 mm, wood 700 kg/m^3).
+    Friction 0.45: dry wood on wood measures 0.25-0.5 static (cited); the sensible range to
+    sweep is 0.3-0.6. Clearance 0.2 mm between neighbouring pieces (about 1 % of a cube; an
     assumption to check on a real set): without it, tightly packed neighbours jam by friction
     in a way real pieces do not.
 
@@ -29,29 +31,12 @@ class PhysicsConfig:
     the grid only in pictures we do not have). The board thickness is our assumption.
     """
 
-    kozo_cube: float = 17.8 * MM
-    balance_cube: float = 10.2 * MM
-    katamino_cube: float = 19.0 * MM
-    unit_cube: float = 20.0 * MM
-    density: float = 700.0
     friction: float = 0.45
     clearance: float = 0.2 * MM
     gravity: float = 9.81
     kozo_board: float = 3.9 * INCH
     kozo_board_thickness: float = 8.0 * MM
     kozo_square: float | None = None
-
-    def cube_edge(self, kind: str) -> float:
-        """Edge in metres of a cube kind: ``kozo``, ``balance``, ``katamino`` or ``unit``."""
-        edges = {
-            "kozo": self.kozo_cube,
-            "balance": self.balance_cube,
-            "katamino": self.katamino_cube,
-            "unit": self.unit_cube,
-        }
-        if kind not in edges:
-            raise ValueError(f"unknown cube kind {kind!r} (allowed: {', '.join(edges)})")
-        return edges[kind]
 
     @property
     def square(self) -> float:

@@ -54,18 +54,17 @@ import numpy as np
 
 from games.polycubes import mass_properties
 from sim.config import PhysicsConfig, Profile, get_profile
+from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
+    MAX_ANGULAR_SPEED,
+    MAX_SPEED,
+    PhysicsBlowUpError,
+    check_body,
+)
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
 
 TABLE = "table"
 """Name of the table top in :meth:`World.contacts_with_static`."""
 
-MAX_SPEED = 5.0
-"""Linear COM speed (m/s) above which a piece counts as blown up. A piece falling 1 m from rest
-reaches 4.4 m/s; nothing on a table legitimately moves faster. (So a piece in free fall for more
-than 0.5 s -- off the 4 m table, or in a scene without ground -- also trips it.)"""
-MAX_ANGULAR_SPEED = 2000.0
-"""Angular speed (rad/s) above which a piece counts as blown up. A 10 mm cube whose corners move
-at 5 m/s spins at about 700 rad/s."""
 CHECK_EVERY = 100
 """Blow-up check period in steps (plus once at the end of every :meth:`World.run`)."""
 CONTACT_TOLERANCE = 0.05e-3
@@ -100,24 +99,6 @@ resting penetration of a cube 0.0103 vs 0.0106 mm; sliding distance at 0.5 m/s 2
 (theory 28.32); four pieces resting on the table 5 s (verdict) drift 0.085 vs 0.048 mm, 10 s
 (display) 0.0002 mm both; 28 vs 25 contact points; tilted pieces dropped 5 cm come to rest the
 same. No measurable difference, so the box wins on uniformity. 4 m square, 10 cm thick."""
-
-
-class PhysicsBlowUpError(RuntimeError):
-    """The simulation produced a non-finite pose or an impossible speed.
-
-    This is an error of the simulation, never an outcome: a verdict must not be drawn from it.
-    ``piece`` is the piece id, ``time`` the simulated time (s), ``quantity`` what was checked and
-    ``value`` what it was.
-    """
-
-    def __init__(self, piece: str, time: float, quantity: str, value: Any) -> None:
-        self.piece = piece
-        self.time = time
-        self.quantity = quantity
-        self.value = value
-        super().__init__(
-            f"physics blew up: piece {piece!r} at t = {time:.4f} s has {quantity} = {value!r}"
-        )
 
 
 @dataclass(frozen=True)
@@ -523,29 +504,17 @@ class World:
         return taken
 
     def check(self) -> bool:
-        """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, or a
-        speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED`. Returns whether every dynamic
-        piece has exactly zero velocity (right after a step: every piece sleeps)."""
+        """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, a
+        speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the table
+        (:func:`sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
+        velocity (right after a step: every piece sleeps)."""
         p, cid = self._p, self.client
         t = self.time
         still = True
         for b in self._dynamic:
             pos, q = p.getBasePositionAndOrientation(b.body, physicsClientId=cid)
             lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)
-            for name, val in (
-                ("position", pos),
-                ("orientation", q),
-                ("velocity", lin),
-                ("angular velocity", ang),
-            ):
-                if not all(math.isfinite(v) for v in val):
-                    raise PhysicsBlowUpError(b.piece_id, t, name, tuple(val))
-            speed = math.sqrt(sum(v * v for v in lin))
-            if speed > MAX_SPEED:
-                raise PhysicsBlowUpError(b.piece_id, t, "speed (m/s)", speed)
-            spin = math.sqrt(sum(v * v for v in ang))
-            if spin > MAX_ANGULAR_SPEED:
-                raise PhysicsBlowUpError(b.piece_id, t, "angular speed (rad/s)", spin)
+            check_body(b.piece_id, t, pos, q, lin, ang)
             still = still and not any(lin) and not any(ang)
         return still
 

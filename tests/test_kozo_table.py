@@ -5,13 +5,12 @@ world from the log, the balance-fall option, bots' assessments, full games, play
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import sim.tables  # noqa: F401  (registers kozo-physics)
 from games.kozo import GAME, KozoMove, KozoState
@@ -213,9 +212,6 @@ def test_careful_beats_greedy_at_the_physics_table() -> None:
         wins += roles.index("careful") in rec.result.winners
     assert wins >= 14
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_play_and_replay_cli(tmp_path: Path) -> None:

@@ -18,10 +18,10 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from sim.config import MM, PhysicsConfig
 from sim.model import Scene, ScenePiece
@@ -29,7 +29,6 @@ from sim.scene import load_scene, shipped_scene_names, shipped_scene_path
 from sim.statics import analyse
 from sim.verdict import MARGINAL_MM, Perturbation, perturb_scene, simulate
 
-ROOT = Path(__file__).resolve().parents[1]
 CFG = PhysicsConfig()
 A = CFG.kozo_cube  # 17.8 mm
 HALF_GAP = CFG.clearance / 2  # 0.1 mm off each horizontal face in the simulation

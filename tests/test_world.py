@@ -9,10 +9,10 @@ import hashlib
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
@@ -24,7 +24,6 @@ from sim.world import (
     shrunk_half_extents,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 CFG = PhysicsConfig()
 A = CFG.kozo_cube
 M_CUBE = CFG.density * A**3  # one kozo cube: 700 * 0.0178^3 = 3.948 g
