@@ -312,7 +312,7 @@ def _cli_case(folder: Path, argv: list[str]) -> None:
     assert not _no_half_written(folder), (argv, _no_half_written(folder))
 
 
-@settings(FAST, max_examples=10)
+@settings(FAST, max_examples=5)
 @given(argv=command_lines())
 def test_command_lines_work_or_exit_2_with_a_message(folder: Path, argv: list[str]) -> None:
     _cli_case(folder, argv)
