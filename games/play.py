@@ -8,7 +8,7 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 from __future__ import annotations
 
 import math
-import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
@@ -33,7 +33,6 @@ __all__ = [
     "make_seats",
     "parse_players",
     "play_game",
-    "stderr_progress",
     "wilson_interval",
 ]
 
@@ -75,11 +74,16 @@ class TerminalHuman:
     ``undo`` and ``quit``). ``undo`` and ``quit`` raise :class:`UndoRequest` and
     :class:`Resignation` for the play loop. Players are called by the board's own names
     (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
+
+    Games that time a person's moves (a ``stamp_seconds(state, move, seconds)`` hook, e.g. a
+    Katamino duel race) get the seconds since the position was first shown, measured here by
+    ``clock``: rules never read a clock themselves.
     """
 
     def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str],
-                 roles: Sequence[str] | None = None) -> None:  # fmt: skip
-        self.game, self.inp, self.out = game, inp, out
+                 roles: Sequence[str] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+        self.game, self.inp, self.out, self.clock = game, inp, out, clock
         self.roles = list(roles) if roles is not None else None
 
     def who(self, seat: int) -> str:
@@ -112,9 +116,17 @@ class TerminalHuman:
 
     def choose(self, state: Any) -> Any:
         """Prompt until a legal move is typed (EOF raises GameError; ``undo`` and ``quit``
-        raise UndoRequest and Resignation)."""
+        raise UndoRequest and Resignation); stamped with the seconds it took, where timed."""
+        shown = self.clock()
+        move = self._ask(state)
+        stamp = getattr(self.game, "stamp_seconds", None)
+        return move if stamp is None else stamp(state, move, self.clock() - shown)
+
+    def _ask(self, state: Any) -> Any:
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
+        if seat is None:
+            raise GameError(f"{self.game.name}: the game is over; no move to choose")
         first = True
         while True:
             if first:
@@ -225,8 +237,9 @@ def balance(
 ) -> dict[str, Any]:
     """Play ``games`` seeded games with seats rotated, and summarise them.
 
-    Game ``i`` uses seed ``derive_seed("balance", seed, i)`` and seats the players rotated by
-    ``i`` (seat s gets player ``(s + i) % n``), so each player sits in each seat equally often.
+    Game ``i`` uses seed ``series_seed(seed, i)`` and seats the players rotated by ``i`` (seat
+    s gets player ``(s + i) % n``), so each player sits in each seat equally often: the same
+    games as ``tablesim tournament`` with the same players and seed.
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
     ``mean_length`` (moves). Deterministic: no timings.
@@ -241,7 +254,7 @@ def balance(
     draws = 0
     total_len = 0
     for i in range(games):
-        gseed = derive_seed("balance", int(seed), i)
+        gseed = series_seed(seed, i)
         order = [(s + i) % n for s in range(n)]
         seats = make_seats(game_name, [roles[j] for j in order], gseed, budget)
         if any(s.bot is None for s in seats):
@@ -273,13 +286,8 @@ def balance(
     }
 
 
-def stderr_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = int(width * done / total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+def series_seed(seed: int, index: int) -> int:
+    """The seed (63 bits) of game ``index`` of a seeded series: ``balance`` and ``tournament``
+    share it, so the same players and seed give the same games in both."""
+    return derive_seed("tournament", int(seed), index) & ((1 << 63) - 1)
+

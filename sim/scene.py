@@ -998,7 +998,17 @@ def resolve_scene(ref: str) -> Scene:
     name = ref[:-5] if ref.endswith(".toml") else ref
     if name in shipped_scene_names():
         return load_scene(shipped_scene_path(name))
-    shipped = ", ".join(shipped_scene_names())
-    raise InvalidSceneError(
-        ref, [Problem("file", f"no such file, and no shipped scene of that name ({shipped})")]
-    )
+    raise SceneNotFoundError(ref)
+
+
+class SceneNotFoundError(InvalidSceneError):
+    """A scene reference that is neither a file nor a shipped scene's name (one line)."""
+
+    def __init__(self, ref: str) -> None:
+        message = (
+            f"no such file, and no shipped scene of that name "
+            f"(shipped: {', '.join(shipped_scene_names())})"
+        )
+        self.source = ref
+        self.problems = [Problem("scene", message)]
+        ValueError.__init__(self, f"{ref}: {message}")

@@ -118,16 +118,25 @@ def _pictures(out_dir: Path, scenes: dict, catego_state: object, backend: str) -
         size=(480, 270),
         backend=used,
     )
-    fall, n = write_film(frames, out_dir / "kozo-overhang-fall.gif", 20)
+    fall, _ = write_film(frames, out_dir / "kozo-overhang-fall.gif", 20)
     pad = render_layout(
         catego_layout(catego_state), out_dir / "catego.png", size=(960, 540), backend=used
     )
     print(f"=== pictures ({used} backend, {time.perf_counter() - t0:.1f} s) in {out_dir}/:")
-    print(f"  {tower.name}: the Kozo tower, 1280x720")
-    print(
-        f"  {fall.name}: the overhang falling, 1.5 s of the verdict run at half speed, {n} frames"
-    )
-    print(f"  {pad.name}: the final Catego pad")
+    print(f"  {tower.name}: the Kozo tower, {_picture_size(tower)}")
+    print(f"  {fall.name}: the overhang falling, 1.5 s of the verdict run at half speed, "
+          f"{_picture_size(fall)}")  # fmt: skip
+    print(f"  {pad.name}: the final Catego pad, {_picture_size(pad)}")
+
+
+def _picture_size(path: Path) -> str:
+    """``1280x720`` (``, 31 frames`` for a film), read back from the file as written."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        frames = getattr(img, "n_frames", 1)
+        size = f"{img.size[0]}x{img.size[1]}"
+    return size + (f", {frames} frames" if frames > 1 else "")
 
 
 def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]]:
@@ -176,7 +185,7 @@ def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str)
         read_log_file(str(out_dir / "kozo-game.jsonl")), timed[-1], fps=20, slow=0.5,
         size=(480, 270), backend=resolve_backend(backend),
     )  # fmt: skip
-    film, n = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
+    film, _ = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
     print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "
-          f"{n} frames ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+          f"{_picture_size(film)} ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
     print("  kozo-game.jsonl: its log (tablesim replay / tablesim record it)")
