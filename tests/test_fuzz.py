@@ -28,7 +28,7 @@ from sim.scene import PHYSICS_KEYS, InvalidSceneError, parse_scene
 
 FAST = settings(max_examples=20, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
-SLOW = settings(max_examples=300, deadline=None, derandomize=False,
+SLOW = settings(max_examples=200, deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
 
 
