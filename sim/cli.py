@@ -65,13 +65,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
-        try:
-            mod = importlib.import_module(f"sim.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"sim.commands.{name}":
-                continue  # command not written yet
-            raise
-        mod.register(sub)
+        importlib.import_module(f"sim.commands.{name}").register(sub)
     return parser
 
 

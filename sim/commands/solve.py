@@ -118,10 +118,11 @@ def run(args: argparse.Namespace) -> int:
     text: list[str] = []
     head = f"{target.describe()} with {len(problem.pieces)} pieces"
     if not problem.area_matches:  # bad input (exit 2), as `katamino assemble` says it
+        advice = "; ".join(_fit_advice(problem, target, args))
         raise UsageError(
             f"{head}: the pieces cover {sum(p.size for p in problem.pieces)} cells, "
-            f"the board has {target.size}: no solution (the areas must match); "
-            + _fit_advice(problem, target, args)
+            f"the board has {target.size}: no solution (the areas must match)"
+            + (f"; {advice}" if advice else "")
         )
 
     if args.hint:
@@ -178,19 +179,19 @@ def run(args: argparse.Namespace) -> int:
     return _finish(args, out, text, 0 if res.count else 1)
 
 
-def _fit_advice(problem, target, args: argparse.Namespace) -> str:  # noqa: ANN001
+def _fit_advice(problem, target, args: argparse.Namespace) -> list[str]:  # noqa: ANN001
     """What to pass instead when the pieces' area differs from the board's."""
     from games.katamino.fit import fitting_subset
 
     area = sum(p.size for p in problem.pieces)
     if area < target.size:
-        return f"add pieces covering {target.size - area} more cells, or use a smaller board"
+        return [f"add pieces covering {target.size - area} more cells, or use a smaller board"]
     fit = fitting_subset(target, problem.pieces, straight_horizontal=problem.straight_horizontal,
                          backend=args.backend)  # fmt: skip
     if fit is None:
-        return f"no subset of these pieces covers exactly {target.size} cells"
+        return [f"no subset of these pieces covers exactly {target.size} cells"]
     how = "solvable" if fit.solvable else "same area, not checked"
-    return f"a subset that fits ({how}): --pieces {fit.spec}"
+    return [f"a subset that fits ({how}): --pieces {fit.spec}"]
 
 
 def _finish(args: argparse.Namespace, out: dict, text: list[str], code: int) -> int:
