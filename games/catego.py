@@ -74,6 +74,7 @@ from games.core import (
     Result,
     StateFormatError,
     check_state_header,
+    json_int,
     parse_int_list,
     state_config,
     state_head,
@@ -231,12 +232,13 @@ def luck_report(state: CategoState) -> dict[str, Any]:
     edges: list[float | None] = [None] * len(scores)
     better: list[int] = []
     if total_score and total_rolls:
-        edges = [
+        known = [
             round(s / total_score - r / total_rolls, 4)
             for s, r in zip(scores, side_rolls, strict=True)
         ]
-        if edges.count(max(edges)) == 1:
-            better = list(cfg.sides[edges.index(max(edges))])
+        edges = list(known)
+        if known.count(max(known)) == 1:
+            better = list(cfg.sides[known.index(max(known))])
     report: dict[str, Any] = {
         "sides": [list(side) for side in cfg.sides],
         "roll_totals": roll_totals,
@@ -286,6 +288,11 @@ def _side_name(cfg: CategoConfig, side: int) -> str:
     return f"T{side + 1}" if cfg.partnerships else _seat_name(side)
 
 
+def _side_list(cfg: CategoConfig, side: int | None) -> list[int]:
+    """The seats of the side that won a column (none for a void column)."""
+    return [] if side is None else list(cfg.sides[side])
+
+
 def _outcome_text(cfg: CategoConfig, results: Mapping[int, int | None], label: int) -> str:
     if label not in results:
         return "-"
@@ -326,18 +333,11 @@ def _check_columns(value: Any, players: int) -> tuple[int, ...]:
     return tuple(sorted(seen))
 
 
-def _json_int(value: Any, what: str, lo: int, hi: int) -> int:
-    if not _is_int(value) or not lo <= value <= hi:
-        raise StateFormatError(
-            f"catego state: {what} must be an integer in {lo}..{hi}, got {value!r}"
-        )
-    return int(value)
-
-
 def _json_dice(value: Any, what: str) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
         raise StateFormatError(f"catego state: {what} must be a list of two dice, got {value!r}")
-    return (_json_int(value[0], what, 1, 6), _json_int(value[1], what, 1, 6))
+    where = f"catego state: {what}"
+    return (json_int(value[0], where, 1, 6), json_int(value[1], where, 1, 6))
 
 
 _MOVE_RE = re.compile(r"^\s*(?:col(?:umn)?\.?\s*)?(\d+)\s*$", re.IGNORECASE)
@@ -530,7 +530,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
             "columns": [
                 {
                     "column": label,
-                    "winners": [] if results[label] is None else list(cfg.sides[results[label]]),
+                    "winners": _side_list(cfg, results[label]),
                 }
                 for label in cfg.columns
             ],
@@ -626,8 +626,8 @@ class Catego(Game[CategoState, int, CategoConfig]):
         won = "".join(f"{_outcome_text(cfg, results, label):>{width}}" for label in cfg.columns)
         lines.append(f"{'Won by':<8}{won} |")
         total = cfg.players * len(cfg.columns)
-        seat = self.current_player(state)
-        if seat is None or state.roll is None:
+        mover = self.current_player(state)
+        if mover is None or state.roll is None:
             top = max(scores)
             if scores.count(top) == 1:
                 verdict = f"{_side_name(cfg, scores.index(top))} wins"
@@ -640,7 +640,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
         else:
             a, b = state.roll
             lines.append(
-                f"Turn {state.turn + 1} of {total}: {_seat_name(seat)} rolled {a}+{b}={a + b}; "
+                f"Turn {state.turn + 1} of {total}: {_seat_name(mover)} rolled {a}+{b}={a + b}; "
                 f"may write in {_labels_text(self.legal_moves(state))}"
             )
         return "\n".join(lines)

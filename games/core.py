@@ -218,6 +218,25 @@ class Game(ABC, Generic[S, M, C]):
     def num_players(self, state: S) -> int:
         """Number of seats."""
 
+    def check_move(self, state: S, move: M) -> object:
+        """Raise the GameError (usually IllegalMoveError) of the rule ``move`` breaks in
+        ``state``, without measuring or applying it; return normally when it may be played.
+
+        The default accepts exactly ``legal_moves(state)`` and takes its reason from
+        ``apply``, whose typed error names the rule. Games whose ``legal_moves`` is a
+        candidate set (any real pose may be played: Kozo, Kataboom) or which accept moves off
+        the list (Katamino's hints) override it; what they return (Kataboom: the margin) is
+        theirs.
+        """
+        if move in self.legal_moves(state):
+            return None
+        text = self.format_move(state, move)
+        try:
+            self.apply(state, move)
+        except GameError as exc:
+            raise IllegalMoveError(f"{text!r} is not legal here: {exc}") from exc
+        raise IllegalMoveError(f"{text!r} is not legal here")
+
     def referee_name(self, config: C) -> str | None:
         """The referee (see :class:`Referee`) that must measure moves under ``config``, or None
         for games whose moves need no measuring (every game without a physical table)."""
@@ -269,6 +288,11 @@ class Game(ABC, Generic[S, M, C]):
     def describe_move(self, state: S, move: M) -> str:
         """A short sentence for a move in headless output (games may override)."""
         return self.format_move(state, move)
+
+    def player_name(self, seat: int) -> str:
+        """The name the board uses for ``seat`` (``P1`` for seat 0 unless the game names its
+        sides, as Kaito's Red and Black); prompts and result lines use the same name."""
+        return f"P{seat + 1}"
 
 
 class Bot(ABC):

@@ -1,7 +1,8 @@
 """Pure polycube geometry: catalogues of pieces, rotations, reflections, canonical forms.
 
 A piece is a set of unit cells ``(x, y, z)`` (integers, z up). Flat pieces (polyominoes) have
-``z == 0`` everywhere. Nothing here knows about metres: cube edges live in the physics config.
+``z == 0`` everywhere. The cells are unit cubes; the real edge of each cube kind, with the
+catalogues at the end of this module, is :class:`PieceSizes` (the physics config extends it).
 
 The rotation group of the cube has 24 proper rotations (signed permutation matrices with
 determinant +1) and 24 improper ones (reflections). ``canonical`` picks the smallest sorted
@@ -203,7 +204,8 @@ def enumerate_polycubes(n: int, dims: int = 3, group: str = "rotations") -> tupl
 def bounding_box(cells: Iterable[Cell]) -> tuple[int, int, int]:
     """Size of the axis-aligned bounding box in cells."""
     arr = np.asarray(list(cells))
-    return tuple(int(v) for v in arr.max(axis=0) - arr.min(axis=0) + 1)  # type: ignore[return-value]
+    sx, sy, sz = (int(v) for v in arr.max(axis=0) - arr.min(axis=0) + 1)
+    return (sx, sy, sz)
 
 
 # ---------------------------------------------------------------------------------------
@@ -231,7 +233,8 @@ class Box:
 
     def centre(self) -> tuple[float, float, float]:
         """Centre in cell units, with cell (0,0,0) spanning [0,1]^3."""
-        return tuple(o + s / 2 for o, s in zip(self.origin, self.size, strict=True))  # type: ignore[return-value]
+        (ox, oy, oz), (sx, sy, sz) = self.origin, self.size
+        return (ox + sx / 2, oy + sy / 2, oz + sz / 2)
 
 
 def merge_into_boxes(cells: Iterable[Cell]) -> tuple[Box, ...]:
@@ -241,7 +244,14 @@ def merge_into_boxes(cells: Iterable[Cell]) -> tuple[Box, ...]:
     over the 6 axis orders, so an L-tetracube becomes a 3-bar and a cube, an O-tetromino one
     2x2 box. Fewer boxes mean fewer contacts and a faster, calmer simulation.
     """
-    remaining = set(as_cells(cells))
+    return _merge_into_boxes(as_cells(cells))
+
+
+@lru_cache(maxsize=4096)
+def _merge_into_boxes(cells: Cells) -> tuple[Box, ...]:
+    """:func:`merge_into_boxes` of validated cells, cached (the statics check and the world
+    ask for the same pieces' boxes again and again)."""
+    remaining = set(cells)
     boxes: list[Box] = []
     while remaining:
         start = min(remaining)
@@ -252,12 +262,12 @@ def merge_into_boxes(cells: Iterable[Cell]) -> tuple[Box, ...]:
                 while True:
                     trial = list(size)
                     trial[axis] += 1
-                    cand = Box(start, tuple(trial))  # type: ignore[arg-type]
+                    cand = Box(start, (trial[0], trial[1], trial[2]))
                     if all(c in remaining for c in cand.cells()):
                         size = trial
                     else:
                         break
-            box = Box(start, tuple(size))  # type: ignore[arg-type]
+            box = Box(start, (size[0], size[1], size[2]))
             if best is None or box.volume > best.volume:
                 best = box
         assert best is not None  # start itself is always a 1x1x1 box
@@ -321,9 +331,46 @@ class Piece:
         return len(self.cells)
 
 
+KOZO_CUBE_MM = 17.8
+"""Edge of a Kozo cube: the ACTOP standard edition's 0.7 in (docs/rules/kozo.md)."""
+BALANCE_CUBE_MM = 10.2
+"""Edge of Kozo's balance cube: 0.4 in (docs/rules/kozo.md)."""
+KATAMINO_CUBE_MM = 19.0
+"""Edge of a Katamino unit square: about 3/4 in (docs/rules/katamino-duo.md)."""
+UNIT_CUBE_MM = 20.0
+"""Edge of the cubes of the abstract sets (an arbitrary round size)."""
+WOOD_DENSITY = 700.0
+"""Density of the pieces' wood, kg/m^3: beech or maple, 700-900 cited; the lower end."""
+
+
+@dataclass(frozen=True)
+class PieceSizes:
+    """The real size of each cube kind a catalogue is built of (metres), and the density of
+    the wood: what a piece's mesh, mass and inertia need. Defined here, with the catalogues,
+    once; :class:`sim.config.PhysicsConfig` extends it (a scene may change any of them)."""
+
+    kozo_cube: float = KOZO_CUBE_MM * 1e-3
+    balance_cube: float = BALANCE_CUBE_MM * 1e-3
+    katamino_cube: float = KATAMINO_CUBE_MM * 1e-3
+    unit_cube: float = UNIT_CUBE_MM * 1e-3
+    density: float = WOOD_DENSITY
+
+    def cube_edge(self, kind: str) -> float:
+        """Edge in metres of a cube kind: ``kozo``, ``balance``, ``katamino`` or ``unit``."""
+        edges = {
+            "kozo": self.kozo_cube,
+            "balance": self.balance_cube,
+            "katamino": self.katamino_cube,
+            "unit": self.unit_cube,
+        }
+        if kind not in edges:
+            raise ValueError(f"unknown cube kind {kind!r} (allowed: {', '.join(edges)})")
+        return edges[kind]
+
+
 @dataclass(frozen=True)
 class Catalogue:
-    """A named set of pieces. ``cube`` names the cube-edge setting of the physics config
+    """A named set of pieces. ``cube`` names its cube kind in :class:`PieceSizes`
     (``kozo``, ``balance`` or ``katamino``; ``unit`` for abstract sets)."""
 
     name: str

@@ -4,7 +4,9 @@ Files are written into a hidden temporary directory inside the output directory 
 place only when every piece has been written, so a failure leaves no half-written set.
 
 Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`meshes.polycube.piece_mesh`
-in the piece frame (metres, z up; GLB is not turned to glTF's y-up). OBJ carries the colour as
+in the piece frame (metres). OBJ and STL keep the frame's z up; GLB is turned to glTF's
+y up (:data:`Z_UP_TO_Y_UP`: x stays, z becomes y, y becomes -z), so Blender, three.js and
+every glTF viewer show pieces upright. OBJ carries the colour as
 ``v x y z r g b`` and never a material (.mtl) file. URDF describes one link: the exact mass,
 centre of mass and full inertia tensor (``games.polycubes.mass_properties``) and one ``<box>``
 per box of ``games.polycubes.merge_into_boxes`` for both collision and visual, so a URDF needs
@@ -22,10 +24,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from games.polycubes import (
     Catalogue,
     Piece,
     PieceError,
+    PieceSizes,
     catalogue_names,
     get_catalogue,
     mass_properties,
@@ -33,10 +38,10 @@ from games.polycubes import (
 )
 from meshes import FORMATS
 from meshes.polycube import hex_to_rgba, piece_mesh
-from sim.config import PhysicsConfig
 
 __all__ = [
     "FORMATS",
+    "Z_UP_TO_Y_UP",
     "ExportError",
     "export_catalogue",
     "piece_bytes",
@@ -137,13 +142,22 @@ def urdf_text(piece: Piece, edge: float, density: float) -> str:
     return '<?xml version="1.0"?>\n' + ET.tostring(robot, encoding="unicode") + "\n"
 
 
-def _glb(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+Z_UP_TO_Y_UP = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, -1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
+"""The rotation (4 x 4, -90 degrees about x) from the table's z-up frame to glTF's y-up one:
+``(x, y, z) -> (x, z, -y)``; right-handed both sides (glTF 2.0, section 3.4)."""
+
+
+def _glb(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.gltf import export_glb
 
-    return export_glb(piece_mesh(piece, config, cube=cube))
+    mesh = piece_mesh(piece, config, cube=cube).copy()
+    mesh.apply_transform(Z_UP_TO_Y_UP)
+    return export_glb(mesh)
 
 
-def _obj(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _obj(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.obj import export_obj
 
     # No texture and no resolver: trimesh then never writes or references a .mtl file.
@@ -160,17 +174,17 @@ def _obj(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
     return text.encode("utf-8")
 
 
-def _stl(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _stl(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     from trimesh.exchange.stl import export_stl
 
     return export_stl(piece_mesh(piece, config, cube=cube))
 
 
-def _urdf(piece: Piece, cube: str, config: PhysicsConfig) -> bytes:
+def _urdf(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     return urdf_text(piece, config.cube_edge(cube), config.density).encode("utf-8")
 
 
-_WRITERS: dict[str, Callable[[Piece, str, PhysicsConfig], bytes]] = {
+_WRITERS: dict[str, Callable[[Piece, str, PieceSizes], bytes]] = {
     "glb": _glb,
     "obj": _obj,
     "stl": _stl,
@@ -178,11 +192,11 @@ _WRITERS: dict[str, Callable[[Piece, str, PhysicsConfig], bytes]] = {
 }
 
 
-def piece_bytes(piece: Piece, cube: str, fmt: str, config: PhysicsConfig | None = None) -> bytes:
+def piece_bytes(piece: Piece, cube: str, fmt: str, config: PieceSizes | None = None) -> bytes:
     """The file content of one piece in format ``fmt`` (one of :data:`FORMATS`)."""
     if fmt not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
-    return _WRITERS[fmt](piece, cube, PhysicsConfig() if config is None else config)
+    return _WRITERS[fmt](piece, cube, PieceSizes() if config is None else config)
 
 
 def _resolve(name: str | Catalogue) -> Catalogue:
@@ -200,7 +214,7 @@ def export_catalogue(
     name: str | Catalogue,
     fmt: str,
     out_dir: str | os.PathLike[str],
-    config: PhysicsConfig | None = None,
+    config: PieceSizes | None = None,
 ) -> list[Path]:
     """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
 
@@ -213,8 +227,9 @@ def export_catalogue(
     out_dir : path
         Output directory, created if missing. Files of the same names are replaced; other
         files are left alone.
-    config : PhysicsConfig, optional
-        Cube edges and density (default ``PhysicsConfig()``).
+    config : PieceSizes, optional
+        Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
+        ``sim.config.PhysicsConfig`` is one too).
 
     Returns
     -------
@@ -229,7 +244,7 @@ def export_catalogue(
     OSError
         Writing failed (then no file of the set has been moved into ``out_dir``).
     """
-    config = PhysicsConfig() if config is None else config
+    config = PieceSizes() if config is None else config
     fmt_key = fmt.lower() if isinstance(fmt, str) else None
     if fmt_key not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")

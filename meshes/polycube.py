@@ -3,7 +3,7 @@
 A cube face is emitted only where the neighbouring cell is empty; vertices are keyed on their
 integer corner so neighbouring faces share them, then scaled by the cube edge. The result has
 no internal faces, so trimesh's volume, centre of mass and inertia are exact (measured against
-the analytic sum over cubes to 1e-15, ``../shared/research/measurements.md`` section 4), at
+the analytic sum over cubes to 1e-15, ``tests/test_meshes.py``), at
 about 0.05 ms per piece. Voxel ``as_boxes`` keeps internal faces (never watertight), marching
 cubes bevels the corners (volume off by up to 67 %), and boolean unions are 100x slower.
 
@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import trimesh
+from trimesh.visual import ColorVisuals
 
-from games.polycubes import CATALOGUES, Piece, as_cells, find_piece
-from sim.config import PhysicsConfig
+from games.polycubes import CATALOGUES, Piece, PieceSizes, as_cells, find_piece
 
 
 def _face_table() -> tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...]:
@@ -39,11 +39,11 @@ def _face_table() -> tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int
                 c = [0, 0, 0]
                 c[axis] = 1 if sign > 0 else 0
                 c[u], c[v] = cu, cv
-                corners.append(tuple(c))
+                corners.append((c[0], c[1], c[2]))
             offset = [0, 0, 0]
             offset[axis] = sign
-            table.append((tuple(offset), tuple(corners)))
-    return tuple(table)  # type: ignore[return-value]
+            table.append(((offset[0], offset[1], offset[2]), tuple(corners)))
+    return tuple(table)
 
 
 _FACES = _face_table()
@@ -148,7 +148,7 @@ def cube_kind_of(piece: Piece) -> str:
 
 
 def piece_mesh(
-    piece: Piece | str, config: PhysicsConfig | None = None, *, cube: str | None = None
+    piece: Piece | str, config: PieceSizes | None = None, *, cube: str | None = None
 ) -> trimesh.Trimesh:
     """The display mesh of a catalogue piece, in metres, with density and colour set.
 
@@ -157,8 +157,9 @@ def piece_mesh(
     piece : Piece or str
         A piece of a shipped catalogue, or a reference ``"catalogue:piece"``
         (e.g. ``"kozo-standard:4L"``).
-    config : PhysicsConfig, optional
-        Cube edges and density (default ``PhysicsConfig()``).
+    config : PieceSizes, optional
+        Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
+        ``sim.config.PhysicsConfig`` is one too).
     cube : str, optional
         Cube kind (``kozo``, ``balance``, ``katamino``, ``unit``); default: the kind of the
         catalogue the piece comes from (required for a piece built outside the catalogues).
@@ -171,7 +172,7 @@ def piece_mesh(
         and kg m^2), uniform vertex colours (V, 4) uint8 from ``piece.color``, and
         ``metadata`` ``{"name", "label", "cube", "edge"}``.
     """
-    config = PhysicsConfig() if config is None else config
+    config = PieceSizes() if config is None else config
     if isinstance(piece, str):
         catalogue, piece = find_piece(piece)
         kind = catalogue.cube if cube is None else cube
@@ -180,6 +181,9 @@ def piece_mesh(
     edge = config.cube_edge(kind)
     mesh = polycube_mesh(piece.cells, edge)
     mesh.density = config.density
-    mesh.visual.vertex_colors = np.tile(hex_to_rgba(piece.color), (len(mesh.vertices), 1))
+    visual = mesh.visual
+    if not isinstance(visual, ColorVisuals):  # a mesh built from faces has colour visuals
+        raise TypeError(f"piece mesh {piece.name}: unexpected visuals {type(visual).__name__}")
+    visual.vertex_colors = np.tile(hex_to_rgba(piece.color), (len(mesh.vertices), 1))
     mesh.metadata.update(name=piece.name, label=piece.label, cube=kind, edge=edge)
     return mesh

@@ -2,7 +2,9 @@
 
 Each subcommand lives in ``sim/commands/<name>.py`` and exposes ``register(subparsers)``, which
 adds its parser and sets ``func`` (taking the parsed namespace, returning an exit code).
-Exit codes: 0 done, 1 checked and failed, 2 bad input (the message names what was wrong).
+Exit codes: 0 done, 1 checked and failed (or the physics blew up), 2 bad input or an output that
+cannot be written (the message names what was wrong), 130 interrupted (Ctrl-C); see
+:func:`run_command`, the one place that maps failures to them.
 Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that use them, so
 ``tablesim --help`` stays fast.
 """
@@ -10,11 +12,17 @@ Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
+import signal
 import sys
+import threading
+import traceback
 from collections.abc import Sequence
+from typing import Any
 
-COMMANDS = ("demo", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
+COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
 
 
 class UsageError(Exception):
@@ -37,12 +45,26 @@ def version() -> str:
         return "0+unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every subcommand registered."""
+class _VersionAction(argparse.Action):
+    """``--version``: the version looked up only when asked (importlib.metadata is slow)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # fmt: skip
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show the version and exit")  # fmt: skip
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"tablesim {version()}")
+        parser.exit()
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or with just ``only`` (a command
+    line that starts with a command needs no other command's module: start-up stays short)."""
     parser = _Parser(prog="tablesim", description="A physics table for five family board games.")
-    parser.add_argument("--version", action="version", version=f"tablesim {version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             mod = importlib.import_module(f"sim.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -55,25 +77,121 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tablesim`` command; returns the exit code."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra and not getattr(args, "accepts_extra", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    try:  # argparse exits (2 for a bad argument, 0 for --help): return its code instead
+        args, extra = parser.parse_known_args(argv)
+        if extra and not getattr(args, "accepts_extra", False):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     args.extra = extra
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    return run_command(args)
+
+
+# ---------------------------------------------------------------------------------------
+# Expected failures -> exit codes (the one place; see docs/architecture.md "Exit codes")
+# ---------------------------------------------------------------------------------------
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+"""0 done; 1 checked and failed (a verdict said no, or the physics blew up); 2 bad input or an
+output that cannot be written; 130 interrupted (Ctrl-C; 143 for SIGTERM)."""
+
+_WRITE_ERRNOS = frozenset(
+    getattr(errno, n)
+    for n in ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EACCES", "EPERM", "EISDIR", "ENOTDIR")
+    if hasattr(errno, n)
+)
+"""OSErrors of the machine, not of tablesim: a full disk, a read-only or forbidden place."""
+
+REPORT_LINE = (
+    "tablesim: this is a bug in tablesim, not a problem with your input; please report it "
+    "with the command line and the traceback above"
+)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so the same clean-up as Ctrl-C runs (journals closed,
+    workers stopped, no temporary files); exit 128 + the signal number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+def _expected_errors() -> tuple[type[BaseException], ...]:
     from games.core import GameError
     from games.play import LogError
     from games.polycubes import PieceError
+    from sim.outputs import OutputError
 
+    return (UsageError, GameError, LogError, PieceError, OutputError)
+
+
+def _silence_stdout() -> None:
+    """Point a failed stdout at /dev/null so the interpreter's final flush stays quiet."""
+    if sys.stdout is sys.__stdout__ and sys.stdout is not None:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run ``args.func`` and map every expected failure to its exit code and one message.
+
+    Bad input and unwritable outputs: ``tablesim CMD: error: ...``, 2. A physics blow-up that a
+    command did not turn into its own message: 1. Ctrl-C: one line, 130 (SIGTERM: 143). A closed
+    pipe (``| head``): quietly 0. Anything else is a bug: its traceback, then a line asking to
+    report it, exit 1.
+    """
+    from sim.guard import PhysicsBlowUpError
+
+    name = f"tablesim {args.command}"
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        old = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return int(args.func(args) or 0)
-    except (UsageError, GameError, LogError, PieceError) as exc:
-        print(f"tablesim {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+        try:
+            code = int(args.func(args) or 0)
+            sys.stdout.flush()
+            return code
+        except _expected_errors() as exc:
+            print(f"{name}: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except PhysicsBlowUpError as exc:
+            print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
+            return EXIT_FAILED
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line
+            if not getattr(exc, "reported", False):  # a runner may have said where rows are
+                what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+                print(f"{name}: {what}", file=sys.stderr)
+            return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+        except BrokenPipeError:
+            _silence_stdout()
+            return EXIT_OK
+        except OSError as exc:
+            if exc.errno not in _WRITE_ERRNOS:
+                raise
+            where = exc.filename if exc.filename else "standard output"
+            print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            _silence_stdout()
+            return EXIT_BAD_INPUT
+    except Exception:
+        traceback.print_exc()
+        print(REPORT_LINE, file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Physical constants and simulation profiles, in SI units (metres, kilograms, seconds).
 
-Every number here is documented with where it comes from; ``docs/architecture.md`` and
-``../shared/research/physics-pybullet.md`` hold the measurements behind the profiles.
+Every number here is documented with where it comes from; ``docs/architecture.md`` ("Physics")
+holds the measurements behind the profiles.
 """
 
 from __future__ import annotations
@@ -9,18 +9,20 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from games.polycubes import PieceSizes
+
 MM = 1e-3
 INCH = 25.4e-3
 
 
 @dataclass(frozen=True)
-class PhysicsConfig:
+class PhysicsConfig(PieceSizes):
     """Material and size constants shared by every world.
 
-    Cube edges: Kozo/ACTOP standard edition 0.7 in (17.8 mm), balance cube 0.4 in (10.2 mm),
-    Katamino unit about 3/4 in (19 mm) (RULES-NOTES). Density 700 kg/m^3 (beech/maple, 700-900
-    cited). Friction 0.45: dry wood on wood measures 0.25-0.5 static (cited); the sensible range
-    to sweep is 0.3-0.6. Clearance 0.2 mm between neighbouring pieces (about 1 % of a cube; an
+    Cube edges and density: the pieces' own (:class:`games.polycubes.PieceSizes`, defined
+    with the catalogues: Kozo 17.8 mm, balance cube 10.2 mm, Katamino 19 mm, wood 700 kg/m^3).
+    Friction 0.45: dry wood on wood measures 0.25-0.5 static (cited); the sensible range to
+    sweep is 0.3-0.6. Clearance 0.2 mm between neighbouring pieces (about 1 % of a cube; an
     assumption to check on a real set): without it, tightly packed neighbours jam by friction
     in a way real pieces do not.
 
@@ -29,29 +31,12 @@ class PhysicsConfig:
     the grid only in pictures we do not have). The board thickness is our assumption.
     """
 
-    kozo_cube: float = 17.8 * MM
-    balance_cube: float = 10.2 * MM
-    katamino_cube: float = 19.0 * MM
-    unit_cube: float = 20.0 * MM
-    density: float = 700.0
     friction: float = 0.45
     clearance: float = 0.2 * MM
     gravity: float = 9.81
     kozo_board: float = 3.9 * INCH
     kozo_board_thickness: float = 8.0 * MM
     kozo_square: float | None = None
-
-    def cube_edge(self, kind: str) -> float:
-        """Edge in metres of a cube kind: ``kozo``, ``balance``, ``katamino`` or ``unit``."""
-        edges = {
-            "kozo": self.kozo_cube,
-            "balance": self.balance_cube,
-            "katamino": self.katamino_cube,
-            "unit": self.unit_cube,
-        }
-        if kind not in edges:
-            raise ValueError(f"unknown cube kind {kind!r} (allowed: {', '.join(edges)})")
-        return edges[kind]
 
     @property
     def square(self) -> float:
@@ -75,7 +60,8 @@ class PhysicsConfig:
 
 @dataclass(frozen=True)
 class Profile:
-    """Solver settings of a PyBullet world.
+    """Solver settings of a PyBullet world (``docs/architecture.md``, "Contact model", has the
+    measurements behind every value).
 
     verdict: used for every rule decision. 1 ms step: at PyBullet's default 1/240 s, soft
       contacts pull down towers that are statically stable with a 5.6 degree margin (measured).
@@ -84,8 +70,25 @@ class Profile:
       that is really tipping slowly (measured: anchors froze a creeping tower at 0.73 mm).
       Restitution 0 and damping 0: wood blocks barely bounce, and PyBullet's default damping
       0.04 removes 17 % of a spin's energy per second, which is not physics.
-    display: for watching. 240 Hz, friction anchors (remove resting creep completely, measured
-      0.000 mm drift), sleeping (75x real time at rest), small restitution so falls look alive.
+    display: for watching. Friction anchors (remove resting creep), sleeping (fast at rest),
+      small restitution so falls look alive; the same contact model as the verdict.
+
+    The contact model (both profiles; PyBullet's own defaults are tuned for metre-sized bodies
+    and fail on stacks of 18 mm cubes):
+
+    ``contact_stiffness`` / ``contact_damping``: each body's contact spring (N/m) and damper
+      (N s/m); Bullet joins the two bodies of a contact point in series (stiffness k/2) and sums
+      the dampers (2 c), and turns them into a per-step ERP and CFM (``erp = dt k / (dt k + c)``,
+      ``cfm = 1 / (dt k + c)``). A fixed spring-damper is a property of the contact, not of the
+      step, so halving the step refines the same model; PyBullet's default (a fixed ERP of 0.08
+      per step, no damping) is a spring whose stiffness grows as 1/dt^2 and which has no
+      damping at all: tall stacks sway with a growing amplitude.
+    ``warm_starting``: fraction of last step's contact impulses the solver starts from. PyBullet
+      sets 0.1 (Bullet's own default is 0.85): the weight of a 20-cube stack must then be rebuilt
+      every step by 50 Gauss-Seidel sweeps and the stack sinks about 1 mm per contact.
+    ``contact_slop``: penetration (m) the solver lets pass before it pushes back. PyBullet sets
+      1e-5 m: every stacked contact sinks 10 um first, and a stack released exactly touching
+      falls freely for about one step per cube (the top of 20 cubes drops 0.65 mm).
     """
 
     name: str
@@ -97,6 +100,10 @@ class Profile:
     linear_damping: float
     angular_damping: float
     deterministic_pairs: bool = True
+    contact_stiffness: float | None = 1.0e5
+    contact_damping: float | None = 3.0
+    warm_starting: float = 0.85
+    contact_slop: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_step(self, time_step: float) -> Profile:
@@ -120,7 +127,7 @@ VERDICT = Profile(
 )
 DISPLAY = Profile(
     name="display",
-    time_step=1.0 / 240.0,
+    time_step=1.0 / 960.0,
     solver_iterations=50,
     friction_anchor=True,
     sleeping=True,

@@ -267,19 +267,33 @@ def obb_separation(a: PosedBox, b: PosedBox) -> float:
     Positive: the boxes are apart by at least this much. Negative: they overlap, and ``-value``
     is the smallest overlap over the axes (the penetration depth estimate).
     """
-    ra, rb = a.rotation, b.rotation
-    axes = [ra[:, i] for i in range(3)] + [rb[:, i] for i in range(3)]
-    for i in range(3):
-        for j in range(3):
-            c = np.cross(ra[:, i], rb[:, j])
-            n = float(np.linalg.norm(c))
-            if n > 1e-6:  # near-parallel edges: covered by the face axes
-                axes.append(c / n)
-    ax = np.array(axes)
-    t = b.centre - a.centre
-    rad_a = np.abs(ax @ ra) @ a.half
-    rad_b = np.abs(ax @ rb) @ b.half
-    return float((np.abs(ax @ t) - rad_a - rad_b).max())
+    return float(obb_separations([a], [b])[0])
+
+
+def obb_separations(a: Sequence[PosedBox], b: Sequence[PosedBox]) -> np.ndarray:
+    """:func:`obb_separation` of the pairs ``(a[k], b[k])``, shape (P,), in one numpy pass.
+
+    Edge-edge axes of near-parallel edges (cross product below 1e-6) are left out: the face
+    axes cover them."""
+    if not a:
+        return np.zeros(0)
+    ra = np.stack([x.rotation for x in a])  # (P, 3, 3), columns are the box axes
+    rb = np.stack([x.rotation for x in b])
+    fa = ra.transpose(0, 2, 1)  # (P, 3, 3), rows are the box axes
+    fb = rb.transpose(0, 2, 1)
+    cross = np.cross(fa[:, :, None, :], fb[:, None, :, :]).reshape(-1, 9, 3)
+    norm = np.linalg.norm(cross, axis=2)
+    valid = norm > 1e-6
+    cross = cross / np.where(valid, norm, 1.0)[:, :, None]
+    axes = np.concatenate([fa, fb, cross], axis=1)  # (P, 15, 3)
+    t = np.stack([x.centre for x in b]) - np.stack([x.centre for x in a])
+    ha = np.stack([x.half for x in a])
+    hb = np.stack([x.half for x in b])
+    rad_a = np.einsum("pkj,pj->pk", np.abs(axes @ ra), ha)
+    rad_b = np.einsum("pkj,pj->pk", np.abs(axes @ rb), hb)
+    sep = np.abs(np.einsum("pkj,pj->pk", axes, t)) - rad_a - rad_b
+    sep[:, 6:][~valid] = -np.inf
+    return sep.max(axis=1)
 
 
 def _aabb(box: PosedBox) -> tuple[np.ndarray, np.ndarray]:
@@ -314,16 +328,25 @@ def _flush_contact(
 ) -> tuple[np.ndarray, np.ndarray, float, str] | None:
     """Contact of two anti-parallel faces, in ``ref``'s face plane: (normal, points, area, kind)
     or None when the faces are not flush or do not meet."""
+    # Quick reject, before building the faces: the other face's corners must be near the
+    # plane. Their heights above it are h +- |hu' u'.n| +- |hv' v'.n| (h: its centre's).
+    ax, sg = ref_face
+    oax, osg = other_face
+    n = sg * ref.rotation[:, ax]
+    h = (
+        float(n @ (other.centre - ref.centre))
+        + osg * float(n @ other.rotation[:, oax]) * float(other.half[oax])
+        - float(ref.half[ax])
+    )
+    oj, ok = (oax + 1) % 3, (oax + 2) % 3
+    ohu, ohv = float(other.half[oj]), float(other.half[ok])
+    ext = abs(ohu * float(n @ other.rotation[:, oj])) + abs(ohv * float(n @ other.rotation[:, ok]))
+    slack = tol.gap + 2.0 * math.hypot(ohu, ohv) * math.sin(math.radians(tol.angle_deg))
+    if h - ext > slack or h + ext < -slack:
+        return None
     n, c, u, v, hu, hv, _ = _face(ref, *ref_face)
     nb, cb, _, _, _, _, corners_b = _face(other, *other_face)
     rel = corners_b - c
-    # Quick reject: the other face's corners must be near the plane.
-    heights = rel @ n
-    slack = tol.gap + float(np.linalg.norm(corners_b[0] - corners_b[2])) * math.sin(
-        math.radians(tol.angle_deg)
-    )
-    if heights.min() > slack or heights.max() < -slack:
-        return None
     poly_b = np.stack([rel @ u, rel @ v], axis=1)
     loose = clip_to_rectangle(poly_b, hu + tol.gap, hv + tol.gap)
     if len(loose) == 0:
@@ -458,10 +481,11 @@ def detect_contacts(
         body = np.array([i for i, _, _ in flat])
         stat = np.array([bool(static[i]) for i in body])
         cand = overlap & (body[:, None] < body[None, :]) & ~(stat[:, None] & stat[None, :])
-        for p, q in zip(*np.nonzero(cand), strict=True):
+        pairs = np.nonzero(cand)
+        seps = obb_separations([flat[int(p)][2] for p in pairs[0]], [flat[int(q)][2] for q in pairs[1]])
+        for p, q, sep in zip(*pairs, seps.tolist(), strict=True):
             ia, ka, a = flat[int(p)]
             ib, kb, b = flat[int(q)]
-            sep = obb_separation(a, b)
             if sep > tol.gap:
                 continue
             if sep < -tol.penetration:

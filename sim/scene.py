@@ -29,7 +29,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import date, datetime, time
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ else:  # pragma: no cover - Python 3.10
 
 from games.polycubes import CATALOGUES, Cells, PieceError, as_cells, catalogue_names
 from sim.config import MM, PhysicsConfig
+from sim.guard import LIMITS, MAX_PIECES
 from sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg
 
 __all__ = [
@@ -69,6 +69,8 @@ OVERLAP_TOLERANCE = 0.01 * MM
 """Two pieces may interpenetrate by at most this much (m); touching faces are fine."""
 BELOW_TABLE_TOLERANCE = 0.01 * MM
 """A piece may reach at most this far (m) below the table top z = 0."""
+MAX_SECONDS = 600.0
+"""Longest simulation window (s) a scene may ask for (as ``tablesim simulate --seconds``)."""
 
 _LENGTH_KEYS: dict[str, str] = {
     "clearance_mm": "clearance",
@@ -368,6 +370,10 @@ def _physics_value(col: _Collector, key: str, value: Any, path: str) -> tuple[st
     if (strict and not v > bound) or (not strict and not v >= bound):
         col.add(path, f"must be {'>' if strict else '>='} {bound:g}, got {v:g}")
         return None
+    limit = LIMITS.get(key)
+    if limit is not None and (msg := limit.problem(v)) is not None:
+        col.add(path, msg)
+        return None
     return field_name, v * factor
 
 
@@ -665,6 +671,9 @@ def _parse_piece(col: _Collector, t: Any, i: int, default_cube: str | None) -> _
         if friction is not None and friction < 0:
             col.add(f"{path}.friction", f"must be >= 0, got {friction:g}")
             friction = None
+        elif friction is not None and (msg := LIMITS["friction"].problem(friction)):
+            col.add(f"{path}.friction", msg)
+            friction = None
     pid, id_from = name, f"{path}.piece"
     if "id" in t:
         pid = col.string(t["id"], f"{path}.id")
@@ -704,6 +713,68 @@ def _place(draft: _Draft, config: PhysicsConfig, scale: float, origin: np.ndarra
     return replace(piece, position=(float(pos[0]), float(pos[1]), float(pos[2])))
 
 
+_CAMERA_VECTORS = ("pos", "look_at", "target")
+_CAMERA_NUMBERS: dict[str, tuple[float, float]] = {
+    "distance": (1e-3, 100.0),
+    "yaw": (-3600.0, 3600.0),
+    "pitch": (-90.0, 90.0),
+    "fov": (1.0, 170.0),
+    "fill": (0.01, 1.0),
+}
+_CAMERA_KEYS = (*_CAMERA_VECTORS, *_CAMERA_NUMBERS)
+_CAMERA_REACH_M = 100.0
+
+
+def _read_camera(col: _Collector, table: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[camera]`` table, checked (keys, 3-vectors within 100 m, numbers in range)."""
+    col.keys(table, _CAMERA_KEYS, "camera")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        path = f"camera.{key}"
+        if key in _CAMERA_VECTORS:
+            v = col.vector(value, path)
+            if v is not None and max(abs(c) for c in v) > _CAMERA_REACH_M:
+                col.add(path, f"must be within {_CAMERA_REACH_M:g} m of the origin, got {list(v)}")
+            elif v is not None:
+                out[key] = list(v)
+        elif key in _CAMERA_NUMBERS:
+            x = col.number(value, path)
+            low, high = _CAMERA_NUMBERS[key]
+            if x is not None and not low <= x <= high:
+                col.add(path, f"must be in [{low:g}, {high:g}], got {x:g}")
+            elif x is not None:
+                out[key] = x
+    return out
+
+
+def _placement_problems(
+    piece: ScenePiece, draft: _Draft, config: PhysicsConfig
+) -> list[tuple[str, str]]:
+    """Limits of sim.guard.LIMITS a placed piece breaks: box sizes, on the table, height."""
+    out: list[tuple[str, str]] = []
+    here = f"piece[{draft.index}]"
+    if piece.box is not None:
+        lim = LIMITS["box_m"]
+        for side in piece.box:
+            if (msg := lim.problem(side)) is not None:
+                out.append((f"{here}.box", f"each side {msg}"))
+                break
+    pos = f"{here}.{'at' if draft.at is not None else 'corner'}"
+    with np.errstate(all="ignore"):  # absurd inputs overflow to inf, which is reported
+        boxes = piece.world_boxes(config)
+        lo = np.min([b.corners().min(axis=0) for b in boxes], axis=0)
+        hi = np.max([b.corners().max(axis=0) for b in boxes], axis=0)
+    reach = float(max(np.abs(lo[:2]).max(), np.abs(hi[:2]).max()))
+    if not reach <= LIMITS["x_m"].high:
+        out.append((pos, f"reaches {reach:g} m from the table centre; the table is 4 m "
+                         f"square (x and y within +-{LIMITS['x_m'].high:g} m)"))  # fmt: skip
+    zlim = LIMITS["z_m"]
+    if not (zlim.low <= float(lo[2]) and float(hi[2]) <= zlim.high):
+        out.append((pos, f"spans z = {float(lo[2]):g} to {float(hi[2]):g} m; pieces must lie "
+                         f"within z = {zlim.low:g} to {zlim.high:g} m"))  # fmt: skip
+    return out
+
+
 def _build(
     data: dict[str, Any],
     source: str,
@@ -728,8 +799,8 @@ def _build(
     seconds = 5.0
     if "seconds" in data:
         s = col.number(data["seconds"], "seconds")
-        if s is not None and s <= 0:
-            col.add("seconds", f"must be > 0, got {s:g}")
+        if s is not None and not 0 < s <= MAX_SECONDS:
+            col.add("seconds", f"must be > 0 and at most {MAX_SECONDS:g} s, got {s:g}")
         elif s is not None:
             seconds = s
     ground = True
@@ -739,7 +810,7 @@ def _build(
     camera: dict[str, Any] = {}
     if "camera" in data:
         if isinstance(data["camera"], dict):
-            camera = dict(data["camera"])
+            camera = _read_camera(col, data["camera"])
         else:
             col.add("camera", f"expected a table, got {_describe(data['camera'])}")
 
@@ -788,6 +859,9 @@ def _build(
     if not isinstance(raw, list):
         col.add("piece", f"expected [[piece]] tables, got {_describe(raw)}")
         raw = []
+    if len(raw) > MAX_PIECES:
+        col.add("piece", f"{len(raw)} pieces; at most {MAX_PIECES} in one scene")
+        raw = []
     for i, t in enumerate(raw):
         d = _parse_piece(col, t, i, default_cube)
         if d is not None:
@@ -799,6 +873,7 @@ def _build(
         pieces.append(base_piece)
         paths.append("base")
     seen: dict[str, str] = {base_piece.id: "base"} if base_piece is not None else {}
+    misplaced = False
     for d in drafts:
         p = _place(d, config, scale, origin)
         if p.id in seen:
@@ -812,8 +887,12 @@ def _build(
             seen[p.id] = f"piece[{d.index}]"
         pieces.append(p)
         paths.append(f"piece[{d.index}].{'at' if d.at is not None else 'corner'}")
+        for where, message in _placement_problems(p, d, config):
+            col.add(where, message)
+            misplaced = True
 
-    for k, message in check_geometry(pieces, config, ground=ground):
+    # overlaps of pieces off the table or of absurd size mean nothing (and overflow)
+    for k, message in [] if misplaced else check_geometry(pieces, config, ground=ground):
         col.add(paths[k], message)
 
     if col.problems:
@@ -865,29 +944,71 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     (``clearance``); they change sizes before positions are computed.
     """
     p = Path(path)
+    return parse_scene(read_text_file(p, InvalidSceneError), str(p), overrides, name=p.stem)
+
+
+def read_text_file(path: Path, error: Any) -> str:
+    """The UTF-8 text of ``path`` (scenes, sweep specs); ``error(source, problems)`` -- an
+    InvalidSceneError-like class -- for an unreadable, binary or non-UTF-8 (e.g. UTF-16) file."""
     try:
-        text = p.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
-        raise InvalidSceneError(
-            str(p), [Problem("file", f"cannot read: {exc.strerror or exc}")]
+        raise error(str(path), [Problem("file", f"cannot read: {exc.strerror or exc}")]) from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        kind = "UTF-16 text" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "binary data"
+        raise error(
+            str(path), [Problem("file", f"not a UTF-8 text file ({kind}); save it as UTF-8 TOML")]
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise error(
+            str(path),
+            [Problem("file", f"not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML", line)],
         ) from None
-    return parse_scene(text, str(p), overrides, name=p.stem)
+    return text.removeprefix("\ufeff")
 
 
 # ---------------------------------------------------------------------------------------
 # Shipped scenes
 # ---------------------------------------------------------------------------------------
 def shipped_scene_names() -> list[str]:
-    """Names (file stems) of the scenes shipped in the ``scenes`` package, sorted."""
-    root = resources.files("scenes")
-    return sorted(e.name[:-5] for e in root.iterdir() if e.name.endswith(".toml"))
+    """Names (file stems) of the scenes shipped with tablesim, sorted (never the current
+    folder's ``scenes/``: see :mod:`tablesim.data`)."""
+    from tablesim.data import scene_names
+
+    return scene_names()
 
 
 def shipped_scene_path(name: str) -> Path:
     """Path of a shipped scene (``kozo-tower`` or ``kozo-tower.toml``); ValueError listing the
     shipped names if there is none."""
-    stem = name[:-5] if name.endswith(".toml") else name
-    names = shipped_scene_names()
-    if stem not in names:
-        raise ValueError(f"no shipped scene {name!r} (shipped: {', '.join(names)})")
-    return Path(str(resources.files("scenes") / f"{stem}.toml"))
+    from tablesim.data import scene_file
+
+    return Path(str(scene_file(name)))
+
+
+def resolve_scene(ref: str) -> Scene:
+    """The scene ``ref`` names: a scene file, or a shipped scene by name (``kozo-tower``).
+    InvalidSceneError when it is neither (listing the shipped names) or does not load."""
+    path = Path(ref)
+    if path.is_file():
+        return load_scene(path)
+    name = ref[:-5] if ref.endswith(".toml") else ref
+    if name in shipped_scene_names():
+        return load_scene(shipped_scene_path(name))
+    raise SceneNotFoundError(ref)
+
+
+class SceneNotFoundError(InvalidSceneError):
+    """A scene reference that is neither a file nor a shipped scene's name (one line)."""
+
+    def __init__(self, ref: str) -> None:
+        message = (
+            f"no such file, and no shipped scene of that name "
+            f"(shipped: {', '.join(shipped_scene_names())})"
+        )
+        self.source = ref
+        self.problems = [Problem("scene", message)]
+        ValueError.__init__(self, f"{ref}: {message}")

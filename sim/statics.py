@@ -1,7 +1,7 @@
 """Static-equilibrium check of a scene: a rigid-block equilibrium LP run before the simulation.
 
 :func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
-scipy's HiGHS and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
+HiGHS (highspy) and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
 ``"topples"`` or ``"undecided"`` (the caller then simulates). Background and the comparison
 with the simulation: ``shared/research/physics-pybullet.md`` section 5.
 
@@ -60,21 +60,22 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
 from sim.config import MM, PhysicsConfig
 from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
 from sim.model import Scene
 
-STANDS = "stands"
-TOPPLES = "topples"
-UNDECIDED = "undecided"
+_POOL_EPS = 1e-9  # metres: pooled contact points closer than this are one point
 
-_HIGHS_OPTIONS = {"presolve": True}
+Decision = Literal["stands", "topples", "undecided"]
+"""What the static check concludes; ``undecided`` leaves the verdict to the simulation."""
+STANDS: Decision = "stands"
+TOPPLES: Decision = "topples"
+UNDECIDED: Decision = "undecided"
+
 
 
 # ---------------------------------------------------------------------------------------
@@ -121,7 +122,7 @@ class StaticReport:
     (:meth:`sim.contacts.ContactSet.summary`). ``stand_margin_deg``: the threshold used.
     """
 
-    decision: str
+    decision: Decision
     why: str
     permissive_feasible: bool | None
     conservative_feasible: bool | None
@@ -184,7 +185,11 @@ class Bodies:
 
 
 def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
-    rows, masses, coms, mus, sizes = [], [], [], [], []
+    rows: list[int] = []
+    masses: list[float] = []
+    coms: list[np.ndarray] = []
+    mus: list[float] = []
+    sizes: list[float] = []
     for p in scene.pieces:
         mus.append(config.friction if p.friction is None else float(p.friction))
         if p.static:
@@ -220,9 +225,76 @@ def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
     return float(max(ma, mb) if permissive else min(ma, mb))
 
 
+class Csc(NamedTuple):
+    """A sparse matrix in compressed-column form (the layout HiGHS reads): column ``j`` has
+    values ``data[indptr[j]:indptr[j + 1]]`` in rows ``indices[...]`` (ascending)."""
+
+    shape: tuple[int, int]
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+
+    def toarray(self) -> np.ndarray:
+        """The dense matrix (for tests and debugging)."""
+        out = np.zeros(self.shape)
+        for j in range(self.shape[1]):
+            lo, hi = self.indptr[j], self.indptr[j + 1]
+            out[self.indices[lo:hi], j] = self.data[lo:hi]
+        return out
+
+
+def _pooled_points(
+    contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool
+) -> list[tuple[int, int, np.ndarray, float, np.ndarray]]:
+    """``(body_a, body_b, normal, mu, points)``: the contact points of ``contacts`` pooled per pair of bodies, normal and friction, with
+    the points that are convex combinations of the others left out.
+
+    Exact: every contact point of a pool has the same friction pyramid, and a force at a convex
+    combination ``p = sum a_i p_i`` of pooled points (``sum a_i = 1``) equals, in resultant and
+    in moment about any point, the forces ``a_i f`` at the ``p_i``; so the pool's points span
+    the same wrench cone as the vertices of their convex hull. Points of a pool lie in planes
+    normal to its normal; when they share one plane (every pool of a grid tower) the hull is
+    taken in that plane, otherwise the distinct points are all kept. Pools are in the order of
+    their first contact, points in hull order: deterministic.
+    """
+    pools: dict[tuple[int, int, tuple[float, ...], float], list[np.ndarray]] = {}
+    normals: dict[tuple[int, int, tuple[float, ...], float], np.ndarray] = {}
+    for c in contacts:
+        n = np.asarray(c.normal, dtype=float)
+        key = (c.body_a, c.body_b, tuple(np.round(n, 12).tolist()), _contact_mu(c, bodies, permissive))
+        pools.setdefault(key, []).append(np.asarray(c.points, dtype=float))
+        normals.setdefault(key, n)
+    out = []
+    for key, chunks in pools.items():
+        n = normals[key]
+        p = np.concatenate(chunks)
+        if len(chunks) > 1 or len(p) > 4:
+            p = _hull_points(p, n)
+        out.append((key[0], key[1], n, key[3], p))
+    return out
+
+
+def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The points of ``p`` (k, 3) that span the same cone as all of them (see
+    :func:`_pooled_points`): the plane hull's vertices when they are coplanar, else the
+    distinct points."""
+    _, first = np.unique(np.round(p / _POOL_EPS), axis=0, return_index=True)
+    p = p[np.sort(first)]
+    height = p @ n
+    if len(p) < 4 or float(np.ptp(height)) > _POOL_EPS:
+        return p
+    t1, t2 = _tangents(n)
+    uv = np.stack([p @ t1, p @ t2], axis=1)
+    hull = convex_hull_2d(uv)
+    if len(hull) < 3:  # collinear: keep the two extreme points
+        hull = hull[[0, -1]] if len(hull) else hull
+    keep = [int(np.argmin(np.abs(uv - v).sum(axis=1))) for v in hull]
+    return p[keep]
+
+
 def assemble(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
-) -> tuple[sparse.csc_matrix, np.ndarray]:
+) -> tuple[Csc, np.ndarray]:
     """Equilibrium equations ``A lam = b`` of the dynamic bodies (scaled, sparse).
 
     Columns: ``sides`` pyramid-edge weights per contact point, in contact then point order.
@@ -236,23 +308,21 @@ def assemble(
     cos_t, sin_t = np.cos(th), np.sin(th)
     scale = 1.0 / math.cos(math.pi / sides) if permissive else 1.0
     pts, gens, row_a, row_b = [], [], [], []
-    for c in contacts:
-        n = np.asarray(c.normal, dtype=float)
+    for body_a, body_b, n, r, points in _pooled_points(contacts, bodies, permissive):
         t1, t2 = _tangents(n)
-        r = _contact_mu(c, bodies, permissive) * scale
-        g = n[None, :] + r * (cos_t[:, None] * t1[None, :] + sin_t[:, None] * t2[None, :])
-        k = len(c.points)
-        pts.append(np.asarray(c.points, dtype=float))
+        g = n[None, :] + (r * scale) * (
+            cos_t[:, None] * t1[None, :] + sin_t[:, None] * t2[None, :]
+        )
+        k = len(points)
+        pts.append(points)
         gens.append(np.broadcast_to(g, (k, sides, 3)))
-        ra = -1 if c.body_a == TABLE else int(bodies.row[c.body_a])
-        rb = -1 if c.body_b == TABLE else int(bodies.row[c.body_b])
-        row_a.append(np.full(k, ra))
-        row_b.append(np.full(k, rb))
+        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
+        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
     b = np.zeros(6 * nb)
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
     if not pts:
-        return sparse.csc_matrix((6 * nb, 0)), b
+        return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
     p = np.concatenate(pts)  # (N, 3)
     g = np.concatenate(gens)  # (N, K, 3)
     ra = np.concatenate(row_a)
@@ -260,14 +330,14 @@ def assemble(
     npts = len(p)
     cols = np.arange(npts * sides).reshape(npts, sides)
     r_idx, c_idx, vals = [], [], []
-    for rows, sign in ((rb, 1.0), (ra, -1.0)):
-        m = rows >= 0
+    for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
+        m = body_rows >= 0
         if not m.any():
             continue
         gm = g[m] * sign  # (M, K, 3)
-        arm = (p[m] - bodies.com[rows[m]]) / length  # (M, 3)
+        arm = (p[m] - bodies.com[body_rows[m]]) / length  # (M, 3)
         tq = np.cross(arm[:, None, :], gm)  # (M, K, 3)
-        base = 6 * rows[m]
+        base = 6 * body_rows[m]
         cm = cols[m]
         for comp in range(3):
             r_idx.append(np.repeat(base + comp, sides))
@@ -276,10 +346,17 @@ def assemble(
             r_idx.append(np.repeat(base + 3 + comp, sides))
             c_idx.append(cm.ravel())
             vals.append(tq[:, :, comp].ravel())
-    a = sparse.coo_matrix(
-        (np.concatenate(vals), (np.concatenate(r_idx), np.concatenate(c_idx))),
-        shape=(6 * nb, npts * sides),
-    ).tocsc()
+    rows_all = np.concatenate(r_idx)
+    cols_all = np.concatenate(c_idx)
+    order = np.lexsort((rows_all, cols_all))  # column-major, rows ascending in each column
+    indptr = np.zeros(npts * sides + 1, dtype=np.int32)
+    np.cumsum(np.bincount(cols_all, minlength=npts * sides), out=indptr[1:])
+    a = Csc(
+        (6 * nb, npts * sides),
+        indptr,
+        rows_all[order].astype(np.int32),
+        np.concatenate(vals)[order],
+    )
     return a, b
 
 
@@ -293,6 +370,74 @@ def _unsupported_bodies(contacts: Sequence[FaceContact], bodies: Bodies) -> bool
     return not touched.all()
 
 
+class _Model:
+    """One HiGHS model of ``A lam + s * load = b``, ``lam >= 0``, ``0 <= s <= s_cap``.
+
+    Kept between solves, so each solve after the first starts from the previous basis (HiGHS'
+    hot start): the conservative feasibility check (``s`` fixed at 0) and the tilt LPs of every
+    load direction are one model whose ``s`` column and bounds change. Built straight from the
+    CSC arrays of :func:`assemble` (no scipy ``linprog`` input checks). Presolve is off: on
+    these small, dense-ish LPs it costs more than it saves (measured in docs/performance.md).
+    """
+
+    def __init__(self, a: Csc, b: np.ndarray, s_cap: float = 0.0) -> None:
+        from highspy import _core as hs  # the public Highs subclass prints a banner on stdout
+
+        self._hs = hs
+        self.nvar = a.shape[1]
+        h = hs._Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("presolve", "off")
+        lp = hs.HighsLp()
+        lp.num_col_ = self.nvar + 1
+        lp.num_row_ = a.shape[0]
+        lp.col_cost_ = np.zeros(self.nvar + 1)
+        lp.col_lower_ = np.zeros(self.nvar + 1)
+        upper = np.full(self.nvar + 1, hs.kHighsInf)
+        upper[-1] = 0.0
+        lp.col_upper_ = upper
+        lp.row_lower_ = b
+        lp.row_upper_ = b
+        # The s column starts with a placeholder entry in each force row x and y of every body
+        # block, so later directions only change coefficients (no new non-zeros).
+        nb = a.shape[0] // 6
+        rows = (6 * np.arange(nb)[:, None] + np.array([0, 1])[None, :]).ravel()
+        lp.a_matrix_.format_ = hs.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.concatenate([a.indptr, [a.indptr[-1] + len(rows)]]).astype(
+            np.int32
+        )
+        lp.a_matrix_.index_ = np.concatenate([a.indices, rows]).astype(np.int32)
+        lp.a_matrix_.value_ = np.concatenate([a.data, np.ones(len(rows))])
+        h.passModel(lp)
+        self._rows = rows
+        self._h = h
+        self._s_cap = s_cap
+
+    def solve(self) -> int | None:
+        """Run HiGHS: 0 optimal, 2 infeasible, None for anything else."""
+        self._h.run()
+        status = self._h.getModelStatus()
+        if status == self._hs.HighsModelStatus.kOptimal:
+            return 0
+        if status == self._hs.HighsModelStatus.kInfeasible:
+            return 2
+        return None
+
+    def set_load(self, load: np.ndarray) -> None:
+        """Free ``s`` in ``[0, s_cap]``, maximise it, with ``load`` (nb, 2) as its column."""
+        h = self._h
+        col = self.nvar
+        for r, v in zip(self._rows.tolist(), load.ravel().tolist(), strict=True):
+            h.changeCoeff(r, col, v)
+        h.changeColBounds(col, 0.0, self._s_cap)
+        h.changeColCost(col, -1.0)
+
+    @property
+    def s(self) -> float:
+        """The value of ``s`` in the last solution."""
+        return float(self._h.getSolution().col_value[self.nvar])
+
+
 def feasible(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
 ) -> bool | None:
@@ -303,15 +448,11 @@ def feasible(
     if _unsupported_bodies(contacts, bodies):
         return False
     a, b = assemble(contacts, bodies, permissive, sides)
-    res = linprog(
-        np.zeros(a.shape[1]), A_eq=a, b_eq=b, bounds=(0, None), method="highs",
-        options=_HIGHS_OPTIONS,
-    )  # fmt: skip
-    if res.status == 0:
-        return True
-    if res.status == 2:
-        return False
-    return None
+    return _status_to_bool(_Model(a, b).solve())
+
+
+def _status_to_bool(status: int | None) -> bool | None:
+    return True if status == 0 else (False if status == 2 else None)
 
 
 def tilt_margin(
@@ -324,37 +465,49 @@ def tilt_margin(
     """Tilt margin (degrees) on ``contacts`` with the inscribed pyramid, and the worst
     direction. None when there is no equilibrium even without the extra load (or HiGHS did
     not conclude for some direction)."""
+    _, margin, worst = _conservative(contacts, bodies, directions, sides, max_tilt_deg)
+    return margin, worst
+
+
+def _conservative(
+    contacts: Sequence[FaceContact],
+    bodies: Bodies,
+    directions: int,
+    sides: int,
+    max_tilt_deg: float,
+    margin: bool = True,
+) -> tuple[bool | None, float | None, tuple[float, float] | None]:
+    """The conservative LP (inscribed pyramids on ``contacts``): whether it is feasible, and
+    (with ``margin``, when it is) the tilt margin in degrees and the worst load direction.
+
+    One HiGHS model for all of it: first ``s`` fixed at 0 (the feasibility check), then for
+    each direction the load column is set and ``s`` maximised from the previous basis."""
     if bodies.count == 0:
-        return max_tilt_deg, None
+        return True, max_tilt_deg, None
     if _unsupported_bodies(contacts, bodies):
-        return None, None
+        return False, None, None
     a, b = assemble(contacts, bodies, permissive=False, sides=sides)
+    model = _Model(a, b, math.tan(math.radians(max_tilt_deg)))
+    cons = _status_to_bool(model.solve())
+    if not cons or not margin:
+        return cons, None, None
     w = float(np.mean(bodies.mass)) * bodies.gravity
-    s_cap = math.tan(math.radians(max_tilt_deg))
-    nvar = a.shape[1]
-    c = np.zeros(nvar + 1)
-    c[-1] = -1.0
-    bounds = [(0.0, None)] * nvar + [(0.0, s_cap)]
     weight = bodies.mass * bodies.gravity / w
     worst: float | None = None
     worst_dir: tuple[float, float] | None = None
     for k in range(directions):
         phi = 2 * math.pi * k / directions
         d = (math.cos(phi), math.sin(phi))
-        load = np.zeros((bodies.count, 6))
-        load[:, 0] = weight * d[0]
-        load[:, 1] = weight * d[1]
         # contacts + s * load + gravity = 0  ->  A lam + s * load = b
-        a_s = sparse.hstack([a, sparse.csc_matrix(load.reshape(-1, 1))], format="csc")
-        res = linprog(c, A_eq=a_s, b_eq=b, bounds=bounds, method="highs", options=_HIGHS_OPTIONS)
-        if res.status != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
-            return None, None
-        s = max(0.0, float(res.x[-1]))
+        model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1))
+        if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
+            return cons, None, None
+        s = max(0.0, model.s)
         if worst is None or s < worst - 1e-12:
             worst, worst_dir = s, (round(d[0], 12) + 0.0, round(d[1], 12) + 0.0)
     if worst is None:
-        return None, None
-    return math.degrees(math.atan(worst)), worst_dir
+        return cons, None, None
+    return cons, math.degrees(math.atan(worst)), worst_dir
 
 
 # ---------------------------------------------------------------------------------------
@@ -429,7 +582,7 @@ def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]
 _LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
 
 
-def direction_label(v: Sequence[float]) -> str:
+def direction_label(v: Sequence[float] | np.ndarray) -> str:
     """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
     ang = math.atan2(float(v[1]), float(v[0]))
     return _LABELS[round(ang / (math.pi / 4)) % 8]
@@ -465,7 +618,7 @@ def _piece_margins(
                     grew = True
         carried = sorted(seen - {i})
         m = sum(mass_com[j][0] for j in seen)
-        com = sum(mass_com[j][0] * mass_com[j][1] for j in seen) / m
+        com: np.ndarray = sum((mass_com[j][0] * mass_com[j][1] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
@@ -473,7 +626,9 @@ def _piece_margins(
                 f" (with the {len(carried)} piece{'s' if len(carried) > 1 else ''} it carries)"
             )
         if not support[i]:
-            touching = any(i in (c.body_a, c.body_b) for c in (*cs.contacts, *cs.unsupported))
+            touching = any(i in (c.body_a, c.body_b) for c in cs.contacts) or any(
+                i in (u.body_a, u.body_b) for u in cs.unsupported
+            )
             why = "held only by side or edge contacts" if touching else "touches nothing"
             out.append(
                 PieceMargin(
@@ -528,13 +683,9 @@ def analyse(
     bodies = _bodies(scene, cfg)
     conservative = [c for c in cs.contacts if c.stacking and c.has_area]
     perm = feasible(cs.contacts, bodies, permissive=True, sides=pyramid_sides)
-    cons = feasible(conservative, bodies, permissive=False, sides=pyramid_sides)
-    margin, worst_dir = None, None
-    if cons:
-        margin, worst_dir = tilt_margin(
-            conservative, bodies, directions=directions, sides=pyramid_sides,
-            max_tilt_deg=max_tilt_deg,
-        )  # fmt: skip
+    cons, margin, worst_dir = _conservative(
+        conservative, bodies, directions, pyramid_sides, max_tilt_deg
+    )
     sides = cs.side_contacts
     decision, why = _decide(cs, bodies, perm, cons, margin, bool(sides), stand_margin_deg)
     return StaticReport(
@@ -559,7 +710,7 @@ def _decide(
     margin: float | None,
     has_side: bool,
     threshold: float,
-) -> tuple[str, str]:
+) -> tuple[Decision, str]:
     if bodies.count == 0:
         return STANDS, "no dynamic pieces: nothing can move"
     if cs.penetrations:

@@ -38,17 +38,31 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from games.rng import Rng
 from sim.config import Profile, get_profile
+from sim.lifeline import bind_to_parent, stop_pool
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from sim.statics import PieceMargin, StaticReport
+
 MARGINAL_MM = 0.05
+
+VerdictName = Literal["stands", "topples"]
+"""The answer of a verdict."""
+Method = Literal["auto", "simulate"]
+"""The method a caller asks for: ``auto`` lets statics settle safe cases, ``simulate`` always
+simulates."""
+DecidedBy = Literal["statics", "simulation"]
+"""How a verdict was in fact decided (``auto`` gives either)."""
+METHODS: tuple[Method, ...] = ("auto", "simulate")
 
 
 @dataclass(frozen=True)
@@ -141,22 +155,27 @@ class PieceOutcome:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer to "does this stand?": see :func:`simulate`."""
+    """The answer to "does this stand?": see :func:`simulate`.
 
-    verdict: str
+    ``requested_method`` is what the caller asked for (``auto`` or ``simulate``),
+    ``decided_by`` how the verdict was reached (``statics`` or ``simulation``); ``statics`` is
+    the typed static report the verdict was built on."""
+
+    verdict: VerdictName
     topple_probability: float
     replicas: int
     seconds: float
     profile: str
     time_step: float
-    method: str
+    decided_by: DecidedBy
+    requested_method: Method
     perturbation: Perturbation
     rule: ToppleRule
     seed: int
     first_fall_s: float | None
     explanation: str
     pieces: tuple[PieceOutcome, ...]
-    statics: dict[str, Any] | None = None
+    statics: StaticReport | None = None
     replica_toppled: tuple[bool, ...] = ()
     max_penetration_mm: float | None = None
     early_stop: EarlyStop | None = None
@@ -166,6 +185,11 @@ class Verdict:
     def toppled(self) -> bool:
         """True when the verdict is "topples"."""
         return self.verdict == "topples"
+
+    @property
+    def method(self) -> DecidedBy:
+        """How the verdict was decided: :attr:`decided_by` (the JSON key ``method``)."""
+        return self.decided_by
 
     def to_json(self) -> dict[str, Any]:
         """The ``tablesim simulate --json`` object (no timings, so byte-stable)."""
@@ -177,7 +201,8 @@ class Verdict:
             "seconds": self.seconds,
             "profile": self.profile,
             "time_step": self.time_step,
-            "method": self.method,
+            "method": self.decided_by,
+            "requested_method": self.requested_method,
             "seed": self.seed,
             "perturbation": self.perturbation.to_json(),
             "rule": self.rule.to_json(),
@@ -187,7 +212,7 @@ class Verdict:
             "simulated_s": _r(self.simulated_s),
             "explanation": self.explanation,
             "pieces": [p.to_json() for p in self.pieces],
-            "statics": self.statics,
+            "statics": None if self.statics is None else self.statics.to_json(),
         }
 
 
@@ -239,7 +264,9 @@ def perturb_scene(scene: Scene, seed: int, replica: int, perturbation: Perturbat
         new_rot = rz @ p.rotation()
         pieces.append(
             replace(
-                p, position=tuple(float(v) for v in new_pos), orientation=matrix_to_quat(new_rot)
+                p,
+                position=(float(new_pos[0]), float(new_pos[1]), float(new_pos[2])),
+                orientation=matrix_to_quat(new_rot),
             )
         )
     return replace(scene, pieces=tuple(pieces))
@@ -257,6 +284,7 @@ def run_once(
     With ``early_stop`` the run ends as soon as the scene has been quiet as that object defines
     (the caller decides whether statics allows it; :func:`simulate` does); ``settled`` and
     ``simulated_s`` of the outcome say whether and when."""
+    from sim.guard import check_positions
     from sim.world import World
 
     cfg = scene.physics
@@ -285,6 +313,7 @@ def run_once(
         for _ in range(n_checks):
             world.step(steps_per_check)
             com = world.com_positions()
+            check_positions(ids, world.time, com)  # before a blown-up pose can read as a fall
             drop = com0[:, 2] - com[:, 2]
             tilt = world.tip_angles_deg()
             now = np.zeros(len(ids), dtype=bool)
@@ -297,7 +326,7 @@ def run_once(
                     if not fell[i] and not now[i]:
                         reasons[i] = f"touched {sid}"
                     now[i] = True
-            for i in np.flatnonzero(now & ~fell):
+            for i in np.flatnonzero(now & ~fell).tolist():
                 if not reasons[i]:
                     reasons[i] = (
                         f"dropped {drop[i] * 1e3:.1f} mm"
@@ -316,6 +345,7 @@ def run_once(
                     settled = True
                     break
         simulated = world.time
+        world.check()
         com = world.com_positions()
         disp = np.linalg.norm(com - com0, axis=1) * 1e3
         tilts = world.tip_angles_deg()
@@ -361,7 +391,7 @@ class _Replicas:
     """The replica runs of one verdict, in a process pool when ``n_workers`` > 1.
 
     ``speculate``: start every replica at once with that early stop, before the caller knows
-    whether statics allows it, so the static check (0.26 s of CPU on the 24-piece tower) runs
+    whether statics allows it, so the static check (0.12 s of CPU on the 24-piece tower) runs
     in the calling process while the workers simulate. :meth:`results` then keeps the early
     ends if the caller's ``stop`` is the same object and otherwise redoes, without early stop,
     only the replicas that did stop early. A replica that never settled is bit-identical to one
@@ -386,9 +416,15 @@ class _Replicas:
 
     def _open(self) -> ProcessPoolExecutor:
         import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor  # imported only when there are workers
 
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self._n, mp_context=mp.get_context("fork"))
+            self._pool = ProcessPoolExecutor(
+                self._n,
+                mp_context=mp.get_context("fork"),
+                initializer=bind_to_parent,  # workers die with the parent (sim.lifeline)
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def results(self, stop: EarlyStop | None) -> list[RunOutcome]:
@@ -406,13 +442,17 @@ class _Replicas:
             if self._n > 1:
                 return list(self._open().map(_run_replica, jobs))
             return [_run_replica(j) for j in jobs]
+        except BaseException:
+            self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
+            raise
         finally:
             self.close()
 
-    def close(self) -> None:
-        """Shut the pool down (idempotent), dropping replicas not yet started."""
+    def close(self, kill: bool = False) -> None:
+        """Shut the pool down (idempotent), dropping replicas not yet started; with ``kill`` the
+        running ones are killed rather than waited for."""
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            stop_pool(self._pool, kill=kill)
             self._pool = None
 
 
@@ -426,7 +466,7 @@ def simulate(
     time_step: float | None = None,
     perturbation: Perturbation | None = None,
     rule: ToppleRule | None = None,
-    method: str = "auto",
+    method: Method = "auto",
     workers: int | None = None,
     early_stop: EarlyStop | None = EarlyStop(),  # noqa: B008 (frozen, so sharing is safe)
 ) -> Verdict:
@@ -450,7 +490,9 @@ def simulate(
     """
     if replicas < 1:
         raise ValueError(f"replicas must be >= 1, got {replicas}")
-    if method not in ("auto", "simulate"):
+    if not scene.dynamic:
+        raise ValueError(f"{scene.source}: no pieces that can move, nothing to judge")
+    if method not in METHODS:
         raise ValueError(f"method must be 'auto' or 'simulate', got {method!r}")
     prof = get_profile(profile) if isinstance(profile, str) else profile
     if time_step is not None:
@@ -472,14 +514,15 @@ def simulate(
     try:
         statics = _statics(scene)
     except BaseException:
-        ensemble.close()
+        ensemble.close(kill=True)
         raise
-    margins = {p["id"]: p for p in statics["pieces"]}
+    margins: dict[str, PieceMargin] = {p.id: p for p in statics.pieces}
     dyn_ids = [p.id for p in scene.dynamic]
-    common = dict(
+    common: dict[str, Any] = dict(
         seconds=secs,
         profile=prof.name,
         time_step=prof.time_step,
+        requested_method=method,
         perturbation=pert,
         rule=rule,
         seed=seed,
@@ -491,34 +534,34 @@ def simulate(
     ) -> tuple[PieceOutcome, ...]:
         out = []
         for i, pid in enumerate(dyn_ids):
-            m = margins.get(pid, {})
+            m = margins.get(pid)
             out.append(
                 PieceOutcome(
                     pid,
                     run0.displacement_mm[i] if run0 else None,
                     run0.tilt_deg[i] if run0 else None,
                     float(fall_prob[i]) if fall_prob is not None else None,
-                    m.get("margin_mm"),
-                    bool(m.get("marginal", False)),
-                    m.get("sentence", ""),
+                    None if m is None else _json_mm(m.margin_mm),
+                    m is not None and m.marginal,
+                    "" if m is None else m.sentence,
                 )
             )
         return tuple(out)
 
-    if method == "auto" and statics["decision"] in ("stands", "topples"):
-        toppled = statics["decision"] == "topples"
+    if method == "auto" and statics.decision != "undecided":
+        toppled = statics.decision == "topples"
         return Verdict(
-            verdict=statics["decision"],
+            verdict="topples" if toppled else "stands",
             topple_probability=1.0 if toppled else 0.0,
             replicas=0,
-            method="statics",
+            decided_by="statics",
             first_fall_s=None,
             explanation=_explain_static(statics, toppled),
             pieces=outcomes(None, None),
             **common,
         )
 
-    stop = early_stop if statics["decision"] == "stands" else None
+    stop = early_stop if statics.decision == "stands" else None
     runs = ensemble.results(stop)
 
     n_top = sum(r.toppled for r in runs)
@@ -526,12 +569,12 @@ def simulate(
     falls = [r.first_fall_s for r in runs if r.first_fall_s is not None]
     first = min(falls) if falls else None
     pieces = outcomes(runs[0], np.mean([r.fell for r in runs], axis=0) if dyn_ids else [])
-    verdict = "topples" if prob >= 0.5 else "stands"
+    verdict: VerdictName = "topples" if prob >= 0.5 else "stands"
     return Verdict(
         verdict=verdict,
         topple_probability=prob,
         replicas=replicas,
-        method="simulation",
+        decided_by="simulation",
         first_fall_s=first,
         explanation=_explain_sim(verdict, n_top, replicas, first, pieces, runs, statics, secs),
         pieces=pieces,
@@ -554,43 +597,56 @@ def _settled_note(runs: Sequence[RunOutcome], seconds: float) -> str:
     )
 
 
-def _statics(scene: Scene) -> dict[str, Any]:
-    """The static report as JSON (decision, tilt margin, per-piece margins and sentences)."""
+def _statics(scene: Scene) -> StaticReport:
+    """The static report (decision, tilt margin, per-piece margins and sentences)."""
     from sim.statics import analyse
 
     # The same horizontal clearance as the physics world, so statics judges the pieces the
     # simulation moves (exact geometry would add side contacts that make "stands" impossible).
-    return analyse(scene, clearance=scene.physics.clearance).to_json()
+    try:
+        return analyse(scene, clearance=scene.physics.clearance)
+    except ValueError as exc:  # linprog refusing numbers out of its range (sim.guard)
+        from sim.guard import statics_failure
+
+        raise statics_failure(exc) from exc
 
 
-def _worst_piece(statics: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not statics:
+def _json_mm(x: float | None) -> float | None:
+    """A margin as the static report's JSON writes it (rounded to 1e-4 mm), so a verdict's
+    pieces say what its ``statics`` object says."""
+    return None if x is None else round(x, 4) + 0.0
+
+
+def _worst_piece(statics: StaticReport | None) -> PieceMargin | None:
+    if statics is None:
         return None
-    cands = [p for p in statics["pieces"] if p.get("margin_mm") is not None]
-    return min(cands, key=lambda p: p["margin_mm"]) if cands else None
+    cands = [p for p in statics.pieces if p.margin_mm is not None]
+    return min(cands, key=lambda p: _json_mm(p.margin_mm) or 0.0) if cands else None
 
 
-def _marginal_note(statics: dict[str, Any] | None) -> str:
-    if not statics:
+def _marginal_note(statics: StaticReport | None) -> str:
+    if statics is None:
         return ""
-    marg = [p for p in statics["pieces"] if p.get("marginal")]
+    marg = [p for p in statics.pieces if p.marginal]
     if not marg:
         return ""
-    names = ", ".join(repr(p["id"]) for p in marg)
+    names = ", ".join(repr(p.id) for p in marg)
     return (
         f" Marginal: the centre of mass of {names} is within {MARGINAL_MM} mm of a support "
         "edge, where a real tower could go either way; the verdict comes from simulation."
     )
 
 
-def _explain_static(statics: dict[str, Any], toppled: bool) -> str:
+def _explain_static(statics: StaticReport, toppled: bool) -> str:
     worst = _worst_piece(statics)
+    margin = statics.tilt_margin_deg
+    shown = 0.0 if margin is None else round(margin, 4)
     head = (
         "Topples: no static equilibrium exists, even with friction on side faces."
         if toppled
-        else f"Stands: static equilibrium with a tilt margin of {statics.get('tilt_margin_deg', 0):.1f} degrees."
+        else f"Stands: static equilibrium with a tilt margin of {shown:.1f} degrees."
     )
-    tail = f" {worst['sentence']}" if worst and worst.get("sentence") else ""
+    tail = f" {worst.sentence}" if worst and worst.sentence else ""
     return head + tail + " (Decided by statics; no simulation was needed.)"
 
 
@@ -601,7 +657,7 @@ def _explain_sim(
     first: float | None,
     pieces: Sequence[PieceOutcome],
     runs: Sequence[RunOutcome],
-    statics: dict[str, Any] | None,
+    statics: StaticReport | None,
     seconds: float,
 ) -> str:
     if n_top:
@@ -626,5 +682,5 @@ def _explain_sim(
             f" (largest movement {moved:.2f} mm).{_settled_note(runs, seconds)}"
         )
     worst = _worst_piece(statics)
-    tail = f" Statics: {worst['sentence']}" if worst and worst.get("sentence") else ""
+    tail = f" Statics: {worst.sentence}" if worst and worst.sentence else ""
     return head + tail + _marginal_note(statics)

@@ -8,12 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from sim.cli import main
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_version() -> None:
@@ -115,7 +112,8 @@ def test_bad_input_exits_2_with_a_message(args: tuple[str, ...], needle: str) ->
 def test_replay_of_garbage_names_the_line(tmp_path: Path) -> None:
     f = tmp_path / "bad.jsonl"
     f.write_text(
-        '{"type": "header", "format": "tablesim-log/1", "game": "catego", "config": {"players": 2}, "seed": 0, "players": []}\nnot json\n'
+        '{"type": "header", "format": "tablesim-log/1", "game": "catego", "config": {"players": 2}, '
+        '"seed": 0, "players": [{"role": "human"}, {"role": "human"}], "version": "0"}\nnot json\n'
     )
     p = run_cli("replay", str(f))
     assert p.returncode == 2

@@ -7,7 +7,9 @@ import pytest
 
 import sim.tables  # noqa: F401  (registers kataboom-physics)
 from games.kataboom import GAME
-from games.play import make_seats, play_game, replay
+from games.log import parse_log
+from games.play import log_header, log_lines, make_seats, play_game
+from games.session import replay_log
 
 CAREFUL_GAMES = 20
 SEEDED_GAMES = 200
@@ -37,13 +39,7 @@ def test_many_seeded_physics_games_replay_exactly() -> None:
         assert rec.result is not None
         ends.add(rec.result.detail["end"])
         if seed % 6 == 0:
-            header = {
-                "game": "kataboom",
-                "config": GAME.config_to_json(cfg),
-                "seed": seed,
-                "players": [s.to_json() for s in seats],
-            }
-            moves = [{"move": t, "state": d} for t, d in zip(rec.moves, rec.digests, strict=True)]
-            report = replay(header, moves, rec.result.to_json())
+            header = log_header(GAME, cfg, seed, seats, "test")
+            report = replay_log(parse_log(log_lines(header, rec)))
             assert report.ok, report.message
     assert "collapse" in ends

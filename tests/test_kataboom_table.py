@@ -5,13 +5,12 @@ play and replay commands."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import sim.tables  # noqa: F401  (registers kataboom-physics)
 from games.core import IllegalMoveError
@@ -19,7 +18,9 @@ from games.kataboom import GAME, KataboomMove
 from games.kataboom.geometry import orientations
 from games.kataboom.rules import kataboom_pieces
 from games.kataboom.state import NUDGE, PLACE, Item
-from games.play import make_seats, play_game, replay
+from games.log import parse_log
+from games.play import log_header, log_lines, make_seats, play_game
+from games.session import replay_log
 from sim.cli import main
 from sim.tables.kataboom import KataboomTable
 
@@ -150,19 +151,10 @@ def test_seeded_bot_games_at_the_table_replay_exactly(seed: int) -> None:
     seats = make_seats("kataboom", roles, seed)
     rec = play_game(GAME, cfg, seats, seed)
     assert rec.result is not None
-    header = {
-        "game": "kataboom",
-        "config": GAME.config_to_json(cfg),
-        "seed": seed,
-        "players": [s.to_json() for s in seats],
-    }
-    moves = [{"move": t, "state": d} for t, d in zip(rec.moves, rec.digests, strict=True)]
-    report = replay(header, moves, rec.result.to_json())
+    header = log_header(GAME, cfg, seed, seats, "test")
+    report = replay_log(parse_log(log_lines(header, rec)))
     assert report.ok, report.message
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_play_and_replay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

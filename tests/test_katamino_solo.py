@@ -34,7 +34,9 @@ def _solve(state, seed: int = 0):
 @pytest.mark.parametrize("mode", [m for m in SOLO_MODES if m != "solo"])
 def test_smart_bot_solves_a_challenge_of_each_mode(mode: str) -> None:
     ch = min(challenges(mode), key=lambda c: sum(len(s.pieces) for s in c.stages))
-    state, moves = _solve(_new(mode, ch.card, ch.number))
+    start = _new(mode, ch.card, ch.number)
+    ch = G.challenge_of(start)  # the stages played (the rulebook's optional ones left out)
+    state, moves = _solve(start)
     res = G.result(state)
     assert res.winners == (0,) and res.detail["outcome"] == "solved"
     assert res.scores == (float(len(ch.stages)),)
@@ -265,3 +267,64 @@ def test_straight_horizontal_rule() -> None:
         assert len([m for m in G.legal_moves(plain) if m.piece == "A"]) > len(a_moves)
         return
     pytest.fail("no picture with A stays solvable under the rule")
+
+
+# ------------------------------------------------------------------------------ optional stages
+
+
+def test_traditional_katamino_ends_at_penta_7_and_the_3x3x4_is_the_optional_3d_variant() -> None:
+    # "5. ... complete Pentas 5, 6 and 7. 6. 3D variant: add the V piece to the 8 pieces of a
+    # Penta 7 and build a 36 cubes (3x3x4)."
+    plain = _new("traditional", 2, 5)
+    stages = G.challenge_of(plain).stages
+    assert [s.name for s in stages] == ["Penta 3", "Penta 4", "Penta 5", "Penta 6", "Penta 7"]
+    variant = _new("traditional", 2, 5, variant_3d=True)
+    stages3 = G.challenge_of(variant).stages
+    assert [s.name for s in stages3[:5]] == [s.name for s in stages]
+    last = stages3[5]
+    assert last.target.describe().startswith("3x3x4") or last.target_spec == "3x3x4"
+    assert sorted(last.pieces) == sorted((*stages[4].pieces, "V1"))  # the 8 pieces + V
+    assert sum(piece(n).size for n in last.pieces) == 36
+    # the plain game is solved after Penta 7
+    state, _ = _solve(plain)
+    assert G.result(state).detail["stages"] == 5 and G.result(state).scores == (5.0,)
+
+
+def test_solo_3d_with_a_penta_4_card_asks_only_for_the_3x3x4() -> None:
+    # "choose a Penta 4 Puzzle card. Take the pieces indicated on one half of the card and add
+    # 3 Pentaminos and 1 Minimino. Build a 3x3x4 structure (36 cubes)."
+    for card in (5, 6, 7):
+        st = _new("solo3d", card, 1)
+        stages = G.challenge_of(st).stages
+        assert [s.target_spec for s in stages] == ["3x3x4"]
+        assert sum(piece(n).size for n in stages[0].pieces) == 36
+        assert G.stage_target(st).dims == 3
+        old = _new("solo3d", card, 1, penta4_first=True)  # the flat Penta 4 first, as before
+        assert [s.target_spec for s in G.challenge_of(old).stages] == ["5x4", "3x3x4"]
+    # the box cards 1..4 are single stages either way
+    assert [s.target_spec for s in G.challenge_of(_new("solo3d", 1, 1)).stages] == ["2x3x4"]
+
+
+def test_stage_options_belong_to_their_mode_and_old_logs_keep_the_old_stages() -> None:
+    with pytest.raises(ConfigError, match="traditional"):
+        G.make_config({"mode": "solo", "variant_3d": True}, players=1)
+    with pytest.raises(ConfigError, match="solo3d"):
+        G.make_config({"mode": "traditional", "penta4_first": True}, players=1)
+    with pytest.raises(ConfigError, match="single box"):
+        G.make_config({"mode": "solo3d", "card": 2, "challenge": 1, "penta4_first": True},
+                      players=1)  # fmt: skip
+    # a traditional log written before the option existed played the 3x3x4: it still does
+    old = {"mode": "traditional", "card": 1, "challenge": 1, "swap": "",
+           "straight_horizontal": False, "players": 1}  # fmt: skip
+    assert G.config_from_json(old).variant_3d is True
+    new_cfg = G.make_config({"mode": "traditional", "card": 1, "challenge": 1}, players=1)
+    assert G.config_from_json(G.config_to_json(new_cfg)) == new_cfg
+    assert not new_cfg.variant_3d
+    with pytest.raises(ConfigError, match="cannot be replayed"):
+        G.config_from_json({**old, "mode": "solo3d", "card": 5})
+    # a state of the old form (all stages, no "skip" key) reads back unchanged
+    st = G.new_game(G.config_from_json(old), 0)
+    js = G.state_to_json(st)
+    assert "skip" not in js and G.state_from_json(js) == st
+    trimmed = _new("traditional", 1, 1)
+    assert G.state_from_json(G.state_to_json(trimmed)) == trimmed

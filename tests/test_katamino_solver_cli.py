@@ -60,8 +60,9 @@ def test_no_solution_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = solve(capsys, "--board", "5x1", "--pieces", "pentominoes:I",
                          "--straight-horizontal", "--json")  # fmt: skip
     assert code == 1 and json.loads(out)["count"] == 0
-    code, out, _ = solve(capsys, "--board", "5x3", "--pieces", "pentominoes:LP")
-    assert code == 1 and "no solution" in out
+    # pieces of 10 cells for a board of 15: bad input, exit 2 (as `katamino assemble`)
+    code, _, err = solve(capsys, "--board", "5x3", "--pieces", "pentominoes:LP")
+    assert code == 2 and "10 cells, the board has 15" in err
 
 
 def test_mask_file_with_layers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

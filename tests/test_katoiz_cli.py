@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, input=stdin
-    )
+from conftest import run_cli
 
 
 @pytest.mark.parametrize(
@@ -66,7 +59,7 @@ def test_human_sees_the_board_and_a_bad_move_is_reprompted() -> None:
         "--players",
         "human,random",
         "--headless",
-        stdin="ZZZ\n",
+        input="ZZZ\n",
     )
     out = p.stdout + p.stderr
     assert "Supply (20)" in out

@@ -5,13 +5,12 @@ world from the log, the balance-fall option, bots' assessments, full games, play
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import sim.tables  # noqa: F401  (registers kozo-physics)
 from games.kozo import GAME, KozoMove, KozoState
@@ -85,12 +84,14 @@ def test_the_5_second_rule_mover_owns_the_window_then_the_next_player() -> None:
 
 
 def test_hand_noise_is_seeded_and_of_the_stated_size() -> None:
-    # Without noise the bar lands where intended (it is let go 0.3 mm up and settles).
+    # Without noise the bar lands where intended (it is let go 0.3 mm up and settles; the
+    # spring-damper contacts of issue #19 let it rebound about 0.1 mm, and it lands within
+    # 0.04 mm sideways, against 1 mm of hand noise below).
     quiet = physics(hand_mm=0.0, hand_deg=0.0)
     with KozoTable(quiet, 5) as table:
         (m,) = play(table, GAME.new_game(quiet, 5), BAR)[1]
     pose = np.asarray(m.outcome.poses[0])
-    assert np.abs(pose[:2]).max() < 0.01 / 17.8  # < 0.01 mm sideways
+    assert np.abs(pose[:2]).max() < 0.05 / 17.8  # < 0.05 mm sideways
     assert abs(pose[2]) < 0.05 / 17.8
     # With sigma 1 mm per axis, 12 placements: the RMS offset per axis is near 1 mm
     # (chi-square bounds for 24 draws at 99.9 %: 0.55..1.45).
@@ -211,9 +212,6 @@ def test_careful_beats_greedy_at_the_physics_table() -> None:
         wins += roles.index("careful") in rec.result.winners
     assert wins >= 14
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_play_and_replay_cli(tmp_path: Path) -> None:

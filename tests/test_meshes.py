@@ -409,3 +409,25 @@ def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert _run(["meshes", "export", "--set", "soma", "--format", "glb"]) == 2  # --out missing
     assert _run(["meshes"]) == 2  # a group: needs a subcommand
     assert not (tmp_path / "o").exists()
+
+
+def test_glb_is_y_up(tmp_path: Path) -> None:
+    """glTF is y-up (glTF 2.0, 3.4): the flat 3L tricube (one cube tall along the table's z,
+    two cubes along x and y) must come back one cube tall along y, its table-y depth along -z."""
+    pygltflib = pytest.importorskip("pygltflib")
+    cat = CATALOGUES["kozo-standard"]
+    (path,) = [p for p in export_catalogue("kozo-standard", "glb", tmp_path) if p.stem == "3L"]
+    gltf = pygltflib.GLTF2().load(str(path))
+    (mesh,) = gltf.meshes
+    acc = gltf.accessors[mesh.primitives[0].attributes.POSITION]
+    lo, hi = np.array(acc.min), np.array(acc.max)
+    e = _edge(cat)
+    assert hi - lo == pytest.approx([2 * e, e, 2 * e], rel=1e-6)
+    # the table's z (up) is glTF's y; the table's y (away from the viewer) is glTF's -z
+    from meshes.polycube import piece_mesh
+    from sim.config import PhysicsConfig
+
+    v = piece_mesh(cat.piece("3L"), PhysicsConfig(), cube=cat.cube).vertices
+    (x0, y0, z0), (x1, y1, z1) = v.min(axis=0), v.max(axis=0)
+    assert lo == pytest.approx([x0, z0, -y1], abs=1e-7)
+    assert hi == pytest.approx([x1, z1, -y0], abs=1e-7)

@@ -25,3 +25,48 @@ def test_full_window_simulates_the_whole_second_and_early_stop_does_not() -> Non
     # Statics proves it stands, so replicas end after the 0.2 s quiet window, before 1 s.
     assert early["early_stop"] is not None
     assert early["early_stop"]["window_s"] <= early["simulated_s"] < 1.0
+
+
+def test_full_window_alone_implies_simulation() -> None:
+    """Under the default ``--method`` statics would settle the tower without simulating (so a
+    full window would mean nothing); ``--full-window`` therefore asks for simulation."""
+    p = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "simulate", "kozo-tower", "--replicas", "1",
+         "--workers", "1", "--seconds", "0.3", "--full-window", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["requested_method"], doc["method"]) == ("simulate", "simulation")
+    assert doc["early_stop"] is None and doc["simulated_s"] == 0.3
+
+
+def test_full_window_with_method_auto_is_refused() -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "simulate", "kozo-tower", "--method", "auto",
+         "--full-window", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 2 and p.stdout == ""
+    assert "--full-window" in p.stderr and "--method auto" in p.stderr
+
+
+def test_a_command_line_loads_only_its_own_command() -> None:
+    """``tablesim simulate ...`` registers only ``simulate``: no other command's module (the
+    shared helpers aside), and so none of their imports (the view, the games' play loop), is
+    loaded at start-up; the full parser is still built for ``tablesim --help``, and
+    ``--version`` still answers."""
+    code = (
+        "import sys; from sim.cli import main; main(['simulate', '--help']); "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('sim.commands.')"
+        " and not m.startswith('sim.commands._'))))"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1].split() == ["sim.commands.simulate"]
+    full = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert full.returncode == 0 and "simulate" in full.stdout and "render" in full.stdout
+    v = subprocess.run([sys.executable, "-m", "sim.cli", "--version"], capture_output=True,
+                       text=True, timeout=120)  # fmt: skip
+    assert v.returncode == 0 and v.stdout.startswith("tablesim ")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 PIL_Image = pytest.importorskip("PIL.Image")
 pytest.importorskip("panda3d.core")
@@ -21,7 +22,6 @@ pytest.importorskip("panda3d.core")
 from sim.model import Scene, ScenePiece  # noqa: E402
 from sim.view.snapshot import SKY_TOP, camera_for_scene, render_scene  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 EDGE = 0.020  # "unit" cube edge (m), PhysicsConfig default
 BLUE = (31, 95, 214)  # "#1f5fd6"
 SIZE = (192, 108)

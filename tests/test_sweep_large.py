@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[1]
 
 SPEC = """
 [sweep]

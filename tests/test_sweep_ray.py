@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from sim.experiments.results import journal_path
 from sim.experiments.runner import run_job
@@ -22,7 +23,6 @@ from sim.experiments.tournament import TournamentJob
 pytestmark = pytest.mark.ray
 ray = pytest.importorskip("ray")
 
-ROOT = Path(__file__).resolve().parents[1]
 CUBE_SPEC = ROOT / "experiments" / "cantilever-cube-size.toml"
 
 

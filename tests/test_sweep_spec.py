@@ -7,11 +7,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from sim.experiments.sampling import run_parameters, run_seed
 from sim.experiments.spec import PARAMETERS, SpecError, load_spec, parse_spec
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def spec(text: str, **kw):  # noqa: ANN003, ANN201

@@ -10,14 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from games.core import ConfigError
 from sim.cli import main
 from sim.experiments.results import journal_path
 from sim.experiments.runner import run_job
 from sim.experiments.tournament import TournamentJob, summarize
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_tables_and_rotated_seats():
@@ -125,10 +124,10 @@ def test_self_play_rotates_seats_evenly():
     [
         (["--players", "random,nobot", "--games", "2"], "unknown bot 'nobot'"),
         (["--players", "random", "--games", "2"], "lists 1"),
-        (["--players", "random,random", "--games", "0"], "--games must be >= 1"),
+        (["--players", "random,random", "--games", "0"], "--games: allowed 1..1000000, got 0"),
         (["--players", "random,random", "--games", "2", "--seats", "5"], "2 to 4"),
         (["--players", "random,random", "--games", "2", "--workers", "0"], "--workers"),
-        (["--players", "random,random", "--games", "2", "--overwrite"], "--overwrite needs"),
+        (["--players", "random,random", "--games", "2", "--overwrite"], "(--overwrite) needs --out"),
         (["--players", "random,random", "--games", "2", "--columns", "x"], "columns"),
     ],
 )

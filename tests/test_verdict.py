@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from sim.model import Scene, ScenePiece
 from sim.scene import load_scene, shipped_scene_path
+from sim.statics import StaticReport
 from sim.verdict import Perturbation, perturb_scene, simulate
 
 JSON_KEYS = {
@@ -28,9 +28,6 @@ JSON_KEYS = {
 }
 PIECE_KEYS = {"id", "displacement_mm", "tilt_deg", "fall_probability", "margin_mm"}
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_replica_zero_is_the_scene_and_others_move_only_horizontally() -> None:
@@ -72,6 +69,9 @@ def test_yaw_noise_has_the_requested_size() -> None:
 def test_statics_settles_the_safe_cantilever_without_simulating() -> None:
     v = simulate(load_scene(shipped_scene_path("cantilever-safe")))
     assert v.verdict == "stands" and v.method == "statics" and v.topple_probability == 0.0
+    # The method asked for and the way it was decided are kept apart; the report is typed.
+    assert (v.requested_method, v.decided_by) == ("auto", "statics")
+    assert isinstance(v.statics, StaticReport) and v.statics.decision == "stands"
     # The scene's bar has its centre of mass 2 mm inside the pedestal edge (by construction).
     assert v.pieces[0].margin_mm == pytest.approx(2.0, abs=0.01)
     assert "Decided by statics" in v.explanation
@@ -192,7 +192,7 @@ def test_early_stop_is_not_used_where_statics_does_not_prove_stands() -> None:
     the whole window even though the tower stands still."""
     scene = load_scene(shipped_scene_path("kozo-marginal"))
     v = simulate(scene, method="simulate", replicas=1, seconds=0.5, workers=1)
-    assert v.statics is not None and v.statics["decision"] == "undecided"
+    assert v.statics is not None and v.statics.decision == "undecided"
     assert v.early_stop is None
     assert v.simulated_s == pytest.approx(0.5)
 

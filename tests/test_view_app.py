@@ -64,7 +64,9 @@ def test_orbit_zoom_pan_and_text() -> None:
         text = h.text()
         assert "P1 to move (human)" in text["top-left"]
         assert "score: P1 0, P2 0" in text["top-left"]
-        assert "undo" in text["top-right"]
+        assert text["top-right"] == "f1: help"  # the help never covers the table unasked
+        h.key("f1")
+        assert "undo" in h.text()["top-right"]
         h.key("f1")
         assert h.text()["top-right"] == "f1: help"
         img = h.frame()
@@ -89,20 +91,26 @@ def test_a_game_over_refuses_moves() -> None:
         assert "game over" in h.text()["top-left"]
 
 
-def test_scene_app_runs_the_scene() -> None:
-    from sim.commands.simulate import resolve_scene
+def test_scene_app_runs_the_scene_live_then_shows_the_verdict() -> None:
+    from sim.scene import resolve_scene
 
-    scene = resolve_scene("kozo-overhang")
-    with SceneApp(scene, size=(320, 180), seconds=0.5) as app:
+    scene = resolve_scene("kozo-overhang")  # 4L's centre of mass lies 13.5 mm off its support
+    with SceneApp(scene, size=(320, 180), seconds=1.0, replicas=1) as app:
         h = Harness(app=app)
         before = {it.id: it.position for it in app.items()}
         h.key("space")
-        assert app.busy
+        assert app.busy and "judging" in app.explanation
+        h.app.tick(1 / 30)
+        assert 0 < app.live.time <= 1 / 30 + 1e-9  # one frame advanced by one frame's time
         h.settle()
         assert not app.busy
-        assert "ran 0.5 s" in app.verdict
-        moved = {it.id: it.position for it in app.items()}
+        app.finish_run(timeout=120)
+        assert app.verdict.startswith("verdict (verdict profile): topples"), app.verdict
+        moved = {it.id: it.position for it in app.layout().items}  # what is drawn now
         assert set(moved) == set(before)
+        assert max(np.linalg.norm(np.subtract(moved[k], before[k])) for k in before) > 0.005
+        h.key("r")
+        assert {it.id: it.position for it in app.layout().items} == before
 
 
 def test_view_command_headless(tmp_path, capsys) -> None:  # noqa: ANN001
@@ -122,9 +130,13 @@ def test_play_headless_is_unchanged(capsys) -> None:  # noqa: ANN001
 
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
-def test_window_under_xvfb_plays_bot_moves() -> None:
-    from sim.view.backend import BackendUnavailableError
+def test_window_under_xvfb_plays_bot_moves(monkeypatch) -> None:  # noqa: ANN001
+    from sim.view.backend import BackendUnavailableError, xvfb_display
 
+    display = xvfb_display()
+    if display is None:
+        pytest.skip("no X display")
+    monkeypatch.setenv("DISPLAY", display)
     try:
         app = TableApp("katamino", options={"mode": "traditional"}, players=("smart",), seed=0,
                        size=(320, 180), backend="gl", window=True)  # fmt: skip
@@ -132,15 +144,15 @@ def test_window_under_xvfb_plays_bot_moves() -> None:
         pytest.skip(f"no gl window here: {exc}")
     with app:
         assert app.renderer.window and app.renderer.backend == "gl"
-        # events as Panda3D's button thrower names them
-        app._window_event("wheel_up", 10, 10, {})
-        app.run_window(max_frames=25)
+        assert app.run_window(max_frames=25) == 25
         assert len(app.moves) >= 1  # the bot played, animated, in the window
         assert math.isfinite(app.camera_spec()["distance"])
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
-    from games.play import log_header, log_lines, read_log, replay
+    from games.log import parse_log
+    from games.play import log_header, log_lines
+    from games.session import replay_log
     from sim.cli import version
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
@@ -151,7 +163,7 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
         header = log_header(h.app.game, h.app.config, 0, h.app.seats, version())
         path = tmp_path / "g.jsonl"
         path.write_text("\n".join(log_lines(header, rec)) + "\n")
-    report = replay(*read_log(path.read_text().splitlines(), str(path)))
+    report = replay_log(parse_log(path.read_text().splitlines(), str(path)))
     assert report.ok and report.moves_checked == 2, report.message
 
 

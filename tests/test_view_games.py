@@ -70,7 +70,9 @@ def test_kaito_states_drawn_tile_for_tile() -> None:
         tiles = sum(t is not None for t in st.board)
         held = len(st.held[0]) + len(st.held[1])
         kaito = 0 if st.kaito is None else 2  # the two halves of the disc
-        assert len(lay.items) == tiles + held + kaito
+        labels = 6 + 6  # files a-f and ranks 1-6 beside the grid
+        assert len(lay.items) == tiles + held + kaito + labels
+        assert sum(it.id.startswith("label-") for it in lay.items) == labels
     st = states[-1]
     table = kaito_state_table(st)
     px, view = _frame(kaito_layout(table))
@@ -154,6 +156,7 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     import importlib
     import json
 
+    from games.log import read_log_file
     from sim.cli import main
     from sim.view.film import JUDGED_GAMES, judged_move_run
 
@@ -166,7 +169,7 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     seed = lines[0]["seed"]
     texts = [x["move"] for x in lines if x["type"] == "move"]
     number = next(i for i, t in enumerate(texts, 1) if not t.startswith(("take", "nocube")))
-    state, samples = judged_move_run(name, config, seed, texts, number)
+    state, samples = judged_move_run(read_log_file(str(log)), number)
     assert samples[0][0] == pytest.approx(0.01)  # one sample per 10 ms check of the watch
     module, attr = JUDGED_GAMES[name].split(":")
     table = getattr(importlib.import_module(module), attr)(config, seed)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 pytest.importorskip("panda3d.core")
 pytest.importorskip("PIL.Image")
@@ -35,7 +36,6 @@ from sim.view.tables import (  # noqa: E402
 )
 from sim.view.tables.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
 
 

@@ -370,6 +370,10 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
         ),
     )
 
+    def player_name(self, seat: int) -> str:
+        """``Red`` (seat 0) or ``Black`` (seat 1), as the board names them."""
+        return COLOUR_NAMES[seat]
+
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> KaitoConfig:
         """Validate ``values`` for ``players`` seats; ConfigError names the key and the fix."""
@@ -625,7 +629,8 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
                 raise StateFormatError(
                     f"kaito state: 'kaito' must be null or a cell a1..f6, got {kaito_obj!r}"
                 )
-        player, turn = obj.get("player"), obj.get("turn")
+        player: Any = obj.get("player")
+        turn: Any = obj.get("turn")
         if not _is_int(player) or player not in (0, 1):
             raise StateFormatError(f"kaito state: 'player' must be 0 or 1, got {player!r}")
         if not _is_int(turn) or turn < 0:

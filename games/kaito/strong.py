@@ -287,7 +287,7 @@ class _Search:
         """Take back the last ``make``."""
         t, code, kaito, buy, pay, key = self.undo.pop()
         self.player = me = 1 - self.player
-        if buy:
+        if buy and pay is not None:  # a buy always carries its payment
             bank = self.bank[me]
             bank[1] += pay[0]
             bank[2] += pay[1]
@@ -521,8 +521,8 @@ class StrongBot(Bot):
     def _search_play(self, state: KaitoState, budget: int, rng: Rng) -> SearchReport:
         search = _Search(state, budget, self.weights, self.forced_plies)
         targets = search.targets()
-        order, _ = rng.shuffle(search.moves(targets))
-        order = search._order(list(order), None)
+        shuffled, _ = rng.shuffle(search.moves(targets))
+        order = search._order(list(shuffled), None)
         tiles = sum(1 for t in state.board if t is not None)
         move, score, depth = search.root(order, max(1, tiles + 8))
         return SearchReport(_to_move(state, move), score, depth, search.nodes)

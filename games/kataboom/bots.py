@@ -39,7 +39,7 @@ def _game(game: Any) -> Kataboom:
 def after_intended(state: KataboomState, move: KataboomMove) -> KataboomState:
     """The state after ``move`` if every piece stayed at its intended pose (for planning)."""
     pose = (*move.pos, 0.0, 0.0, 0.0, 1.0)
-    item = Item(move.piece, move.rot, move.pos, pose, state.to_move)  # type: ignore[arg-type]
+    item = Item(move.piece, move.rot, move.pos, pose, state.to_move)
     return replace(
         state,
         structure=state.structure + (item,),

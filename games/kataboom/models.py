@@ -38,9 +38,15 @@ class Model:
     pieces: tuple[ModelPiece, ...]
 
 
+def _cell(text: str) -> tuple[int, int, int]:
+    """``"x,y,z"`` as a cell."""
+    x, y, z = (int(v) for v in text.split(","))
+    return (x, y, z)
+
+
 def _piece(name: str, cells: str, shift: tuple[float, float] = (0.0, 0.0)) -> ModelPiece:
     """A piece from absolute cells ``"x,y,z x,y,z ..."`` (+ a horizontal ``shift``)."""
-    pts = [tuple(int(v) for v in t.split(",")) for t in cells.split()]
+    pts = [_cell(t) for t in cells.split()]
     norm = normalize(pts)
     rot = orientations(name).index(norm)
     lo = [min(p[k] for p in pts) for k in range(3)]

@@ -1,5 +1,6 @@
-"""Katamino solver: exact cover of 2D boards and 3D voxel targets by a multiset of polyominoes
-and polycubes, with exact symmetry counts, hints and a measured difficulty.
+"""Katamino: the game (solo puzzles and their 3D, construction, picture and traditional modes,
+the Duo duel) and its solver: exact cover of 2D boards and 3D voxel targets by a multiset of
+polyominoes and polycubes, with exact symmetry counts, hints and a measured difficulty.
 
 Pure (no physics, meshes or rendering imports). The compiled backend (numba) is imported only
 when a search first runs with it; a pure-Python kernel gives the same answers for any size.

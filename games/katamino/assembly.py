@@ -266,7 +266,7 @@ def first_assemblable(
 
     last: AssemblyPlan | None = None
     tried = 0
-    for sol in enumerate_solutions(target, pieces, limit=limit):  # type: ignore[arg-type]
+    for sol in enumerate_solutions(target, pieces, limit=limit):
         tried += 1
         last = find_assembly(sol, judge=judge, margin=margin)
         if last.found:

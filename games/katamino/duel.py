@@ -18,7 +18,11 @@ and racing once more.
 
 Moves (text): ``give 5``, ``replace A=V1+X``, ``place 3 a1 b1 c1 d1 a2`` (or ``3 a1 ...``; in
 3D a cell is ``b2:3``, layer 3), ``place 3 at b2`` (the held orientation, first cell on b2),
-``rotate 3`` (``rotate 3 x`` in 3D), ``flip 3``, ``hint``, ``undo``; any may end ``@SECS``.
+``rotate 3`` (``rotate 3 x`` in 3D), ``flip 3``, ``hint``, ``undo``; any may end ``@SECS``;
+``resign`` (or ``quit``) ends the game at once, the other seat winning. The rules never read a
+clock: a person's front end (the terminal loop, the window) stamps the seconds it measured into
+a race move (:meth:`KataminoDuel.stamp_seconds`); a bot stamps the time of its own search
+(``games.katamino.duel_bots``); a move without seconds is timed by the simulated clock.
 ``legal_moves`` lists the gifts, the safe replacements, and in a race the sensible placements
 (those covering the most constrained empty cell that keep the board completable, or ``undo``
 on a stuck board); ``check_move`` accepts every other legal placement, undo, hint, rotate and
@@ -28,7 +32,6 @@ flip (so a human can make mistakes and take them back).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
@@ -47,6 +50,7 @@ from games.core import (
 from games.katamino import Target, hint, make_problem
 from games.katamino.duel_cards import (
     BOX3D,
+    CARDS_VERSION,
     DUEL_LEVELS,
     HANDICAP_LEVELS,
     PENTAS,
@@ -67,12 +71,14 @@ from games.katamino.duel_race import (
     Placement,
     completable,
     default_hold,
+    default_speeds,
     flip,
     good_placements,
     orientations,
     place_held,
     rotate,
     shape_key,
+    split_speed,
     step_seconds,
 )
 from games.katamino.solver import PlacedPiece
@@ -80,8 +86,12 @@ from games.polycubes import Cells, normalize
 from games.rng import Rng
 
 DUEL_MODES: tuple[str, ...] = ("duel", "child-adult", "handicap", "duel3d")
-KINDS = ("give", "replace", "place", "undo", "hint", "rotate", "flip")
-"""Move kinds, in their sort order."""
+KINDS = ("give", "replace", "place", "undo", "hint", "rotate", "flip", "resign")
+"""Move kinds, in their sort order (``resign`` last, so older logs keep their indices)."""
+RACE_KINDS = ("place", "undo", "hint", "rotate", "flip")
+"""Race moves: those a person's seconds are stamped into (:meth:`KataminoDuel.stamp_seconds`)."""
+RESIGN_WORDS = ("resign", "quit")
+"""Typed words for resigning (read before piece names, so ``quit`` is never a piece)."""
 DRAFT = ("P", "P", "T", "T", "P", "P", "T", "T", "P", "P", "T")
 """The 3D draft: gift k is made by the first giver when k is even, else by the other; P is a
 pentamino, T a tetramino. The first giver ends with 3P + 2T, the other with 3P + 3T."""
@@ -155,10 +165,8 @@ class DuelState:
     replaced: str = ""
     turn: int = 0
     note: str = ""
-
-
-_SHOWN: dict[str, float] = {}
-"""When each state was first shown to a person (monotonic seconds): the real clock."""
+    resigned: int = -1
+    """The seat that resigned (the game is then over and the other seat wins), else -1."""
 
 
 def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
@@ -183,7 +191,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
         Option("card", "int", 0, "card number of the level (0: chosen by the seed)"),
         Option("side", "str", "", "card side A or B (empty: chosen by the seed)"),
         Option("speed", "str", "", "simulated solving level per seat, LEVEL or LEVEL0,LEVEL1 "
-               "(empty: --level)"),
+               "(empty: --level; the child or the weaker seat one level below)"),
         Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
     )  # fmt: skip
     playout_options: Mapping[str, Any] = {"mode": "duel", "level": "beginner"}
@@ -207,18 +215,22 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                 f"katamino: option --level {level!r} for mode {mode} (allowed: "
                 f"{', '.join(allowed)}{'; red and black cards' if mode == 'handicap' else ''})"
             )
-        speed = _check_str(values, "speed", "") or level
-        speeds = tuple(s.strip() for s in speed.split(","))
-        if len(speeds) == 1:
-            speeds = (speeds[0], speeds[0])
-        if len(speeds) != 2 or any(s not in SPEED_LEVELS for s in speeds):
-            raise ConfigError(
-                f"katamino: option --speed {speed!r}: one level or two separated by a comma "
-                f"(levels: {', '.join(SPEED_LEVELS)})"
-            )
         weaker = values.get("weaker", 0)
         if isinstance(weaker, bool) or not isinstance(weaker, Integral) or weaker not in (0, 1):
             raise ConfigError(f"katamino: option --weaker must be seat 0 or 1, got {weaker!r}")
+        speed = _check_str(values, "speed", "") or ",".join(default_speeds(mode, level, weaker))
+        speeds = tuple(s.strip() for s in speed.split(","))
+        if len(speeds) == 1:
+            speeds = (speeds[0], speeds[0])
+        try:
+            ok = len(speeds) == 2 and all(split_speed(s) for s in speeds)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ConfigError(
+                f"katamino: option --speed {speed!r}: one speed or two separated by a comma; "
+                f"a speed is LEVEL or HANDS/MIND (levels: {', '.join(SPEED_LEVELS)})"
+            )
         number = values.get("card", 0)
         if isinstance(number, bool) or not isinstance(number, Integral) or number < 0:
             raise ConfigError(f"katamino: option --card must be an integer >= 0, got {number!r}")
@@ -239,6 +251,20 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
             raise ConfigError("katamino: --side needs --card")
         return DuelConfig(mode, level, card, (speeds[0], speeds[1]), int(weaker), players)
 
+    def config_from_json(self, obj: Mapping[str, Any]) -> DuelConfig:
+        """Rebuild a config (a log's header). A log played on other duel cards than the shipped
+        ones (``cards`` is the card file's version; logs before version 2 have none) cannot be
+        replayed: ConfigError saying so."""
+        values = dict(obj)
+        version = values.pop("cards", 1)
+        if version != CARDS_VERSION:
+            raise ConfigError(
+                f"katamino: this duel was played on the duel cards of version {version!r}; the "
+                f"shipped cards are version {CARDS_VERSION} (regenerated with balanced halves, "
+                "docs/rules/katamino-duo.md), so its log cannot be replayed"
+            )
+        return super().config_from_json(values)
+
     @staticmethod
     def _deck(mode: str, level: str) -> tuple[Card | Card3D, ...]:
         if mode == "duel3d":
@@ -252,7 +278,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
     def config_to_json(self, config: DuelConfig) -> dict[str, Any]:
         out: dict[str, Any] = {"mode": config.mode, "level": config.level,
                                "speed": ",".join(config.speeds), "weaker": config.weaker,
-                               "players": config.players}  # fmt: skip
+                               "players": config.players, "cards": CARDS_VERSION}  # fmt: skip
         if config.card:
             number = re.search(r"-(\d+)([AB])$", config.card)
             assert number is not None  # made by make_config
@@ -369,6 +395,8 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
         kind = move.kind_name
         if move.secs != SIMULATED and (move.secs < 0 or move.secs != move.secs):
             raise IllegalMoveError(f"a move takes 0 seconds or more, not {move.secs}")
+        if kind == "resign":  # the seat to move may resign in any phase
+            return
         if state.phase in ("give", "draft", "replace"):
             want = "replace" if state.phase == "replace" else "give"
             if kind != want:
@@ -423,6 +451,11 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
     def apply(self, state: DuelState, move: DuelMove) -> DuelState:
         self.check_move(state, move)
         turn = state.turn + 1
+        if move.kind_name == "resign":
+            seat = self.current_player(state)
+            assert seat is not None  # check_move refused a finished game
+            return replace(state, phase="over", resigned=seat, turn=turn,
+                           note=f"seat {seat} resigns; seat {1 - seat} wins")  # fmt: skip
         if state.phase == "replace":
             card = self.card_of(state)
             assert isinstance(card, Card)
@@ -551,9 +584,11 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
             raise GameError("katamino: the duel game is not finished")
         s0, s1 = state.scores
         winners = () if s0 == s1 else ((0,) if s0 > s1 else (1,))
+        if state.resigned >= 0:
+            winners = (1 - state.resigned,)
         detail = {
             "mode": state.mode, "card": state.card, "replaced": state.replaced,
-            "tiebreak": state.tiebreak,
+            "tiebreak": state.tiebreak, "resigned": state.resigned,
             "duels": [{"winner": w, "boards": b, "seconds": [c0, c1]}
                       for w, b, c0, c1 in state.history],
             "gifts": [f"{g}:{n}" for g, n in state.gifts],
@@ -618,13 +653,13 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
         words = body.replace(",", " ").split()
         if not words:
             raise MoveParseError("empty move: give N, replace OLD=A+B, place N CELLS, "
-                                 "place N at CELL, rotate N, flip N, hint, undo")  # fmt: skip
+                                 "place N at CELL, rotate N, flip N, hint, undo, resign")  # fmt: skip
         low = words[0].lower()
         seat = self.current_player(state)
-        if secs == SIMULATED and state.phase == "race" and low != "give":
-            shown = _SHOWN.get(self.state_digest(state))
-            if shown is not None:  # a person at the real clock
-                secs = round(time.monotonic() - shown, 1)
+        if low in RESIGN_WORDS and len(words) == 1:
+            if at:
+                raise MoveParseError(f"{text!r}: resigning takes no seconds")
+            return DuelMove(KINDS.index("resign"))
         if low in ("hint", "undo") and len(words) == 1:
             return DuelMove(KINDS.index(low), secs=secs)
         if low == "give" and len(words) == 2:
@@ -685,6 +720,8 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
             "scores": list(state.scores), "history": [list(h) for h in state.history],
             "gifts": [list(g) for g in state.gifts], "first": state.first,
             "replaced": state.replaced, "turn": state.turn, "note": state.note,
+            # written only after a resignation: other states keep the digests of older logs
+            **({"resigned": state.resigned} if state.resigned >= 0 else {}),
         }  # fmt: skip
 
     def state_from_json(self, obj: Mapping[str, Any]) -> DuelState:
@@ -709,6 +746,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                 tuple((int(w), str(b), float(c0), float(c1)) for w, b, c0, c1 in obj["history"]),
                 tuple((int(g), str(n)) for g, n in obj["gifts"]), int(obj["first"]),
                 str(obj["replaced"]), int(obj["turn"]), str(obj["note"]),
+                int(obj.get("resigned", -1)),
             )  # fmt: skip
             get_card(st.card)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -716,13 +754,27 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
         if st.mode not in DUEL_MODES or st.phase not in ("replace", "draft", "race", "give",
                                                          "over"):  # fmt: skip
             raise StateFormatError(f"katamino duel state: mode {st.mode!r} or phase {st.phase!r}")
+        if st.resigned not in (-1, 0, 1) or (st.resigned >= 0 and st.phase != "over"):
+            raise StateFormatError(
+                f"katamino duel state: resigned {st.resigned!r} (a seat 0 or 1 of a game over "
+                "by resignation, else absent)"
+            )
         return st
 
     def describe(self, state: DuelState) -> str:
         from games.katamino.duel_render import describe_state
 
-        _SHOWN.setdefault(self.state_digest(state), time.monotonic())
         return describe_state(self, state)
+
+    def stamp_seconds(self, state: DuelState, move: DuelMove, seconds: float) -> DuelMove:
+        """``move`` as a person made it, ``seconds`` after ``state`` was first shown to them:
+        a race move (placement, undo, hint, rotate, flip) without seconds of its own takes
+        them (rounded to 0.1 s, the resolution of a log); other moves are returned as they
+        are. The front end measures the time (terminal or window); the rules never read a
+        clock."""
+        if state.phase != "race" or move.kind_name not in RACE_KINDS or move.secs != SIMULATED:
+            return move
+        return replace(move, secs=round(max(float(seconds), 0.0), 1))
 
     def describe_move(self, state: DuelState, move: DuelMove) -> str:
         after = self.apply(state, move)

@@ -1,18 +1,31 @@
 """Duel bots. ``smart``: gives the piece that leaves the opponent the fewest solutions, takes
-the replacement that leaves itself the most, and solves by the sensible placements (its
-speed is its seat's ``--speed`` level, as for every player). The generic ``random`` bot of
-``games.bots`` gives and places at random among the legal moves.
+the replacement that leaves itself the most, and races by solving its puzzle with the solver
+before its first piece, then laying the solution's pieces (most constrained cell first). Its
+moves carry their time on the *search* clock (``games.katamino.duel_race``): ``HANDLE`` a piece
+at its seat's ``--speed``, plus the solver's nodes to its first solution at ``RATE`` nodes a
+second on the move that needed the search. The generic ``random`` bot of ``games.bots`` gives
+and places at random among the legal moves; it does no search of its own (the legal list
+already holds only placements after which the board can be completed), so its moves carry no
+time and the rules' *level* clock, a reference player of its speed, times them.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from games.core import Bot
-from games.katamino import Target, solve_count
-from games.katamino.duel import DRAFT, DUEL_GAME, DuelMove, DuelState
-from games.katamino.duel_cards import BOX3D, board, canonical, piece, score
-from games.katamino.duel_race import all_placements
+from games.katamino import Problem, Target, difficulty, solve_count, solve_one
+from games.katamino.duel import DRAFT, DUEL_GAME, KINDS, DuelMove, DuelState
+from games.katamino.duel_cards import BOX3D, board, canonical, measure, piece, score
+from games.katamino.duel_race import (
+    Placement,
+    all_placements,
+    handle_secs,
+    most_constrained,
+    shape_key,
+    think_seconds,
+)
 
 
 @cache
@@ -51,6 +64,59 @@ def gift_key(state: DuelState, move: DuelMove) -> tuple:
     return (solutions(target, key), -(s or 0.0), move.piece)
 
 
+@cache
+def _plan(spec: str, key: tuple[str, ...], covered: frozenset) -> tuple[tuple[Placement, ...], int]:
+    """The solver's first completion of a board (``covered`` cells taken) by the pieces
+    ``key``, as placements, and the search nodes it tried (``nodes_to_first``)."""
+    target = Target.parse(spec)
+    pieces = [piece(n) for n in key]
+    if not covered:
+        sol, nodes = solve_one(target, pieces), measure(spec, key).nodes_to_first
+    else:
+        problem = Problem(target, pieces, blocked=covered)
+        sol, nodes = solve_one(problem), difficulty(problem).nodes_to_first
+    if sol is None:
+        return (), nodes
+    return tuple((pp.name, tuple(sorted(pp.cells))) for pp in sol.pieces), nodes
+
+
+def _on_plan(placed: tuple[Placement, ...], plan: tuple[Placement, ...]) -> bool:
+    """Is every placed piece one of the plan's (same shape, same cells)?"""
+    want = {(shape_key(n), cells) for n, cells in plan}
+    return all((shape_key(n), tuple(sorted(cells))) in want for n, cells in placed)
+
+
+def race_move(state: DuelState) -> DuelMove:
+    """The smart bot's race move with its seconds on the search clock: the piece of its
+    solution on the most constrained empty cell (HANDLE, plus the search's thinking when the
+    solution had to be found: on an empty board, or off its plan), undo on a stuck board."""
+    game = DUEL_GAME
+    seat = game.current_player(state)
+    assert seat is not None
+    p = state.seats[seat]
+    speed = state.speeds[seat]
+    moves = game.legal_moves(state)
+    if moves == (DuelMove(KINDS.index("undo")),):
+        return replace(moves[0], secs=round(handle_secs(speed), 1))
+    spec = game.target(p)
+    thinking = 0
+    plan, nodes = _plan(spec, canonical(p.pieces), frozenset())
+    if not p.placed:
+        thinking = nodes
+    elif not _on_plan(p.placed, plan):
+        plan, thinking = _plan(spec, canonical(game.remaining(p)), game.covered(p))
+    target = Target.parse(spec)
+    free = frozenset(target.cell_set - game.covered(p))
+    cell = most_constrained(target, free, game.remaining(p))
+    done = {(shape_key(n), tuple(sorted(c))) for n, c in p.placed}
+    todo = [(n, c) for n, c in plan if (shape_key(n), c) not in done]
+    name, cells = next(((n, c) for n, c in todo if cell in c), todo[0] if todo else ("", ()))
+    move = next((m for m in moves if m.cells == cells and shape_key(m.piece) == shape_key(name)),
+                moves[0])  # fmt: skip
+    lay = handle_secs(speed, (move.piece,))
+    return replace(move, secs=round(lay + think_seconds(thinking, speed), 1))
+
+
 class SmartDuelBot(Bot):
     """Fewest solutions for the opponent when giving; most for itself when replacing."""
 
@@ -69,7 +135,7 @@ class SmartDuelBot(Bot):
                 return (-solutions(board(me.size), canonical(pieces)), m.arg)
 
             return min(moves, key=mine)
-        return moves[0]
+        return race_move(state)
 
 
 BOTS: dict[str, type[Bot]] = {"smart": SmartDuelBot}

@@ -5,7 +5,8 @@ The printed cards are pictures we do not have; ``python -m games.katamino.genera
 generates equivalents (seeded) into ``games/katamino/data/duel_cards.json``:
 ``{"generator", "seed", "levels", "cards": [card], "cards3d": [card3d], "minimino_choices"}``.
 A ``card`` is one side of a double-sided card: ``{"id": "normal-3B", "level", "card", "side",
-"halves": [[names], [names]], "difficulty", "handicap": [[swap, ...], [swap, ...]]}``. Half 0
+"halves": [[names], [names]], "difficulty", "handicap": [[swap, ...], [swap, ...]], "seconds":
+{clock: [seat 0, seat 1]}}``. Half 0
 is seat 0's, half 1 seat 1's. ``handicap[s]`` lists the replacements ``"OLD=NEW1+NEW2"`` seat s
 may make when it is the weaker player (red and black cards only). A ``card3d`` is
 ``{"id": "3d-2A", "card", "side", "challenges": [[minis_first, minis_second], x3]}``: the
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from games.core import ConfigError
-from games.katamino import Target, difficulty, is_solvable
+from games.katamino import Difficulty, Target, difficulty, is_solvable
 from games.polycubes import Piece, get_catalogue
 
 DATA_FILE = Path(__file__).with_name("data") / "duel_cards.json"
@@ -40,6 +41,9 @@ PENTAS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8")
 TETRAS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 MINIS: tuple[str, ...] = ("V1", "V2", "W1", "W2", "X", "Y")
 BOX3D = "2x3x5"
+CARDS_VERSION = 2
+"""Version of the shipped card file (``version`` in it; a duel log's config names the version
+it was played on). 2: halves balanced on both clocks (docs/rules/katamino-duo.md)."""
 
 
 @dataclass(frozen=True)
@@ -117,13 +121,19 @@ def solvable(target: str, names: Iterable[str]) -> bool:
 
 
 @cache
-def _score(target: str, key: tuple[str, ...]) -> float | None:
-    return difficulty(target, [piece(n) for n in key]).score
+def _measure(target: str, key: tuple[str, ...]) -> Difficulty:
+    return difficulty(target, [piece(n) for n in key])
+
+
+def measure(target: str, names: Iterable[str]) -> Difficulty:
+    """The solver's difficulty figures of a puzzle (score, nodes, nodes to the first
+    solution); cached by piece shapes."""
+    return _measure(target, canonical(names))
 
 
 def score(target: str, names: Iterable[str]) -> float | None:
     """The solver's difficulty score of a puzzle (None when unsolvable); cached."""
-    return _score(target, canonical(names))
+    return measure(target, names).score
 
 
 def board(size: int) -> str:
@@ -277,6 +287,9 @@ class Card:
     halves: tuple[tuple[str, ...], tuple[str, ...]]
     difficulty: float
     handicap: tuple[tuple[str, ...], tuple[str, ...]]
+    seconds: tuple[tuple[str, tuple[float, float]], ...] = ()
+    """Per clock (``level``, ``search``) each seat's expected game seconds at the speeds the
+    side was balanced at (``games.katamino.duel_race.side_seconds``)."""
 
     @property
     def spec(self) -> LevelSpec:
@@ -307,8 +320,9 @@ def cards(level: str | None = None) -> tuple[Card, ...]:
     for c in load()["cards"]:
         halves = tuple(tuple(h) for h in c["halves"])
         hc = tuple(tuple(h) for h in c.get("handicap", [[], []]))
+        secs = tuple((m, (float(t[0]), float(t[1]))) for m, t in sorted(c.get("seconds", {}).items()))
         out.append(Card(c["id"], c["level"], c["card"], c["side"], halves,  # type: ignore[arg-type]
-                        c["difficulty"], hc))  # type: ignore[arg-type]  # fmt: skip
+                        c["difficulty"], hc, secs))  # type: ignore[arg-type]  # fmt: skip
     return tuple(c for c in out if level is None or c.level == level)
 
 

@@ -1,28 +1,36 @@
 """The solving half of a duel: placements on a player's board, the sensible next placements,
-held orientations (rotate, flip) and the simulated clock.
+held orientations (rotate, flip) and the two simulated clocks.
 
-Simulated clock (docs/rules/katamino-duo.md, "The race"): a player of level L solving a puzzle
-of ``n`` pieces whose solver difficulty score is ``s`` (``games.katamino.difficulty``: about
-log10 of the search nodes per solution, plus up to 2 for unforced steps) needs
-``T = n * HANDLE[L] + 10 ** s / RATE[L]`` seconds; each placement and each undo costs ``T / n``,
-a hint ``HINT_SECS``, a rotate or flip ``TURN_SECS``. Deterministic: same puzzle, same level,
-same seconds. A move typed with ``@SECS`` (a human at the real clock) costs those seconds (a
-hint ``HINT_SECS`` more).
+Clocks (docs/rules/katamino-duo.md, "The race"). A move that carries its own seconds costs
+those: a person's real seconds (``@SECS``, stamped by the front end), or a bot's time from its
+own search. A move without seconds is timed by the *level* clock, a reference player of level
+L: on a puzzle of ``n`` pieces whose solver difficulty score is ``s``
+(``games.katamino.difficulty``: about log10 of the search nodes per solution, plus up to 2 for
+unforced steps) it needs ``T = c / 5 * HANDLE[L] + 10 ** s / RATE[L]`` seconds (``c`` cubes),
+each placement and each undo ``T / n``. The *search* clock is a bot's own: laying a piece
+costs ``HANDLE[L]`` per 5 of its cubes and
+thinking the nodes its search tried at ``RATE[L]`` nodes a second (the smart bot solves the
+puzzle with the solver before its first piece: ``nodes_to_first``; see
+``games.katamino.duel_bots``). A hint costs ``HINT_SECS`` more, a rotate or flip
+``TURN_SECS``. Deterministic: same puzzle, same level, same seconds.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
 from games.katamino import Problem, Target, is_solvable, legal_orientations
-from games.katamino.duel_cards import canonical, piece, score
+from games.katamino.duel_cards import PENTAS, board, canonical, measure, piece, score
 from games.katamino.solo import placements, shifted
 from games.polycubes import Cells, normalize
 
 HANDLE = {"beginner": 6.0, "easy": 5.0, "normal": 4.0, "difficult": 3.5, "expert": 3.0}
-"""Seconds to pick up and lay one piece, by level."""
+"""Seconds to pick up and lay a pentamino, by level; a smaller piece takes its share by cubes
+(a monomino a fifth): two small pieces that replace a big one take as long to lay."""
 RATE = {"beginner": 20.0, "easy": 30.0, "normal": 45.0, "difficult": 70.0, "expert": 110.0}
 """Search nodes a player of each level examines per second (in the solver's measure)."""
 HINT_SECS = 10.0
@@ -31,6 +39,43 @@ TURN_SECS = 1.0
 """Simulated cost of turning a piece in the hand (rotate, flip)."""
 SPEED_LEVELS = tuple(HANDLE)
 
+
+def split_speed(speed: str) -> tuple[str, str]:
+    """A seat's speed ``LEVEL`` or ``HANDS/MIND``: the level it lays pieces at (HANDLE) and the
+    level it thinks at (RATE). ValueError naming the levels when a part is not one."""
+    parts = speed.split("/")
+    if len(parts) > 2 or any(p not in HANDLE for p in parts):
+        raise ValueError(f"speed {speed!r}: LEVEL or HANDS/MIND with levels {', '.join(HANDLE)}")
+    return parts[0], parts[-1]
+
+
+def handle_secs(speed: str, names: Sequence[str] = ("2",)) -> float:
+    """Seconds a seat of ``speed`` takes to pick up and lay the pieces ``names`` (default one
+    pentamino): HANDLE per 5 cubes."""
+    return HANDLE[split_speed(speed)[0]] * sum(piece(n).size for n in names) / 5
+
+
+def rate(speed: str) -> float:
+    """Search nodes a second a seat of ``speed`` thinks through."""
+    return RATE[split_speed(speed)[1]]
+
+
+def _below(level: str) -> str:
+    return SPEED_LEVELS[max(SPEED_LEVELS.index(level) - 1, 0)]
+
+
+def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
+    """The seats' speeds when ``--speed`` is not given (docs/rules/katamino-duo.md, measured so
+    that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) one
+    level below ``level``; ``handicap``: the weaker seat lays pieces at ``level`` but thinks
+    one level below (``level/lower``); every other seat and mode at ``level``."""
+    if mode == "child-adult":
+        return (_below(level), level)
+    if mode == "handicap":
+        slow = f"{level}/{_below(level)}"
+        return (slow, level) if weaker == 0 else (level, slow)
+    return (level, level)
+
 Placement = tuple[str, Cells]
 
 
@@ -38,12 +83,51 @@ def solve_seconds(target: str, names: tuple[str, ...], level: str) -> float:
     """The simulated seconds a player of ``level`` needs for the whole puzzle."""
     s = score(target, names)
     s = 4.5 if s is None else s
-    return round(len(names) * HANDLE[level] + 10**s / RATE[level], 3)
+    return round(handle_secs(level, names) + 10**s / rate(level), 3)
 
 
 def step_seconds(target: str, names: tuple[str, ...], level: str) -> float:
     """The simulated seconds of one placement (or undo) in that puzzle."""
     return round(solve_seconds(target, names, level) / max(len(names), 1), 3)
+
+
+def think_seconds(nodes: int, level: str) -> float:
+    """Seconds a player of ``level`` spends trying ``nodes`` search nodes (search clock)."""
+    return nodes / rate(level)
+
+
+def search_seconds(target: str, names: Sequence[str], level: str) -> float:
+    """The search clock's seconds for a whole puzzle solved by the smart bot: every piece
+    laid, and the solver's nodes to its first solution thought through."""
+    d = measure(target, names)
+    return handle_secs(level, names) + think_seconds(d.nodes_to_first, level)
+
+
+MAX_RATIO = 1.5
+"""A card side is balanced when, on each clock, one seat's expected game takes at most this
+many times the other's (the issue's bound: "within 1.5x of each other at equal speed")."""
+
+MODELS = {"level": solve_seconds, "search": search_seconds}
+"""The clocks a card's balance is judged by: the reference player and the searching bot."""
+
+
+def duel_seconds(half: Sequence[str], start: int, duels: int, table: Sequence[str],
+                 level: str, model: str) -> list[float]:  # fmt: skip
+    """Expected seconds one seat needs for each duel (Penta start + k): the mean over every
+    reachable set of k table pentaminos."""
+    clock = MODELS[model]
+    out = []
+    for k in range(duels):
+        times = [clock(board(start + k), (*half, *extra), level)
+                 for extra in itertools.combinations(sorted(table), k)]  # fmt: skip
+        out.append(sum(times) / len(times))
+    return out
+
+
+def game_seconds(half: Sequence[str], start: int, duels: int, table: Sequence[str],
+                 level: str, model: str) -> float:  # fmt: skip
+    """Expected seconds one seat needs for a whole game: :func:`duel_seconds` summed."""
+    return sum(duel_seconds(half, start, duels, table, level, model))
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -162,3 +246,32 @@ def flip(cells: Cells, dims: int) -> Cells:
 def place_held(held: Cells, at) -> Cells:
     """The cells of a held piece put with its first cell (layer, row, column order) on ``at``."""
     return shifted(held, min(held, key=lambda c: (c[2], c[1], c[0])), at)
+
+
+def side_seconds(halves: Sequence[Sequence[str]], start: tuple[int, int], duels: int,
+                 speeds: tuple[str, str]) -> dict[str, tuple[float, float]]:  # fmt: skip
+    """Each clock's expected game seconds for both seats of a card side (the table holds the
+    pentaminos on neither half), rounded to 0.1 s."""
+    used = {n for h in halves for n in h}
+    table = tuple(n for n in PENTAS if n not in used)
+    return {
+        model: (
+            round(game_seconds(halves[0], start[0], duels, table, speeds[0], model), 1),
+            round(game_seconds(halves[1], start[1], duels, table, speeds[1], model), 1),
+        )
+        for model in MODELS
+    }
+
+
+def duels_won(halves: Sequence[Sequence[str]], start: tuple[int, int], duels: int,
+              speeds: tuple[str, str], model: str) -> int:  # fmt: skip
+    """Duels seat 0 is expected to win on a clock (its expected duel time the lower)."""
+    used = {n for h in halves for n in h}
+    table = tuple(n for n in PENTAS if n not in used)
+    t0, t1 = (duel_seconds(halves[s], start[s], duels, table, speeds[s], model) for s in (0, 1))
+    return sum(a < b for a, b in zip(t0, t1, strict=True))
+
+
+def balanced(seconds: dict[str, tuple[float, float]]) -> bool:
+    """Within :data:`MAX_RATIO` on every clock."""
+    return all(max(a, b) <= MAX_RATIO * min(a, b) for a, b in seconds.values())

@@ -168,6 +168,12 @@ class Katamino(Game[Any, Any, Any]):
             raise GameError("that move is not legal here")
         check(state, move)
 
+    def stamp_seconds(self, state: Any, move: Any, seconds: float) -> Any:
+        """A person's move with the seconds the front end measured, where the family times
+        moves (duel races); unchanged in families that do not."""
+        stamp = getattr(self._f(state), "stamp_seconds", None)
+        return move if stamp is None else stamp(state, move, seconds)
+
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: Any, move: Any) -> str:
         return self._f(state).format_move(state, move)

@@ -23,12 +23,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 from functools import cache
 from pathlib import Path
 
 from games.katamino.duel_cards import (
     CARDS3D,
+    CARDS_VERSION,
     DATA_FILE,
     DUEL_LEVELS,
     LEVELS,
@@ -44,12 +46,19 @@ from games.katamino.duel_cards import (
     safe_replacements,
     size_of,
 )
+from games.katamino.duel_race import balanced, default_speeds, duels_won, side_seconds
 from games.rng import Rng
 
 DEFAULT_SEED = 6
 ALL = (*PENTAS, *TETRAS, *MINIS)
-POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 18}
-"""Candidate sides kept per pool before picking (a side is kept when every game is solvable)."""
+POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 40}
+"""Candidate sides kept per pool before picking (a side is kept when every game is solvable
+and its halves are balanced)."""
+MAX_DRAWS = 5000
+"""Draws per pool before giving up (exit 1)."""
+CHILD_ADULT_LEVEL = "normal"
+"""The ``--level`` whose default speeds (child one level slower) the two-coloured cards are
+balanced at."""
 
 
 @cache
@@ -82,12 +91,27 @@ def draw_side(spec: LevelSpec, rng: Rng) -> tuple[tuple[tuple[str, ...], tuple[s
             return (h0, h1), rng
 
 
-def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None) -> tuple[list[tuple[float, tuple]], Rng]:
-    """``n`` distinct solvable sides with their difficulty, sorted easiest first."""
+def speeds_of(spec: LevelSpec) -> tuple[str, str]:
+    """The seats' default speeds a side of this colour is balanced at: equal speeds on the duel
+    colours, the child's and the adult's on the two-coloured cards."""
+    if spec.name == "child-adult":
+        return default_speeds("child-adult", CHILD_ADULT_LEVEL)
+    return (spec.name, spec.name) if spec.name in DUEL_LEVELS else ("normal", "normal")
+
+
+def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None,
+         level: str | None = None) -> tuple[list[tuple[float, tuple, dict]], Rng]:  # fmt: skip
+    """``n`` distinct sides, each solvable in every reachable game and balanced (its halves'
+    expected games within ``MAX_RATIO`` on both clocks, at the speeds of ``level``'s cards),
+    with their difficulty and seconds, sorted easiest first."""
+    speeds = speeds_of(LEVELS[level or spec.name])
     seen: set = set()
     out = []
-    tries = 0
+    tries = unbalanced = 0
     while len(out) < n:
+        if tries >= MAX_DRAWS:
+            raise SystemExit(f"generate_duel: only {len(out)} balanced {spec.name} sides in "
+                             f"{tries} draws (need {n})")  # fmt: skip
         side, rng = draw_side(spec, rng)
         tries += 1
         key = (canonical(side[0]), canonical(side[1]))
@@ -96,18 +120,57 @@ def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None) -> tuple[list[tuple[flo
         seen.add(key)
         if failures(side, spec):
             continue
-        out.append((round(card_difficulty(side, spec), 4), side))
+        secs = side_seconds(side, spec.start, spec.duels, speeds)
+        if not balanced(secs):
+            unbalanced += 1
+            continue
+        out.append((round(card_difficulty(side, spec), 4), side, secs))
     if log:
-        log(f"{spec.name}: {n} solvable sides from {tries} draws")
+        log(f"{spec.name}: {n} solvable balanced sides from {tries} draws "
+            f"({unbalanced} solvable ones unbalanced)")  # fmt: skip
     return sorted(out), rng
 
 
-def _entry(level: str, k: int, diff: float, side, handicap=((), ())) -> dict:
+def orient(k: int, side: tuple, secs: dict) -> tuple[tuple, dict]:
+    """Equal-start sides alternate which seat holds the faster half on the level clock (seat 0
+    on even entries), so that no seat is favoured over a colour's cards."""
+    a, b = secs["level"]
+    if (a <= b) == (k % 2 == 0):
+        return side, secs
+    return (side[1], side[0]), {m: (t[1], t[0]) for m, t in secs.items()}
+
+
+def pick_balanced_signs(cands: list[tuple[float, tuple, dict]], n: int, spec: LevelSpec,
+                        speeds: tuple[str, str]) -> list:  # fmt: skip
+    """``n`` of the candidates (child-adult: halves not interchangeable), the closest to equal
+    first, taken in turn from the four groups of which seat is expected to win most duels on
+    each clock, so that each seat is the favourite on about half the sides of each clock."""
+    def closeness(c: tuple) -> float:
+        return sum(abs(math.log(a / b)) for a, b in c[2].values())
+
+    groups: dict[tuple[bool, bool], list] = {}
+    for c in sorted(cands, key=lambda c: (closeness(c), c[1])):
+        sign = tuple(2 * duels_won(c[1], spec.start, spec.duels, speeds, m) > spec.duels
+                     for m in ("level", "search"))  # fmt: skip
+        groups.setdefault(sign, []).append(c)  # type: ignore[arg-type]
+    order = [(True, True), (False, False), (True, False), (False, True)]
+    out: list = []
+    while len(out) < n and any(groups.get(g) for g in order):
+        for g in order:
+            if groups.get(g) and len(out) < n:
+                out.append(groups[g].pop(0))
+    if len(out) < n:
+        raise SystemExit(f"generate_duel: only {len(out)} child-adult sides (need {n})")
+    return sorted(out, key=lambda c: (c[0], c[1]))
+
+
+def _entry(level: str, k: int, diff: float, side, secs: dict, handicap=((), ())) -> dict:
     card, face = divmod(k, 2)
     return {
         "id": f"{level}-{card + 1}{'AB'[face]}", "level": level, "card": card + 1,
         "side": "AB"[face], "halves": [list(side[0]), list(side[1])],
         "difficulty": diff, "handicap": [list(handicap[0]), list(handicap[1])],
+        "seconds": {m: list(t) for m, t in secs.items()},
     }  # fmt: skip
 
 
@@ -139,11 +202,11 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
     rng = Rng.from_seed(seed, "katamino-duel-cards")
     cards: list[dict] = []
     b, rng = pool(LEVELS["beginner"], POOL["beginner"], rng, log=log)
-    for k, (d, side) in enumerate(b[: 2 * LEVELS["beginner"].cards]):
-        cards.append(_entry("beginner", k, d, side))
+    for k, (d, side, secs) in enumerate(b[: 2 * LEVELS["beginner"].cards]):
+        cards.append(_entry("beginner", k, d, *orient(k, side, secs)))
     e, rng = pool(LEVELS["easy"], POOL["easy"], rng, log=log)
-    for k, (d, side) in enumerate(e[-2 * LEVELS["easy"].cards :]):
-        cards.append(_entry("easy", k, d, side))
+    for k, (d, side, secs) in enumerate(e[-2 * LEVELS["easy"].cards :]):
+        cards.append(_entry("easy", k, d, *orient(k, side, secs)))
     p4, rng = pool(LEVELS["normal"], POOL["penta4"], rng, log=log)
     third = len(p4) // 3
     bands = {"normal": p4[:third], "difficult": p4[third : 2 * third], "expert": p4[2 * third :]}
@@ -151,9 +214,14 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
         spec, need = LEVELS[level], 2 * LEVELS[level].cards
         band = bands[level] if level == "normal" else bands[level][::-1]
         k = 0
-        for d, side in band:
+        for d, side0, secs0 in band:
             if k == need:
                 break
+            if level != "normal":  # balanced at equal speed of this colour, not only normal's
+                secs0 = side_seconds(side0, spec.start, spec.duels, (level, level))
+                if not balanced(secs0):
+                    continue
+            side, secs = orient(k, side0, secs0)
             hc = ((), ())
             if level != "normal":
                 hc = (
@@ -162,13 +230,15 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
                 )
                 if not hc[0] or not hc[1]:
                     continue
-            cards.append(_entry(level, k, d, side, hc))
+            cards.append(_entry(level, k, d, side, secs, hc))
             k += 1
         if k < need:
             raise SystemExit(f"generate_duel: only {k} {level} sides (need {need}); raise POOL")
     ca, rng = pool(LEVELS["child-adult"], POOL["child-adult"], rng, log=log)
-    for k, (d, side) in enumerate(ca):
-        cards.append(_entry("child-adult", k, d, side))
+    spec = LEVELS["child-adult"]
+    picked = pick_balanced_signs(ca, 2 * spec.cards, spec, speeds_of(spec))
+    for k, (d, side, secs) in enumerate(picked):
+        cards.append(_entry("child-adult", k, d, side, secs))
     choices = minimino_choices()
     good = [c for c in choices if c["failing_drafts"] == [0, 0]]
     if not good:
@@ -190,6 +260,7 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
         raise SystemExit(f"generate_duel: mean difficulty does not rise: {means}")
     return {
         "generator": "python -m games.katamino.generate_duel", "seed": seed,
+        "version": CARDS_VERSION,
         "levels": {k: {"colour": v.colour, "cards": v.cards, "start": list(v.start),
                        "duels": v.duels} for k, v in LEVELS.items()},
         "mean_difficulty": {k: round(v, 4) for k, v in means.items()},

@@ -93,7 +93,7 @@ class Problem:
         self.target = target
         self.pieces = as_pieces(pieces)
         self.straight_horizontal = bool(straight_horizontal)
-        self.blocked = frozenset(tuple(c) for c in blocked)
+        self.blocked: frozenset[Cell] = frozenset((int(c[0]), int(c[1]), int(c[2])) for c in blocked)
         bad = sorted(self.blocked - target.cell_set)
         if bad:
             raise SolverError(f"blocked cells {bad[:5]} are not cells of the target")
@@ -166,8 +166,8 @@ class Problem:
         start = full
         for c in self.target.cells:
             start &= ~(1 << self.bit(c))
-        for c in self.blocked:
-            start |= 1 << self.bit(c)
+        for b in self.blocked:
+            start |= 1 << self.bit(b)
         self.start = start
 
     def bit(self, c: Cell) -> int:
@@ -307,10 +307,6 @@ class Problem:
             seen.add(key)
             out.append((g, tmap))
         return tuple(out)
-
-    def map_placement(self, g: np.ndarray, tmap: tuple[int, ...], pid: int) -> int:
-        """The placement id that symmetry ``(g, tmap)`` maps placement ``pid`` to."""
-        return self.placement_perm(g, tmap)[pid]
 
     def placement_perm(self, g: np.ndarray, tmap: tuple[int, ...]) -> tuple[int, ...]:
         """Symmetry ``(g, tmap)`` as a permutation of the placement ids (cached)."""

@@ -77,6 +77,28 @@ class SoloConfig:
     swap: str
     straight_horizontal: bool
     players: int
+    variant_3d: bool = False
+    """``traditional``: the rulebook's optional 3D variant (+ V -> 3x3x4 after Penta 7)."""
+    penta4_first: bool = False
+    """``solo3d`` cards 5..7: fill the half's Penta 4 flat before the 3x3x4 (not a rulebook
+    step; the behaviour before it became optional)."""
+
+
+OPTIONAL_STAGES: dict[str, tuple[str, str]] = {
+    "traditional": ("variant_3d", "3x3x4"),
+    "solo3d": ("penta4_first", "Penta 4"),
+}
+"""Mode -> (the option that plays it, the stage name): stages shipped in the tables but
+played only with that option (docs/rules/katamino-duo.md, "Solo")."""
+
+
+def skipped_stages(config: SoloConfig, ch: Challenge) -> tuple[str, ...]:
+    """Names of the challenge's stages the config leaves out (its optional stages, unless
+    their option is on; never the only stage)."""
+    option, name = OPTIONAL_STAGES.get(config.mode, ("", ""))
+    if not option or getattr(config, option) or len(ch.stages) < 2:
+        return ()
+    return tuple(st.name for st in ch.stages if st.name == name)
 
 
 @dataclass(frozen=True, order=True)
@@ -125,6 +147,8 @@ class SoloState:
     undos: int = 0
     outcome: str = ""
     note: str = ""
+    skip: tuple[str, ...] = ()
+    """Names of the challenge's stages not played (see :func:`skipped_stages`)."""
 
 
 # ------------------------------------------------------------------------------ swaps
@@ -237,6 +261,10 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                "swap pieces: OLD=NEW or OLD=NEW1+NEW2, several separated by commas"),
         Option("straight_horizontal", "bool", False,
                "classic rule: straight pieces lie along the board (off the vertical in 3D)"),
+        Option("variant_3d", "bool", False,
+               "traditional: the rulebook's 3D variant, + V -> 3x3x4 after Penta 7"),
+        Option("penta4_first", "bool", False,
+               "solo3d cards 5-7: fill the half's Penta 4 flat before the 3x3x4"),
     )  # fmt: skip
     playout_options: Mapping[str, Any] = {"mode": "solo"}
 
@@ -268,12 +296,51 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                 "katamino: --straight-horizontal needs --card and --challenge (the rule makes "
                 "many shipped challenges unsolvable, so each is checked when chosen)"
             )
-        cfg = SoloConfig(mode, int(card), int(number), swap.strip().upper(), straight, players)
+        extra = {}
+        for key, (own, _) in OPTIONAL_STAGES.items():
+            v = values.get(own, False)
+            if not isinstance(v, bool):
+                raise ConfigError(f"katamino: option --{own.replace('_', '-')} must be a bool, "
+                                  f"got {v!r}")  # fmt: skip
+            if v and mode != key:
+                raise ConfigError(
+                    f"katamino: option --{own.replace('_', '-')} applies to mode {key!r} only"
+                )
+            extra[own] = v
+        cfg = SoloConfig(mode, int(card), int(number), swap.strip().upper(), straight, players,
+                         **extra)  # fmt: skip
         if card:
             ch = get_challenge(mode, int(card), int(number))
+            if cfg.penta4_first and len(ch.stages) < 2:
+                raise ConfigError(
+                    f"katamino: option --penta4-first: solo3d card {card} is a single box (the "
+                    "Penta 4 halves are cards 5..7)"
+                )
             if swap or straight:
-                self._check_solvable(ch, cfg)
+                self._check_solvable(self._played(ch, skipped_stages(cfg, ch)), cfg)
         return cfg
+
+    def config_from_json(self, obj: Mapping[str, Any]) -> SoloConfig:
+        """Rebuild a config; a log written before an optional stage became an option (no key
+        for it) played that stage, so it replays with the option on."""
+        values = dict(obj)
+        if values.get("mode") == "solo3d" and "penta4_first" not in values and values.get(
+                "card") not in (1, 2, 3, 4):  # fmt: skip
+            raise ConfigError(
+                "katamino: solo3d cards 5..7 (and the seed's choice among all cards) come from "
+                "the duel cards, regenerated since this log was written "
+                "(docs/rules/katamino-duo.md), so it cannot be replayed"
+            )
+        for key, (own, _) in OPTIONAL_STAGES.items():
+            if values.get("mode") == key:
+                values.setdefault(own, True)
+        return super().config_from_json(values)
+
+    @staticmethod
+    def _played(ch: Challenge, skip: tuple[str, ...]) -> Challenge:
+        if not skip:
+            return ch
+        return replace(ch, stages=tuple(st for st in ch.stages if st.name not in skip))
 
     def _check_solvable(self, ch: Challenge, cfg: SoloConfig) -> None:
         for stage, names in zip(ch.stages, apply_swap(ch, cfg.swap), strict=True):
@@ -290,13 +357,14 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         return {
             "mode": config.mode, "card": config.card, "challenge": config.challenge,
             "swap": config.swap, "straight_horizontal": config.straight_horizontal,
-            "players": config.players,
+            "players": config.players, "variant_3d": config.variant_3d,
+            "penta4_first": config.penta4_first,
         }  # fmt: skip
 
     # ---- helpers -------------------------------------------------------------------------
     def challenge_of(self, state: SoloState) -> Challenge:
-        """The challenge a state plays."""
-        return get_challenge(state.mode, state.card, state.challenge)
+        """The challenge a state plays: its stages without those skipped."""
+        return self._played(get_challenge(state.mode, state.card, state.challenge), state.skip)
 
     def stage_pieces(self, state: SoloState) -> tuple[str, ...]:
         """The current stage's pieces (after the swap)."""
@@ -338,8 +406,9 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         if card == 0:
             ch, _ = Rng.from_seed(seed, "katamino-solo", config.mode).choice(challenges(config.mode))
             card, number = ch.card, ch.number
+        skip = skipped_stages(config, get_challenge(config.mode, card, number))
         return SoloState(config.mode, card, number, config.swap, config.straight_horizontal,
-                         config.players)  # fmt: skip
+                         config.players, skip=skip)  # fmt: skip
 
     def legal_moves(self, state: SoloState) -> tuple[SoloMove, ...]:
         """Placements, ``quit`` and (with a piece on the board) ``undo``. ``hint`` is accepted
@@ -517,6 +586,8 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
             "done": [board(d) for d in state.done], "seat": state.seat, "turn": state.turn,
             "hints": state.hints, "undos": state.undos, "outcome": state.outcome,
             "note": state.note,
+            # written only when stages are skipped: states of older logs keep their digests
+            **({"skip": list(state.skip)} if state.skip else {}),
         }  # fmt: skip
 
     def state_from_json(self, obj: Mapping[str, Any]) -> SoloState:
@@ -530,11 +601,18 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                 bool(obj["straight_horizontal"]), int(obj["players"]), int(obj["stage"]),
                 board(obj["placed"]), tuple(board(d) for d in obj["done"]), int(obj["seat"]),
                 int(obj["turn"]), int(obj["hints"]), int(obj["undos"]), str(obj["outcome"]),
-                str(obj["note"]),
+                str(obj["note"]), tuple(str(n) for n in obj.get("skip", ())),
             )  # fmt: skip
-            ch = get_challenge(st.mode, st.card, st.challenge)
+            full = get_challenge(st.mode, st.card, st.challenge)
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"katamino solo state: {exc}") from None
+        names = [s.name for s in full.stages]
+        if any(n not in names for n in st.skip) or len(set(st.skip)) >= len(names):
+            raise StateFormatError(
+                f"katamino solo state: skip {list(st.skip)} must name some (not all) of the "
+                f"stages {', '.join(names)}"
+            )
+        ch = self.challenge_of(st)
         if not 0 <= st.stage < len(ch.stages) or st.outcome not in ("", "solved", "quit"):
             raise StateFormatError("katamino solo state: stage or outcome out of range")
         if not 1 <= st.players <= self.max_players or not 0 <= st.seat < st.players:

@@ -46,10 +46,6 @@ class Solution:
         """JSON-ready form."""
         return {"pieces": [p.to_dict() for p in self.pieces]}
 
-    def cell_map(self) -> dict[tuple[int, int, int], PlacedPiece]:
-        """Which piece covers each cell."""
-        return {c: p for p in self.pieces for c in p.cells}
-
 
 @dataclass(frozen=True)
 class CountResult:

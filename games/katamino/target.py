@@ -168,7 +168,7 @@ class Target:
         arr = np.asarray(self.cells, dtype=np.int64) @ np.asarray(g, dtype=np.int64).T
         shift = -arr.min(axis=0)
         pts = np.asarray(list(cells), dtype=np.int64) @ np.asarray(g, dtype=np.int64).T + shift
-        return [tuple(int(v) for v in p) for p in pts.tolist()]
+        return [(int(x), int(y), int(z)) for x, y, z in pts.tolist()]
 
 
 def split_layers(text: str) -> list[list[tuple[int, str]]]:

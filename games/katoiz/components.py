@@ -16,7 +16,7 @@ round, square, triangle, large, small, blank (any shape).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,11 +85,6 @@ def tile_name(tile: int) -> str:
     if s < 0:
         return f"{COLOURS[c]} blank"
     return f"{COLOURS[c]} {SHAPES[s]} {SIZES[z]}"
-
-
-def code_of(text: str) -> str:
-    """Normalise a typed tile code (``rol`` -> ``ROL``)."""
-    return text.strip().upper()
 
 
 def matches(a: int, b: int) -> int:
@@ -252,15 +247,6 @@ def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
     if colour < 0:
         raise StateFormatError(f"katoiz state: {what}[0] must be a colour face 0..5")
     return colour, picture
-
-
-def check_tiles_conserved(groups: Iterable[Sequence[int]], expected: Iterable[int]) -> None:
-    """StateFormatError unless the tiles in ``groups`` are exactly ``expected`` (each once)."""
-    seen: list[int] = [t for g in groups for t in g]
-    if sorted(seen) != sorted(expected):
-        raise StateFormatError(
-            "katoiz state: the tiles are not conserved (each tile must appear exactly once)"
-        )
 
 
 def seat_name(seat: int) -> str:

@@ -204,7 +204,7 @@ def apply(state: SetState, move: Move) -> SetState:
             near = KING if cfg.diagonal_next else ORTHOGONAL
             bonus = any(discs[c] == seat for c in near[move.dst])
         own = [c for c in range(CELLS) if discs[c] == seat]
-        if len(own) == DISCS and is_set(*(board[c] for c in own), cfg.set_rule):
+        if len(own) == DISCS and is_set(board[own[0]], board[own[1]], board[own[2]], cfg.set_rule):
             piles[seat] = (*piles[seat], *(board[c] for c in own))
             for c in own:
                 board[c], discs[c] = -1, -1

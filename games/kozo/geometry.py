@@ -23,7 +23,6 @@ Rule relations between two boxes (all with ``tol``):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +31,7 @@ import numpy as np
 
 from games.core import IllegalMoveError
 from games.polycubes import Cells, get_catalogue, orientations
+from games.quat import quat_to_matrix
 
 GRID = 3.0
 """Grid side in cube edges (three squares)."""
@@ -148,20 +148,6 @@ def piece_orientations(catalogue: str, piece: str) -> tuple[Cells, ...]:
     return orientations(cells, "rotations")
 
 
-def quat_matrix(q: Sequence[float]) -> np.ndarray:
-    """Rotation matrix of a quaternion (x, y, z, w); normalised first."""
-    x, y, z, w = (float(v) for v in q)
-    n = math.sqrt(x * x + y * y + z * z + w * w)
-    x, y, z, w = x / n, y / n, z / n, w / n
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
 @dataclass(frozen=True)
 class Blocks:
     """Axis-aligned boxes of the tower: ``lo``/``hi`` (n, 3) corners, ``owner`` (n,) the index
@@ -183,7 +169,7 @@ def item_boxes(cells: Cells, edge: float, pose: Sequence[float]) -> tuple[np.nda
     """World AABBs (lo, hi), each (k, 3), of the cubes of an item posed at ``pose`` =
     (x, y, z, qx, qy, qz, qw); ``edge`` is the item's cube edge in Kozo edges."""
     p = np.asarray(pose[:3], dtype=float)
-    r = quat_matrix(pose[3:7])
+    r = quat_to_matrix(pose[3:7])
     centres = p + ((np.asarray(cells, dtype=float) + 0.5) * edge) @ r.T
     ext = np.abs(r) @ np.full(3, edge / 2)
     return centres - ext, centres + ext
@@ -210,7 +196,9 @@ def build_blocks(items: Sequence[tuple[str, Cells, float, Sequence[float], bool]
     )
 
 
-def _overlap_1d(alo: np.ndarray, ahi: np.ndarray, blo: np.ndarray, bhi: np.ndarray) -> np.ndarray:
+def _overlap_1d(
+    alo: np.ndarray | float, ahi: np.ndarray | float, blo: np.ndarray | float, bhi: np.ndarray | float
+) -> np.ndarray:
     """Signed overlap lengths of intervals (broadcast): > 0 overlap, < 0 gap."""
     return np.minimum(ahi, bhi) - np.maximum(alo, blo)
 

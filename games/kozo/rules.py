@@ -67,7 +67,7 @@ from games.kozo.state import (
     Outcome,
     RoundRecord,
 )
-from games.polycubes import PieceError, get_catalogue
+from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM, PieceError, get_catalogue
 from games.rng import Rng
 
 STATE_VERSION = 1
@@ -204,8 +204,8 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         Option("coop", "bool", False, "variant: everyone against the tower, one team score"),
         Option("stand_in_risk", "float", 0.03, "stand-in judge: topple chance of a supported "
                "placement"),
-        Option("cube_mm", "float", 17.8, "polycube cube edge (mm)"),
-        Option("balance_mm", "float", 10.2, "balance cube edge (mm)"),
+        Option("cube_mm", "float", KOZO_CUBE_MM, "polycube cube edge (mm)"),
+        Option("balance_mm", "float", BALANCE_CUBE_MM, "balance cube edge (mm)"),
         Option("hand_mm", "float", 1.0, "hand noise: sigma of the horizontal position (mm)"),
         Option("hand_deg", "float", 1.0, "hand noise: sigma of the turn about the vertical "
                "(degrees)"),
@@ -562,13 +562,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         if cfg.team:
             beaten = sum(1 for r in state.rounds if r.reason != "topple")
             detail["rounds_beaten"] = beaten
-            winners = tuple(range(cfg.players)) if 2 * beaten > cfg.rounds else ()
+            team_win = tuple(range(cfg.players)) if 2 * beaten > cfg.rounds else ()
             who = "you" if cfg.players == 1 else "the team"
             detail["outcome"] = (
                 f"{who} kept the tower standing in {beaten} of {cfg.rounds} rounds: "
-                f"{'won' if winners else 'lost'} (more than half must stand)"
+                f"{'won' if team_win else 'lost'} (more than half must stand)"
             )
-            return Result(tuple(float(t) for t in totals), winners, detail)
+            return Result(tuple(float(t) for t in totals), team_win, detail)
         top = max(totals)
         tied = [s for s in range(cfg.players) if totals[s] == top]
         if len(tied) == 1:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from games._table import Outcome as Outcome  # shared with Kataboom
 from games._table import Pose as Pose
+from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
 from games.rng import Rng
 
 TAKE, PLACE, CUBE, NOCUBE = "take", "place", "cube", "nocube"
@@ -35,8 +36,8 @@ class KozoConfig:
     solo: bool = False
     coop: bool = False
     stand_in_risk: float = 0.03
-    cube_mm: float = 17.8
-    balance_mm: float = 10.2
+    cube_mm: float = KOZO_CUBE_MM
+    balance_mm: float = BALANCE_CUBE_MM
     hand_mm: float = 1.0
     hand_deg: float = 1.0
     lift_mm: float = 0.3

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,15 +12,17 @@ from games.core import ConfigError, Game
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments common to ``play`` and ``balance``."""
-    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim play --list`)")
+    parser.add_argument("game", metavar="GAME", help="game name (see `tablesim list games`)")
     parser.add_argument(
         "--players", required=True, help="comma-separated roles: human or bot names"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of every random choice (default 0)"
+        "--seed", type=int_in(0, MAX_SEED), default=0,
+        help="seed of every random choice (default 0)"
     )
     parser.add_argument(
-        "--budget", type=int, default=None, help="bot node/playout budget (default: each bot's own)"
+        "--budget", type=int_in(0, MAX_BUDGET), default=None,
+        help="bot node/playout budget (default: each bot's own)"
     )
     parser.add_argument(
         "--json", action="store_true", help="print one compact JSON object at the end"
@@ -54,19 +54,84 @@ def parse_game_options(game: Game[Any, Any, Any], extra: Sequence[str]) -> dict[
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so nothing is half written."""
-    path = Path(path)
-    if path.is_dir():
-        raise ConfigError(f"{path}: is a directory, expected a file path")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise ConfigError(f"{path}: folder {parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write ``text`` to ``path`` atomically, mode 0644 (:func:`sim.outputs.atomic_write`)."""
+    from sim.outputs import atomic_write
+
+    atomic_write(path, text)
+
+
+def format_table(verdict: Any) -> str:
+    """The human-readable piece table and verdict line of a :class:`sim.verdict.Verdict`
+    (``simulate``, ``demo``)."""
+    rows = [f"{'piece':<10} {'moved mm':>9} {'tilt deg':>9} {'fell p':>7} {'margin mm':>10}"]
+    for p in verdict.pieces:
+
+        def f(x: float | None, fmt: str) -> str:
+            width = int(fmt.split(".")[0])
+            return "-".rjust(width) if x is None else format(x, fmt)
+
+        rows.append(
+            f"{p.id:<10} {f(p.displacement_mm, '9.3f')} {f(p.tilt_deg, '9.2f')} "
+            f"{f(p.fall_probability, '7.2f')} {f(p.margin_mm, '10.2f')}"
+            + ("  marginal" if p.marginal else "")
+        )
+    rows.append("")
+    rows.append(
+        f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
+        f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
+        f"step {verdict.time_step * 1e3:g} ms, by {verdict.decided_by})"
+    )
+    rows.append(verdict.explanation)
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------------------
+# Documented limits of command-line numbers (argparse types: a bad value exits 2 naming the
+# option, what is allowed and what was given; README "Limits")
+# ---------------------------------------------------------------------------------------
+MAX_SEED = 2**63 - 1
+MAX_REPLICAS = 1000
+MAX_WORKERS = 256
+MAX_GAMES = 1_000_000
+MAX_BUDGET = 10**9
+
+
+def int_in(low: int, high: int | None = None) -> Any:
+    """An argparse ``type``: an integer in ``[low, high]`` (no upper bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            allowed = f"{low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"allowed {allowed}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_in(low: float, high: float, *, low_open: bool = False) -> Any:
+    """An argparse ``type``: a finite number in ``[low, high]`` (``(low, high]`` with
+    ``low_open``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        ok = (value > low if low_open else value >= low) and value <= high
+        if not ok:  # also NaN
+            left = "(" if low_open else "["
+            raise argparse.ArgumentTypeError(f"allowed {left}{low:g}, {high:g}], got {text}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def add_force_argument(p: argparse.ArgumentParser, what: str = "the output") -> None:
+    """``--force``: replace an existing output (without it, an existing file is refused)."""
+    p.add_argument("--force", action="store_true", help=f"replace {what} if it exists")

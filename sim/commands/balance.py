@@ -5,16 +5,21 @@ from __future__ import annotations
 import argparse
 
 from games.core import canonical_json
-from games.play import balance, parse_players, stderr_progress, wilson_interval
+from games.play import balance, parse_players, wilson_interval
 from games.registry import get_game
-from sim.commands._common import add_game_arguments, parse_game_options
+from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
+from sim.commands.list import GameHelpAction
+from sim.experiments.progress import progress_callback
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``balance`` subcommand."""
-    p = sub.add_parser("balance", help="play many seeded bot games and report win rates")
+    p = sub.add_parser(
+        "balance", help="play many seeded bot games and report win rates", add_help=False
+    )
+    p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
-    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True, help="number of games")
     p.set_defaults(func=run)
 
 
@@ -30,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed,
         options=options,
         budget=args.budget,
-        progress=stderr_progress,
+        progress=progress_callback(f"balance {game.name}"),
     )
     if args.json:
         print(canonical_json(rep))

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.core import canonical_json
 from sim.cli import UsageError
+from sim.commands._common import MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,10 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="solve a box, find an assembly order, build it piece by piece and judge it",
     )
     _common(a)
-    a.add_argument("--limit", type=int, default=200,
+    a.add_argument("--limit", type=int_in(1, 100_000), default=200,
                    help="solutions to try for one with an order (default 200)")  # fmt: skip
-    a.add_argument("--window", type=float, default=2.0,
-                   help="seconds the table is watched after each piece (default 2)")  # fmt: skip
+    a.add_argument("--settle", "--window", dest="window", type=float, default=2.0,
+                   metavar="SECONDS",
+                   help="seconds the table is watched after each piece (default 2; --window: "
+                   "the old spelling -- elsewhere --window opens a window)")  # fmt: skip
     a.set_defaults(func=run_assemble)
     s = acts.add_parser("stand", help="verdict of a solved construction standing alone")
     _common(s)
@@ -42,25 +45,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    from sim.assembly import DEFAULT_PIECES
+    from sim.constructions import DEFAULT_PIECES
 
     p.add_argument("--board", required=True, metavar="RxCxL",
                    help="a box ROWSxCOLSxLAYERS (layers = height), e.g. 3x3x4")  # fmt: skip
     p.add_argument("--pieces", metavar="SET:LABELS",
                    help="piece multiset, e.g. katamino-duo:2,3,4,5,6,A,B,W,V (default for "
                    + ", ".join(sorted(DEFAULT_PIECES)) + ": a set that tiles it)")  # fmt: skip
-    p.add_argument("--seed", type=int, default=0, help="seed of the verdict ensembles")
-    p.add_argument("--replicas", type=int, default=4, help="ensemble size of the final verdict")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                   help="seed of the verdict ensembles")  # fmt: skip
+    p.add_argument("--replicas", type=int_in(1, 64), default=4,
+                   help="ensemble size of the final verdict (1..64)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.add_argument("--scene-out", metavar="FILE",
                    help="also write the construction as a scene file (for tablesim render and "
                    "record)")  # fmt: skip
+    p.add_argument("--force", action="store_true", help="replace the --scene-out file if it exists")
 
 
 def _inputs(args: argparse.Namespace) -> tuple[str, str]:
     """Validate --board and --pieces; UsageError (exit 2) says what is allowed."""
     from games.katamino import SolverError, Target, parse_pieces
-    from sim.assembly import DEFAULT_PIECES
+    from sim.constructions import DEFAULT_PIECES
 
     try:
         target = Target.parse(args.board)
@@ -98,10 +104,11 @@ def run_assemble(args: argparse.Namespace) -> int:
     from sim.assembly import assemble
 
     board, pieces = _inputs(args)
+    _check_scene_out(args)
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit}: must be at least 1")
     if not 0 < args.window <= 30:
-        raise UsageError(f"--window {args.window}: allowed (0, 30] seconds")
+        raise UsageError(f"--settle {args.window}: allowed (0, 30] seconds")
     report = assemble(board, pieces, seed=args.seed, limit=args.limit, window_s=args.window,
                       replicas=args.replicas)  # fmt: skip
     if args.scene_out and report.plan is not None and report.plan.found:
@@ -111,6 +118,14 @@ def run_assemble(args: argparse.Namespace) -> int:
     else:
         _print_assembly(report)
     return 0 if report.ok else 1
+
+
+def _check_scene_out(args: argparse.Namespace) -> None:
+    """--scene-out checked before the build (exit 2: folder missing, exists without --force)."""
+    if args.scene_out:
+        from sim.outputs import check_output
+
+        check_output(args.scene_out, force=args.force, option="--scene-out")
 
 
 def _write_scene(path: str, order: Any, board: str, pieces: str, what: str) -> None:
@@ -149,6 +164,7 @@ def run_stand(args: argparse.Namespace) -> int:
     from sim.assembly import free_standing
 
     board, pieces = _inputs(args)
+    _check_scene_out(args)
     v = free_standing(board, pieces, seed=args.seed, replicas=args.replicas)
     if args.scene_out and v is not None:
         sol = solve_one(board, pieces)

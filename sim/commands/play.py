@@ -5,20 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from games.core import canonical_json
-from games.play import (
-    TerminalHuman,
-    log_header,
-    log_lines,
-    make_seats,
-    parse_players,
-    play_game,
-)
+from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from games.registry import game_names, get_game
+from games.session import Observer, Played, Session, make_seats
 from sim.cli import version
-from sim.commands._common import add_game_arguments, atomic_write_text, parse_game_options
+from sim.commands._common import (
+    add_force_argument,
+    add_game_arguments,
+    atomic_write_text,
+    parse_game_options,
+)
+from sim.commands.list import GameHelpAction
+from sim.outputs import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,11 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play a game (headless: prints each turn and a result line)",
         description="Play GAME with the given seats. Game options follow as --name value "
         f"(games: {', '.join(game_names())}).",
+        add_help=False,
     )
+    p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--headless", action="store_true", help="no window (the terminal only)")
     p.add_argument("--window", action="store_true", help="open the interactive window (sim.view.app)")
     p.add_argument("--log", metavar="FILE", help="write the game's JSONL log (replayable)")
+    add_force_argument(p, "the --log file")
     p.set_defaults(func=run)
 
 
@@ -45,26 +50,24 @@ def run(args: argparse.Namespace) -> int:
     options = parse_game_options(game, args.extra)
     config = game.make_config(options, players=len(roles))
     seats = make_seats(game.name, roles, args.seed, args.budget)
+    if args.log:  # before the game: a person's game must not be lost to an unwritable --log
+        check_output(args.log, force=args.force, option="--log")
     if args.window or (not args.headless and not args.json and _window_wanted(seats)):
         from sim.commands.view import play_in_window
 
         return play_in_window(game.name, options, roles, args.seed, args.budget, log=args.log)
     out = sys.stderr if args.json else sys.stdout
-    human = TerminalHuman(game, sys.stdin, out) if any(s.bot is None for s in seats) else None
-
-    def on_move(before: Any, seat: int, move: Any, after: Any) -> None:
-        if not args.json:
-            n = game.turn_number(after)
-            print(f"turn {n}: seat {seat} ({roles[seat]}): {game.describe_move(before, move)}")
-
-    rec = play_game(
-        game, config, seats, args.seed, human=human.choose if human else None, on_move=on_move
-    )
-    assert rec.result is not None
-    if args.log:
-        header = log_header(game, config, args.seed, seats, version())
-        atomic_write_text(args.log, "\n".join(log_lines(header, rec)) + "\n")
-    res = rec.result.to_json()
+    human = TerminalHuman(game, sys.stdin, out, roles) if any(s.bot is None for s in seats) else None
+    observers = [] if args.json else [TurnPrinter(roles)]
+    with Session(game, config, args.seed, seats, observers=observers) as session:
+        resigned = _run_with_commands(session, human, out)
+        if resigned is not None:
+            return _report_resignation(game, roles, resigned, session.turns, args, out)
+        result = session.game.result(session.state)
+        if args.log:
+            atomic_write_text(args.log, "\n".join(session.log_lines(version())) + "\n")
+    turns = session.turns
+    res = result.to_json()
     if args.json:
         obj = {
             "game": game.name,
@@ -73,22 +76,77 @@ def run(args: argparse.Namespace) -> int:
             "winner": res["winner"],
             "winners": res["winners"],
             "scores": res["scores"],
-            "turns": rec.turns,
+            "turns": turns,
             "detail": res["detail"],
         }
         print(canonical_json(obj))
     else:
         if res["winners"]:
-            who = " and ".join(f"seat {w} ({roles[w]})" for w in res["winners"])
+            who = " and ".join(f"{game.player_name(w)} ({roles[w]})" for w in res["winners"])
             verdict = f"{who} won"
         elif res["detail"].get("outcome"):  # a solo or team game says how it went
             verdict = str(res["detail"]["outcome"])
         else:
             verdict = "draw" if len(roles) > 1 else "no winner (a solo game)"
         scores = ", ".join(f"{s}" for s in res["scores"])
-        print(f"result: {verdict}; scores {scores}; {rec.turns} turns")
+        print(f"result: {verdict}; scores {scores}; {turns} turns")
         if res["detail"]:
             print("detail: " + json.dumps(res["detail"], sort_keys=True))
+    return 0
+
+
+class TurnPrinter(Observer):
+    """Prints ``turn N: P1 (role): what happened`` after every move (the board's names)."""
+
+    def undone(self, session: Session, moves: Sequence[Played]) -> None:
+        """Say what was taken back."""
+        names = ", ".join(f"{p.text} ({session.game.player_name(p.seat)})" for p in moves)
+        print(f"undone: {names}; turn {session.game.turn_number(session.state) + 1} again")
+
+    def __init__(self, roles: list[str]) -> None:
+        self.roles = roles
+
+    def move_played(self, session: Session, played: Played) -> None:
+        """One line per move, the game's own description of it."""
+        n = session.game.turn_number(played.after)
+        what = session.game.describe_move(played.before, played.move)
+        name = session.game.player_name(played.seat)
+        print(f"turn {n}: {name} ({self.roles[played.seat]}): {what}")
+
+
+def _run_with_commands(session: Session, human: TerminalHuman | None, out: Any) -> int | None:
+    """Play to the end, taking back moves on ``undo``; the resigning seat on ``quit``."""
+    while not session.over:
+        try:
+            session.step(human.choose if human else None)
+        except UndoRequest:
+            # back to before the last move a person made (the bots' replies go with it)
+            mine = [p.n for p in session.played if not session.is_bot(p.seat)]
+            if not mine:
+                print("  nothing to undo yet", file=out)
+            else:
+                session.undo_to(mine[-1] - 1)
+        except Resignation as r:
+            return r.seat
+    return None
+
+
+def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
+                        args: argparse.Namespace, out: Any) -> int:  # fmt: skip
+    """The result line of a resigned game (exit 0); no log: the game did not finish."""
+    others = [s for s in range(len(roles)) if s != seat]
+    winner = others[0] if len(others) == 1 else None
+    loser = f"{game.player_name(seat)} ({roles[seat]})"
+    if args.json:
+        print(canonical_json({"game": game.name, "seed": args.seed, "players": roles,
+                              "resigned": seat, "winner": winner, "turns": turns}))  # fmt: skip
+    elif winner is not None:
+        print(f"result: {loser} resigned; {game.player_name(winner)} ({roles[winner]}) won; "
+              f"{turns} turns")  # fmt: skip
+    else:
+        print(f"result: {loser} resigned; the game is abandoned after {turns} turns")
+    if args.log:
+        print(f"no log written to {args.log}: the game did not finish", file=out)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sim.cli import UsageError
+from sim.commands._common import add_force_argument, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,10 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="RESULTS is a file written by `tablesim sweep` or `tablesim tournament`.",
     )
     p.add_argument("results", metavar="RESULTS")
-    p.add_argument("--output", "-o", required=True, help="the PNG to write")
+    p.add_argument("-o", "--out", "--output", dest="output", required=True,
+                   help="the PNG to write (--output: the old spelling)")  # fmt: skip
+    add_force_argument(p)
     p.add_argument("--x", default=None, help="sweep: the parameter on the x axis")
     p.add_argument("--by", default=None, help="sweep: one line per value of this parameter")
-    p.add_argument("--bins", type=int, default=10, help="sweep: bins for a sampled x (default 10)")
+    p.add_argument("--bins", type=int_in(1, 1000), default=10, help="sweep: bins for a sampled x (default 10)")
     p.add_argument("--title", default="", help="the figure title")
     p.set_defaults(func=run)
 
@@ -27,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     """Draw the figure."""
     from sim.experiments.plot import plot_file
     from sim.experiments.results import ResultsError
+    from sim.outputs import check_output
 
+    check_output(args.output, force=args.force, option="-o")
     try:
         kind = plot_file(
             args.results, args.output, x=args.x, by=args.by, title=args.title, bins=args.bins

@@ -5,17 +5,22 @@ for the smoother display settings) and every frame shows its poses at that insta
 the playback speed (0.25: one second of film shows a quarter second of physics). For the log
 of a Kozo or Kataboom game played on the physics table: the judged run of move --at (default:
 the last move that passed time at the table), replayed through that table. For other logs (or
-with --by-move): the game move by move, each state held --per-move seconds. MP4 needs the
-optional imageio-ffmpeg package; GIF needs nothing more.
+with --by-move): the game move by move, each state held --per-move seconds. A log is replayed
+and checked first, as tablesim replay does: one that does not reproduce is refused (exit 1). MP4 needs the
+optional imageio-ffmpeg package; GIF needs nothing more. A .glb output is an animated glTF
+of the same run instead of pictures: one node per piece, a keyframe per frame at --fps.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from sim.cli import UsageError
+from sim.commands._common import int_in
 from sim.commands.render import (
+    LogDivergedError,
     add_view_arguments,
     check_output,
     example_layout,
@@ -49,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--at",
-        type=int,
+        type=int_in(0),
         default=None,
         help="logs: stop after this many moves; Kozo/Kataboom on the physics table: film move "
         "AT (default: the last move that passed time at the table)",
@@ -67,24 +72,23 @@ def _judged_game(ref: str) -> bool:
     """True for the log of a game whose moves a physics table judged (Kozo, Kataboom)."""
     from sim.view.film import JUDGED_GAMES
 
-    game, config, _, _ = read_game_log(ref)
-    return game.name in JUDGED_GAMES and getattr(config, "table", None) == "physics"
+    header = read_game_log(ref).header
+    return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
 
 
 def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
     """Frames of the judged run of one move, and what they show."""
     from sim.view.film import judged_move_frames
 
-    game, config, seed, texts = read_game_log(args.source)
+    log = read_game_log(args.source)
+    texts = [m.move for m in log.moves]
     timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
     number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
     if not (1 <= number <= len(texts)):
         raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
-    frames = judged_move_frames(
-        game.name, config, seed, texts, number, fps=args.fps, slow=args.slow, **common
-    )
+    frames = judged_move_frames(log, number, fps=args.fps, slow=args.slow, **common)
     what = (
-        f"{game.name} move {number} ({texts[number - 1]}) as the physics table judged it "
+        f"{log.header.game} move {number} ({texts[number - 1]}) as the physics table judged it "
         f"(verdict profile) at speed {args.slow:g}"
     )
     return frames, what
@@ -92,13 +96,15 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from games.session import Divergence
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError, resolve_backend
     from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
     from sim.world import PhysicsBlowUpError
 
-    out = check_output(args.out, (".gif", ".mp4"))
+    if str(args.out).lower().endswith(".glb"):
+        return run_glb(args)
+    out = check_output(args.out, (".gif", ".mp4", ".glb"), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
     if not (0 < args.fps <= 120):
@@ -122,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         elif is_log(args.source) and not args.by_move and _judged_game(args.source):
             frames, what = _judged_film(args, common)
         elif is_log(args.source):
-            game, states = log_states(args.source, args.at)
+            game, states = log_states(args.source, args.at, whole=True)
             layouts = [layout_of_state(game, s) for s in states]
             frames = state_frames(layouts, hold=hold, **common)
             what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
@@ -147,6 +153,12 @@ def run(args: argparse.Namespace) -> int:
         path, n = write_film(frames, out, args.fps)
     except (InvalidSceneError, BackendUnavailableError) as exc:
         raise UsageError(str(exc)) from None
+    except LogDivergedError as exc:
+        print(f"tablesim record: {exc}; nothing written")
+        return 1
+    except Divergence as exc:
+        print(f"tablesim record: {args.source} does not reproduce: {exc}; nothing written")
+        return 1
     except PhysicsBlowUpError as exc:
         print(f"tablesim record: physics blew up (nothing written): {exc}")
         return 1
@@ -158,5 +170,61 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{path}: {what}; {n} frames, {size[0]}x{size[1]}, {args.fps:g} fps, "
         f"{backend} backend, {secs:.1f} s"
+    )
+    return 0
+
+
+def run_glb(args: argparse.Namespace) -> int:
+    """``-o fall.glb``: the scene's run (or a judged Kozo/Kataboom move) as an animated glTF."""
+    from games.session import Divergence
+    from sim.scene import InvalidSceneError, resolve_scene
+    from sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
+    from sim.world import PhysicsBlowUpError
+
+    out = check_output(args.out, (".glb",), force=args.force)
+    if not (0 < args.fps <= 120):
+        raise UsageError(f"--fps must be in (0, 120], got {args.fps}")
+    if not (0 < args.slow <= 100):
+        raise UsageError(f"--slow must be in (0, 100], got {args.slow}")
+    if not (0 < args.seconds <= 60):
+        raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
+    try:
+        if args.source.startswith("example:") or (
+            is_log(args.source) and not _judged_game(args.source)
+        ):
+            raise UsageError(
+                f"{args.source}: a .glb film needs physics: a scene, or the log of a Kozo or "
+                "Kataboom game played on the physics table (use .gif or .mp4 for the others)"
+            )
+        if is_log(args.source):
+            log = read_game_log(args.source)
+            texts = [m.move for m in log.moves]
+            timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
+            number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
+            if not (1 <= number <= len(texts)):
+                raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
+            scene, track = judged_move_tracks(log, number, fps=args.fps, slow=args.slow)
+            what = f"{log.header.game} move {number} ({texts[number - 1]}) as the table judged it"
+        else:
+            if args.at is not None:
+                raise UsageError("--at applies to game logs; for a scene use --seconds")
+            scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
+            track = scene_tracks(scene, seconds=args.seconds, fps=args.fps, slow=args.slow,
+                                 profile=args.profile)  # fmt: skip
+            what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile)"
+        path, n = write_glb(out, scene, track, name=Path(out).stem)
+    except InvalidSceneError as exc:
+        raise UsageError(str(exc)) from None
+    except Divergence as exc:
+        print(f"tablesim record: {args.source} does not reproduce (nothing written): {exc}")
+        return 1
+    except PhysicsBlowUpError as exc:
+        print(f"tablesim record: physics blew up (nothing written): {exc}")
+        return 1
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(
+        f"{path}: {what} at speed {args.slow:g}; animated glTF, {len(scene.pieces)} nodes, "
+        f"{len(track[1])} animated, {n} keyframes at {args.fps:g} fps ({(n - 1) / args.fps:.2f} s)"
     )
     return 0

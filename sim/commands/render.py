@@ -2,8 +2,8 @@
 example table, rendered offscreen (no display needed).
 
 SOURCE is a scene file or shipped scene name (kozo-tower), a game log written by
-tablesim play --log (drawn after --at moves, default all; moves a physics table measured are
-re-measured as tablesim replay does), or example:GAME for the seeded example tables of the
+tablesim play --log (drawn after --at moves, default all; the moves are replayed and checked
+as tablesim replay does, exit 1 when they do not reproduce), or example:GAME for the seeded example tables of the
 neutral descriptions (katamino, katoiz, kaito).
 
 The helpers here are shared with ``tablesim record``.
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import UsageError
+from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 EXAMPLES = ("katamino", "katoiz", "kaito")
 
@@ -60,51 +61,38 @@ def is_log(ref: str) -> bool:
     return False
 
 
-def read_game_log(ref: str) -> tuple[Any, Any, int, list[str]]:
-    """(game, config, seed, move texts) of a log file (LogError / ConfigError when bad)."""
-    from games.play import read_log
-    from games.registry import get_game
+def read_game_log(ref: str) -> Any:
+    """The parsed log file ``ref`` (:class:`games.log.GameLog`; LogError names the line)."""
+    from games.log import read_log_file
 
-    with open(ref, encoding="utf-8") as fh:
-        header, moves, _ = read_log(fh, ref)
-    game = get_game(str(header["game"]))
-    config = game.config_from_json(header["config"])
-    return game, config, int(header["seed"]), [str(m["move"]) for m in moves]
+    return read_log_file(ref)
 
 
-def log_states(ref: str, at: int | None = None) -> tuple[str, list[Any]]:
+class LogDivergedError(Exception):
+    """A log whose moves do not reproduce on replay (exit 1: nothing is drawn from it)."""
+
+
+def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple[str, list[Any]]:
     """(game name, states from the start to move ``at`` (default: every move)) of a log.
 
-    The moves are re-applied from a fresh game (never from saved states); LogError / GameError
-    name the bad line or move.
+    The moves are replayed exactly as ``tablesim replay`` does (:func:`games.session.replay_log`:
+    a fresh game, moves a physics table measured re-measured, bots choosing again, every
+    recorded field checked) up to move ``at``, or through the result line when ``whole``.
+    UsageError for ``at`` out of range; LogDivergedError naming the first divergence.
     """
     import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
-    from games.core import GameError, make_referee
+    from games.session import replay_log
 
-    game, config, seed, moves = read_game_log(ref)
-    state = game.new_game(config, seed)
-    if at is not None and not (0 <= at <= len(moves)):
-        raise UsageError(f"--at {at}: the log {ref} has moves 0..{len(moves)}")
-    stop = len(moves) if at is None else at
-    states = [state]
-    # games whose moves are measured (Kozo on the physics table) are re-measured exactly as
-    # `tablesim replay` does: the same referee, the same seed, the same moves
-    name = game.referee_name(config)
-    referee = make_referee(name, game, config, seed) if name is not None else None
-    try:
-        for i, entry in enumerate(moves[:stop], start=1):
-            try:
-                move = game.parse_move(state, str(entry))
-                if referee is not None:
-                    move = referee.measure(state, move)
-                state = game.apply(state, move)
-            except GameError as exc:
-                raise GameError(f"{ref}: move {i} ({entry!r}): {exc}") from None
-            states.append(state)
-    finally:
-        if referee is not None:
-            referee.close()
-    return game.name, states
+    log = read_game_log(ref)
+    if at is not None and not (0 <= at <= len(log.moves)):
+        raise UsageError(f"--at {at}: the log {ref} has moves 0..{len(log.moves)}")
+    report = replay_log(log, upto=None if whole else at)
+    if not report.ok:
+        raise LogDivergedError(f"{ref} does not reproduce: {report.message}")
+    assert report.session is not None  # replay_log always returns its session
+    played = report.session.played[: len(log.moves) if at is None else at]
+    start = played[0].before if played else report.session.state
+    return log.header.game, [start, *(p.after for p in played)]
 
 
 def layout_of_state(game: str, state: Any) -> Any:
@@ -133,17 +121,16 @@ def example_layout(ref: str) -> Any:
     return makers[name]()
 
 
-def check_output(path: str, suffixes: tuple[str, ...]) -> Path:
-    """The output path, checked: allowed suffix, existing folder, not a directory."""
+def check_output(path: str, suffixes: tuple[str, ...], *, force: bool = False) -> Path:
+    """The output path, checked before any work: allowed suffix, then
+    :func:`sim.outputs.check_output` (folder exists and takes a file; existing file only with
+    ``force``)."""
+    from sim.outputs import check_output as check_writable
+
     out = Path(path)
     if out.suffix.lower() not in suffixes:
         raise UsageError(f"-o {path}: the output must end in {' or '.join(suffixes)}")
-    if out.is_dir():
-        raise UsageError(f"-o {path}: is a directory, expected a file path")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"-o {path}: folder {parent} does not exist")
-    return out
+    return check_writable(out, force=force, option="-o")
 
 
 def replica_scene(scene: Any, replica: int, seed: int) -> Any:
@@ -163,6 +150,7 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
 
     p.add_argument("source", metavar="SCENE|LOG", help="scene file/name, game log, example:GAME")
     p.add_argument("-o", "--out", required=True, help="output file")
+    p.add_argument("--force", action="store_true", help="replace the output if it exists")
     p.add_argument("--size", default=size, help=f"WIDTHxHEIGHT in pixels (default {size})")
     p.add_argument(
         "--camera",
@@ -183,15 +171,16 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
     )
     p.add_argument(
         "--replica",
-        type=int,
+        type=int_in(0, MAX_REPLICAS),
         default=0,
         help="scenes: replay this replica of the verdict ensemble (0: the scene as written; "
         "k > 0: the seeded perturbation `tablesim simulate --seed` used for run k)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the replicas (default 0)")
+    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
+                   help="seed of the replicas (default 0)")  # fmt: skip
     p.add_argument(
         "--supersample",
-        type=int,
+        type=int_in(1, 4),
         default=supersample,
         help=f"render this many times larger and shrink, for smooth edges (default {supersample})",
     )
@@ -205,7 +194,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     add_view_arguments(p, "1280x720", 2)
-    p.add_argument("--at", type=int, default=None, help="logs: draw after this many moves")
+    p.add_argument("--at", type=int_in(0), default=None, help="logs: draw after this many moves")
     p.add_argument(
         "--seconds",
         type=float,
@@ -217,13 +206,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Render and print what was written; exit 2 for bad input."""
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError
     from sim.view.snapshot import render_layout, simulated_poses
     from sim.view.tables import scene_layout
 
-    out = check_output(args.out, (".png",))
+    out = check_output(args.out, (".png",), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
     if args.supersample < 1 or args.supersample > 4:
@@ -235,7 +223,11 @@ def run(args: argparse.Namespace) -> int:
     if args.source.startswith("example:"):
         layout, what = example_layout(args.source), args.source
     elif is_log(args.source):
-        game, states = log_states(args.source, args.at)
+        try:
+            game, states = log_states(args.source, args.at)
+        except LogDivergedError as exc:
+            print(f"tablesim render: {exc}; nothing written")
+            return 1
         layout = layout_of_state(game, states[-1])
         what = f"{game} after {len(states) - 1} moves"
     else:

@@ -1,12 +1,16 @@
-"""``tablesim replay LOG``: re-run a game log; 0 reproduced, 1 diverged, 2 bad input."""
+"""``tablesim replay LOG``: re-run a game log; 0 reproduced, 1 diverged, 2 bad input.
+
+Every move is measured and applied again from a fresh game, every bot chooses again, and every
+recorded field is checked (seat, canonical move text, digest, the result line: turns, winner,
+winners, scores, final digest); see :func:`games.session.replay_log`.
+"""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from games.play import read_log, replay
-from sim.cli import UsageError
+from games.log import read_log_file
+from games.session import replay_log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,14 +24,6 @@ def run(args: argparse.Namespace) -> int:
     """Replay the log; print the outcome."""
     import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
 
-    path = Path(args.log)
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {exc}") from None
-    header, moves, result = read_log(text.splitlines(), str(path))
-    report = replay(header, moves, result)
+    report = replay_log(read_log_file(args.log))
     print(("reproduced: " if report.ok else "diverged: ") + report.message)
     return 0 if report.ok else 1

@@ -117,11 +117,12 @@ def run(args: argparse.Namespace) -> int:
     }
     text: list[str] = []
     head = f"{target.describe()} with {len(problem.pieces)} pieces"
-    if not problem.area_matches:
-        text.append(
+    if not problem.area_matches:  # bad input (exit 2), as `katamino assemble` says it
+        raise UsageError(
             f"{head}: the pieces cover {sum(p.size for p in problem.pieces)} cells, "
-            f"the board has {target.size}: no solution"
+            f"the board has {target.size}: no solution (the areas must match)"
         )
+        text.extend(_fit_advice(problem, target, args))
 
     if args.hint:
         placed = parse_partial(_read(Path(args.partial), "--partial"), problem, args.partial)
@@ -175,6 +176,21 @@ def run(args: argparse.Namespace) -> int:
         for k, s in enumerate(sols, 1):
             text.append(f"solution {k}:\n" + draw(target, s.pieces, colour=colour))
     return _finish(args, out, text, 0 if res.count else 1)
+
+
+def _fit_advice(problem, target, args: argparse.Namespace) -> list[str]:  # noqa: ANN001
+    """What to pass instead when the pieces' area differs from the board's."""
+    from games.katamino.fit import fitting_subset
+
+    area = sum(p.size for p in problem.pieces)
+    if area < target.size:
+        return [f"add pieces covering {target.size - area} more cells, or use a smaller board"]
+    fit = fitting_subset(target, problem.pieces, straight_horizontal=problem.straight_horizontal,
+                         backend=args.backend)  # fmt: skip
+    if fit is None:
+        return [f"no subset of these pieces covers exactly {target.size} cells"]
+    how = "solvable" if fit.solvable else "same area, not checked"
+    return [f"a subset that fits ({how}): --pieces {fit.spec}"]
 
 
 def _finish(args: argparse.Namespace, out: dict, text: list[str], code: int) -> int:

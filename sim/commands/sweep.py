@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 
 from sim.cli import UsageError
+from sim.commands._common import MAX_WORKERS, int_in
 
 
 def add_executor_arguments(p: argparse.ArgumentParser) -> None:
     """Options shared by ``sweep`` and ``tournament``: executor, workers, output, timings."""
     p.add_argument(
-        "--workers", type=int, default=None, help="worker processes (default: all cores)"
+        "--workers", type=int_in(1, MAX_WORKERS), default=None,
+        help="worker processes (default: all cores)"
     )
     p.add_argument(
         "--executor",
@@ -28,9 +30,12 @@ def add_executor_arguments(p: argparse.ArgumentParser) -> None:
         "--format", choices=("csv", "parquet"), default=None, help="default: from --out's suffix"
     )
     p.add_argument(
+        "--force",
         "--overwrite",
+        dest="overwrite",
         action="store_true",
-        help="replace an existing output and discard a journal instead of resuming",
+        help="replace an existing output and discard a journal instead of resuming "
+        "(--overwrite: the old spelling)",
     )
 
 
@@ -88,6 +93,18 @@ def collapse_summary(columns: list[str], rows: list[dict]) -> list[str]:
     return lines
 
 
+def spec_path(ref: str) -> Path:
+    """A spec file path, or the shipped example ``example:NAME`` (UsageError naming them)."""
+    if not ref.startswith("example:"):
+        return Path(ref)
+    from tablesim.data import spec_file
+
+    try:
+        return Path(str(spec_file(ref.split(":", 1)[1])))
+    except ValueError as exc:
+        raise UsageError(f"{ref}: {exc} (use example:NAME)") from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sweep`` subcommand."""
     p = sub.add_parser(
@@ -98,7 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "index; an interrupted sweep resumes when run again with the same --out."
         ),
     )
-    p.add_argument("spec", metavar="SPEC")
+    p.add_argument(
+        "spec", metavar="SPEC", help="a spec file, or example:NAME (see `tablesim list specs`)"
+    )
     p.add_argument("--out", "-o", required=True, help="results file (.csv or .parquet)")
     add_executor_arguments(p)
     p.add_argument(
@@ -117,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_executor_arguments(args)
     try:
-        spec = load_spec(args.spec)
+        spec = load_spec(spec_path(args.spec))
         job = SweepJob(spec)
         if args.dry_run:
             check_output(Path(args.out), args.format, args.overwrite)
@@ -126,8 +145,6 @@ def run(args: argparse.Namespace) -> int:
             print("columns: " + ",".join(job.columns()))
             return 0
         rep = run_with_args(job, args, "sweep")
-    except KeyboardInterrupt:
-        return 130  # the runner said where the finished rows are kept
     except (SpecError, ResultsError) as exc:
         raise UsageError(str(exc)) from None
     except ExecutorError as exc:

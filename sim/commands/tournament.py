@@ -7,7 +7,7 @@ import sys
 
 from games.core import canonical_json
 from sim.cli import UsageError
-from sim.commands._common import add_game_arguments, parse_game_options
+from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
 from sim.commands.sweep import add_executor_arguments, check_executor_arguments, run_with_args
 
 
@@ -22,9 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_game_arguments(p)
-    p.add_argument("--games", type=int, required=True, help="games per table (pairing)")
+    p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True,
+                   help="games per table (pairing)")  # fmt: skip
     p.add_argument(
-        "--seats", type=int, default=None, help="players per game (default 2 where allowed)"
+        "--seats", type=int_in(1, 16), default=None, help="players per game (default 2 where allowed)"
     )
     p.add_argument("--out", "-o", default=None, help="one row per game (.csv or .parquet)")
     add_executor_arguments(p)
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_executor_arguments(args)
     if args.out is None and args.overwrite:
-        raise UsageError("--overwrite needs --out")
+        raise UsageError("--force (--overwrite) needs --out")
     game = get_game(args.game)
     options = parse_game_options(game, args.extra)
     job = TournamentJob(
@@ -55,8 +56,6 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         rep = run_with_args(job, args, "tournament")
-    except KeyboardInterrupt:
-        return 130  # the runner said where the finished rows are kept
     except ResultsError as exc:
         raise UsageError(str(exc)) from None
     except ExecutorError as exc:

@@ -1,10 +1,10 @@
 """``tablesim view SCENE``: look at a physics scene in a window (orbit, zoom, pan, run it).
 
-With a display (``$DISPLAY``) and no ``--headless``, a window opens (gl backend): right-drag
-orbits, middle-drag pans, the wheel zooms, ``space`` runs the scene in the verdict profile
-and plays the run back, ``r`` shows it as written, ``escape`` quits. Headless (or
-``--headless``), the same view is drawn offscreen: ``--run`` simulates first and ``-o`` writes
-the picture (with the on-screen text) as a PNG.
+A window opens (gl backend, the display in ``$DISPLAY``): right-drag orbits, middle-drag pans,
+the wheel zooms, ``space`` runs the scene, ``r`` shows it as written, ``escape`` quits. Without
+a display it exits 2 and says how to get pictures instead (``render``, ``record``).
+``--headless`` draws the same view offscreen: ``--run`` simulates first and ``-o`` writes the
+picture (with the on-screen text) as a PNG.
 
 This module also holds :func:`play_in_window`, which ``tablesim play`` calls to open a game in
 the interactive app (:mod:`sim.view.app`).
@@ -18,13 +18,47 @@ import sys
 from typing import Any
 
 from sim.cli import UsageError
+from sim.commands._common import add_force_argument, float_in, int_in
 
 __all__ = ["display_available", "play_in_window", "register", "run"]
+
+
+NO_DISPLAY_HINT = (
+    "for pictures without a display use `tablesim render SCENE -o picture.png`, "
+    "`tablesim record SCENE -o film.gif` (or `tablesim view SCENE --headless -o picture.png`)"
+)
+"""What to do instead of a window, said whenever a window cannot open."""
 
 
 def display_available() -> bool:
     """True when an X display is named (``$DISPLAY``): a window can be tried."""
     return bool(os.environ.get("DISPLAY"))
+
+
+def require_display(what: str) -> None:
+    """Raise :class:`UsageError` (exit 2) when no X display is named: ``what`` needs one."""
+    if not display_available():
+        raise UsageError(f"{what} needs a display and there is none ($DISPLAY is not set); "
+                         + NO_DISPLAY_HINT)  # fmt: skip
+
+
+def open_window_app(make: Any, what: str) -> Any:
+    """``make()`` an app with a window; a window that cannot open is a :class:`UsageError`
+    (exit 2) saying why and what to do instead."""
+    from sim.view.backend import BackendUnavailableError
+
+    require_display(what)
+    try:
+        app = make()
+        soft = app.renderer.software_gl
+        if soft:
+            print(f"tablesim: OpenGL here is a software rasteriser ({soft}): the window uses the "
+                  "tiny backend, which is faster there (--backend gl to force OpenGL)",
+                  file=sys.stderr)  # fmt: skip
+        return app
+    except BackendUnavailableError as exc:
+        raise UsageError(f"{what} could not open on display "
+                         f"{os.environ.get('DISPLAY')} ({exc}); {NO_DISPLAY_HINT}") from None  # fmt: skip
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,47 +72,65 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("scene", help="scene file or shipped scene name, e.g. kozo-tower")
     p.add_argument("--size", default="960x540", help="window size WIDTHxHEIGHT (default 960x540)")
     p.add_argument("--headless", action="store_true", help="no window: draw offscreen")
+    p.add_argument("--backend", choices=("auto", "gl", "tiny"), default="auto",
+                   help="window renderer: gl (OpenGL), tiny (software) or auto (gl unless its "
+                   "OpenGL is a software rasteriser such as Mesa llvmpipe; default)")
+    p.add_argument("--replicas", type=int_in(1), default=8,
+                   help="runs of the verdict when space runs the scene (default 8, as simulate)")
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
-    p.add_argument("--seconds", type=float, default=None, help="length of a run (s)")
+    p.add_argument("--seconds", type=float_in(0, 60, low_open=True), default=None,
+                   help="length of a run (s)")  # fmt: skip
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
-    p.add_argument("--frames", type=int, default=None, help="window: quit after N frames")
+    p.add_argument("--sandbox", action="store_true",
+                   help="build freely: take catalogue or table pieces, let them go, undo, save")
+    p.add_argument("--save", default="sandbox.toml", metavar="FILE",
+                   help="sandbox: where s saves the table as a scene (default sandbox.toml)")
+    p.add_argument("--frames", type=int_in(1), default=None, help="window: quit after N frames")
+    add_force_argument(p, "the -o picture")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Open the scene; exit 2 for bad input."""
     from sim.commands.render import check_output, parse_size
-    from sim.commands.simulate import resolve_scene
-    from sim.scene import InvalidSceneError
+    from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.app import SceneApp
-    from sim.view.backend import BackendUnavailableError
 
     size = parse_size(args.size)
-    out = check_output(args.out, (".png",)) if args.out else None
+    out = check_output(args.out, (".png",), force=args.force) if args.out else None
     if args.seconds is not None and not (0 < args.seconds <= 60):
         raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
-    if args.frames is not None and args.frames < 1:
-        raise UsageError(f"--frames must be >= 1, got {args.frames}")
     try:
         scene = resolve_scene(args.scene)
     except InvalidSceneError as exc:
         raise UsageError(str(exc)) from None
-    window = display_available() and not args.headless
+    window = not args.headless
     if window and out is not None:
         raise UsageError("-o writes a headless picture: add --headless")
-    try:
-        app = SceneApp(scene, size=size, backend="gl" if window else "tiny", window=window,
-                       seconds=args.seconds)  # fmt: skip
-    except BackendUnavailableError as exc:
-        print(f"tablesim view: no window ({exc}); drawing offscreen", file=sys.stderr)
-        window = False
-        app = SceneApp(scene, size=size, backend="tiny", seconds=args.seconds)
+    kind: Any = SceneApp
+    extra: dict[str, Any] = {}
+    if args.sandbox:
+        from sim.view.sandbox import SandboxApp
+
+        if not args.save.endswith(".toml"):
+            raise UsageError(f"--save: a scene file ends in .toml, got {args.save!r}")
+        kind, extra = SandboxApp, {"save_to": args.save}
+    if window:
+        app = open_window_app(lambda: kind(scene, size=size, backend=args.backend, window=True,
+                                           seconds=args.seconds, replicas=args.replicas,
+                                           **extra), "the window")  # fmt: skip
+    else:
+        app = kind(scene, size=size, backend="tiny", seconds=args.seconds,
+                   replicas=args.replicas, **extra)
     with app:
         if args.run:
             app.run_scene()
-            app.tick(app.seconds)
+            app.finish_run()
         if window:
+            app.on_verdict = lambda head, why: print(f"{head}\n{why}" if why else head,
+                                                     flush=True)  # fmt: skip
             app.run_window(args.frames)
+            print("\n".join(app.status_lines()))  # what the window said last, verdict included
             return 0
         from PIL import Image
 
@@ -109,11 +161,16 @@ def play_in_window(
     from sim.commands._common import atomic_write_text
     from sim.view.interact.tiles_app import app_for
 
-    with app_for(game, options=options, players=roles, seed=seed, backend="gl", window=True,
-                  budget=budget) as app:  # fmt: skip
+    app = open_window_app(lambda: app_for(game, options=options, players=roles, seed=seed,
+                                          backend="auto", window=True, budget=budget),
+                          "the window (--window)")  # fmt: skip
+    with app:
         app.run_window(frames)
-        print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
         rec = app.record()
+        for n, (text, seat) in enumerate(zip(rec.moves, rec.seats, strict=True), start=1):
+            who = "" if seat is None else f"P{seat + 1} ({roles[seat]}): "
+            print(f"move {n}: {who}{text}")
+        print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
         if log and rec.result is not None:
             header = log_header(app.game, app.config, seed, app.seats, version())
             atomic_write_text(log, "\n".join(log_lines(header, rec)) + "\n")

@@ -27,6 +27,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from sim.lifeline import bind_to_parent, stop_pool
+
 EXECUTORS = ("local", "ray")
 MAX_BREAKS_WITHOUT_PROGRESS = 3
 
@@ -66,8 +68,9 @@ def timed_run(job: Job, index: int) -> tuple[int, dict[str, Any], float, str]:
 _WORKER_JOB: Job | None = None
 
 
-def _init_worker(job: Job) -> None:
+def _init_worker(job: Job, parent: int) -> None:
     global _WORKER_JOB
+    bind_to_parent(parent)  # die with the parent; Ctrl-C is the parent's (sim.lifeline)
     _WORKER_JOB = job
 
 
@@ -96,8 +99,12 @@ def run_local(
     breaks = 0
     while pending:
         pool = ProcessPoolExecutor(
-            n, mp_context=mp.get_context("fork"), initializer=_init_worker, initargs=(job,)
+            n,
+            mp_context=mp.get_context("fork"),
+            initializer=_init_worker,
+            initargs=(job, os.getpid()),
         )
+        clean = False
         inflight: dict[Future[Any], int] = {}
         delivered_since_start = 0
         try:
@@ -115,7 +122,9 @@ def run_local(
                         raise exc
                     on_result(*fut.result())
                     delivered_since_start += 1
+            clean = True
         except BrokenProcessPool:
+            clean = True
             # A worker died. Deliver what finished, queue the rest again (in index order).
             lost = []
             for fut, i in sorted(inflight.items(), key=lambda kv: kv[1]):
@@ -137,7 +146,7 @@ def run_local(
                     f"(runs {lost[:8]}); giving up"
                 ) from None
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(pool, kill=not clean)  # interrupted or failed: kill, do not wait
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""A progress bar with rate and ETA on stderr.
+"""Progress of long commands (sweeps, tournaments, balance runs, films), drawn by tqdm.
 
-On a terminal the bar is redrawn in place (at most ten times a second); elsewhere (a log file,
-CI) one line is printed at every tenth of the work, so logs stay short. The ETA is the remaining
-runs divided by the rate of the runs done *in this session* (resumed rows do not count).
+On a terminal a bar with the count, rate and ETA is redrawn in place on stderr; when stderr is
+not a terminal (a log file, a pipe, CI) nothing is drawn, so logs hold only results. The ETA
+counts only the work done *in this session*: runs kept from an earlier, resumed start are shown
+as done but do not speed up the rate (tqdm's ``initial`` with ``smoothing=0``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 
 def format_duration(seconds: float) -> str:
@@ -21,8 +22,16 @@ def format_duration(seconds: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+def _is_tty(stream: Any) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
 class Progress:
-    """Counts finished runs and draws ``[####......] 23/50  46%  1.9 runs/s  ETA 0:00:14``."""
+    """Counts finished units of work; a tqdm bar on a terminal, silent elsewhere.
+
+    ``rate()`` and ``eta()`` are measured on ``clock`` from this session's units only (the
+    numbers the bar shows); ``stream`` defaults to stderr.
+    """
 
     def __init__(
         self,
@@ -32,73 +41,67 @@ class Progress:
         label: str = "",
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
-        width: int = 30,
+        unit: str = "run",
     ) -> None:
+        from tqdm import tqdm
+
         self.total = total
         self.done = done
         self.start_done = done
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
-        self.width = width
         self.t0 = clock()
-        self._last_draw = float("-inf")
-        self._last_tenth = done * 10 // total if total else 10
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = _is_tty(self.stream)
+        self._bar = tqdm(
+            total=total,
+            initial=done,
+            desc=label or None,
+            unit=unit,
+            file=self.stream,
+            disable=not self.tty,
+            smoothing=0,
+            mininterval=0.1,
+            dynamic_ncols=True,
+            leave=True,
+        )
 
     def rate(self) -> float:
-        """Runs per second in this session (0 before the first run finishes)."""
+        """Units per second in this session (0 before the first one finishes)."""
         elapsed = self.clock() - self.t0
         n = self.done - self.start_done
         return n / elapsed if elapsed > 0 and n > 0 else 0.0
 
     def eta(self) -> float:
-        """Seconds left at the current rate (inf before the first run finishes)."""
+        """Seconds left at the current rate (inf before the first unit finishes)."""
         r = self.rate()
         return (self.total - self.done) / r if r > 0 else float("inf")
 
-    def line(self) -> str:
-        """The bar as text (without carriage return or newline)."""
-        frac = self.done / self.total if self.total else 1.0
-        filled = int(self.width * frac)
-        bar = "#" * filled + "." * (self.width - filled)
-        head = f"{self.label}: " if self.label else ""
-        rate = self.rate()
-        tail = (
-            f"  {rate:.3g} runs/s  ETA {format_duration(self.eta())}"
-            if self.done < self.total
-            else f"  done in {format_duration(self.clock() - self.t0)}"
-        )
-        return f"{head}[{bar}] {self.done}/{self.total} {frac:4.0%}" + (
-            tail if rate or self.done == self.total else "  ETA --:--:--"
-        )
-
     def advance(self, n: int = 1) -> None:
-        """Count ``n`` more finished runs and redraw when due."""
+        """Count ``n`` more finished units (the bar redraws at most ten times a second)."""
         self.done += n
-        if self.tty:
-            now = self.clock()
-            if now - self._last_draw >= 0.1 or self.done >= self.total:
-                self._last_draw = now
-                self.stream.write("\r" + self.line())
-                if self.done >= self.total:
-                    self.stream.write("\n")
-                self.stream.flush()
-        else:
-            tenth = self.done * 10 // self.total if self.total else 10
-            if tenth > self._last_tenth:
-                self._last_tenth = tenth
-                self.stream.write(self.line() + "\n")
-                self.stream.flush()
+        self._bar.update(n)
+        if self.done >= self.total:
+            self._bar.close()
 
     def start(self) -> None:
-        """Draw the bar once before any run finishes."""
-        if self.tty:
-            self.stream.write("\r" + self.line())
-            self.stream.flush()
+        """Draw the bar once before any unit finishes."""
+        self._bar.refresh()
 
     def finish_line(self) -> None:
-        """End an unfinished bar's line (after an interruption) so later text starts afresh."""
-        if self.tty and self.done < self.total:
-            self.stream.write("\n")
-            self.stream.flush()
+        """End the bar (after an interruption or before other text) so later text starts on
+        a fresh line."""
+        self._bar.close()
+
+
+def progress_callback(label: str, unit: str = "game") -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback (as ``games.play.balance`` takes) drawing one bar
+    with an ETA on stderr when it is a terminal."""
+    state: dict[str, Progress] = {}
+
+    def update(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None:
+            bar = state["bar"] = Progress(total, label=label, unit=unit)
+        bar.advance(done - bar.done)
+
+    return update

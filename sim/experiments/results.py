@@ -15,11 +15,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+from sim.lifeline import close_in_children
 
 JOURNAL_FORMAT = "tablesim-experiment-journal/1"
 FORMATS = ("csv", "parquet")
@@ -89,6 +89,7 @@ class Journal:
         fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
         try:
             _lock(fh, path)
+            close_in_children(fh)  # forked workers must not hold the lock (sim.lifeline)
             fh.seek(0)
             done, good_bytes = parse_journal(fh.read(), path, header)
             fh.truncate(good_bytes)  # drop a line cut by a kill
@@ -201,16 +202,10 @@ def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
-    parent = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """``write(tmp)`` then rename, mode 0644 (:func:`sim.outputs.atomic_write`)."""
+    from sim.outputs import atomic_write
+
+    atomic_write(path, write)
 
 
 def write_table(

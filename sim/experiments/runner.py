@@ -60,14 +60,16 @@ def check_output(out: Path, fmt: str | None, overwrite: bool) -> str:
     kind = output_format(out, fmt)
     if kind == "parquet":
         require_pyarrow()
-    if out.is_dir():
-        raise ResultsError(f"{out}: is a directory, expected a file path")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise ResultsError(f"{out}: folder {parent} does not exist")
+    from sim.outputs import OutputError
+    from sim.outputs import check_output as check_writable
+
+    try:
+        check_writable(out, exists_ok=True)  # a folder that takes files; not a folder itself
+    except OutputError as exc:
+        raise ResultsError(str(exc)) from None
     if out.exists() and not overwrite and not journal_path(out).exists():
         raise ResultsError(
-            f"{out} exists (a finished run); pass --overwrite to run again, or choose another --out"
+            f"{out} exists (a finished run); pass --force to run again, or choose another --out"
         )
     return kind
 
@@ -142,7 +144,7 @@ def run_job(
         execute(
             job, todo, record, executor=executor, workers=workers, address=address, on_event=event
         )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (sim.cli.Terminated)
         progress.finish_line()
         if journal is not None:
             journal.close()
@@ -151,6 +153,7 @@ def run_job(
                 f"in {journal.path}: run the same command again to resume",
                 file=stream,
             )
+            exc.reported = True  # type: ignore[attr-defined]  # the CLI adds no second line
         raise
     except BaseException:
         progress.finish_line()

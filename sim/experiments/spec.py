@@ -45,6 +45,7 @@ from sim.scene import (
     _describe,
     _LineIndex,
     physics_from_table,
+    read_text_file,
 )
 
 MODES = ("grid", "random")
@@ -94,14 +95,14 @@ def _physics_kinds() -> dict[str, ParamKind]:
 PARAMETERS: dict[str, ParamKind] = {
     "scene": ParamKind("choice", help="shipped scene name or scene file path"),
     "seconds": ParamKind("number", 0.0, 600.0, True, help="verdict window (s)"),
-    "replicas": ParamKind("integer", 1, 100_000, help="ensemble size"),
+    "replicas": ParamKind("integer", 1, 1000, help="ensemble size"),
     "step_ms": ParamKind("number", 0.0, 20.0, True, help="time step (ms)"),
     "profile": ParamKind("choice", choices=("verdict", "display"), help="solver profile"),
     "method": ParamKind("choice", choices=("auto", "simulate"), help="statics may settle"),
-    "sigma_mm": ParamKind("number", 0.0, help="horizontal position noise (mm)"),
-    "sigma_deg": ParamKind("number", 0.0, help="yaw noise (degrees)"),
+    "sigma_mm": ParamKind("number", 0.0, 100.0, help="horizontal position noise (mm)"),
+    "sigma_deg": ParamKind("number", 0.0, 180.0, help="yaw noise (degrees)"),
     "tilt_deg": ParamKind("number", 0.0, 180.0, True, help="topple rule: tilt threshold"),
-    "drop_fraction": ParamKind("number", 0.0, None, True, help="topple rule: drop threshold"),
+    "drop_fraction": ParamKind("number", 0.0, 100.0, True, help="topple rule: drop threshold"),
     **_physics_kinds(),
 }
 """Every parameter a sweep may set: name -> kind, bounds and meaning."""
@@ -195,7 +196,10 @@ def _scene_text(value: str, base_dir: Path) -> tuple[str, str] | str:
     if not path.is_absolute():
         path = base_dir / path
     if path.is_file():
-        return str(path), path.read_text(encoding="utf-8")
+        try:
+            return str(path), read_text_file(path, InvalidSceneError)
+        except InvalidSceneError as exc:
+            return " ".join(str(exc).split())
     stem = value[:-5] if value.endswith(".toml") else value
     if stem in shipped_scene_names():
         p = shipped_scene_path(stem)
@@ -221,6 +225,22 @@ def _check_value(pb: _Collector, name: str, value: Any, path: str) -> bool:
         pb.add(path, msg)
         return False
     return True
+
+
+def _grid_size(params: dict[str, Any], repeats: int) -> int:
+    """Runs of a grid spec from the raw tables (value lists, ``steps``), without building any
+    axis: a one-line ``steps = 1000000000`` must be refused, not materialised."""
+    n = repeats
+    for name, raw in params.items():
+        if name not in PARAMETERS:
+            continue
+        if isinstance(raw, list):
+            n *= max(1, len(raw))
+        elif isinstance(raw, dict):
+            steps = raw.get("steps")
+            if isinstance(steps, int) and not isinstance(steps, bool) and steps > 1:
+                n *= steps
+    return n
 
 
 def _linspace(low: float, high: float, steps: int) -> tuple[float, ...]:
@@ -339,6 +359,11 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
         pb.add("sweep.description", f"expected a string, got {_describe(description)}")
         description = ""
 
+    if mode == "grid":
+        size = _grid_size(params, ints.get("repeats", 1))
+        if size > MAX_RUNS:  # counted before any axis is materialised (also for --dry-run)
+            pb.add("parameters", f"the grid has {size} runs; at most {MAX_RUNS} per sweep")
+            raise SpecError(source, pb.problems)
     axes: list[Axis] = []
     pb.keys(params, list(PARAMETERS), "parameters")
     if params and "scene" not in params:
@@ -363,9 +388,12 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
             try:
                 from sim.scene import parse_scene
 
-                parse_scene(scene_text, src)
+                loaded = parse_scene(scene_text, src)
             except InvalidSceneError as exc:
                 pb.add(where, f"the scene does not load: {exc}")
+                continue
+            if not loaded.dynamic:
+                pb.add(where, f"the scene {value!r} has no pieces that can move: nothing to judge")
                 continue
             scene_texts.append((value, scene_text))
 
@@ -393,8 +421,4 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
 def load_spec(path: str | Path) -> SweepSpec:
     """Load and validate a spec file (:class:`SpecError` listing every problem)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(str(p), [Problem("file", f"cannot read: {exc.strerror or exc}")]) from None
-    return parse_spec(text, str(p), p.parent)
+    return parse_spec(read_text_file(p, SpecError), str(p), p.parent)

@@ -22,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import ConfigError, canonical_json
-from games.play import make_seats, play_game, series_seed, wilson_interval
+from games.play import series_seed, wilson_interval
 from games.registry import bot_classes, get_game
+from games.session import Session, make_seats
 
 COLUMNS = (
     "run",
@@ -142,10 +143,8 @@ class TournamentJob:
         roles = [self.players[j] for j in order]
         gseed = self.game_seed(index)
         seats = make_seats(self.game_name, roles, gseed, self.budget)
-        rec = play_game(game, self.config, seats, gseed)
-        result = rec.result
-        if result is None:  # play_game always sets it; guard the type
-            raise RuntimeError(f"{self.game_name}: game {index} ended without a result")
+        with Session(game, self.config, gseed, seats) as session:
+            result = session.run()
         winners = sorted(result.winners)
         return {
             "run": index,
@@ -157,7 +156,7 @@ class TournamentJob:
             "winners": _join(sorted(order[s] for s in winners)),
             "winner_seats": _join(winners),
             "scores": _join(_score(s) for s in result.scores),
-            "turns": rec.turns,
+            "turns": session.turns,
         }
 
 

@@ -9,7 +9,7 @@ under that name (:func:`games.core.register_referee`) to *measure* each move bef
 - ``kataboom-physics``: :class:`sim.tables.kataboom.KataboomTable`, one persistent seeded world
   per game.
 
-Shared parts for every table (Kataboom will use them too):
+Shared by both tables:
 
 - :class:`TableWorld`, a :class:`sim.world.World` that pieces can be added to (and removed
   from) while it keeps running, with per-move baselines for the topple rule;

@@ -27,7 +27,7 @@ seconds given, :meth:`TableApp.frame` draws. :meth:`TableApp.run_window` is the 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -115,6 +115,41 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     return replace(layout, items=items)
 
 
+class _Work:
+    """One call of ``fn`` -- in a daemon thread (``threaded``) or at once -- whose result (or
+    error) the main loop picks up with :meth:`done`; ``on_done(work)`` runs then, in the main
+    thread. Panda3D is only ever touched by the main thread."""
+
+    def __init__(self, fn: Callable[[], Any], *, threaded: bool) -> None:
+        import threading
+
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.on_done: Callable[[_Work], None] | None = None
+        self._thread: Any = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True,
+                                            name="tablesim-work")  # fmt: skip
+            self._thread.start()
+        else:
+            self._run(fn)
+
+    def _run(self, fn: Callable[[], Any]) -> None:
+        try:
+            self.result = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            self.error = exc
+
+    def done(self) -> bool:
+        """True once ``fn`` returned or raised."""
+        return self._thread is None or not self._thread.is_alive()
+
+    def join(self) -> None:
+        """Wait for ``fn`` to end."""
+        if self._thread is not None:
+            self._thread.join()
+
+
 class TableApp:
     """A game at the table, driven by events; see the module docstring.
 
@@ -139,33 +174,35 @@ class TableApp:
         controller: Controller | None = None,
     ) -> None:
         import sim.tables  # noqa: F401  (registers the physics referees)
-        from games.core import make_referee
-        from games.play import make_seats
-        from games.registry import get_game
+        from games.session import Session
         from sim.view.renderer import Renderer
 
-        self.game = get_game(game)
         self.roles = [str(r) for r in players]
-        self.config = self.game.make_config(dict(options or {}), players=len(self.roles))
-        self.seed = int(seed)
-        self.seats = make_seats(self.game.name, self.roles, self.seed, budget)
-        name = self.game.referee_name(self.config)
-        self.referee = (
-            make_referee(name, self.game, self.config, self.seed) if name is not None else None
-        )
+        self.session = Session.new(game, self.roles, int(seed), options=options, budget=budget)
+        """The game being played (:class:`games.session.Session`): rules, seats, referee, the
+        measured moves; the app only turns input into its moves and draws its state."""
+        self.game = self.session.game
+        self.config = self.session.config
+        self.seed = self.session.seed
+        self.seats = self.session.seats
+        self.referee = self.session.referee
         if self.referee is not None and hasattr(self.referee, "knock"):
             self.referee.knock = self._observe
-        self.state = self.game.new_game(self.config, self.seed)
-        self.moves: list[Any] = []
-        """The measured moves applied so far (the log undo replays)."""
+        self.threaded = bool(window)
+        """Measure judged moves and let bots think in a worker thread while the window keeps
+        drawing (the fall is shown as it is simulated); offscreen (tests) both run inline."""
+        self._work: _Work | None = None
         self.verdict = ""
         self.explanation = ""
-        self.show_help = True
+        self.show_help = False
+        """The key help (f1); off at the start so it never covers the table ("f1: help")."""
+        self._help_shown_once = False
         self.typing: str | None = None
         self.closed = False
         self.controller = controller if controller is not None else controller_for(game)
         self.controller.reset(self.game, self.state)
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit: dict[str, Any] | None = None
         self._drag: tuple[str, float, float] | None = None
@@ -181,13 +218,26 @@ class TableApp:
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        """Close the referee and the renderer (idempotent)."""
+        """Close the session (its referee) and the renderer (idempotent); a measurement in
+        progress is waited for (its world must not close under it)."""
         if self.closed:
             return
         self.closed = True
-        if self.referee is not None:
-            self.referee.close()
+        if self._work is not None:
+            self._work.join()
+            self._work = None
+        self.session.close()
         self.renderer.close()
+
+    @property
+    def state(self) -> Any:
+        """The game state drawn (the session's)."""
+        return self.session.state
+
+    @property
+    def moves(self) -> list[Any]:
+        """The measured moves applied so far."""
+        return [p.move for p in self.session.played]
 
     def __enter__(self) -> TableApp:
         return self
@@ -203,8 +253,8 @@ class TableApp:
 
     @property
     def busy(self) -> bool:
-        """True while a move is being animated."""
-        return self._anim is not None
+        """True while a move is being measured or animated, or a bot thinks."""
+        return self._anim is not None or self._work is not None
 
     def human_to_move(self) -> bool:
         """True when a person has the turn (and nothing is being animated)."""
@@ -248,35 +298,92 @@ class TableApp:
 
     def play(self, move: Any) -> bool:
         """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
-        it was played; otherwise the verdict says why not."""
+        it was played -- or, live (a window), handed to the physics table, whose verdict
+        follows; otherwise the verdict line says why not."""
         if self.game.is_terminal(self.state):
             self.verdict, self.explanation = "the game is over", ""
             self._dirty = True
             return False
-        before = self.state
-        check = getattr(self.game, "check_move", None)
-        try:
-            if check is not None:
-                check(before, move)
-            self._samples = []
-            self._watch_index = len(getattr(before, "history", ()))
-            measured = self.referee.measure(before, move) if self.referee is not None else move
-            after = self.game.apply(before, measured)
-        except GameError as exc:
-            self.verdict = "refused: " + self.game.format_move(before, move)
-            self.explanation = str(exc)
-            self._dirty = True
+        if self._work is not None:
             return False
-        finally:
-            self._watch_index = None
-        seat = self.game.current_player(before)
-        self.verdict = f"P{(seat or 0) + 1}: {self.game.describe_move(before, measured)}"
-        self.explanation = self._explain(measured)
+        try:
+            self.session.check(move)
+        except GameError as exc:
+            return self._refused(move, exc)
         old_layout = self._layout
-        self.moves.append(measured)
-        self._set_state(after)
-        self._start_animation(old_layout, measured)
+        ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
+        if self.referee is None:
+            try:
+                played = self.session.play(move)
+            except GameError as exc:
+                return self._refused(move, exc)
+            self._played(played, old_layout)
+            return True
+        # a judged move: the table measures it (the referee's knock hook streams its poses)
+        self._samples = []
+        self._watch_index = len(getattr(self.state, "history", ()))
+        before = self.state
+        work = _Work(lambda: self.session.play(move), threaded=self.threaded)
+        work.on_done = lambda w: self._measured(w, move, before, old_layout)
+        self._work = work
+        self._live_film(old_layout, ghosts)
+        self.verdict = f"the table is judging {self.game.format_move(before, move)}..."
+        self.explanation = ""
+        self._dirty = True
+        if not self.threaded:
+            self._finish_work()
+            return bool(self.session.played) and self.session.played[-1].before is before
         return True
+
+    def _refused(self, move: Any, exc: Exception) -> bool:
+        self.verdict = "refused: " + self.game.format_move(self.state, move)
+        self.explanation = str(exc)
+        self._dirty = True
+        return False
+
+    def _measured(self, work: _Work, move: Any, before: Any, old: TableLayout | None) -> None:
+        """The table's measurement finished (main thread): show the verdict, animate the
+        rest of the film."""
+        self._watch_index = None
+        if work.error is not None:
+            if not isinstance(work.error, GameError):
+                raise work.error
+            self._anim = None
+            self._refused(move, work.error)
+            return
+        self._played(work.result, old, live=True)
+
+    def _played(self, played: Any, old_layout: TableLayout | None, live: bool = False) -> None:
+        measured, before = played.move, played.before
+        if self.show_help and not self._help_shown_once:
+            self.show_help = False  # shown at the start; after the first move only on f1
+        self._help_shown_once = True
+        self.verdict = f"P{played.seat + 1}: {self.game.describe_move(before, measured)}"
+        self.explanation = self._explain(measured)
+        self._set_state()
+        if live and self._anim is not None and "film" in self._anim and self._samples:
+            # the film is on screen already: it plays on to its end at its own pace, on the
+            # new state's table when the world's pieces are all on it (a typed move has no
+            # ghost to stand in for the piece dropped), and the verdict is said at the end
+            new = self._base_layout()
+            if set(self._samples[0][1]) <= set(new.ids):
+                self._anim["layout"], self._anim["shown"] = new, False
+            self._film_layout()
+            self._anim["end"] = self._samples[-1][0]
+            self._anim["say"] = (self.verdict, self.explanation)
+            self.verdict = f"P{played.seat + 1}: {played.text}: the table measured it..."
+            self.explanation = ""
+        else:
+            self._anim = None
+            self._start_animation(old_layout, measured)
+
+    def _finish_work(self) -> None:
+        work = self._work
+        if work is None or not work.done():
+            return
+        self._work = None
+        if work.on_done is not None:
+            work.on_done(work)
 
     def _explain(self, move: Any) -> str:
         """What the table saw (measured moves), in words."""
@@ -289,52 +396,26 @@ class TableApp:
         return f"{out.judge} table: everything stood"
 
     def undo(self) -> bool:
-        """Take back the last move (and the bots' moves after the last human one): the game
-        is rebuilt from a new game and the remaining log replayed. False when nothing to undo."""
-        if not self.moves:
+        """Take back the last move (and the bots' moves after the last human one): the
+        session returns to the state before them. False when nothing to undo."""
+        if not self.session.played:
             self.verdict, self.explanation = "nothing to undo", ""
             self._dirty = True
             return False
-        moves = self.moves[:-1]
-        humans = any(s.bot is None for s in self.seats)
-        while humans and moves:
-            state = self._replay(moves)
-            who = self.game.current_player(state)
-            if who is not None and self.seats[who].bot is None:
-                break
-            moves = moves[:-1]
         self._anim = None
-        self.moves = moves
-        self._set_state(self._replay(moves))
-        self.verdict, self.explanation = f"undone: back to move {len(moves) + 1}", ""
+        self.session.undo(to_human=True)
+        self._set_state()
+        self.verdict = f"undone: back to move {self.session.turns + 1}"
+        self.explanation = ""
         return True
 
     def record(self) -> Any:
-        """The game so far as a :class:`games.play.Record` (move texts, seats, digests, the
-        result once over), for ``games.play.log_lines``."""
-        from games.play import Record
+        """The game so far as a :class:`games.log.Record` (move texts, seats, digests, the
+        result once over)."""
+        return self.session.record()
 
-        rec = Record()
-        state = self.game.new_game(self.config, self.seed)
-        for m in self.moves:
-            rec.moves.append(self.game.format_move(state, m))
-            rec.seats.append(self.game.current_player(state))
-            state = self.game.apply(state, m)
-            rec.digests.append(self.game.state_digest(state))
-        if self.game.is_terminal(state):
-            rec.result = self.game.result(state)
-            rec.final_state = state
-        return rec
-
-    def _replay(self, moves: Sequence[Any]) -> Any:
-        state = self.game.new_game(self.config, self.seed)
-        for m in moves:
-            state = self.game.apply(state, m)
-        return state
-
-    def _set_state(self, state: Any) -> None:
-        self.state = state
-        self.controller.reset(self.game, state)
+    def _set_state(self) -> None:
+        self.controller.reset(self.game, self.state)
         self._bot_wait = BOT_DELAY
         self._dirty = True
 
@@ -395,14 +476,54 @@ class TableApp:
         return out
 
     # ------------------------------------------------------------------ time
+    def _showing(self) -> dict[str, Any] | None:
+        """The animation being drawn (None: none, or a film whose first poses are not in)."""
+        a = self._anim
+        return a if a is not None and a.get("layout") is not None else None
+
+    def _live_film(self, old: TableLayout | None, ghosts: Sequence[Item]) -> None:
+        """Show the judged move's run as the table measures it: the referee's poses
+        (:meth:`_observe`) on the old table, the held piece renamed to the world's id."""
+        self._anim = {"film": True, "layout": None, "old": old, "ghosts": list(ghosts), "t": 0.0,
+                      "samples": self._samples, "end": math.inf}  # fmt: skip
+        self._film_layout()
+
+    def _film_layout(self) -> None:
+        a = self._anim
+        if a is None or a.get("layout") is not None or not self._samples:
+            return
+        base = a["old"] if a["old"] is not None else self._base_layout()
+        base = replace(base, items=tuple(it for it in base.items if not it.id.startswith("ghost")))
+        missing = sorted(set(self._samples[0][1]) - set(base.ids))
+        extra = [replace(g, id=m) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)]
+        a["layout"] = replace(base, items=base.items + tuple(extra))
+        a["shown"] = False
+
     def tick(self, dt: float) -> None:
-        """Advance the animation and let a bot move when its turn comes (``dt`` seconds)."""
-        if self._anim is not None:
-            self._anim["t"] += dt * ANIMATION_SLOW
-            if self._anim["t"] >= self._anim["end"]:
-                self._anim = None
+        """Advance the animation, take a finished measurement or bot choice, and let a bot
+        (or a watching controller) move when its turn comes (``dt`` seconds)."""
+        if self._work is not None:
+            self._finish_work()
+        a = self._anim
+        if a is not None:
+            if "film" in a:
+                self._film_layout()
+                latest = self._samples[-1][0] if self._samples else 0.0
+                a["t"] = min(a["t"] + dt * ANIMATION_SLOW, latest)  # never ahead of the table
+                if a["layout"] is None and a["end"] != math.inf:
+                    self._anim = None  # nothing was filmed
+                elif a["t"] >= a["end"]:
+                    self._anim = None
+                    if "say" in a:
+                        self.verdict, self.explanation = a["say"]
+            else:
+                a["t"] += dt * ANIMATION_SLOW
+                if a["t"] >= a["end"]:
+                    self._anim = None
             self._dirty = True
             return
+        if self._work is not None:
+            return  # a bot is thinking
         s = self.seat
         if s is None:
             return
@@ -419,11 +540,27 @@ class TableApp:
         self._bot_wait -= dt
         if self._bot_wait > 0:
             return
-        move = self.seats[s].bot.choose(self.state)
-        if not self.play(move):
-            # a bot must not stall the table: say so and stop asking it
-            self.explanation = f"bot {self.roles[s]} proposed a refused move: {self.explanation}"
-            self._bot_wait = math.inf
+        self._think(s)
+
+    def _think(self, seat: int) -> None:
+        """The bot of ``seat`` chooses (in a worker thread in a window), then plays."""
+
+        def chosen(work: _Work) -> None:
+            if work.error is not None:
+                self.explanation = f"bot {self.roles[seat]} failed: {work.error}"
+                self._bot_wait = math.inf
+                return
+            if not self.play(work.result):
+                # a bot must not stall the table: say so and stop asking it
+                self.explanation = (f"bot {self.roles[seat]} proposed a refused move: "
+                                    f"{self.explanation}")  # fmt: skip
+                self._bot_wait = math.inf
+
+        self._work = _Work(self.session.bot_move, threaded=self.threaded)
+        self._work.on_done = chosen
+        self._dirty = True
+        if not self.threaded:
+            self._finish_work()
 
     # ------------------------------------------------------------------ camera
     def _ensure_orbit(self, layout: TableLayout) -> None:
@@ -581,32 +718,41 @@ class TableApp:
         return self._propose(self.controller.on_key(name))
 
     def _type(self, name: str) -> bool:
+        """A key while the move line is open: only editing keys act; characters come through
+        :meth:`type_char` (a window sends both for one press)."""
         self._dirty = True
         if name == "escape":
             self.typing = None
         elif name == "backspace":
             self.typing = (self.typing or "")[:-1]
         elif name == "enter":
-            text, self.typing = self.typing or "", None
+            text, self.typing = (self.typing or "").strip(), None
+            if not text:
+                return False
             if not self.human_to_move():
+                self.verdict, self.explanation = f"not your turn: {text!r} not played", ""
                 return False
             try:
                 move = self.game.parse_move(self.state, text)
             except GameError as exc:
                 self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
                 return False
-            return self.play(move)
-        elif name == "space":
-            self.typing = (self.typing or "") + " "
-        elif len(name) == 1:
-            self.typing = (self.typing or "") + name
+            return self.play(self.controller.stamp(move))
         return False
+
+    def type_char(self, char: str) -> None:
+        """A typed character (with shift and the keyboard layout applied): goes to the move
+        line when it is open; ignored otherwise (keys act through :meth:`key`)."""
+        if self.typing is None or len(char) != 1 or not char.isprintable():
+            return
+        self.typing += char
+        self._dirty = True
 
     def type_move(self, text: str) -> bool:
         """Type ``text`` on the move line and play it (True when played)."""
         self.key("enter")
         for ch in text:
-            self._type("space" if ch == " " else ch)
+            self.type_char(ch)
         return self._type("enter")
 
     def _propose(self, move: Any) -> bool:
@@ -624,13 +770,14 @@ class TableApp:
 
     def _toggle_help(self) -> None:
         self.show_help = not self.show_help
+        self._help_shown_once = True
 
     # ------------------------------------------------------------------ drawing
     def layout(self) -> TableLayout:
         """What is drawn now: the game's table (or the animation's), the controller's
         highlights and ghosts."""
-        if self._anim is not None:
-            base = self._anim["layout"].with_poses(self._anim_poses())
+        if self._showing() is not None:
+            base = self._anim["layout"].with_poses(self._anim_poses())  # type: ignore[index]
         else:
             base = self._base_layout()
             base = _recolour(base, dict(self.controller.highlights()))
@@ -642,7 +789,8 @@ class TableApp:
     def text_blocks(self) -> dict[str, str]:
         """The on-screen text by corner."""
         blocks = {"top-left": "\n".join(self.status_lines())}
-        mine = list(self.controller.overlay())
+        # the controller's prompts only while a person has the turn (never while a bot thinks)
+        mine = list(self.controller.overlay()) if self.human_to_move() else []
         if self.typing is not None:
             mine.append(f"move> {self.typing}_")
         if mine:
@@ -658,7 +806,7 @@ class TableApp:
         a window."""
         if self.closed:
             raise RuntimeError("the app is closed")
-        anim = self._anim
+        anim = self._showing()
         if anim is not None and anim.get("shown") and self._layout is not None:
             # the animation's table is built: only move its pieces (no rebuild, no new shaders)
             self.renderer.set_poses(self._anim_poses())
@@ -691,73 +839,45 @@ class TableApp:
                 self.renderer.show(layout, cam)
             self._shown_key = key
             self._ghost_ids = [g.id for g in ghosts]
-        self.renderer.set_text(self.text_blocks())
+        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
         self._dirty = False
+
+    def text_scale(self) -> float:
+        """Pixels per line of the on-screen text: 15 at 540 rows, growing with the picture."""
+        return max(15.0, self.size[1] / 36)
 
     def items(self) -> list[Item]:
         """The items drawn last (for tests and controllers)."""
         return list(self._layout.items) if self._layout is not None else []
 
     # ------------------------------------------------------------------ the window
-    def run_window(self, max_frames: int | None = None) -> None:
-        """The event loop of an on-screen window: reads Panda3D's mouse and keyboard, ticks,
-        draws, until escape, the window closes or ``max_frames`` frames were drawn."""
-        import time
+    def resize(self, size: Sequence[int]) -> None:
+        """The picture is now ``size`` (width, height) pixels (a window was resized): the
+        camera, the text and picking follow."""
+        self.renderer.resize(size)
+        self.size = self.renderer.size
+        self._camera_moved()
 
-        from panda3d.core import ButtonThrower, EventQueue, MouseAndKeyboard, NodePath
+    def run_window(self, max_frames: int | None = None) -> int:
+        """The window's loop (:func:`sim.view.window.run_window`): events, ticks and frames
+        until escape, the window is closed, or ``max_frames`` frames were drawn. Returns the
+        frames drawn."""
+        from sim.view.window import run_window
 
-        if not self.renderer.window:
-            raise RuntimeError("run_window needs an app made with window=True")
-        win = self.renderer.output
-        data_root = NodePath("data-root")
-        mak = data_root.attach_new_node(MouseAndKeyboard(win, 0, "mak"))
-        thrower = mak.attach_new_node(ButtonThrower("buttons"))
-        thrower.node().set_modifier_buttons(thrower.node().get_modifier_buttons())
-        from panda3d.core import DataGraphTraverser
-
-        trav = DataGraphTraverser()
-        queue = EventQueue.get_global_event_queue()
-        buttons = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
-        last, n = time.monotonic(), 0
-        while not self.closed and (max_frames is None or n < max_frames):
-            trav.traverse(data_root.node())
-            ptr = win.get_pointer(0)
-            x, y = ptr.get_x(), ptr.get_y()
-            if ptr.get_in_window() and (x, y) != self._mouse:
-                self.mouse_move(x, y)
-            while not queue.is_queue_empty():
-                name = queue.dequeue_event().name
-                self._window_event(name, x, y, buttons)
-                if self.closed:
-                    return
-            now = time.monotonic()
-            self.tick(now - last)
-            last = now
-            self.frame()
-            n += 1
-            if win.is_closed():
-                self.close()
-
-    def _window_event(self, name: str, x: float, y: float, buttons: Mapping[str, str]) -> None:
-        mods = {m for m in ("shift", "control", "alt") if f"{m}-" in name}
-        base = name.split("-")
-        self.modifiers(sorted(mods))
-        up = base[-1] == "up"
-        key = base[-2] if up else base[-1]
-        if key in buttons:
-            (self.mouse_up if up else self.mouse_down)(x, y, buttons[key])
-        elif key == "wheel_up" and not up:
-            self.wheel(1)
-        elif key == "wheel_down" and not up:
-            self.wheel(-1)
-        elif not up and not key.endswith("repeat") and key not in ("shift", "control", "alt"):
-            self.key(("shift-" if "shift" in mods and len(key) == 1 else "") + key)
+        return run_window(self, max_frames)
 
 
 class SceneApp(TableApp):
-    """A physics scene on the table, no game: look around it, ``space`` runs the scene in the
-    verdict profile and plays the run back, ``r`` puts it back as written.
+    """A physics scene on the table, no game: look around it; ``space`` runs the scene live
+    and judges it; ``r`` puts it back as written.
+
+    ``space`` starts two things at once (:mod:`sim.view.live`): the scene falling in the
+    display profile, stepped inside the frame loop (each frame advances the world by the
+    frame's time, never by more than :data:`sim.view.live.FRAME_BUDGET_S` of wall time, so
+    the window keeps drawing), and the verdict (:func:`sim.verdict.simulate`, the verdict
+    profile, ``replicas`` runs) in a background process. The verdict appears when the run
+    has ended and the verdict is in.
 
     Same camera, text, window loop and harness as :class:`TableApp`; ``scene`` is a
     :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
@@ -771,6 +891,8 @@ class SceneApp(TableApp):
         backend: str = "tiny",
         window: bool = False,
         seconds: float | None = None,
+        replicas: int = 8,
+        seed: int = 0,
     ) -> None:
         from sim.view.interact import BaseController
         from sim.view.renderer import Renderer
@@ -778,19 +900,24 @@ class SceneApp(TableApp):
 
         self.scene = scene
         self.seconds = float(seconds if seconds is not None else (scene.seconds or 2.0))
+        self.replicas = int(replicas)
+        self.seed = int(seed)
         self._still = scene_layout(scene)
         self.game = None
+        self.session = None
         self.seats: list[Any] = []
         self.roles: list[str] = []
-        self.moves = []
-        self.verdict = "space: run the scene (verdict profile); r: as written"
+        self._work = None
+        self.threaded = False
+        self.verdict = "space: run the scene; r: as written"
         self.explanation = ""
-        self.show_help = True
+        self.show_help = False
         self.typing = None
         self.closed = False
         self.referee = None
         self.controller = BaseController()
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit = None
         self._drag = None
@@ -801,11 +928,29 @@ class SceneApp(TableApp):
         self._anim = None
         self._bot_wait = math.inf
         self._mouse = (self.size[0] / 2, self.size[1] / 2)
+        self.live: Any = None
+        """The :class:`sim.view.live.LiveRun` being shown (None: the scene as written)."""
+        self.job: Any = None
+        """The :class:`sim.view.live.VerdictJob` of the run (None before ``space``)."""
+        self._text_at = -1.0
+        self.on_verdict: Any = None
+        """Called with (verdict line, explanation) when a run's verdict arrives (the
+        terminal's log of ``tablesim view``)."""
 
     @property
     def seat(self) -> int | None:
         """Nobody moves in a scene."""
         return None
+
+    @property
+    def state(self) -> Any:
+        """No game state: the scene."""
+        return None
+
+    @property
+    def moves(self) -> list[Any]:
+        """No moves in a scene."""
+        return []
 
     def human_to_move(self) -> bool:
         """No moves in a scene."""
@@ -819,25 +964,98 @@ class SceneApp(TableApp):
     def _base_layout(self) -> TableLayout:
         return self._still
 
-    def run_scene(self) -> None:
-        """Simulate the scene (verdict profile) and start playing the run back."""
-        from sim.world import World
+    @property
+    def busy(self) -> bool:
+        """True while the run is being simulated (its verdict may still be awaited after)."""
+        return self.live is not None and not self.live.done
 
-        samples: list[tuple[float, dict[str, Any]]] = []
-        with World(self.scene, "verdict") as w:
-            t, step = 0.0, 1 / 60
-            samples.append((0.0, w.poses()))
-            while t < self.seconds - 1e-9:
-                w.run(step)
-                t += step
-                samples.append((t, w.poses()))
-            moved = float(np.max(w.com_displacements(), initial=0.0))
-        ids = set(self._still.ids)
-        samples = [(t, {k: v for k, v in p.items() if k in ids}) for t, p in samples]
-        self._anim = {"layout": self._still, "t": 0.0, "samples": samples, "end": self.seconds}
-        self.verdict = f"ran {self.seconds:g} s"
-        self.explanation = f"largest displacement of a piece's centre of mass: {moved * 1000:.1f} mm"
+    def run_scene(self, *, judge: bool = True) -> None:
+        """Start the run (display physics, live) and, with ``judge``, its verdict."""
+        from sim.view.live import LiveRun, VerdictJob
+
+        self._stop()
+        self.live = LiveRun(self.scene, self.seconds)
+        self.job = VerdictJob(self.scene, self.seconds, self.replicas, self.seed) if judge else None
+        self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
+        self.verdict = f"running 0.00 / {self.seconds:g} s (display physics)"
+        self.explanation = (f"judging in the background: verdict profile, {self.replicas} runs"
+                            if judge else "")  # fmt: skip
         self._dirty = True
+
+    def _stop(self) -> None:
+        if self.live is not None:
+            self.live.close()
+        if self.job is not None:
+            self.job.cancel()
+        self.live, self.job, self._anim = None, None, None
+
+    def close(self) -> None:
+        """Stop the run and the verdict job, close the renderer (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._stop()
+        self.renderer.close()
+
+    def tick(self, dt: float) -> None:
+        """Advance the live run by ``dt`` seconds (within the frame budget); take the verdict
+        once the run has ended and it is in."""
+        live = self.live
+        if live is None:
+            return
+        if not live.done:
+            live.advance(dt)
+            self.verdict = f"running {live.time:.2f} / {self.seconds:g} s (display physics)"
+            if live.done:
+                self.verdict = f"ran {live.time:.2f} s (display physics)"
+                if self.job is not None:
+                    self.explanation = (f"judging: verdict profile, {self.replicas} runs "
+                                        "(in the background)")  # fmt: skip
+        if live.done:
+            self._take_verdict()
+
+    def _take_verdict(self) -> None:
+        """When the background verdict is in: say it (status, :attr:`on_verdict`)."""
+        if self.job is None or not self.job.ready():
+            return
+        from sim.view.live import verdict_lines
+
+        try:
+            self.verdict, *rest = verdict_lines(self.job.result())
+            self.explanation = " ".join(rest)
+        except Exception as exc:  # noqa: BLE001 - shown, the window stays up
+            self.explanation = f"the verdict failed: {exc}"
+        self.job = None
+        self._dirty = True
+        if self.on_verdict is not None:
+            self.on_verdict(self.verdict, self.explanation)
+
+    def finish_run(self, timeout: float | None = None) -> None:
+        """Simulate the rest of the run at once and wait for its verdict (headless use)."""
+        if self.live is None:
+            return
+        self.live.advance(self.seconds, budget_s=math.inf)
+        if self.job is not None:
+            self.job.result(timeout)
+        self.tick(0.0)
+
+    def _anim_poses(self) -> dict[str, Any]:
+        a = self._anim
+        if a is not None and "live" in a:
+            ids = set(self._still.ids)
+            return {k: v for k, v in a["live"].poses.items() if k in ids}
+        return super()._anim_poses()
+
+    def frame(self) -> np.ndarray | None:
+        """Draw; while running, the live poses (and the status text a few times a second)."""
+        import time
+
+        if self.live is not None and self._anim is not None and self._anim.get("shown"):
+            now = time.monotonic()
+            if now - self._text_at > 0.1:
+                self._text_at = now
+                self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
+        return super().frame()
 
     def key(self, name: str) -> bool:
         """``space`` runs, ``r`` resets; camera keys as in :class:`TableApp`."""
@@ -845,7 +1063,7 @@ class SceneApp(TableApp):
             self.run_scene()
             return False
         if name == "r":
-            self._anim = None
+            self._stop()
             self.verdict, self.explanation = "as written", ""
             self._dirty = True
             return False

@@ -13,8 +13,6 @@ package. Files are written to a temporary name and renamed, so nothing is half w
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,7 +125,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     without ``imageio-ffmpeg`` installed. The file appears only when complete."""
     from PIL import Image
 
-    from sim.view.snapshot import publish
+    from sim.outputs import atomic_write
 
     out = Path(path)
     suffix = out.suffix.lower()
@@ -141,11 +139,10 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
                 "MP4 needs the imageio-ffmpeg package (pip install 'tablesim[video]'); "
                 "GIF works without it"
             ) from None
-    parent = out.parent if str(out.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=suffix)
-    os.close(fd)
     count = 0
-    try:
+
+    def write(tmp: str) -> None:
+        nonlocal count
         if suffix == ".gif":
             images = []
             for f in frames:
@@ -183,11 +180,8 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
             if writer is None:
                 raise ValueError("no frames to write")
             writer.close()
-        publish(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    atomic_write(out, write, suffix=suffix)
     return out, count
 
 
@@ -198,32 +192,28 @@ JUDGED_GAMES: dict[str, str] = {
 """Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
 
 
-def judged_move_run(
-    game_name: str, config: Any, seed: int, move_texts: Sequence[str], number: int
-) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
-    """The judged run of move ``number`` (1-based) of a Kozo or Kataboom game on the physics
-    table.
+def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
+    """The judged run of move ``number`` (1-based) of a Kozo or Kataboom game (``log``: a
+    :class:`games.log.GameLog`) on the physics table.
 
-    The game is replayed through its physics table (:data:`JUDGED_GAMES`), the referee that
-    measured it (same seed, same moves, so the same verdict-profile world bit for bit), and the
-    World's
-    poses are sampled at every check instant of that move's watch (every 10 ms of simulated
-    time) through the table's observer hook; nothing is changed. Returns (the state after the
-    move, [(seconds since the move started, piece id -> pose)]). ValueError when the move passes
-    no table time (``take``) or ``number`` is out of range.
+    The whole log is replayed in a :class:`games.session.Session` whose referee is the game's
+    physics table (:data:`JUDGED_GAMES`), the referee that measured it (same seed, same moves,
+    so the same verdict-profile world bit for bit), every recorded field checked as
+    ``tablesim replay`` does; the World's poses are sampled at every check instant of move
+    ``number``'s watch (every 10 ms of simulated time) through the table's read-only observer
+    hook. Returns (the state after the move, [(seconds since the move started, piece id ->
+    pose)]). :class:`games.session.Divergence` when the log does not reproduce; ValueError when
+    the move passes no table time (``take``) or ``number`` is out of range.
     """
-    import importlib
 
     import sim.tables  # noqa: F401  (registers the physics referees)
-    from games.registry import get_game
+    from games.session import Session
 
+    game_name = log.header.game
     if game_name not in JUDGED_GAMES:
         raise ValueError(f"{game_name}: no physics table (judged games: {', '.join(JUDGED_GAMES)})")
-    if not (1 <= number <= len(move_texts)):
-        raise ValueError(f"move {number}: the log has moves 1..{len(move_texts)}")
-    module, attr = JUDGED_GAMES[game_name].split(":")
-    table_class = getattr(importlib.import_module(module), attr)
-    game = get_game(game_name)
+    if not (1 <= number <= len(log.moves)):
+        raise ValueError(f"move {number}: the log has moves 1..{len(log.moves)}")
     samples: list[tuple[float, dict[str, Any]]] = []
     watching: dict[str, int | None] = {"index": None}
 
@@ -231,30 +221,29 @@ def judged_move_run(
         if index == watching["index"]:
             samples.append((float(t), world.poses()))
 
-    table = table_class(config, seed, knock=observe)
-    state = game.new_game(config, seed)
-    try:
-        for i, text in enumerate(move_texts[:number], start=1):
-            move = game.parse_move(state, str(text))
-            if i == number:
-                watching["index"] = len(state.history)
-            move = table.measure(state, move)
-            state = game.apply(state, move)
-    finally:
-        table.close()
+    state = None
+    with Session.from_header(log.header, source=log.source) as session:
+        if not hasattr(session.referee, "knock"):
+            raise ValueError(
+                f"{log.source}: this {game_name} game was not played on the physics table"
+            )
+        session.referee.knock = observe  # type: ignore[union-attr]
+        for entry in log.moves:
+            watching["index"] = len(session.state.history) if entry.n == number else None
+            played = session.follow(entry)
+            if entry.n == number:
+                state = played.after
+        session.check_result(log.result)
     if not samples:
+        text = log.moves[number - 1].move
         raise ValueError(
-            f"move {number} ({move_texts[number - 1]!r}) passes no time at the table: "
-            "film a place or cube move"
+            f"move {number} ({text!r}) passes no time at the table: film a place or cube move"
         )
     return state, samples
 
 
 def judged_move_frames(
-    game_name: str,
-    config: Any,
-    seed: int,
-    move_texts: Sequence[str],
+    log: Any,
     number: int,
     *,
     fps: float = 30.0,
@@ -269,8 +258,8 @@ def judged_move_frames(
     from sim.view.renderer import Renderer
     from sim.view.tables import layout_for_state
 
-    state, samples = judged_move_run(game_name, config, seed, move_texts, number)
-    layout = layout_for_state(game_name, state)
+    state, samples = judged_move_run(log, number)
+    layout = layout_for_state(log.header.game, state)
     ids = set(layout.ids)
     times = np.array([t for t, _ in samples])
     n = film_frame_count(float(times[-1]), fps, slow)

@@ -28,6 +28,7 @@ The renderer only reads layouts and poses; it never changes a game state or a wo
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,6 +48,11 @@ SKY_BOTTOM: tuple[int, int, int] = (226, 236, 244)
 """Background colour at the bottom edge (the gradient runs top to bottom behind the table)."""
 TABLE_COLOR: tuple[int, int, int] = (182, 132, 90)
 """Mean colour of the wooden table top before lighting."""
+SOFTWARE_GL: tuple[str, ...] = ("llvmpipe", "softpipe", "swrast", "software rasterizer")
+"""OpenGL renderer names (lower case, substrings) of software rasterisers: a window on
+``auto`` uses the tiny backend instead."""
+MOVING_SHADOW_COARSE = 4
+"""Texel size factor of the tiny backend's faked shadows in a frame whose poses changed."""
 SHADOW_MAP = 2048
 """Shadow map size (texels per side) of the gl backend."""
 
@@ -63,6 +69,20 @@ def _check_size(size: Sequence[int]) -> tuple[int, int]:
     if w < 1 or h < 1 or w > 8192 or h > 8192:
         raise ValueError(f"size must be 1..8192 pixels per side, got {w}x{h}")
     return w, h
+
+
+def _frame_buffer(window: bool = False) -> Any:
+    """24-bit colour and depth; a window asks for one back buffer: without it Mesa/llvmpipe
+    under Xvfb shows a black window (nothing is ever swapped to the front)."""
+    from panda3d.core import FrameBufferProperties
+
+    fb = FrameBufferProperties()
+    fb.set_rgb_color(True)
+    fb.set_color_bits(24)
+    fb.set_depth_bits(24)
+    if window:
+        fb.set_back_buffers(1)
+    return fb
 
 
 def _pow2(n: int) -> int:
@@ -244,7 +264,6 @@ class Renderer:
     ) -> None:
         from panda3d.core import (
             Camera,
-            FrameBufferProperties,
             GraphicsEngine,
             GraphicsPipe,
             OrthographicLens,
@@ -255,33 +274,28 @@ class Renderer:
         if isinstance(supersample, bool) or not isinstance(supersample, int) or supersample < 1:
             raise ValueError(f"supersample must be an integer >= 1, got {supersample!r}")
         self.supersample = supersample
+        self.software_gl = ""
+        """The software OpenGL renderer a window on ``auto`` left for tiny (empty: none)."""
+        self.coarse_motion = False
+        """Tiny backend: frames whose poses changed get coarse shadows (the interactive app
+        turns it on; pictures and films keep full shadows in every frame)."""
         self.window = bool(window)
-        if self.window and backend == "tiny":
-            raise BackendUnavailableError("a window (render_mode='human') needs the gl backend")
-        self.backend, pipe = make_pipe("gl" if self.window else backend)
-        self._engine = GraphicsEngine(pipe)
-        fb = FrameBufferProperties()
-        fb.set_rgb_color(True)
-        fb.set_color_bits(24)
-        fb.set_depth_bits(24)
-        w, h = (v * supersample for v in self.size)
         if self.window:
-            props = WindowProperties()
-            props.set_size(w, h)
-            props.set_title(title)
-            flags = GraphicsPipe.BF_require_window
+            self._buf = self._open_window(backend, title)
         else:
-            props = WindowProperties.size(w, h)
+            self.backend, pipe = make_pipe(backend)
+            self._engine = GraphicsEngine(pipe)
+            w, h = (v * supersample for v in self.size)
             flags = GraphicsPipe.BF_refuse_window
             if self.backend == "tiny":
                 flags |= GraphicsPipe.BF_resizeable  # to shrink it before removal, see close()
-        self._buf = self._engine.make_output(pipe, "tablesim-view", 0, fb, props, flags)
-        if self._buf is None:
-            self._engine.remove_all_windows()
-            raise BackendUnavailableError(
-                f"Panda3D could not create {'a window' if window else 'an offscreen buffer'} "
-                f"on the {self.backend} backend"
-            )
+            self._buf = self._engine.make_output(pipe, "tablesim-view", 0, _frame_buffer(),
+                                                 WindowProperties.size(w, h), flags)  # fmt: skip
+            if self._buf is None:
+                self._engine.remove_all_windows()
+                raise BackendUnavailableError(
+                    f"Panda3D could not create an offscreen buffer on the {self.backend} backend"
+                )
         self._buf.set_clear_color_active(True)
         self._buf.set_clear_color((*(c / 255 for c in SKY_BOTTOM), 1))
         self._sky = _sky()
@@ -302,6 +316,41 @@ class Renderer:
         self._shadows_dirty = False
         self._closed = False
         self._frames = 0
+
+    def _open_window(self, backend: str, title: str) -> Any:
+        """Open the on-screen window (``$DISPLAY``) on ``backend``: ``gl``, ``tiny``
+        (p3tinydisplay draws into an X window too) or ``auto`` -- gl, unless its OpenGL is a
+        software rasteriser (Mesa llvmpipe, softpipe, swrast: no GPU), where tiny draws the
+        same table several times faster (``docs/view-interactive.md``). Sets
+        :attr:`backend` and the engine; returns the window."""
+        from panda3d.core import GraphicsEngine, GraphicsPipe, WindowProperties
+
+        if not os.environ.get("DISPLAY"):
+            raise BackendUnavailableError("a window needs a display ($DISPLAY is not set)")
+        want = "gl" if backend == "auto" else backend
+        w, h = (v * self.supersample for v in self.size)
+        props = WindowProperties()
+        props.set_size(w, h)
+        props.set_title(title)
+        self.backend, pipe = make_pipe(want)
+        self._engine = GraphicsEngine(pipe)
+        win = self._engine.make_output(pipe, "tablesim-window", 0, _frame_buffer(window=True),
+                                       props, GraphicsPipe.BF_require_window)  # fmt: skip
+        if win is not None and backend == "auto" and self.backend == "gl":
+            self._engine.open_windows()
+            gsg = win.get_gsg()
+            name = gsg.get_driver_renderer().lower() if gsg is not None else ""
+            if any(soft in name for soft in SOFTWARE_GL):
+                self._engine.remove_all_windows()
+                self.software_gl = name
+                return self._open_window("tiny", title)
+        if win is None:
+            self._engine.remove_all_windows()
+            raise BackendUnavailableError(
+                f"Panda3D could not open a window on the {self.backend} backend "
+                f"(display {os.environ.get('DISPLAY')})"
+            )
+        return win
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> Renderer:
@@ -327,7 +376,7 @@ class Renderer:
         self._closed = True
         self._clear_graph()
         self._buf.remove_all_display_regions()
-        if self.backend == "tiny":
+        if self.backend == "tiny" and not self.window:
             # p3tinydisplay never frees a buffer's frame buffer when the buffer is closed
             # (Panda3D 1.10: TinyGraphicsBuffer::close_buffer has no ZB_close), leaking 8 bytes
             # per pixel; resizing does free the old one, so shrink to 1x1 before removing it.
@@ -508,7 +557,7 @@ class Renderer:
             node.set_wordwrap(0.48 * w / px)
             node.set_text(text)
             node.set_text_color(1, 1, 1, 1)
-            node.set_card_color(0, 0, 0, 0.55)
+            node.set_card_color(0, 0, 0, 0.68)  # white on a dark card: readable on any table
             node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
             node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
             tnp = root.attach_new_node(node)
@@ -519,6 +568,25 @@ class Renderer:
             y = h / 2 - 1.4 * px if corner.startswith("top") else -h / 2 + (lines - 0.6) * px
             tnp.set_pos(x, 0, y)
             tnp.set_transparency(True)
+
+    def resize(self, size: Sequence[int]) -> None:
+        """Draw at ``size`` (width, height) pixels from now on: an offscreen buffer is resized,
+        a window has been (by its user); the camera's lens, the text and :meth:`ray` follow.
+        ValueError for a bad size."""
+        new = _check_size(size)
+        if new == self.size or self._closed:
+            return
+        self.size = new
+        w, h = (v * self.supersample for v in new)
+        if not self.window:
+            self._buf.set_size(w, h)
+        if self.view is not None and not self._dr.get_camera().is_empty():
+            # the vertical field of view stays, the horizontal one follows the new aspect
+            lens = self._dr.get_camera().node().get_lens()
+            hfov = math.degrees(2 * math.atan(math.tan(math.radians(self.view.fov) / 2) * w / h))
+            lens.set_fov(hfov, self.view.fov)
+        if getattr(self, "_text_root", None) is not None:
+            self._text_root.find("**/+Camera").node().get_lens().set_film_size(w, h)
 
     def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
         """The world ray (origin, unit direction) through pixel (column ``x``, row ``y``, row 0
@@ -575,6 +643,7 @@ class Renderer:
         kept = tuple(it for it in self._layout.items if it.id not in gone)
         self._layout = _replace(self._layout, items=kept + tuple(add))
         self._shadows_dirty = True
+        self._moving = True  # a ghost following the pointer: quick shadows (coarse_motion)
 
     # ------------------------------------------------------------------ poses and frames
     def set_poses(self, poses: Mapping[str, Pose]) -> None:
@@ -597,9 +666,11 @@ class Renderer:
             x, y, z, w = moved.quat
             node.set_quat(LQuaternionf(w, x, y, z))
         self._shadows_dirty = True
+        self._moving = True
 
-    def _update_shadows(self) -> None:
-        """Faked shadows (tiny backend): one decal per receiving plane."""
+    def _update_shadows(self, coarse: int = 1) -> None:
+        """Faked shadows (tiny backend): one decal per receiving plane; ``coarse`` texels
+        (:data:`MOVING_SHADOW_COARSE` while pieces move, full detail once they stop)."""
         for d in self._decals:
             # free the texture's copy in the renderer and its RAM image: otherwise every old
             # decal stays alive (measured: 8 MB a frame in a film)
@@ -631,7 +702,7 @@ class Renderer:
                 v = item.world_vertices()
                 z = float(v[:, 2].max())
                 lo, hi = v[:, :2].min(axis=0), v[:, :2].max(axis=0)
-            made = shadow_mask(tri, light, z, lo, hi)
+            made = shadow_mask(tri, light, z, lo, hi, coarse)
             if made is None:
                 continue
             decal = _decal(f"shadow-{rid}", made[0], made[1], lo, z)
@@ -648,8 +719,14 @@ class Renderer:
             raise RuntimeError("this renderer is closed")
         if self._layout is None:
             raise RuntimeError("show() a layout before rendering")
-        if self.backend == "tiny" and self._shadows_dirty:
-            self._update_shadows()
+        if self.backend == "tiny":
+            # a frame with new poses gets quick coarse shadows; the first frame without a
+            # change redraws them in full (a still picture always has the full shadows)
+            moving = self.coarse_motion and getattr(self, "_moving", False)
+            if self._shadows_dirty or (not moving and getattr(self, "_coarse", False)):
+                self._update_shadows(MOVING_SHADOW_COARSE if moving else 1)
+                self._coarse = moving
+            self._moving = False
         self._frames += 1
         if self._frames % 32 == 0:  # nobody else collects Panda3D's state cache (no ShowBase)
             collect_state_garbage()

@@ -16,9 +16,7 @@ on a layout from :mod:`sim.view.tables`; this module keeps the picture-file func
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,7 +36,6 @@ __all__ = [
     "CameraView",
     "camera_for_scene",
     "frame_points",
-    "publish",
     "render_layout",
     "render_pixels",
     "render_scene",
@@ -65,31 +62,17 @@ def render_pixels(
         return r.render()  # type: ignore[return-value]
 
 
-def publish(tmp: str | Path, out: str | Path) -> None:
-    """Give the finished temporary file ``tmp`` the mode a new file gets (mkstemp makes it 0600)
-    and rename it to ``out`` in one step."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, out)
-
-
 def save_png(pixels: np.ndarray, out_png: str | Path) -> Path:
     """Write an (H, W, 3) uint8 array as a PNG through a temporary file (nothing half written);
     parent directories are created."""
     from PIL import Image
 
+    from sim.outputs import atomic_write
+
     out = Path(out_png)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".png")
-    os.close(fd)
-    try:
-        Image.fromarray(pixels, "RGB").save(tmp, format="PNG")
-        publish(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(out, lambda tmp: Image.fromarray(pixels, "RGB").save(tmp, format="PNG"),
+                 suffix=".png")  # fmt: skip
     return out
 
 

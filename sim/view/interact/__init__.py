@@ -139,6 +139,11 @@ class BaseController:
         self.game, self.state = game, state
         self.message = ""
 
+    def stamp(self, move: Any) -> Any:
+        """A move typed on the move line as the person made it (games that time moves get the
+        seconds since the position was shown); unchanged here."""
+        return move
+
     def on_mouse_move(self, p: Pointer) -> None:
         """Ignore pointer moves."""
 

@@ -161,6 +161,12 @@ class KataminoController(BaseController):
             return SIMULATED
         return round(max(0.0, self.now() - self.shown_at), 1)
 
+    def stamp(self, move: Any) -> Any:
+        """A typed move with the seconds since the board was shown (duel races)."""
+        if not self.duel:
+            return move
+        return self.family().stamp_seconds(self.state, move, self.now() - self.shown_at)
+
     def _move(self, name: str, cells: Sequence[Cell]) -> Any:
         if self.duel:
             from games.katamino.duel import KINDS, DuelMove

@@ -1,0 +1,165 @@
+"""The physics sanity guard: what no real table can do is an error, never an outcome.
+
+A verdict is drawn from poses. If the simulation produced a non-finite number, a speed no piece
+on a table reaches, a displacement larger than the table, or a piece left the table, then the
+poses mean nothing and :class:`PhysicsBlowUpError` is raised instead of a verdict: the command
+line exits 1 ("the physics blew up"), a sweep records an ``error`` row.
+
+What can be caught before simulating is caught by scene validation (:data:`LIMITS`, applied in
+:mod:`sim.scene`: positions within the table, gravity, density, sizes); this module catches the
+rest while and after simulating:
+
+- :func:`check_body` -- one body's pose and velocity (called by :meth:`sim.world.World.check`).
+- :func:`check_positions` -- centre-of-mass positions of all pieces (called at every topple-rule
+  check of :func:`sim.verdict.run_once`, which may stop before the world's own periodic check).
+- :func:`statics_failure` -- the static-equilibrium LP refusing its input (numbers out of range)
+  becomes the same error.
+
+Nothing here imports PyBullet.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "LIMITS",
+    "MAX_ANGULAR_SPEED",
+    "MAX_SPEED",
+    "TABLE_HALF_M",
+    "Limit",
+    "PhysicsBlowUpError",
+    "check_body",
+    "check_positions",
+    "statics_failure",
+]
+
+MAX_SPEED = 5.0
+"""Linear COM speed (m/s) above which a piece counts as blown up. A piece falling 1 m from rest
+reaches 4.4 m/s; nothing on a table legitimately moves faster. (So a piece in free fall for more
+than 0.5 s -- off the 4 m table, or in a scene without ground -- also trips it.)"""
+MAX_ANGULAR_SPEED = 2000.0
+"""Angular speed (rad/s) above which a piece counts as blown up. A 10 mm cube whose corners move
+at 5 m/s spins at about 700 rad/s."""
+TABLE_HALF_M = 2.0
+"""Half the side (m) of the square table (4 m, as :mod:`sim.world` builds it)."""
+MAX_HEIGHT_M = 2.0
+"""Highest a piece may start or get (m above the table top): ten Kozo towers' worth."""
+LOWEST_M = -0.5
+"""A piece below this (m) has fallen off the table (or through it)."""
+
+
+class PhysicsBlowUpError(RuntimeError):
+    """The simulation produced a non-finite pose, an impossible speed or a piece off the table.
+
+    This is an error of the simulation, never an outcome: a verdict must not be drawn from it.
+    ``piece`` is the piece id, ``time`` the simulated time (s), ``quantity`` what was checked and
+    ``value`` what it was.
+    """
+
+    def __init__(self, piece: str, time: float, quantity: str, value: Any) -> None:
+        self.piece = piece
+        self.time = time
+        self.quantity = quantity
+        self.value = value
+        super().__init__(
+            f"physics blew up: piece {piece!r} at t = {time:.4f} s has {quantity} = {value!r}"
+        )
+
+
+class Limit:
+    """An allowed closed range ``[low, high]`` of one scene setting, in the file's unit."""
+
+    def __init__(self, low: float, high: float, unit: str, why: str) -> None:
+        self.low, self.high, self.unit, self.why = low, high, unit, why
+
+    def problem(self, value: float) -> str | None:
+        """None if ``value`` is allowed, else the message (what is allowed, and why)."""
+        if self.low <= value <= self.high:
+            return None
+        unit = f" {self.unit}" if self.unit else ""
+        return f"must be in [{self.low:g}, {self.high:g}]{unit} ({self.why}), got {value:g}"
+
+
+LIMITS: dict[str, Limit] = {
+    # [physics] keys, in the file's units (documented in scenes/README.md, "Limits")
+    "gravity": Limit(0.0, 100.0, "m/s^2", "up to about 10 g"),
+    "density": Limit(1.0, 25_000.0, "kg/m^3", "from foam to osmium"),
+    "friction": Limit(0.0, 10.0, "", "wood on wood is about 0.45"),
+    "clearance_mm": Limit(0.0, 5.0, "mm", "a gap between cubes, well below a cube edge"),
+    "kozo_cube_mm": Limit(1.0, 500.0, "mm", "a cube edge a hand can hold"),
+    "balance_cube_mm": Limit(1.0, 500.0, "mm", "a cube edge a hand can hold"),
+    "katamino_cube_mm": Limit(1.0, 500.0, "mm", "a cube edge a hand can hold"),
+    "unit_cube_mm": Limit(1.0, 500.0, "mm", "a cube edge a hand can hold"),
+    "kozo_board_mm": Limit(10.0, 2_000.0, "mm", "a board on the 4 m table"),
+    "kozo_board_thickness_mm": Limit(1.0, 200.0, "mm", "a board, not a wall"),
+    "kozo_square_mm": Limit(1.0, 600.0, "mm", "a third of a board at most"),
+    # scene geometry (metres, converted by the scene loader)
+    "box_m": Limit(1e-4, 2 * TABLE_HALF_M, "m", "from 0.1 mm to the 4 m table"),
+    "x_m": Limit(-TABLE_HALF_M, TABLE_HALF_M, "m", "on the 4 m table, centred at 0"),
+    "z_m": Limit(-0.2, MAX_HEIGHT_M, "m", "from under the table top to 2 m above it"),
+}
+"""Allowed ranges of scene settings (see scenes/README.md). Numbers outside them are no table
+that exists, and PyBullet's answers for them are noise."""
+MAX_PIECES = 2_000
+"""Most pieces (dynamic and static) one scene may hold."""
+
+
+def check_body(piece: str, time: float, pos: Sequence[float], quat: Sequence[float],
+               lin: Sequence[float], ang: Sequence[float]) -> None:  # fmt: skip
+    """Raise :class:`PhysicsBlowUpError` for a non-finite pose or velocity, a speed above
+    :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED`, or a piece off the table."""
+    for name, val in (
+        ("position", pos),
+        ("orientation", quat),
+        ("velocity", lin),
+        ("angular velocity", ang),
+    ):
+        if not all(math.isfinite(v) for v in val):
+            raise PhysicsBlowUpError(piece, time, name, tuple(val))
+    speed = math.sqrt(sum(v * v for v in lin))
+    if speed > MAX_SPEED:
+        raise PhysicsBlowUpError(piece, time, "speed (m/s)", speed)
+    spin = math.sqrt(sum(v * v for v in ang))
+    if spin > MAX_ANGULAR_SPEED:
+        raise PhysicsBlowUpError(piece, time, "angular speed (rad/s)", spin)
+    _check_place(piece, time, pos)
+
+
+def _check_place(piece: str, time: float, pos: Sequence[float]) -> None:
+    x, y, z = (float(v) for v in pos)
+    if max(abs(x), abs(y)) > TABLE_HALF_M:
+        raise PhysicsBlowUpError(
+            piece, time, "position off the 4 m table (m)", (round(x, 4), round(y, 4))
+        )
+    if not LOWEST_M <= z <= MAX_HEIGHT_M + 1.0:
+        raise PhysicsBlowUpError(piece, time, "height off the table (m)", round(z, 4))
+
+
+def check_positions(ids: Sequence[str], time: float, com: np.ndarray) -> None:
+    """Raise :class:`PhysicsBlowUpError` if any centre of mass (``(N, 3)`` m) is non-finite or off
+    the table. Cheap enough for every topple-rule check."""
+    com = np.asarray(com, dtype=float)
+    if com.size == 0:
+        return
+    bad = ~np.isfinite(com).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise PhysicsBlowUpError(ids[i], time, "position", tuple(float(v) for v in com[i]))
+    off = (np.abs(com[:, :2]).max(axis=1) > TABLE_HALF_M) | (com[:, 2] < LOWEST_M) | (
+        com[:, 2] > MAX_HEIGHT_M + 1.0
+    )
+    if off.any():
+        i = int(np.flatnonzero(off)[0])
+        _check_place(ids[i], time, com[i])
+
+
+def statics_failure(exc: BaseException) -> PhysicsBlowUpError:
+    """The static-equilibrium LP refusing its numbers (``ValueError`` from ``linprog``) as a
+    blow-up: the scene's numbers are beyond what the solver (and a table) can take."""
+    text = " ".join(str(exc).split())
+    return PhysicsBlowUpError("(statics)", 0.0, "static-equilibrium LP input", text[:200])

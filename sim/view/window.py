@@ -1,0 +1,196 @@
+"""The on-screen window of the interactive table: Panda3D's ShowBase runs the loop.
+
+:func:`run_window` drives an app (:class:`sim.view.app.TableApp` or a subclass) whose renderer
+opened a window (``window=True``). The app itself has no clock and no event source: it is told
+``tick(dt)``, ``frame()``, ``key(name)``, ``type_char(ch)``, ``mouse_*`` and ``resize`` by
+whoever drives it -- this module in a window, :class:`sim.view.harness.Harness` offscreen.
+
+Why ShowBase (``docs/architecture.md``, "The window"): its task manager gives a paced frame
+loop (``ClockObject`` limited to :data:`FRAME_RATE`, ``dt`` clamped so a slow frame never
+jumps an animation), Ctrl-C handling, and its event manager and messenger deliver the
+window's own events (``window-event`` for resizes and closing). ShowBase is made with
+``windowType="none"``: it opens no window of its own; the renderer's window and graphics
+engine stay the renderer's, so the same :class:`~sim.view.renderer.Renderer` draws offscreen
+and on screen.
+
+Input: one ``MouseAndKeyboard`` on the window under ShowBase's data graph and one
+``ButtonThrower`` that throws three general events only -- button down, button up (with the
+button's name) and keystrokes (with the typed character). Panda3D also throws ``raw-KEY`` and
+``KEY`` for every press; nothing listens to those, so each key reaches the app exactly once.
+Keystrokes (which know the layout and shift: ``T``, ``,``) feed the move line; button names
+(``r``, ``f1``, ``enter``) are the app's keys.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sys
+import time
+from typing import Any
+
+__all__ = ["FRAME_RATE", "MAX_DT", "run_window"]
+
+FRAME_RATE = 60.0
+"""Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
+MAX_DT = 0.1
+"""Longest time step (s) one frame may advance the app: a slower frame plays slower."""
+
+_MODIFIERS = {
+    "shift": "shift", "lshift": "shift", "rshift": "shift",
+    "control": "control", "lcontrol": "control", "rcontrol": "control",
+    "alt": "alt", "lalt": "alt", "ralt": "alt", "meta": "alt", "lmeta": "alt", "rmeta": "alt",
+}  # fmt: skip
+_BUTTONS = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
+_PREFIX = "tablesim-window-"
+
+
+def _showbase() -> Any:
+    """ShowBase without a window of its own (made once per process, reused)."""
+    base = getattr(builtins, "base", None)
+    if base is not None:
+        return base
+    from panda3d.core import load_prc_file_data
+
+    # no audio device, no joystick scan of /dev/input (it prints errors in containers)
+    load_prc_file_data("tablesim-window", "audio-library-name null\nnotify-level-device fatal\n")
+    from direct.showbase.ShowBase import ShowBase
+
+    return ShowBase(windowType="none")
+
+
+class _Driver:
+    """Feeds one window's events to the app and draws it every frame."""
+
+    def __init__(self, app: Any, max_frames: int | None) -> None:
+        from panda3d.core import ButtonThrower, MouseAndKeyboard
+
+        self.app = app
+        self.base = _showbase()
+        self.win = app.renderer.output
+        self.max_frames = max_frames
+        self.frames = 0
+        self.started = time.monotonic()
+        self.mods: set[str] = set()
+        self.held: dict[str, str] = {}
+        self.size = tuple(app.size)
+        self._mak = self.base.dataRoot.attach_new_node(MouseAndKeyboard(self.win, 0, "tablesim"))
+        thrower = ButtonThrower("tablesim-buttons")
+        thrower.set_prefix(_PREFIX)  # the per-key events (never listened to) stay out of the way
+        thrower.set_button_down_event(_PREFIX + "down")
+        thrower.set_button_up_event(_PREFIX + "up")
+        thrower.set_keystroke_event(_PREFIX + "keystroke")
+        self._thrower = self._mak.attach_new_node(thrower)
+        self.base.accept(_PREFIX + "down", self.down)
+        self.base.accept(_PREFIX + "up", self.up)
+        self.base.accept(_PREFIX + "keystroke", self.keystroke)
+        self.base.accept("window-event", self.window_event)
+        self.win.set_close_request_event(_PREFIX + "close")
+        self.base.accept(_PREFIX + "close", self.stop)
+
+    # ---- events ----------------------------------------------------------------------------
+    def pointer(self) -> tuple[float, float] | None:
+        ptr = self.win.get_pointer(0)
+        return (ptr.get_x(), ptr.get_y()) if ptr.get_in_window() else None
+
+    def down(self, name: str) -> None:
+        xy = self.pointer() or self.app._mouse
+        if name in _MODIFIERS:
+            self.mods.add(_MODIFIERS[name])
+            self.app.modifiers(sorted(self.mods))
+        elif name in _BUTTONS:
+            self.held[name] = _BUTTONS[name]
+            self.app.mouse_down(*xy, _BUTTONS[name])
+        elif name == "wheel_up":
+            self.app.wheel(1)
+        elif name == "wheel_down":
+            self.app.wheel(-1)
+        else:
+            self.app.key(f"shift-{name}" if "shift" in self.mods and len(name) == 1 else name)
+        self._check_closed()
+
+    def up(self, name: str) -> None:
+        if name in _MODIFIERS:
+            self.mods.discard(_MODIFIERS[name])
+            self.app.modifiers(sorted(self.mods))
+        elif name in self.held:
+            xy = self.pointer() or self.app._mouse
+            self.app.mouse_up(*xy, self.held.pop(name))
+
+    def keystroke(self, char: str) -> None:
+        self.app.type_char(char)
+
+    def window_event(self, win: Any) -> None:
+        if win != self.win:
+            return
+        props = win.get_properties()
+        if not props.get_open():
+            self.stop()
+            return
+        size = (props.get_x_size(), props.get_y_size())
+        if size != self.size and min(size) > 0:
+            self.size = size
+            self.app.resize(size)
+
+    # ---- the frame --------------------------------------------------------------------------
+    def frame(self, task: Any) -> Any:
+        from panda3d.core import ClockObject
+
+        if self.app.closed or self.win.is_closed():
+            return self.stop()
+        xy = self.pointer()
+        if xy is not None and xy != self.app._mouse:
+            self.app.mouse_move(*xy)
+        dt = ClockObject.get_global_clock().get_dt()
+        self.app.tick(min(dt, MAX_DT))
+        if self.app.closed:
+            return self.stop()
+        self.app.frame()
+        self.frames += 1
+        if self.max_frames is not None and self.frames >= self.max_frames:
+            return self.stop()
+        return task.cont
+
+    def stop(self, *why: Any) -> Any:
+        from direct.task import Task
+
+        if os.environ.get("TABLESIM_WINDOW_DEBUG"):
+            wall = time.monotonic() - self.started
+            print(f"window: stop after {self.frames} frames, {wall:.1f} s, "
+                  f"{self.frames / max(wall, 1e-9):.1f} fps {why}", file=sys.stderr)
+        self.base.taskMgr.stop()
+        return Task.done
+
+    def _check_closed(self) -> None:
+        if self.app.closed:
+            self.base.taskMgr.stop()
+
+    def run(self) -> None:
+        from panda3d.core import ClockObject
+
+        clock = ClockObject.get_global_clock()
+        mode = clock.get_mode()
+        clock.set_mode(ClockObject.M_limited)
+        clock.set_frame_rate(FRAME_RATE)
+        task = self.base.taskMgr.add(self.frame, "tablesim-frame", sort=60)
+        try:
+            self.base.taskMgr.run()
+        finally:
+            self.base.taskMgr.remove(task)
+            for ev in ("down", "up", "keystroke", "close"):
+                self.base.ignore(_PREFIX + ev)
+            self.base.ignore("window-event")
+            self._mak.remove_node()
+            clock.set_mode(mode)
+
+
+def run_window(app: Any, max_frames: int | None = None) -> int:
+    """Run ``app``'s window until escape (the app closes), the window is closed, or
+    ``max_frames`` frames were drawn. Returns the number of frames drawn. RuntimeError when
+    the app's renderer has no window."""
+    if not getattr(app.renderer, "window", False):
+        raise RuntimeError("run_window needs an app made with window=True")
+    driver = _Driver(app, max_frames)
+    app.frame()  # the first picture before any event
+    driver.run()
+    return driver.frames

@@ -1,0 +1,66 @@
+"""tablesim: a physics table for five family board games, as one Python namespace.
+
+The public API, thin and stable; the implementation lives in the ``games``, ``sim`` and
+``meshes`` packages of the same distribution::
+
+    import tablesim
+
+    verdict = tablesim.simulate("kozo-overhang", replicas=8, seed=1)   # a shipped scene
+    scene = tablesim.load_scene("my-tower.toml")                        # or a file
+    game = tablesim.get_game("catego")
+    bot = tablesim.make_bot("catego", "strong", seed=1)
+    solutions = tablesim.solve("5x12", "pentominoes", limit=2)
+    env = tablesim.env("kaito")                                         # PettingZoo AEC env
+
+Names are loaded on first use, so ``import tablesim`` is cheap (no PyBullet, Panda3D or
+trimesh until a function needs them). Shipped data comes from :mod:`tablesim.data`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from tablesim.api import game_names, load_scene, simulate, solve
+
+if TYPE_CHECKING:
+    from sim.view.table_view import TableView
+
+__version__ = "0.1.0"
+
+_LAZY: dict[str, tuple[str, str]] = {
+    "get_game": ("games.registry", "get_game"),
+    "make_bot": ("games.registry", "make_bot"),
+    "TableView": ("sim.view.table_view", "TableView"),
+    "env": ("tablesim.envs", "env"),
+    "gym_env": ("tablesim.envs", "gym_env"),
+    "scene_names": ("tablesim.data", "scene_names"),
+    "spec_names": ("tablesim.data", "spec_names"),
+}
+
+__all__ = [
+    "TableView",
+    "env",
+    "game_names",
+    "get_game",
+    "gym_env",
+    "load_scene",
+    "make_bot",
+    "scene_names",
+    "simulate",
+    "solve",
+    "spec_names",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tablesim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,50 @@
+"""Reinforcement-learning environments for every tablesim game (``pip install 'tablesim[rl]'``).
+
+- :func:`env` (``tablesim.env("kaito")``): a PettingZoo AEC environment, one agent per seat
+  (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}`` as
+  arrays, a fixed ``Discrete`` action space per game, ``render_mode`` ``"rgb_array"``
+  (:class:`sim.view.table_view.TableView`, offscreen) or ``"human"`` (a window).
+- :func:`gym_env` (``tablesim.gym_env("catego", opponent="strong")``): a Gymnasium
+  single-agent environment; the other seats are played by a named bot.
+
+Kozo and Kataboom are judged by the physics table (``table="physics"``, the games' default) or
+the seeded stand-in judge (``table="stand-in"``, fast rules-only playouts).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["env", "gym_env"]
+
+
+def _need_rl() -> None:
+    """ModuleNotFoundError naming the extra when PettingZoo or Gymnasium is missing."""
+    import importlib.util
+
+    missing = [m for m in ("gymnasium", "pettingzoo") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ModuleNotFoundError(
+            f"tablesim's environments need {' and '.join(missing)}: pip install 'tablesim[rl]'"
+        )
+
+
+def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo AEC environment of ``game`` with game ``options`` (see
+    ``tablesim list options GAME``); ``players=N`` sets the number of seats."""
+    _need_rl()
+    from tablesim.envs.aec import TableGameEnv
+
+    return TableGameEnv(game, render_mode=render_mode, **options)
+
+
+def gym_env(
+    game: str, opponent: str = "random", seat: int = 0, render_mode: str | None = None,
+    **options: Any,
+) -> Any:  # fmt: skip
+    """A Gymnasium environment: the agent plays ``seat``; every other seat is the bot
+    ``opponent`` (``tablesim list bots GAME``)."""
+    _need_rl()
+    from tablesim.envs.gym import SingleAgentEnv
+
+    return SingleAgentEnv(game, opponent=opponent, seat=seat, render_mode=render_mode, **options)

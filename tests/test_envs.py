@@ -1,0 +1,184 @@
+"""PettingZoo and Gymnasium environments of every game (tablesim.env, tablesim.gym_env)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+import tablesim  # noqa: E402
+from games.registry import game_names, get_game  # noqa: E402
+from tablesim.envs.core import ACTION_BOUNDS, EnvError, decode_observation  # noqa: E402
+
+# Kozo and Kataboom on the seeded stand-in judge (fast); the physics table is a slow case.
+FAST = {"kozo": {"table": "stand-in"}, "kataboom": {"table": "stand-in"}}
+
+
+def _options(game: str) -> dict:
+    return dict(FAST.get(game, {}))
+
+
+def test_every_game_has_an_env() -> None:
+    assert sorted(ACTION_BOUNDS) == game_names()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_pettingzoo_api(game: str) -> None:
+    from pettingzoo.test import api_test
+
+    env = tablesim.env(game, **_options(game))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=60)
+    env.close()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_gymnasium_check_env(game: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = tablesim.gym_env(game, opponent="random", **_options(game))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env, skip_render_check=True)
+    assert not [w for w in caught if "tablesim" in str(w.filename)], caught
+    env.close()
+
+
+def _masked_random_episode(game: str, seed: int) -> tuple[list[str], dict, dict]:
+    env = tablesim.env(game, **_options(game))
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    texts: list[str] = []
+    final_rewards: dict[str, float] = {}
+    for agent in env.agent_iter(max_iter=400):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final_rewards[agent] = reward
+            final_obs = decode_observation(obs["observation"])
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        # the mask marks exactly the rules' legal moves, named in info in action order
+        assert len(legal) == len(info["legal_moves"])
+        a = int(rng.choice(list(legal)))
+        texts.append(info["legal_moves"][a])
+        assert env.action_of(info["legal_moves"][a]) == a
+        env.step(a)
+    return texts, final_rewards, final_obs
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_env_replays_like_the_rules(game: str) -> None:
+    """The moves an env episode played, applied by the rules directly, give the same final
+    state and the result the env rewarded."""
+    texts, rewards, final = _masked_random_episode(game, seed=3)
+    g = get_game(game)
+    opts = _options(game)
+    players = max(2, g.min_players)
+    state = g.new_game(g.make_config(opts, players=players), 3)
+    for t in texts:
+        state = g.apply(state, g.parse_move(state, t))
+    assert g.is_terminal(state)
+    expected = dict(g.state_to_json(state))
+    expected.pop("rng", None)
+    assert final == expected
+    res = g.result(state)
+    for seat in range(players):
+        want = 0.0 if not res.winners else (1.0 if seat in res.winners else -1.0)
+        assert rewards[f"player_{seat}"] == want
+
+
+@pytest.mark.parametrize("game", ["catego", "kaito", "katoiz"])
+def test_same_seed_same_episode(game: str) -> None:
+    assert _masked_random_episode(game, 5)[0] == _masked_random_episode(game, 5)[0]
+
+
+def test_observation_hides_the_random_stream() -> None:
+    env = tablesim.env("catego")
+    env.reset(seed=1)
+    obs = decode_observation(env.observe("player_0")["observation"])
+    assert "rng" not in obs and obs["game"] == "catego"
+
+
+def test_illegal_actions() -> None:
+    env = tablesim.env("catego")
+    env.reset(seed=0)
+    n_legal = int(env.observe(env.agent_selection)["action_mask"].sum())
+    with pytest.raises(EnvError, match="not legal"):
+        env.step(n_legal)
+    g = tablesim.gym_env("catego", opponent="strong")
+    g.reset(seed=0)
+    _, reward, terminated, _, info = g.step(g.action_space.n - 1)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_gym_opponent_plays_the_other_seat() -> None:
+    """After reset and after each step it is the agent's seat to move (or the game is over)."""
+    env = tablesim.gym_env("kaito", opponent="random", seat=1)
+    obs, info = env.reset(seed=2)
+    rng = random.Random(2)
+    done = False
+    while not done:
+        assert env.match.current_seat() == 1
+        a = int(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+        obs, reward, done, _, info = env.step(a)
+    assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_unknown_bot_and_seat() -> None:
+    from games.core import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown bot"):
+        tablesim.gym_env("catego", opponent="nobody")
+    with pytest.raises(EnvError, match="seat 5"):
+        tablesim.gym_env("catego", seat=5)
+
+
+def test_rgb_array_render() -> None:
+    env = tablesim.env("catego", render_mode="rgb_array", size=(160, 90))
+    env.reset(seed=0)
+    frame = env.render()
+    env.close()
+    assert frame.shape == (90, 160, 3) and frame.dtype == np.uint8
+    assert frame.std() > 5  # a picture, not a blank frame
+
+
+@pytest.mark.slow
+def test_kozo_on_the_physics_table() -> None:
+    from pettingzoo.test import api_test
+
+    env = tablesim.env("kozo")  # table = physics, the game's default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=10)
+    env.close()
+
+
+@pytest.mark.slow
+def test_rollout_example_is_seeded() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+
+    def run() -> dict:
+        p = subprocess.run(
+            [sys.executable, str(root / "examples" / "rl_rollouts.py"), "--episodes", "1", "--json"],
+            capture_output=True, text=True, timeout=600, cwd=root,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    a, b = run(), run()
+    assert sorted(a["games"]) == game_names()
+    # the same seeds play the same moves: equal step counts, whatever the speed
+    assert {g: r["steps"] for g, r in a["games"].items()} == {g: r["steps"] for g, r in b["games"].items()}
+    assert all(r["steps"] > 0 for r in a["games"].values())

@@ -1,0 +1,101 @@
+"""``tablesim record SCENE -o fall.glb``: an animated glTF whose keyframes are the World's poses."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pygltflib = pytest.importorskip("pygltflib")
+
+ROOT = Path(__file__).resolve().parents[1]
+FPS, SECONDS = 10.0, 0.5
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+
+
+def _accessor(gltf, blob: bytes, index: int) -> np.ndarray:
+    acc = gltf.accessors[index]
+    view = gltf.bufferViews[acc.bufferView]
+    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[acc.type]
+    dtype = {5126: np.float32, 5125: np.uint32}[acc.componentType]
+    start = view.byteOffset + (acc.byteOffset or 0)
+    data = np.frombuffer(blob, dtype=dtype, count=acc.count * width, offset=start)
+    return data.reshape(acc.count, width)
+
+
+@pytest.fixture(scope="module")
+def film(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("glb")
+    p = _cli("record", "cantilever-tips", "-o", "tips.glb", "--seconds", str(SECONDS),
+             "--fps", str(FPS), cwd=tmp)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    return tmp / "tips.glb", p.stdout
+
+
+def test_keyframes_are_the_worlds_poses(film: tuple[Path, str]) -> None:
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.world import World
+
+    path, out = film
+    gltf = pygltflib.GLTF2().load(str(path))
+    blob = gltf.binary_blob()
+    scene = load_scene(shipped_scene_path("cantilever-tips"))
+    n = int(round(SECONDS * FPS)) + 1  # one frame at t = 0 and one per 1/fps after it
+    assert f"{n} keyframes" in out
+    # the same run, stepped here: frame k shows the World at k / fps (speed 1)
+    expected: dict[str, list[np.ndarray]] = {}
+    with World(scene, "verdict") as world:
+        for k in range(n):
+            target = int(round(k / FPS / world.time_step))
+            world.step(target - world.steps)
+            for pid, (pos, q) in world.poses().items():
+                expected.setdefault(pid, []).append(np.concatenate([pos, q]))
+    names = {i: node.name for i, node in enumerate(gltf.nodes)}
+    assert sorted(n for n in names.values() if n != "table") == sorted(p.id for p in scene.pieces)
+    (anim,) = gltf.animations
+    seen = set()
+    for ch in anim.channels:
+        sampler = anim.samplers[ch.sampler]
+        times = _accessor(gltf, blob, sampler.input)[:, 0]
+        assert times == pytest.approx(np.arange(n) / FPS, abs=1e-6)
+        values = _accessor(gltf, blob, sampler.output)
+        want = np.array(expected[names[ch.target.node]])
+        cols = slice(0, 3) if ch.target.path == "translation" else slice(3, 7)
+        assert values == pytest.approx(want[:, cols], abs=2e-7)  # float32 of metres
+        seen.add((names[ch.target.node], ch.target.path))
+    assert seen == {(pid, p) for pid in expected for p in ("translation", "rotation")}
+    # the bar tips: its last keyframe is not its first
+    bar = np.array(expected["bar"])
+    assert np.abs(bar[-1, :3] - bar[0, :3]).max() > 1e-3
+
+
+def test_the_root_turns_z_up_into_y_up(film: tuple[Path, str]) -> None:
+    gltf = pygltflib.GLTF2().load(str(film[0]))
+    root = gltf.nodes[gltf.scenes[0].nodes[0]]
+    x, y, z, w = root.rotation
+    # rotate the table's up (0, 0, 1) by the root quaternion: it must be glTF's up (0, 1, 0)
+    up = np.array([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])
+    assert up == pytest.approx([0, 1, 0], abs=1e-12)
+
+
+def test_trimesh_reads_it_upright(film: tuple[Path, str]) -> None:
+    import trimesh
+
+    scene = trimesh.load(film[0])
+    lo, hi = scene.bounds
+    assert lo[1] >= -1e-6 and hi[1] > 0.01  # everything above the table, along y
+
+
+def test_glb_needs_physics(tmp_path: Path) -> None:
+    p = _cli("record", "example:kaito", "-o", "k.glb", cwd=tmp_path)
+    assert p.returncode == 2 and "needs physics" in p.stderr
+    assert not list(tmp_path.iterdir())

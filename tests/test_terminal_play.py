@@ -1,0 +1,76 @@
+"""Terminal play like a terminal game: help, undo and quit in every game, and the players
+called by the board's own names in the prompt and in the turn and result lines."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.registry import game_names, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = {"kozo": ["--table", "stand-in"], "kataboom": ["--table", "stand-in"], "katamino": ["--mode", "duel"]}
+
+
+def _play(game: str, stdin: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", "play", game, "--players", "human,random",
+         "--seed", "4", "--headless", *FAST.get(game, []), *extra],
+        cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_help_undo_and_quit_in_every_game(game: str) -> None:
+    p = _play(game, "help\nundo\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert "commands: help" in p.stdout and "undo:" in p.stdout and "quit:" in p.stdout
+    assert "nothing to undo yet" in p.stdout  # seat 0 moves first: nothing played yet
+    name = get_game(game).player_name(0)
+    # the prompt names the player as the board does
+    assert f"{name} (human), your move" in p.stdout
+    assert re.search(rf"result: {name} \(human\) resigned; .* \(random\) won; \d+ turns$",
+                     p.stdout, re.M), p.stdout[-500:]  # fmt: skip
+
+
+def test_undo_takes_back_the_humans_move_and_the_bots_reply() -> None:
+    # Catego, seed 4: P1 (human) writes 8 in column 2; P2 (random) replies; undo takes both
+    # back, so the board shows an empty pad and P1's first roll again.
+    p = _play("catego", "2\nundo\n3\nquit\n")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "turn 1: P1 (human): P1 rolled 2+6=8, writes 8 in column 2" in out
+    m = re.search(r"undone: 2 \(P1\), (\d+) \(P2\); turn 1 again", out)
+    assert m, out
+    after = out[m.end():]
+    assert "Turn 1 of 22: P1 rolled 2+6=8" in after  # the same roll: the state, not a redraw
+    assert re.search(r"^P1 +\. +\. ", after, re.M)  # column 2 is empty again
+    assert "turn 1: P1 (human): P1 rolled 2+6=8, writes 8 in column 3" in after
+
+
+def test_kaito_calls_its_sides_red_and_black() -> None:
+    p = _play("kaito", "quit\n")
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"^Red +\(seat 0\):", p.stdout, re.M)  # the board's own words
+    assert "Red (human), your move" in p.stdout
+    assert "result: Red (human) resigned; Black (random) won" in p.stdout
+    assert "turn 1: Black (random): " in p.stdout  # Black opens (two removal moves)
+
+
+def test_quit_writes_no_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    p = _play("catego", "quit\n", "--log", str(log))
+    assert p.returncode == 0 and "no log written" in p.stdout and not log.exists()
+
+
+def test_json_result_of_a_resignation() -> None:
+    import json
+
+    p = _play("catego", "quit\n", "--json")
+    assert p.returncode == 0, p.stderr
+    obj = json.loads(p.stdout.strip().splitlines()[-1])
+    assert obj["resigned"] == 0 and obj["winner"] == 1

@@ -1,0 +1,344 @@
+"""The real window, as a person uses it: ``tablesim view`` and ``tablesim play --window`` run
+as subprocesses on a private Xvfb display, driven by ``xdotool`` (real XTEST key presses and
+pointer moves), their pixels read back from the X server (``PIL.ImageGrab``).
+
+Expected values come from what a person sees: the window is not black; one press of a toggle
+key changes the picture and a second press restores it exactly (a key handled twice would
+show no change); the ghost held over the board is green where the rules accept it and red off
+the board (the ghost colours are the controller's documented LEGAL / ILLEGAL colours); a
+toppling scene's pixels change after ``space`` and stop changing once the run is over.
+
+Screenshots of a failing test are kept under ``$TABLESIM_WINDOW_SHOTS`` (default: pytest's
+tmp dir) to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NEEDS_X = pytest.mark.skipif(
+    shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
+    reason="needs Xvfb and xdotool (apt-get install -y xvfb xdotool)",
+)
+TIMEOUT = 120.0  # the machine may be loaded: windows can take long to appear
+
+
+@pytest.fixture(scope="module")
+def xdisplay() -> Iterator[str]:
+    """A private Xvfb; the server picks a free display number itself (-displayfd), so
+    parallel runs never collide."""
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        number = fh.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        pytest.skip("Xvfb did not start")
+    try:
+        yield f":{number}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class Window:
+    """One run of the real program with a window on ``display``."""
+
+    def __init__(self, display: str, args: list[str], title: str, shots: Path) -> None:
+        env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT))
+        self.display, self.shots = display, shots
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.env = env
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.wid = self._wait_window(title)
+        self.box = self.geometry()
+        self.wait(lambda: self.grab().mean() > 30, "the window never drew (it stays black)")
+
+    def geometry(self) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of the window on the screen."""
+        for _ in range(50):
+            geo = self.xdotool("getwindowgeometry", "--shell", self.wid)
+            g = dict(line.split("=", 1) for line in geo.split() if "=" in line)
+            if {"X", "Y", "WIDTH", "HEIGHT"} <= set(g):
+                return int(g["X"]), int(g["Y"]), int(g["WIDTH"]), int(g["HEIGHT"])
+            time.sleep(0.2)
+        pytest.fail(f"no geometry for window {self.wid}")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def output(self) -> str:
+        """What the program printed so far."""
+        return "".join(self.lines)
+
+    def xdotool(self, *args: str) -> str:
+        out = subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True,
+                             timeout=30)  # fmt: skip
+        return out.stdout.strip()
+
+    def _wait_window(self, title: str) -> str:
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read() if self.proc.stderr else ""
+                pytest.fail(f"the program ended (exit {self.proc.returncode}): {err[-2000:]}")
+            found = self.xdotool("search", "--name", f"^{re.escape(title)}$").split()
+            if found:
+                return found[0]
+            time.sleep(0.3)
+        self.kill()
+        pytest.fail(f"no window named {title!r} within {TIMEOUT:.0f} s")
+
+    def grab(self, name: str | None = None) -> np.ndarray:
+        """The window's pixels (H, W, 3) uint8 as the X server has them."""
+        from PIL import ImageGrab
+
+        x, y, w, h = self.box
+        img = ImageGrab.grab(bbox=(x, y, x + w, y + h), xdisplay=self.display)
+        if name is not None:
+            img.save(self.shots / f"{name}.png")
+        return np.asarray(img.convert("RGB"))
+
+    def wait(self, cond, what: str, timeout: float = TIMEOUT) -> None:  # noqa: ANN001
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if cond():
+                return
+            if self.proc.poll() is not None:
+                pytest.fail(f"the program ended while waiting: {what}")
+            time.sleep(0.25)
+        self.grab("timeout")
+        pytest.fail(f"{what} (after {timeout:.0f} s; screenshots in {self.shots})")
+
+    def still(self, region: tuple[slice, slice], timeout: float = TIMEOUT) -> np.ndarray:
+        """Wait until ``region`` of two grabs 0.6 s apart is the same; return it."""
+        last = [self.grab()[region]]
+
+        def same() -> bool:
+            time.sleep(0.6)
+            now = self.grab()[region]
+            ok = np.array_equal(now, last[0])
+            last[0] = now
+            return ok
+
+        self.wait(same, "the picture never came to rest", timeout)
+        return last[0]
+
+    def point(self, fx: float, fy: float) -> None:
+        """Move the pointer to a fraction (fx, fy) of the window (XTEST, like a mouse)."""
+        x, y, w, h = self.box
+        self.xdotool("mousemove", str(int(x + fx * w)), str(int(y + fy * h)))
+
+    def keys(self, *names: str) -> None:
+        self.point(0.5, 0.5)  # no window manager: the focus follows the pointer
+        for n in names:
+            self.xdotool("key", n)
+
+    def type(self, text: str) -> None:
+        self.point(0.5, 0.5)
+        self.xdotool("type", "--delay", "60", text)
+
+    def close_by_window_manager(self) -> None:
+        """What a window manager's close button does: send WM_DELETE_WINDOW."""
+        from Xlib import X, display, protocol
+
+        d = display.Display(self.display)
+        win = d.create_resource_object("window", int(self.wid))
+        protocols, delete = d.intern_atom("WM_PROTOCOLS"), d.intern_atom("WM_DELETE_WINDOW")
+        ev = protocol.event.ClientMessage(window=win, client_type=protocols,
+                                          data=(32, [delete, X.CurrentTime, 0, 0, 0]))  # fmt: skip
+        win.send_event(ev)
+        d.flush()
+        d.close()
+
+    def finish(self, timeout: float = 60) -> tuple[int, str, str]:
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail("the program did not end")
+        self._reader.join(10)
+        assert self.proc.stderr is not None
+        return code, self.output(), self.proc.stderr.read()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    d = Path(os.environ.get("TABLESIM_WINDOW_SHOTS", tmp_path))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs(a.astype(int) - b.astype(int)).sum(axis=2) > 30
+
+
+# ---------------------------------------------------------------------------------------------
+def test_no_display_exits_2_and_says_what_to_do_instead(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env["PYTHONPATH"] = str(ROOT)
+    for args in (["view", "kozo-tower"], ["play", "kozo", "--players", "human,careful", "--window"]):
+        r = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert "no" in r.stderr and "display" in r.stderr
+        assert "tablesim render" in r.stderr and "tablesim record" in r.stderr
+        assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+@NEEDS_X
+def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -> None:
+    w = Window(xdisplay, ["view", "kozo-tower", "--size", "640x360"], "tablesim view", shots)
+    try:
+        first = w.grab("view-first")
+        h, wd = first.shape[:2]
+        assert (h, wd) == (360, 640)
+        sky = first[: h // 10, wd // 3 : 2 * wd // 3].reshape(-1, 3).mean(axis=0)
+        assert sky[2] > sky[0] + 20  # blue sky above the table, not a black window
+        corner = (slice(0, h // 3), slice(wd // 2, wd))  # the help box lives top right
+        before = w.still(corner)
+        w.keys("F1")
+        w.wait(lambda: _changed(w.grab()[corner], before).mean() > 0.05,
+               "one F1 press did not show the help")  # fmt: skip
+        shown = w.still(corner)
+        w.grab("view-help")
+        w.keys("F1")
+        w.wait(lambda: np.array_equal(w.grab()[corner], before),
+               "a second F1 press did not hide the help again")  # fmt: skip
+        assert _changed(shown, before).mean() > 0.05
+        w.keys("Escape")
+        code, out, err = w.finish()
+        assert code == 0, err
+        assert "scene kozo-tower" in out
+    finally:
+        w.kill()
+
+
+@NEEDS_X
+@pytest.mark.slow
+def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, shots: Path) -> None:
+    w = Window(xdisplay, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
+                          "--window"], "tablesim kozo", shots)  # fmt: skip
+    try:
+        w.keys("Return")
+        w.type("take 4L")
+        w.keys("Return")
+        w.keys("r")  # one press: orientation r1 (a key handled twice would give r2)
+
+        def colour_share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
+            target = np.asarray(rgb) * 255
+            near = np.abs(img.astype(float) - target).max(axis=2) < 60
+            return float(near.mean())
+
+        legal, illegal = (0.25, 0.85, 0.35), (0.92, 0.18, 0.15)  # towers.LEGAL / ILLEGAL
+        seen: dict[str, float] = {}
+        w.point(0.1, 0.9)  # far off the board, to the front left: a red ghost
+        time.sleep(1.0)
+        img = w.grab("ghost-off-board")
+        seen["off"] = colour_share(img, legal) - colour_share(img, illegal)
+        assert seen["off"] < -0.002, seen
+        # sweep the pointer over the board (the middle of the window, above its centre)
+        for fy in (0.38, 0.34, 0.42, 0.30, 0.46):
+            for fx in (0.5, 0.45, 0.55):
+                w.point(fx, fy)
+                time.sleep(0.7)
+                img = w.grab()
+                seen[f"{fx},{fy}"] = colour_share(img, legal) - colour_share(img, illegal)
+                if seen[f"{fx},{fy}"] > 0.002:
+                    break
+            if max(seen.values()) > 0.002:
+                break
+        w.grab("ghost-on-board")
+        assert max(seen.values()) > 0.002, seen  # somewhere over the board: a green ghost
+        best = max(seen, key=seen.get)  # type: ignore[arg-type]
+        w.point(*(float(v) for v in best.split(",")))
+        time.sleep(1.0)
+        w.xdotool("click", "1")
+        time.sleep(2.0)
+        w.keys("Escape")
+        code, out, err = w.finish()
+        assert code == 0, err
+        assert "move 1: P1 (human): take 4L" in out
+        assert re.search(r"move 2: P1 \(human\): 4L r1 at ", out), out
+    finally:
+        w.kill()
+
+
+@NEEDS_X
+@pytest.mark.slow
+def test_view_space_shows_the_fall_live_then_rest_and_verdict(xdisplay: str, shots: Path) -> None:
+    w = Window(xdisplay, ["view", "kozo-overhang", "--size", "640x360", "--seconds", "2",
+                          "--replicas", "2"], "tablesim view", shots)  # fmt: skip
+    try:
+        scene = (slice(150, 360), slice(0, 640))  # below the status text (verdict included)
+        before = w.still(scene)
+        w.keys("space")
+        w.wait(lambda: _changed(w.grab()[scene], before).mean() > 0.002,
+               "the pieces did not move after space")  # fmt: skip
+        w.grab("fall-moving")
+        # the verdict is printed (and shown) once the run is over: then nothing moves any more
+        w.wait(lambda: "verdict (verdict profile):" in w.output(), "no verdict was printed")
+        assert "verdict (verdict profile): topples" in w.output()
+        after = w.grab("fall-rest")[scene]
+        time.sleep(2.0)
+        moved = _changed(w.grab("fall-rest-2")[scene], after).mean()
+        assert moved < 0.0005, f"the pieces moved after the run ({moved:.2%} of the pixels)"
+        assert _changed(after, before).mean() > 0.002  # and they lie elsewhere than before
+        w.keys("Escape")
+        code, out, err = w.finish()
+        assert code == 0, err
+    finally:
+        w.kill()
+
+
+@NEEDS_X
+@pytest.mark.slow
+def test_window_resizes_and_closes_cleanly(xdisplay: str, shots: Path) -> None:
+    w = Window(xdisplay, ["view", "kozo-tower", "--size", "640x360"], "tablesim view", shots)
+    try:
+        w.xdotool("windowsize", w.wid, "900", "500")
+        w.wait(lambda: w.geometry()[2:] == (900, 500), "the window was not resized")
+        w.box = w.geometry()
+
+        def filled() -> bool:
+            img = w.grab()
+            # the picture follows: the new right and bottom edges are drawn, not black
+            return img[-20:, :].mean() > 30 and img[:, -20:].mean() > 30
+
+        w.wait(filled, "the picture did not follow the new window size")
+        img = w.grab("resized")
+        sky = img[:40, 300:600].reshape(-1, 3).mean(axis=0)
+        assert sky[2] > sky[0] + 20
+        w.close_by_window_manager()
+        code, out, err = w.finish()
+        assert code == 0, err
+    finally:
+        w.kill()
