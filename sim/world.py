@@ -20,6 +20,8 @@ How a piece becomes a body (the measured reasons are in ``research/physics-pybul
   each face) along its axes that are horizontal at build time (static supports keep their exact
   size), so pieces placed face to face on the grid have a
   gap of ``clearance`` and cannot jam by friction, while stacks still start exactly touching;
+* contacts: every body gets the profile's contact spring-damper, and loose boxes are
+  :data:`CONTACT_SKIN` taller so stacks start in contact (why: :class:`sim.config.Profile`);
 * friction and restitution: Bullet combines two touching bodies' coefficients by **multiplying**
   them (measured: two bodies at 0.45 slide like mu = 0.2). Each body therefore gets the square
   root of its coefficient, so two pieces at mu meet at mu, a piece meets the table at mu, and two
@@ -240,6 +242,7 @@ class World:
             deterministicOverlappingPairs=int(prof.deterministic_pairs),
             warmStartingFactor=prof.warm_starting,
             contactSlop=prof.contact_slop,
+            solverResidualThreshold=prof.solver_residual,
             physicsClientId=cid,
         )
         if prof.extra:
