@@ -23,7 +23,11 @@ def exhaustive_stack(tiles: list[int], need: int) -> int:
     types = sorted({TILES[x] for x in tiles})
     counts = tuple(sum(1 for x in tiles if TILES[x] == ty) for ty in types)
     adj = tuple(
-        tuple(j for j, u in enumerate(types) if sum(a == b for a, b in zip(ty, u, strict=True)) >= need)
+        tuple(
+            j
+            for j, u in enumerate(types)
+            if sum(a == b for a, b in zip(ty, u, strict=True)) >= need
+        )
         for ty in types
     )
 

@@ -221,19 +221,47 @@ def test_level_2_five_high() -> None:
     assert not GAME.is_terminal(after)  # 4 of 5
 
 
-def test_stalemate_rule() -> None:
-    # Nothing shows red: every turn is blocked.
-    state = stapel(homes=[["GTS", "GTS"], ["GTS"]], roll=(3, BLANK))
-    for i in range(3):
-        assert not GAME.is_terminal(state)
-        state = replace(state, roll=(3, BLANK))
-        assert GAME.legal_moves(state) == (Move("pass"),)
-        state = GAME.apply(state, Move("pass"))
-        assert state.blocked == i + 1
-    assert GAME.is_terminal(state)
-    res = GAME.result(state)
-    assert res.detail["end"] == "three blocked turns in a row"
-    assert res.winners == (0,)  # home 2 against 1
+def test_three_blocked_turns_end_only_level_3() -> None:
+    # Nothing shows red: every turn is blocked, but another roll would let a GTS move.
+    for level, ends in ((1, False), (2, False), (3, True)):
+        state = stapel(homes=[["GTS", "GTS"], ["GTS"]], roll=(3, BLANK), level=level)
+        for i in range(3):
+            assert not GAME.is_terminal(state)
+            state = replace(state, roll=(3, BLANK))
+            assert GAME.legal_moves(state) == (Move("pass"),)
+            state = GAME.apply(state, Move("pass"))
+            assert state.blocked == i + 1
+        assert GAME.is_terminal(state) is ends, level
+        if ends:
+            res = GAME.result(state)
+            assert res.detail["end"] == "three blocked turns in a row"
+            assert res.winners == (0,)  # home 2 against 1
+        else:  # levels 1-2 end only at the target height: a green roll moves a tile
+            assert GAME.legal_moves(replace(state, roll=(1, BLANK))) != (Move("pass"),)
+
+
+def test_a_true_stalemate_ends_the_game() -> None:
+    # Two lone tiles: no tile has a neighbour to step on, whatever the dice say.
+    cells: dict[str, list[str]] = {f"{x}{y}": [] for x in "abcdef" for y in "123456"}
+    cells |= {"c3": ["ROL"], "e5": ["BSL"]}
+    state = stapel(cells, homes=[["GTS", "GTS"], ["GTS"]], roll=(PURPLE, BLANK))
+    assert not GAME.is_terminal(state)  # no turn was blocked yet
+    assert GAME.legal_moves(state) == (Move("pass"),)
+    after = GAME.apply(state, Move("pass"))
+    assert GAME.is_terminal(after)
+    res = GAME.result(after)
+    assert res.detail["end"] == "stalemate: no roll lets any player move a tile"
+    assert res.winners == (0,)
+
+
+def test_a_blocked_turn_frees_the_tile_moved_before_it() -> None:
+    # P1 moved ROL; P2 (north) is blocked; P1 may move ROL again ("moved by the previous
+    # player": P2 moved nothing).
+    state = replace(stapel({"b2": ["ROL"], "b1": ["BSL"]}), seat=1, last=t("ROL"))
+    assert moves(state) == {"pass"}
+    after = GAME.apply(state, Move("pass"))
+    assert after.seat == 0 and after.last == -1
+    assert "b2-b1" in moves(replace(after, roll=ANY_ROUND))
 
 
 def test_turn_cap() -> None:

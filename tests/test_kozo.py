@@ -320,8 +320,14 @@ def test_tie_goes_to_the_player_who_moved_later_or_is_shared() -> None:
     for tie, winners in (("later", (1,)), ("share", (0, 1))):
         s = replace(start(tie=tie), rounds=rounds, over=True, last_move_turn=(40, 41))
         assert GAME.result(s).winners == winners
+    # Seat 0 made the last move of the game (it toppled the final round's tower): the tie
+    # still goes to seat 1, later in the turn order; never to the toppler for toppling.
     s = replace(start(), rounds=rounds, over=True, last_move_turn=(45, 41))
-    assert GAME.result(s).winners == (0,)
+    assert GAME.result(s).winners == (1,)
+    assert GAME.result(s).detail["tie"] == "seat 1 is later in the turn order"
+    three = (RoundRecord((10, 4, 10), (10, 4, 10), "supply", None),) * 3
+    s = replace(start(players=3), rounds=three, over=True, last_move_turn=(50, 48, 49))
+    assert GAME.result(s).winners == (2,)
 
 
 def test_physics_table_requires_measured_moves() -> None:
@@ -564,3 +570,16 @@ def test_a_malformed_outcome_is_refused() -> None:
         GAME.apply(s, replace(m, outcome=bad))
     with pytest.raises(IllegalMoveError, match="unknown items"):
         GAME.apply(s, replace(m, outcome=Outcome(((0.0, 0.0, 0.0, *IDQ),), ("4L",))))
+
+
+def test_a_solo_game_says_what_happened(capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 1: the random bot topples every round's tower (the detail lists three topples).
+    from sim.cli import main
+
+    args = ["play", "kozo", "--players", "random", "--solo", "true", "--table", "stand-in"]
+    assert main([*args, "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    result = next(line for line in out.splitlines() if line.startswith("result:"))
+    assert "draw" not in result
+    assert "kept the tower standing in 0 of 3 rounds: lost" in result
+    assert out.count('"reason": "topple"') == 3

@@ -8,7 +8,8 @@ the same seed and state give the same move. ``budget`` is unused (the bot does n
   supply tiles could follow the new top (a flexible top keeps the stack growing).
 - 3-set: 1000 x the mover's score, plus 10 x the pieces of a set in the making (a pair of own
   discs sharing a property is worth the number of free tiles that would complete it), minus
-  half of the same for the best opponent; a pass is worth the position as it stands.
+  half of the same for the best opponent. It never passes while it can place or move a disc
+  (a pass gives the turn away, and three in a row end the game).
 - Stapeltje-four: 100 x the home stack, plus the height of the corner stack (the home can be
   at most two higher), plus the tiles in the own position, minus half of each opponent's.
 """
@@ -20,7 +21,7 @@ from typing import Any
 from games.core import Bot, GameError
 from games.katoiz.components import CELLS, MATCH, TILES, fits
 from games.katoiz.stapeltje import SIDES, geo
-from games.katoiz.threeset import DISCS, scores
+from games.katoiz.threeset import scores
 from games.rng import Rng
 
 
@@ -71,8 +72,6 @@ def _set_potential(board: list[int], discs: list[int], seat: int, rule: str) -> 
                 if shared:
                     done = sum(1 for t in free if any(TILES[t][k] == TILES[a][k] for k in shared))
                     best = max(best, 1.0 + done)
-    if len(own) == DISCS:
-        best *= 0.5  # a third disc in the wrong place must move first
     return best + 0.1 * len(own)
 
 
@@ -125,6 +124,9 @@ class SmartBot(Bot):
         if kind == "stapeltoren":
             values = [_toren_value(state, m) for m in moves]
         elif kind == "3-set":
+            acting = [m for m in moves if m.kind != "pass"]
+            if acting:
+                moves = acting
             values = [_set_value(game, state, m) for m in moves]
         else:
             values = [_stapel_value(game, state, m) for m in moves]

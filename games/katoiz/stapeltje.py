@@ -19,32 +19,37 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
   (the home stack neighbours its corner tile) more than two, or larger when already more
   than two, unless one of the two lies in an opponent's position. When such a difference
   touches the mover's own position, the mover must play a move that shrinks it if one exists.
-- A player without a legal move is blocked (``pass``).
-- Ends: a home stack reaches ``height`` (4; level 2: 5, 6 or 7), that player wins; level 3
-  (``highest_stack``): no target, three blocked turns in a row or the simulated
-  ``time_limit``, highest home stack wins; level 4 (``clock``): a simulated clock per player
-  (``THINK_SECONDS`` per turn plus ``STEP_SECONDS`` per king step of the moved tile); a player
-  whose clock reaches 0 is out; with nobody at the target the last one out wins; alone, the
-  game is the highest stack before the clock runs out. Our additions: three blocked turns in
-  a row, or ``max_turns`` turns, end every level (highest home stack wins, a shared top is a
-  draw).
+- A player without a legal move is blocked (``pass``); a blocked turn moves no tile, so the
+  next player may move any tile ("moved by the previous player" needs a move).
+- Ends as printed per level: a home stack reaches ``height`` (4; level 2: 5, 6 or 7), that
+  player wins; level 3 (``highest_stack``): no target, three blocked turns in a row or the
+  simulated ``time_limit``, highest home stack wins; level 4 (``clock``): a simulated clock
+  per player (``THINK_SECONDS`` per turn plus ``STEP_SECONDS`` per king step of the moved
+  tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
+  wins; alone, the game is the highest stack before the clock runs out. Our guards: a
+  *stalemate* (after a blocked turn, no roll lets any player still in move a tile: the game
+  could never go on), three blocked turns in a row in a solo game without a clock (it has no
+  other end), and ``max_turns`` turns; then the highest home stack wins, a shared top is a
+  draw.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any
 
 from games.core import GameError, IllegalMoveError, MoveParseError, Result, StateFormatError
 from games.katoiz.components import (
+    BLANK_FACE,
     CELLS,
     KING,
     MATCH,
     ORTHOGONAL,
     PICTURE_TILES,
+    PURPLE,
     SIDE,
     Move,
     cell_name,
@@ -187,6 +192,23 @@ class StapelState:
         """The legal moves (computed once per state)."""
         return _legal(self)
 
+    @cached_property
+    def stalemate(self) -> bool:
+        """After a blocked turn: whether no roll lets any player still in the game move.
+
+        Any colour and any shape (purple and blank) allows every tile the dice or the ladder
+        could ever allow, and the only other rule that removes moves (undo a height
+        difference) picks among moves, so if that roll gives no seat a move, none will.
+        """
+        if self.blocked == 0 or self.winner >= 0:
+            return False
+        free = replace(self, roll=(PURPLE, BLANK_FACE), last=-1, config=_any_roll(self.config))
+        return all(
+            _moves_for(replace(free, seat=q)) == (PASS,)
+            for q in range(self.config.players)
+            if q not in self.out
+        )
+
     def heights(self) -> list[int]:
         """Heights of cells 0..35 then of each home stack."""
         return [len(s) for s in self.stacks] + [len(h) for h in self.homes]
@@ -213,6 +235,17 @@ def new_state(cfg: KatoizConfig, seed: int) -> StapelState:
     )
 
 
+def _any_roll(cfg: KatoizConfig) -> KatoizConfig:
+    """The config with the dice in charge (the ladder off), for the stalemate test."""
+    return replace(cfg, colour_ladder=False) if cfg.colour_ladder else cfg
+
+
+def three_blocked_ends(cfg: KatoizConfig) -> bool:
+    """Whether three blocked turns in a row end the game: level 3 (``highest_stack``) prints it;
+    a solo game without a clock has no other end (our reading)."""
+    return cfg.highest_stack or (cfg.players == 1 and not cfg.clock)
+
+
 def target_active(cfg: KatoizConfig) -> bool:
     """Whether reaching ``cfg.height`` ends the game (not at level 3, not alone)."""
     return not cfg.highest_stack and cfg.players > 1
@@ -224,14 +257,16 @@ def legal_moves(state: StapelState) -> tuple[Move, ...]:
 
 
 def is_terminal(state: StapelState) -> bool:
-    """A winner, every clock out, three blocked turns, the time limit or the turn cap."""
+    """A winner, every clock out, three blocked turns (level 3), a stalemate, the time limit or
+    the turn cap."""
     cfg = state.config
     return (
         state.winner >= 0
         or (cfg.clock and len(state.out) == cfg.players)
-        or state.blocked >= BLOCKED_TO_END
+        or (three_blocked_ends(cfg) and state.blocked >= BLOCKED_TO_END)
         or state.turn >= cfg.max_turns
         or (cfg.time_limit > 0 and state.elapsed >= cfg.time_limit)
+        or state.stalemate
     )
 
 
@@ -242,8 +277,10 @@ def end_reason(state: StapelState) -> str:
         return f"{seat_name(state.winner)}'s home stack reached {cfg.height}"
     if cfg.clock and len(state.out) == cfg.players:
         return "every clock ran out"
-    if state.blocked >= BLOCKED_TO_END:
+    if three_blocked_ends(cfg) and state.blocked >= BLOCKED_TO_END:
         return "three blocked turns in a row"
+    if state.stalemate:
+        return "stalemate: no roll lets any player move a tile"
     if cfg.time_limit > 0 and state.elapsed >= cfg.time_limit:
         return f"the playing time ({cfg.time_limit} s) ran out"
     return f"the turn cap ({cfg.max_turns} turns) was reached"
@@ -267,6 +304,11 @@ def own_excess(state: StapelState, seat: int) -> int:
 def _legal(state: StapelState) -> tuple[Move, ...]:
     if is_terminal(state):
         return ()
+    return _moves_for(state)
+
+
+def _moves_for(state: StapelState) -> tuple[Move, ...]:
+    """The moves of ``state.seat`` under the state's requirement, ``(PASS,)`` when blocked."""
     cfg, p = state.config, state.seat
     g = geo(cfg)
     h = state.heights()
@@ -360,7 +402,7 @@ def apply(state: StapelState, move: Move) -> StapelState:
         raise IllegalMoveError(_why_illegal(state, move))
     cfg, p = state.config, state.seat
     stacks, homes = list(state.stacks), list(state.homes)
-    last, blocked = state.last, state.blocked + 1
+    last, blocked = -1, state.blocked + 1  # only the previous player's *move* bars a tile
     if move.kind == "move":
         stacks[move.src] = stacks[move.src][:-1]
         if move.dst == HOME:
@@ -551,7 +593,7 @@ def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> StapelStat
         json_int(obj.get("last"), "last", -1, 39),
         json_int(obj.get("seat"), "seat", 0, n - 1),
         json_int(obj.get("turn"), "turn", 0, 10**6),
-        json_int(obj.get("blocked"), "blocked", 0, BLOCKED_TO_END),
+        json_int(obj.get("blocked"), "blocked", 0, 10**6),
         clocks,
         out,
         json_int(obj.get("elapsed"), "elapsed", 0, 10**9),

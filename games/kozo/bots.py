@@ -48,8 +48,10 @@ def margins(state: KozoState, moves: tuple[KozoMove, ...]) -> dict[KozoMove, flo
 
 
 class GreedyBot(Bot):
-    """Always the highest-value piece it can place, anywhere legal (seeded choice); the balance
-    cube on a seeded random legal spot."""
+    """The highest-value piece it can place *supported* (its centre of mass inside its contact
+    patches, :func:`support_margin` >= 0; any piece when none is), on a seeded choice among
+    those spots; the balance cube on a seeded random legal spot. Greedy for points, but not
+    blind: a piece hanging off its supports is the quickest way to lose a round."""
 
     name = "greedy"
 
@@ -60,6 +62,9 @@ class GreedyBot(Bot):
             raise GameError("greedy bot asked to move in a finished game")
         rng = Rng.from_seed(self.seed, "kozo-greedy", game.state_digest(state))
         if moves[0].kind == PLACE:
+            margin = margins(state, tuple(moves))
+            supported = [m for m in moves if margin[m] >= 0]
+            moves = supported or moves
             best = max(game.value(state.config, m.piece) for m in moves)
             moves = [m for m in moves if game.value(state.config, m.piece) == best]
         move, _ = rng.choice(moves)

@@ -563,6 +563,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             beaten = sum(1 for r in state.rounds if r.reason != "topple")
             detail["rounds_beaten"] = beaten
             team_win = tuple(range(cfg.players)) if 2 * beaten > cfg.rounds else ()
+            who = "you" if cfg.players == 1 else "the team"
+            detail["outcome"] = (
+                f"{who} kept the tower standing in {beaten} of {cfg.rounds} rounds: "
+                f"{'won' if team_win else 'lost'} (more than half must stand)"
+            )
             return Result(tuple(float(t) for t in totals), team_win, detail)
         top = max(totals)
         tied = [s for s in range(cfg.players) if totals[s] == top]
@@ -572,9 +577,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             winners = tuple(tied)
             detail["tie"] = "shared"
         else:
-            later = max(tied, key=lambda s: state.last_move_turn[s])
+            # "the player who moved later": later in the turn order (seat 0 began the game),
+            # not whoever made the game's last move, which after a fall is the toppler.
+            later = max(tied)
             winners = (later,)
-            detail["tie"] = f"seat {later} moved later"
+            detail["tie"] = f"seat {later} is later in the turn order"
         return Result(tuple(float(t) for t in totals), winners, detail)
 
     # ---- text ----------------------------------------------------------------------------

@@ -84,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
         if res["winners"]:
             who = " and ".join(f"{game.player_name(w)} ({roles[w]})" for w in res["winners"])
             verdict = f"{who} won"
+        elif res["detail"].get("outcome"):  # a solo or team game says how it went
+            verdict = str(res["detail"]["outcome"])
         else:
-            verdict = "draw"
+            verdict = "draw" if len(roles) > 1 else "no winner (a solo game)"
         scores = ", ".join(f"{s}" for s in res["scores"])
         print(f"result: {verdict}; scores {scores}; {turns} turns")
         if res["detail"]:
