@@ -472,10 +472,14 @@ def test_stand_in_playouts_1000() -> None:
         _check_accounts(s)
 
 
-def test_careful_beats_greedy_with_the_stand_in() -> None:
+def test_careful_beats_random_with_the_stand_in() -> None:
+    # Since greedy plays its best supported piece (issue #21 item 6) it is as strong as careful
+    # on the stand-in table (12 of 20 for careful, seeds 1000..1019); the claim that still
+    # holds, and that a broken careful bot would fail, is that it beats random: 92 of 100 in
+    # `tablesim balance`, so at least 7 of 10 here (P(X<7) < 3 % at p = 0.92... 0.8).
     wins = 0
     for i in range(10):
-        roles = ("careful", "greedy") if i % 2 == 0 else ("greedy", "careful")
+        roles = ("careful", "random") if i % 2 == 0 else ("random", "careful")
         s = _playout(1000 + i, roles)
         wins += roles.index("careful") in GAME.result(s).winners
     assert wins >= 7
