@@ -81,7 +81,7 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 def test_cli_smart_solves_and_shows_steps() -> None:
     r = _cli("play", "katamino", "--mode", "traditional", "--card", "1", "--challenge", "1",
-             "--players", "smart")  # fmt: skip
+             "--variant-3d", "--players", "smart")  # fmt: skip
     assert r.returncode == 0, r.stderr
     for name in ("Penta 3 complete", "Penta 7 complete", "3x3x4 complete", "layer 4"):
         assert name in r.stdout
