@@ -185,7 +185,7 @@ def test_smart_beats_random_on_normal() -> None:
 
 def test_the_child_and_the_weaker_seat_are_slower_by_default() -> None:
     ca = G.make_config({"mode": "child-adult"}, players=2)
-    assert ca.speeds == ("easy", "normal")  # the child (seat 0) one level below --level
+    assert ca.speeds == ("easy/beginner", "normal")  # the child (seat 0) slower in both
     for weaker in (0, 1):
         hc = G.make_config({"mode": "handicap", "weaker": weaker}, players=2)
         slow = ["difficult", "difficult"]

@@ -64,11 +64,12 @@ def _below(level: str) -> str:
 
 def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
     """The seats' speeds when ``--speed`` is not given (docs/rules/katamino-duo.md, measured so
-    that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) one
-    level below ``level``; ``handicap``: the weaker seat lays pieces at ``level`` but thinks
-    one level below (``level/lower``); every other seat and mode at ``level``."""
+    that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) lays
+    pieces one level below ``level`` and thinks two below (``easy/beginner`` against
+    ``normal``); ``handicap``: the weaker seat lays pieces at ``level`` but thinks one level
+    below (``level/lower``); every other seat and mode at ``level``."""
     if mode == "child-adult":
-        return (_below(level), level)
+        return (f"{_below(level)}/{_below(_below(level))}", level)
     if mode == "handicap":
         slow = f"{level}/{_below(level)}"
         return (slow, level) if weaker == 0 else (level, slow)
