@@ -7,6 +7,10 @@ Figures, not pass/fail; each is printed next to a baseline measured in the same 
 - ``ghost``: Kozo with a piece in hand (the 2a domino, touch-move taken): the mouse moves over
   the board, so every frame snaps the ghost, checks its placement against the rules (green or
   red with the reason) and swaps the ghost item; reported per move and as a ratio to ``still``;
+- ``katamino``: a Katamino piece pressed and dragged over the board, per mouse move, with the
+  still frame of that table;
+- ``display_physics``: the display profile stepping the 24-piece tower as the window's live
+  run does (sim.view.live): CPU ms per 1/60 s of simulated time, real-time factor;
 - ``dice``: Catego's two dice thrown in PyBullet to show a drawn roll (``sim.view.dice``):
   physics per roll and throws per roll (a die that ends leaning is thrown again).
 
@@ -55,8 +59,9 @@ def bench_app(moves: int) -> dict[str, float]:
         origin, edge = np.asarray(table.origin), table.edge
         points = [origin + np.array([gx, gy, 0.0]) * edge
                   for gx in np.linspace(0.0, 3.0, 7) for gy in np.linspace(0.0, 3.0, 7)]  # fmt: skip
-        it = iter(points * (moves // len(points) + 1))
-        ghost = _timed(lambda: h.hover_world(next(it)), moves)
+        pixels = [h.pixel_of(p) for p in points]  # projected first: the timing is the move
+        it = iter(pixels * (moves // len(pixels) + 1))
+        ghost = _timed(lambda: h.move(*next(it)), moves)
     return {
         "still_ms": still[0] * 1e3,
         "still_cpu_ms": still[1] * 1e3,
@@ -64,6 +69,50 @@ def bench_app(moves: int) -> dict[str, float]:
         "ghost_cpu_ms": ghost[1] * 1e3,
         "ghost_over_still": ghost[0] / still[0],
     }
+
+
+def bench_katamino_drag(moves: int) -> dict[str, float]:
+    """A Katamino piece pressed and dragged over the board (ghost snapped and checked every
+    move), tiny backend, 960x540: per mouse move, and the still frame of that table."""
+    from sim.view.harness import Harness
+
+    with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
+                 size=(960, 540)) as h:  # fmt: skip
+        still = _timed(h.app.frame, moves)
+        loose = h.app.controller.loose()
+        x0, y0 = h.item_pixel(f"piece-{loose[0]}")
+        h.move(x0, y0)
+        h.app.mouse_down(x0, y0, "left")
+        w, hgt = h.app.size
+        path = [(w * (0.3 + 0.4 * (k % 10) / 9), hgt * (0.3 + 0.2 * (k // 10 % 3)))
+                for k in range(30)]  # fmt: skip
+        it = iter(path * (moves // len(path) + 1))
+        drag = _timed(lambda: h.move(*next(it)), moves)
+        h.app.mouse_up(*h.app._mouse, "left")
+    return {"still_ms": still[0] * 1e3, "drag_ms": drag[0] * 1e3,
+            "drag_cpu_ms": drag[1] * 1e3, "drag_over_still": drag[0] / still[0]}  # fmt: skip
+
+
+def bench_display_physics(seconds: float = 2.0) -> dict[str, float]:
+    """The display profile stepping the 24-piece ``kozo-tower`` as the window does: CPU ms
+    per 1/60 s of simulated time at rest, and the real-time factor (simulated / CPU s)."""
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.view.live import LiveRun
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+    run = LiveRun(scene, seconds=seconds + 1.0)
+    frames = int(seconds * 60)
+    c0 = time.process_time()
+    for _ in range(frames):
+        run.advance(1 / 60, budget_s=1.0)
+        if run.done:
+            break
+    cpu = time.process_time() - c0
+    simulated = run.time
+    run.close()
+    return {"step_cpu_ms_per_frame": cpu / max(1, frames) * 1e3,
+            "realtime_factor": simulated / cpu if cpu > 0 else float("inf"),
+            "simulated_s": simulated}  # fmt: skip
 
 
 def bench_dice(rolls: int) -> dict[str, float]:
@@ -101,11 +150,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"app (tiny, 960x540, load {load:.2f}): still frame {app['still_ms']:.1f} ms "
           f"(cpu {app['still_cpu_ms']:.1f}); mouse move with a Kozo ghost {app['ghost_ms']:.1f} ms "
           f"(cpu {app['ghost_cpu_ms']:.1f}) = {app['ghost_over_still']:.1f}x a still frame")  # fmt: skip
+    drag = bench_katamino_drag(args.moves)
+    print(f"katamino (tiny, 960x540): still frame {drag['still_ms']:.1f} ms; a drag move "
+          f"{drag['drag_ms']:.1f} ms (cpu {drag['drag_cpu_ms']:.1f}) = "
+          f"{drag['drag_over_still']:.1f}x a still frame")  # fmt: skip
+    phys = bench_display_physics()
+    print(f"display physics, 24-piece tower: {phys['step_cpu_ms_per_frame']:.2f} ms CPU per "
+          f"1/60 s simulated ({phys['realtime_factor']:.1f}x real time, "
+          f"{phys['simulated_s']:.2f} s simulated)")  # fmt: skip
     dice = bench_dice(args.rolls)
     print(f"dice: {dice['roll_ms']:.1f} ms per Catego roll (cpu {dice['roll_cpu_ms']:.1f}), "
           f"{dice['throws_per_roll']:.2f} throws per roll, {args.rolls} rolls")  # fmt: skip
     if args.json:
-        print(json.dumps({"load": load, "app": app, "dice": dice}, sort_keys=True))
+        print(json.dumps({"load": load, "app": app, "katamino": drag, "display_physics": phys,
+                          "dice": dice}, sort_keys=True))  # fmt: skip
     return 0
 
 

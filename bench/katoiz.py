@@ -5,6 +5,10 @@ Run ``python bench/katoiz.py`` (``--games N`` playouts per case, default 300; ``
 one JSON object on the last line). Figures, not pass/fail: the machine is shared, so wall
 time is given next to CPU time (``time.process_time``) and the 1-minute load average.
 
+The 3-set level-2 score (``longest_stack`` with two matches) is timed on the 40 picture tiles
+and on random piles of 6..40 tiles (each with a cold cache), and the smart bot's move time is
+given for 3-set level 2 with ``stack_matches`` 2 (the case that used to hang).
+
 A playout here is what the default test suite does without its checks: a new game, then a
 uniformly random legal move drawn from a seeded stream until the game ends (two players).
 """
@@ -55,6 +59,58 @@ def smart_move_time(kind: str, level: int, games: int) -> dict[str, Any]:
     }
 
 
+def stack_times(piles: int) -> dict[str, Any]:
+    """CPU time of one cold ``longest_stack(..., 2)``: all 40 tiles, and ``piles`` random piles
+    of every size 6..40 (median, 99th percentile and maximum, in ms)."""
+    from games.katoiz.stack import _two_matches, longest_stack
+    from games.rng import Rng
+
+    def cold(pile: list[int]) -> float:
+        _two_matches.cache_clear()
+        c0 = time.process_time()
+        longest_stack(pile, 2)
+        return 1000 * (time.process_time() - c0)
+
+    full = min(cold(list(range(40))) for _ in range(3))
+    rng = Rng.from_seed(0, "bench-katoiz-stack")
+    times = []
+    for n in range(6, 41):
+        for _ in range(piles):
+            tiles, rng = rng.shuffle(list(range(40)))
+            times.append(cold(list(tiles[:n])))
+    times.sort()
+    return {
+        "all_40_ms_cpu": round(full, 3),
+        "random_piles": len(times),
+        "random_p50_ms_cpu": round(times[len(times) // 2], 3),
+        "random_p99_ms_cpu": round(times[99 * len(times) // 100], 3),
+        "random_max_ms_cpu": round(times[-1], 3),
+        "random_over_10ms": sum(1 for t in times if t > 10),
+    }
+
+
+def smart_stack_move_time(games: int) -> dict[str, Any]:
+    """Mean and worst smart-bot decision (CPU) in 3-set level 2 with two matches, vs random."""
+    from games.bots import RandomBot
+
+    cfg = GAME.make_config({"type": "3-set", "level": 2, "stack_matches": 2}, players=2)
+    times = []
+    for seed in range(games):
+        bots = [SmartBot(GAME, seed), RandomBot(GAME, seed + 1)]
+        state = GAME.new_game(cfg, seed)
+        while not GAME.is_terminal(state):
+            c0 = time.process_time()
+            move = bots[state.seat].choose(state)
+            if state.seat == 0:
+                times.append(time.process_time() - c0)
+            state = GAME.apply(state, move)
+    return {
+        "games": games,
+        "smart_mean_ms_cpu": round(1000 * sum(times) / max(1, len(times)), 3),
+        "smart_max_ms_cpu": round(1000 * max(times, default=0.0), 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the figures (and a JSON line with ``--json``)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -68,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         playouts(kind, level, args.games) for kind, levels in PRESETS.items() for level in levels
     ]
     smart = [smart_move_time(kind, 1, max(1, args.games // 10)) for kind in PRESETS]
+    stack = stack_times(max(1, args.games // 30))
+    stack_smart = smart_stack_move_time(max(1, args.games // 30))
     print(f"load average (1 min): {os.getloadavg()[0]:.2f}")
     print(f"{'type':<12}{'lvl':>4}{'playouts/s':>12}{'(cpu)':>9}{'moves':>8}{'legal us':>10}")
     for r in rows:
@@ -77,8 +135,28 @@ def main(argv: list[str] | None = None) -> int:
         )
     for s in smart:
         print(f"smart bot, {s['type']} level 1: {s['smart_ms_per_move_cpu']} ms CPU per move")
+    print(
+        f"longest_stack (2 matches, cold): all 40 tiles {stack['all_40_ms_cpu']} ms CPU; "
+        f"{stack['random_piles']} random piles: median {stack['random_p50_ms_cpu']} ms, "
+        f"99% {stack['random_p99_ms_cpu']} ms, max {stack['random_max_ms_cpu']} ms, "
+        f"{stack['random_over_10ms']} over 10 ms"
+    )
+    print(
+        f"smart bot, 3-set level 2 (2 matches) vs random, {stack_smart['games']} games: "
+        f"mean {stack_smart['smart_mean_ms_cpu']} ms, max {stack_smart['smart_max_ms_cpu']} ms CPU"
+    )
     if args.json:
-        print(json.dumps({"load_1min": os.getloadavg()[0], "playouts": rows, "smart": smart}))
+        print(
+            json.dumps(
+                {
+                    "load_1min": os.getloadavg()[0],
+                    "playouts": rows,
+                    "smart": smart,
+                    "stack": stack,
+                    "stack_smart": stack_smart,
+                }
+            )
+        )
     return 0
 
 

@@ -15,6 +15,10 @@ Xvfb, with the shader generator and a 2048^2 shadow map):
   ``tablesim render``;
 - ``moving``: ``kozo-overhang`` falling: every frame sets the World's poses first, so the tiny
   backend also re-projects its faked shadows (physics time excluded: poses are precomputed);
+- ``moving_tower``: the same with the 24-piece ``kozo-tower`` (its verdict run's poses), drawn
+  as the interactive app draws motion (coarse faked shadows while poses change);
+- ``live_tower``: ``tablesim view kozo-tower`` after ``space``: each frame steps the display
+  world by 1/60 s (:mod:`sim.view.live`) and draws it (physics CPU per frame printed too);
 - ``show``: building the graph of the tower (meshes, textures, lights), once;
 - ``gif``: ``tablesim record``'s path for 2 s of the overhang's verdict run at 480x270, 20 fps
   (41 frames): physics + rendering + GIF encoding, total and per frame.
@@ -52,11 +56,11 @@ def _rates(frames: int, t0: tuple[float, float]) -> dict[str, float]:
     }
 
 
-def _fall_poses(frames: int, fps: float) -> list[dict[str, Any]]:
+def _fall_poses(frames: int, fps: float, name: str = "kozo-overhang") -> list[dict[str, Any]]:
     from sim.scene import load_scene, shipped_scene_path
     from sim.world import World
 
-    scene = load_scene(shipped_scene_path("kozo-overhang"))
+    scene = load_scene(shipped_scene_path(name))
     out = []
     with World(scene, "verdict") as world:
         for k in range(frames):
@@ -97,8 +101,40 @@ def bench_backend(backend: str, frames: int) -> dict[str, Any]:
             r.set_poses(p)
             r.render()
         res["moving"] = _rates(len(poses), t0)
+    tower_poses = _fall_poses(frames, 30.0, "kozo-tower")
+    with Renderer((1280, 720), backend=backend) as r:
+        r.coarse_motion = True  # as the interactive app draws motion
+        r.show(tower)
+        r.render()
+        t0 = _clock()
+        for p in tower_poses:
+            r.set_poses(p)
+            r.render()
+        res["moving_tower"] = _rates(len(tower_poses), t0)
+    res["live_tower"] = bench_live(backend, frames)
     res["gif"] = bench_gif(backend)
     return res
+
+
+def bench_live(backend: str, frames: int) -> dict[str, Any]:
+    """``tablesim view kozo-tower``'s frame after ``space``: the display world stepped by
+    1/60 s inside the frame (sim.view.live) and drawn, 1280x720 (no verdict job)."""
+    from sim.scene import load_scene, shipped_scene_path
+    from sim.view.app import SceneApp
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+    with SceneApp(scene, size=(1280, 720), backend=backend) as app:
+        app.frame()
+        app.run_scene(judge=False)
+        app.tick(1 / 60)
+        app.frame()  # the run's table is built here
+        t0 = _clock()
+        for _ in range(frames):
+            app.tick(1 / 60)
+            app.frame()
+        out = _rates(frames, t0)
+        out["physics_cpu_ms_per_frame"] = round(app.live.step_cpu_s / (frames + 1) * 1e3, 3)
+    return out
 
 
 def bench_gif(backend: str) -> dict[str, Any]:
@@ -137,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             ("still", "tower 1280x720, render+readback"),
             ("still_ss2", "tower 1280x720, supersample 2"),
             ("moving", "falling overhang 1280x720, new poses per frame"),
+            ("moving_tower", "24-piece tower 1280x720, new poses per frame"),
+            ("live_tower", "view: tower live (display physics + draw)"),
         ):
             f = r[key]
             print(

@@ -8,7 +8,6 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
@@ -34,7 +33,6 @@ __all__ = [
     "make_seats",
     "parse_players",
     "play_game",
-    "stderr_progress",
     "wilson_interval",
 ]
 
@@ -127,6 +125,8 @@ class TerminalHuman:
     def _ask(self, state: Any) -> Any:
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
+        if seat is None:
+            raise GameError(f"{self.game.name}: the game is over; no move to choose")
         first = True
         while True:
             if first:
@@ -237,8 +237,9 @@ def balance(
 ) -> dict[str, Any]:
     """Play ``games`` seeded games with seats rotated, and summarise them.
 
-    Game ``i`` uses seed ``derive_seed("balance", seed, i)`` and seats the players rotated by
-    ``i`` (seat s gets player ``(s + i) % n``), so each player sits in each seat equally often.
+    Game ``i`` uses seed ``series_seed(seed, i)`` and seats the players rotated by ``i`` (seat
+    s gets player ``(s + i) % n``), so each player sits in each seat equally often: the same
+    games as ``tablesim tournament`` with the same players and seed.
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
     ``mean_length`` (moves). Deterministic: no timings.
@@ -253,7 +254,7 @@ def balance(
     draws = 0
     total_len = 0
     for i in range(games):
-        gseed = derive_seed("balance", int(seed), i)
+        gseed = series_seed(seed, i)
         order = [(s + i) % n for s in range(n)]
         seats = make_seats(game_name, [roles[j] for j in order], gseed, budget)
         if any(s.bot is None for s in seats):
@@ -285,13 +286,8 @@ def balance(
     }
 
 
-def stderr_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = int(width * done / total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+def series_seed(seed: int, index: int) -> int:
+    """The seed (63 bits) of game ``index`` of a seeded series: ``balance`` and ``tournament``
+    share it, so the same players and seed give the same games in both."""
+    return derive_seed("tournament", int(seed), index) & ((1 << 63) - 1)
+

@@ -25,20 +25,12 @@ from games.katamino.assembly import AssemblyPlan, first_assemblable
 from games.polycubes import PieceError, get_catalogue
 from games.rng import Rng
 from sim.config import PhysicsConfig
+from sim.constructions import DEFAULT_PIECES  # noqa: F401 (re-exported: the default sets)
 from sim.model import Scene, ScenePiece
 from sim.tables.world import Hand, TableWorld, hand_place, watch
 from sim.verdict import ToppleRule, Verdict, simulate
 from sim.world import TABLE
 
-DEFAULT_PIECES: dict[str, str] = {
-    "3x3x4": "katamino-duo:2,3,4,5,6,A,B,W,V",
-    "2x2x6": "katamino-duo:2,A,B,C,D,X",
-    "2x2x7": "katamino-duo:A,B,C,D,E,X,2",
-    "3x3x6": "katamino-duo:2,3,4,5,6,7,8,A,B,C,D,X",
-}
-"""A piece set for each construction the rulebook pictures that we build by default (the
-pictures are missing; each set is checked solvable in ``tests/test_assembly.py``). 3x3x4 is the
-rulebook's "add the V piece to the 8 pieces of a Penta 7"."""
 TALL = ("2x2x7", "2x2x6", "3x3x6")
 RULE = ToppleRule()
 LIFT_MM = 0.3

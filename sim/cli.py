@@ -45,12 +45,26 @@ def version() -> str:
         return "0+unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every subcommand registered."""
+class _VersionAction(argparse.Action):
+    """``--version``: the version looked up only when asked (importlib.metadata is slow)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # fmt: skip
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show the version and exit")  # fmt: skip
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"tablesim {version()}")
+        parser.exit()
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or with just ``only`` (a command
+    line that starts with a command needs no other command's module: start-up stays short)."""
     parser = _Parser(prog="tablesim", description="A physics table for five family board games.")
-    parser.add_argument("--version", action="version", version=f"tablesim {version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             mod = importlib.import_module(f"sim.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -63,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tablesim`` command; returns the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:  # argparse exits (2 for a bad argument, 0 for --help): return its code instead
         args, extra = parser.parse_known_args(argv)
         if extra and not getattr(args, "accepts_extra", False):
@@ -156,9 +171,9 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
             return EXIT_FAILED
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line
-            what = "terminated" if isinstance(exc, Terminated) else "interrupted"
-            notes = "".join(f"; {n}" for n in getattr(exc, "__notes__", ()))
-            print(f"{name}: {what}{notes}", file=sys.stderr)
+            if not getattr(exc, "reported", False):  # a runner may have said where rows are
+                what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+                print(f"{name}: {what}", file=sys.stderr)
             return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
         except BrokenPipeError:
             _silence_stdout()

@@ -671,6 +671,9 @@ def _parse_piece(col: _Collector, t: Any, i: int, default_cube: str | None) -> _
         if friction is not None and friction < 0:
             col.add(f"{path}.friction", f"must be >= 0, got {friction:g}")
             friction = None
+        elif friction is not None and (msg := LIMITS["friction"].problem(friction)):
+            col.add(f"{path}.friction", msg)
+            friction = None
     pid, id_from = name, f"{path}.piece"
     if "id" in t:
         pid = col.string(t["id"], f"{path}.id")
@@ -995,7 +998,17 @@ def resolve_scene(ref: str) -> Scene:
     name = ref[:-5] if ref.endswith(".toml") else ref
     if name in shipped_scene_names():
         return load_scene(shipped_scene_path(name))
-    raise InvalidSceneError(
-        f"{ref}: no such file, and no shipped scene of that name "
-        f"(shipped: {', '.join(shipped_scene_names())})"
-    )
+    raise SceneNotFoundError(ref)
+
+
+class SceneNotFoundError(InvalidSceneError):
+    """A scene reference that is neither a file nor a shipped scene's name (one line)."""
+
+    def __init__(self, ref: str) -> None:
+        message = (
+            f"no such file, and no shipped scene of that name "
+            f"(shipped: {', '.join(shipped_scene_names())})"
+        )
+        self.source = ref
+        self.problems = [Problem("scene", message)]
+        ValueError.__init__(self, f"{ref}: {message}")

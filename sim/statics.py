@@ -1,7 +1,7 @@
 """Static-equilibrium check of a scene: a rigid-block equilibrium LP run before the simulation.
 
 :func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
-scipy's HiGHS and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
+HiGHS (highspy) and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
 ``"topples"`` or ``"undecided"`` (the caller then simulates). Background and the comparison
 with the simulation: ``shared/research/physics-pybullet.md`` section 5.
 
@@ -60,10 +60,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
-from scipy import sparse
 
 from sim.config import MM, PhysicsConfig
 from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
@@ -186,7 +185,11 @@ class Bodies:
 
 
 def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
-    rows, masses, coms, mus, sizes = [], [], [], [], []
+    rows: list[int] = []
+    masses: list[float] = []
+    coms: list[np.ndarray] = []
+    mus: list[float] = []
+    sizes: list[float] = []
     for p in scene.pieces:
         mus.append(config.friction if p.friction is None else float(p.friction))
         if p.static:
@@ -220,6 +223,24 @@ def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
     ma = bodies.mu_table if c.body_a == TABLE else bodies.mu[c.body_a]
     mb = bodies.mu_table if c.body_b == TABLE else bodies.mu[c.body_b]
     return float(max(ma, mb) if permissive else min(ma, mb))
+
+
+class Csc(NamedTuple):
+    """A sparse matrix in compressed-column form (the layout HiGHS reads): column ``j`` has
+    values ``data[indptr[j]:indptr[j + 1]]`` in rows ``indices[...]`` (ascending)."""
+
+    shape: tuple[int, int]
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+
+    def toarray(self) -> np.ndarray:
+        """The dense matrix (for tests and debugging)."""
+        out = np.zeros(self.shape)
+        for j in range(self.shape[1]):
+            lo, hi = self.indptr[j], self.indptr[j + 1]
+            out[self.indices[lo:hi], j] = self.data[lo:hi]
+        return out
 
 
 def _pooled_points(
@@ -273,7 +294,7 @@ def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 def assemble(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
-) -> tuple[sparse.csc_matrix, np.ndarray]:
+) -> tuple[Csc, np.ndarray]:
     """Equilibrium equations ``A lam = b`` of the dynamic bodies (scaled, sparse).
 
     Columns: ``sides`` pyramid-edge weights per contact point, in contact then point order.
@@ -295,15 +316,13 @@ def assemble(
         k = len(points)
         pts.append(points)
         gens.append(np.broadcast_to(g, (k, sides, 3)))
-        ra = -1 if body_a == TABLE else int(bodies.row[body_a])
-        rb = -1 if body_b == TABLE else int(bodies.row[body_b])
-        row_a.append(np.full(k, ra))
-        row_b.append(np.full(k, rb))
+        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
+        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
     b = np.zeros(6 * nb)
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
     if not pts:
-        return sparse.csc_matrix((6 * nb, 0)), b
+        return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
     p = np.concatenate(pts)  # (N, 3)
     g = np.concatenate(gens)  # (N, K, 3)
     ra = np.concatenate(row_a)
@@ -311,14 +330,14 @@ def assemble(
     npts = len(p)
     cols = np.arange(npts * sides).reshape(npts, sides)
     r_idx, c_idx, vals = [], [], []
-    for rows, sign in ((rb, 1.0), (ra, -1.0)):
-        m = rows >= 0
+    for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
+        m = body_rows >= 0
         if not m.any():
             continue
         gm = g[m] * sign  # (M, K, 3)
-        arm = (p[m] - bodies.com[rows[m]]) / length  # (M, 3)
+        arm = (p[m] - bodies.com[body_rows[m]]) / length  # (M, 3)
         tq = np.cross(arm[:, None, :], gm)  # (M, K, 3)
-        base = 6 * rows[m]
+        base = 6 * body_rows[m]
         cm = cols[m]
         for comp in range(3):
             r_idx.append(np.repeat(base + comp, sides))
@@ -327,10 +346,17 @@ def assemble(
             r_idx.append(np.repeat(base + 3 + comp, sides))
             c_idx.append(cm.ravel())
             vals.append(tq[:, :, comp].ravel())
-    a = sparse.coo_matrix(
-        (np.concatenate(vals), (np.concatenate(r_idx), np.concatenate(c_idx))),
-        shape=(6 * nb, npts * sides),
-    ).tocsc()
+    rows_all = np.concatenate(r_idx)
+    cols_all = np.concatenate(c_idx)
+    order = np.lexsort((rows_all, cols_all))  # column-major, rows ascending in each column
+    indptr = np.zeros(npts * sides + 1, dtype=np.int32)
+    np.cumsum(np.bincount(cols_all, minlength=npts * sides), out=indptr[1:])
+    a = Csc(
+        (6 * nb, npts * sides),
+        indptr,
+        rows_all[order].astype(np.int32),
+        np.concatenate(vals)[order],
+    )
     return a, b
 
 
@@ -354,7 +380,7 @@ class _Model:
     these small, dense-ish LPs it costs more than it saves (measured in docs/performance.md).
     """
 
-    def __init__(self, a: sparse.csc_matrix, b: np.ndarray, s_cap: float = 0.0) -> None:
+    def __init__(self, a: Csc, b: np.ndarray, s_cap: float = 0.0) -> None:
         from highspy import _core as hs  # the public Highs subclass prints a banner on stdout
 
         self._hs = hs
@@ -556,7 +582,7 @@ def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]
 _LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
 
 
-def direction_label(v: Sequence[float]) -> str:
+def direction_label(v: Sequence[float] | np.ndarray) -> str:
     """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
     ang = math.atan2(float(v[1]), float(v[0]))
     return _LABELS[round(ang / (math.pi / 4)) % 8]
@@ -592,7 +618,7 @@ def _piece_margins(
                     grew = True
         carried = sorted(seen - {i})
         m = sum(mass_com[j][0] for j in seen)
-        com = sum(mass_com[j][0] * mass_com[j][1] for j in seen) / m
+        com: np.ndarray = sum((mass_com[j][0] * mass_com[j][1] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
@@ -600,7 +626,9 @@ def _piece_margins(
                 f" (with the {len(carried)} piece{'s' if len(carried) > 1 else ''} it carries)"
             )
         if not support[i]:
-            touching = any(i in (c.body_a, c.body_b) for c in (*cs.contacts, *cs.unsupported))
+            touching = any(i in (c.body_a, c.body_b) for c in cs.contacts) or any(
+                i in (u.body_a, u.body_b) for u in cs.unsupported
+            )
             why = "held only by side or edge contacts" if touching else "touches nothing"
             out.append(
                 PieceMargin(

@@ -79,6 +79,16 @@ edge of a box resting on a face tilted by theta is therefore reported r (sin the
 away (0.276 mm at 19.5 degrees, a corner up to (sqrt 3 - 1) r = 0.73 mm) although it touches:
 why :meth:`World.contacts_with_static` also reads the solver's contact points."""
 
+CONTACT_SKIN = 2e-6
+"""Extra height (m) of every box of a dynamic piece along its vertical axes (half on each face),
+so a piece resting on another, or on the table, starts 2 um into it. Bullet's box-box detector
+makes contact points only where boxes overlap, and at exactly zero distance it finds some and
+misses others (5 stacked cubes built touching: 8 of the 20 points): a stack released exactly
+touching therefore had no contacts above the lowest ones and fell freely, one more cube caught per
+step (the top of 20 cubes dropped 0.65 mm before it was held). 2 um is a fifth of the steady
+compression of such a stack under its weight, so releasing it pushes nothing apart; against the
+0.2 mm clearance and every margin we judge it is nothing."""
+
 _TABLE_HALF = (2.0, 2.0, 0.05)
 """Half extents (m) of the static table box whose top face is z = 0.
 
@@ -154,18 +164,22 @@ def piece_mass_properties(
     return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
 
 
-def shrunk_half_extents(half: np.ndarray, rotation: np.ndarray, clearance: float) -> np.ndarray:
-    """Half extents of a box after applying the clearance.
+def shrunk_half_extents(
+    half: np.ndarray, rotation: np.ndarray, clearance: float, skin: float = 0.0
+) -> np.ndarray:
+    """Half extents of a box after applying the clearance (and the contact skin).
 
     ``half``: (3,) half extents along the box axes; ``rotation``: 3x3, columns are the box axes in
     the world. An axis is horizontal when it is closer to the table plane than to the vertical
-    (|z component| < cos 45 deg); those lose ``clearance/2`` per face. Vertical axes keep their
-    size so stacks start exactly touching.
+    (|z component| < cos 45 deg); those lose ``clearance/2`` per face. Vertical axes grow by
+    ``skin/2`` per face (:data:`CONTACT_SKIN`), so stacks start in contact.
     """
     out = np.array(half, dtype=float)
     for k in range(3):
         if abs(rotation[2, k]) < math.sqrt(0.5) - 1e-9:
             out[k] = out[k] - clearance / 2.0
+        else:
+            out[k] = out[k] + skin / 2.0
     if (out <= 0).any():
         raise ValueError(f"clearance {clearance} m leaves no box of half extents {half}")
     return out
@@ -205,6 +219,9 @@ class World:
         self.profile = prof
         self.config = scene.physics
         self._steps = 0
+        self._asleep = False
+        self.skip_sleeping_steps = True
+        """When every dynamic piece sleeps, :meth:`step` only counts steps (see :meth:`step`)."""
         self._cid: int | None = connect_direct()
         try:
             self._build()
@@ -221,6 +238,8 @@ class World:
             numSolverIterations=prof.solver_iterations,
             numSubSteps=0,
             deterministicOverlappingPairs=int(prof.deterministic_pairs),
+            warmStartingFactor=prof.warm_starting,
+            contactSlop=prof.contact_slop,
             physicsClientId=cid,
         )
         if prof.extra:
@@ -291,9 +310,18 @@ class World:
             frictionAnchor=int(self.profile.friction_anchor),
             physicsClientId=self.client,
         )
+        if self.profile.contact_stiffness is not None:
+            self._p.changeDynamics(
+                body,
+                -1,
+                contactStiffness=self.profile.contact_stiffness,
+                contactDamping=self.profile.contact_damping or 0.0,
+                physicsClientId=self.client,
+            )
 
     def _add_piece(self, piece: ScenePiece) -> _Body:
         p, cid, cfg = self._p, self.client, self.config
+        self._asleep = False
         mass, com_local, moments, axes = piece_mass_properties(piece, cfg)
         r_piece = piece.rotation()
         r_body = r_piece @ axes
@@ -305,7 +333,8 @@ class World:
             # keep their exact size, so a support edge is where the scene puts it (and where
             # the statics check measures margins from).
             clearance = 0.0 if piece.static else cfg.clearance
-            halves.append(shrunk_half_extents(half, r_piece, clearance).tolist())
+            skin = 0.0 if piece.static else CONTACT_SKIN
+            halves.append(shrunk_half_extents(half, r_piece, clearance, skin).tolist())
             positions.append((axes.T @ (centre - com_local)).tolist())
         shape = p.createCollisionShapeArray(
             shapeTypes=[p.GEOM_BOX] * len(halves),
@@ -418,13 +447,31 @@ class World:
 
     # ------------------------------------------------------------------ stepping
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps; checks for blow-ups every :data:`CHECK_EVERY` steps."""
+        """Advance ``n`` fixed steps; checks for blow-ups every :data:`CHECK_EVERY` steps.
+
+        With a sleeping profile, once a check finds every dynamic piece asleep (Bullet zeroes a
+        sleeping body's velocities, so "asleep" is read as all velocities exactly 0), steps only
+        advance the clock until something wakes a piece through this class (:meth:`wake`,
+        velocities, impulses, pieces added or removed). A step of a world whose bodies all sleep
+        changes nothing in Bullet (no gravity, no narrow phase, no integration for inactive
+        bodies), so skipping it is exact: tested bit for bit against stepping, and it is what
+        makes a resting display world cheap (``bench/stacks.py``).
+        """
         p, cid = self._p, self.client
-        for _ in range(int(n)):
+        for i in range(int(n)):
+            if self._asleep:
+                self._steps += int(n) - i
+                return
             p.stepSimulation(physicsClientId=cid)
             self._steps += 1
             if self._steps % CHECK_EVERY == 0:
-                self.check()
+                still = self.check()
+                self._asleep = self.skip_sleeping_steps and self.profile.sleeping and still
+
+    def wake(self) -> None:
+        """Note that the world was changed from outside :meth:`step` (poses or velocities set,
+        bodies added or removed): the next steps are simulated again."""
+        self._asleep = False
 
     def run(
         self,
@@ -455,16 +502,20 @@ class World:
         self.check()
         return taken
 
-    def check(self) -> None:
+    def check(self) -> bool:
         """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, a
         speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the table
-        (:func:`sim.guard.check_body`)."""
+        (:func:`sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
+        velocity (right after a step: every piece sleeps)."""
         p, cid = self._p, self.client
         t = self.time
+        still = True
         for b in self._dynamic:
             pos, q = p.getBasePositionAndOrientation(b.body, physicsClientId=cid)
             lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)
             check_body(b.piece_id, t, pos, q, lin, ang)
+            still = still and not any(lin) and not any(ang)
+        return still
 
     # ------------------------------------------------------------------ reading state
     def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
@@ -601,6 +652,7 @@ class World:
         Note: sleeping bodies also miss changes of the world's gravity (Bullet hands the new
         gravity only to awake bodies); wake first, then change gravity."""
         p, cid = self._p, self.client
+        self.wake()
         state = (
             p.ACTIVATION_STATE_WAKE_UP
             if self.profile.sleeping
@@ -617,6 +669,7 @@ class World:
     ) -> None:
         """Set a dynamic piece's COM velocity (m/s) and angular velocity (rad/s), world frame."""
         b = self._dynamic_body(piece_id)
+        self.wake()
         self._p.resetBaseVelocity(
             b.body,
             [float(v) for v in linear],
@@ -633,6 +686,7 @@ class World:
         of mass to the point. Exact and deterministic (no one-step force approximation).
         """
         b = self._dynamic_body(piece_id)
+        self.wake()
         p, cid = self._p, self.client
         com, q = self._body_pose(b)
         lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)

@@ -26,6 +26,17 @@ def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) ->
         assert Image.open(out / name).size in {(1280, 720), (960, 540)}
     for name in ("kozo-overhang-fall.gif", "kozo-game-fall.gif"):
         assert Image.open(out / name).n_frames > 5
+    # Every picture it names is the size (and film the frame count) it says.
+    import re
+
+    named = re.findall(r"^  (\S+\.(?:png|gif)): .*?(\d+)x(\d+)(?:, (\d+) frames)?", p.stdout, re.M)
+    assert {n for n, *_ in named} == {
+        "kozo-tower.png", "catego.png", "kozo-overhang-fall.gif", "kozo-game-fall.gif"
+    }
+    for name, w, h, frames in named:
+        img = Image.open(out / name)
+        assert img.size == (int(w), int(h)), name
+        assert getattr(img, "n_frames", 1) == int(frames or 1), name
     # The Kozo round's log reproduces every pose, verdict and score.
     r = subprocess.run(
         [sys.executable, "-m", "sim.cli", "replay", str(out / "kozo-game.jsonl")],

@@ -158,3 +158,27 @@ def test_kozo_on_the_physics_table() -> None:
         warnings.simplefilter("ignore")
         api_test(env, num_cycles=10)
     env.close()
+
+
+@pytest.mark.slow
+def test_rollout_example_is_seeded() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+
+    def run() -> dict:
+        p = subprocess.run(
+            [sys.executable, str(root / "examples" / "rl_rollouts.py"), "--episodes", "1", "--json"],
+            capture_output=True, text=True, timeout=600, cwd=root,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    a, b = run(), run()
+    assert sorted(a["games"]) == game_names()
+    # the same seeds play the same moves: equal step counts, whatever the speed
+    assert {g: r["steps"] for g, r in a["games"].items()} == {g: r["steps"] for g, r in b["games"].items()}
+    assert all(r["steps"] > 0 for r in a["games"].values())

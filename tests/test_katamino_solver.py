@@ -489,3 +489,77 @@ def test_mask_text_round_trip_and_3d_partial() -> None:
     # dominoes lie in the top layer (2 ways) with the monomino below, or one stands on the
     # free bottom cell and the rest fills the top (3 top cells: 2 ways each): 2 + 2 = 4.
     assert h.solvable and h.completions == 4
+
+
+def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
+    """Each row of the compiled kernel's candidate table (cell c, the 8 board bits after it w)
+    lists exactly the placements anchored at c that miss the bits of w, in the plain table's
+    order, with their type; checked against a direct scan of the problem's placements."""
+    import numpy as np
+
+    from games.katamino import Problem, Target
+    from games.katamino.search import window_table
+
+    p = Problem(Target.rectangle(5, 6), "pentominoes")
+    nt = len(p.counts())
+    ptr, masks, ids, kinds, skip = window_table(p.ptr, list(p.masks), p.nbits, nt)
+    rng = random.Random(7)
+    for _ in range(200):
+        c, w = rng.randrange(p.nbits), rng.randrange(256)
+        want = [
+            (i, t)
+            for t in range(nt)
+            for i in range(p.ptr[c * nt + t], p.ptr[c * nt + t + 1])
+            if not (p.masks[i] >> (c + 1)) & w
+        ]
+        row = c * 256 + w
+        got = list(zip(ids[ptr[row] : ptr[row + 1]].tolist(),
+                       kinds[ptr[row] : ptr[row + 1]].tolist(), strict=True))  # fmt: skip
+        assert got == want
+        assert all(int(masks[k]) == p.masks[int(ids[k])] for k in range(ptr[row], ptr[row + 1]))
+        # skip[k]: the first entry of the row past the run of k's type
+        for k in range(ptr[row], ptr[row + 1]):
+            end = int(skip[k])
+            assert all(kinds[j] == kinds[k] for j in range(k, end))
+            assert end == ptr[row + 1] or kinds[end] != kinds[k]
+    assert np.all(np.diff(ptr) >= 0)
+
+
+@pytest.mark.parametrize("backend", ["numba", "python"])
+def test_kernel_tree_is_the_plain_lowest_cell_search(backend: str) -> None:
+    """The kernel's node count and solution order are those of the plain search it
+    accelerates, written here directly: fill the lowest empty cell with each fitting placement
+    anchored there, type by type, in table order (3x20 pentominoes: 2 solutions, each found in
+    its 4 symmetric images)."""
+    from games.katamino import Problem, Target
+    from games.katamino import search as ksearch
+
+    p = Problem(Target.rectangle(3, 20), "pentominoes")
+    nt = len(p.counts())
+    counts = p.counts()
+    nodes = 0
+    found: list[tuple[int, ...]] = []
+
+    def walk(board: int, chosen: list[int]) -> None:
+        nonlocal nodes
+        c = (~board & (board + 1)).bit_length() - 1
+        for t in range(nt):
+            if counts[t] == 0:
+                continue
+            for i in range(p.ptr[c * nt + t], p.ptr[c * nt + t + 1]):
+                if p.masks[i] & board:
+                    continue
+                nodes += 1
+                nb = board | p.masks[i]
+                if nb == p.full:
+                    found.append((*chosen, i))
+                    continue
+                counts[t] -= 1
+                walk(nb, [*chosen, i])
+                counts[t] += 1
+
+    walk(p.start, [])
+    s = ksearch.Search(p, backend=backend)
+    rows = s.run(max_rows=100)
+    assert (s.solutions, len(found)) == (8, 8)
+    assert s.nodes == nodes and rows == found

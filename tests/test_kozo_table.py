@@ -84,12 +84,14 @@ def test_the_5_second_rule_mover_owns_the_window_then_the_next_player() -> None:
 
 
 def test_hand_noise_is_seeded_and_of_the_stated_size() -> None:
-    # Without noise the bar lands where intended (it is let go 0.3 mm up and settles).
+    # Without noise the bar lands where intended (it is let go 0.3 mm up and settles; the
+    # spring-damper contacts of issue #19 let it rebound about 0.1 mm, and it lands within
+    # 0.04 mm sideways, against 1 mm of hand noise below).
     quiet = physics(hand_mm=0.0, hand_deg=0.0)
     with KozoTable(quiet, 5) as table:
         (m,) = play(table, GAME.new_game(quiet, 5), BAR)[1]
     pose = np.asarray(m.outcome.poses[0])
-    assert np.abs(pose[:2]).max() < 0.01 / 17.8  # < 0.01 mm sideways
+    assert np.abs(pose[:2]).max() < 0.05 / 17.8  # < 0.05 mm sideways
     assert abs(pose[2]) < 0.05 / 17.8
     # With sigma 1 mm per axis, 12 placements: the RMS offset per axis is near 1 mm
     # (chi-square bounds for 24 draws at 99.9 %: 0.55..1.45).

@@ -102,3 +102,19 @@ def test_bad_files_are_exit_2(tmp_path: Path, capsys):
     src = write_sweep(tmp_path / "s.csv")
     assert main(["plot", str(src), "-o", str(tmp_path / "p.jpg")]) == 2
     assert "PNG" in capsys.readouterr().err
+
+
+def test_titles_name_the_scene_and_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import sim.experiments.plot as plot
+
+    figures = []
+    monkeypatch.setattr(plot, "_save", lambda fig, out: figures.append(fig))
+    cols, rows = plot.read_table(write_sweep(tmp_path / "s.csv"))
+    plot.plot_sweep(cols, rows, tmp_path / "s.png")
+    assert figures[-1].axes[0].get_title().startswith("a: collapse against friction")
+    trows = [
+        {"run": i, "game": "catego", "seats": "0|1", "roles": "strong|random",
+         "winners": "0", "winner_seats": "0", "scores": "1|0", "turns": 20} for i in range(4)
+    ]  # fmt: skip
+    plot.plot_tournament(trows, tmp_path / "t.png")
+    assert figures[-1]._suptitle.get_text().startswith("catego tournament: 4 games")

@@ -246,9 +246,10 @@ def test_display_and_verdict_agree_for_clear_margins(margin_cubes: float) -> Non
 
 # ---------------------------------------------------------------------- calm tower
 def test_resting_tower_is_calm_in_both_profiles() -> None:
-    """Targets T1-T3 of the research: verdict (no anchors, no sleeping) moves < 1 mm over the
-    5 s Kozo window; display moves < 0.1 mm over 10 s after 1 s of settling; nowhere more than
-    0.2 mm of interpenetration; everything finite (a blow-up would raise)."""
+    """Issue #19 goal 4 (and targets T1-T3 of the research): from its release the tower moves
+    < 0.2 mm over the 5 s Kozo window in the verdict profile (no anchors, no sleeping) and
+    < 0.1 mm over 10 s in the display profile; nowhere more than 0.2 mm of interpenetration;
+    everything finite (a blow-up would raise)."""
     scene = tower_scene()
     pen = {"max": 0.0}
 
@@ -257,13 +258,11 @@ def test_resting_tower_is_calm_in_both_profiles() -> None:
 
     with World(scene, "verdict") as w:
         w.run(5.0, watch_pen, every=50)
-        assert w.com_displacements().max() < 1e-3
+        assert w.com_displacements().max() < 0.2e-3
         assert np.isfinite(w.pose_array()).all()
     with World(scene, "display") as w:
-        w.run(1.0)
-        com0 = w.com_positions()
-        w.run(10.0, watch_pen, every=24)
-        assert np.linalg.norm(w.com_positions() - com0, axis=1).max() < 0.1e-3
+        w.run(10.0, watch_pen, every=96)
+        assert w.com_displacements().max() < 0.1e-3
         assert np.isfinite(w.pose_array()).all()
     assert pen["max"] < 0.2e-3
 

@@ -134,9 +134,9 @@ def _umask() -> int:
     return m
 
 
+@pytest.mark.slow
 def test_sigkilled_sweep_leaves_no_worker_and_no_lock(tmp_path: Path) -> None:
-    """The quick case of the default run: SIGKILL the parent, the workers go, the journal can be
-    locked again at once."""
+    """SIGKILL the parent: the workers go, the journal can be locked again at once."""
     import fcntl
 
     out = _setup(tmp_path, "sweep")

@@ -224,12 +224,26 @@ def _new_mode() -> int:
     return 0o666 & ~mask
 
 
+DROP = """unit = "mm"
+seconds = 1
+[physics]
+gravity = 100
+[[piece]]
+piece = "kozo-standard:3I"
+at = [0, 0, 1900]
+[[piece]]
+id = "resting"
+piece = "kozo-standard:3I"
+at = [300, 0, 0]
+"""
+
+
 def test_physics_blow_up_is_exit_1_never_a_verdict(tmp_path: Path) -> None:
-    """Within every limit but still beyond a table: 100 m/s^2 from 1.9 m up reaches 19 m/s.
-    Statics alone (auto) may call a floating piece toppled; simulating must not."""
+    """Within every limit but beyond a table: under 100 m/s^2 a piece dropped from 1.9 m passes
+    5 m/s after 0.05 s (v = g t), long before it lands (0.19 s); the bar resting beside it keeps
+    the topple rule from ending the run first. Exit 1, no verdict."""
     scene = tmp_path / "drop.toml"
-    scene.write_text('unit = "mm"\nseconds = 1\n[physics]\ngravity = 100\n[[piece]]\n'
-                     'piece = "kozo-standard:3I"\nat = [0, 0, 1900]\n')  # fmt: skip
+    scene.write_text(DROP)
     argv = ["simulate", str(scene), "--method", "simulate", "--replicas", "1", "--json"]
     o = run_probe(Probe("blow-up", argv, 1))
     assert o.code == 1 and not o.traceback, tally([o])
@@ -237,8 +251,7 @@ def test_physics_blow_up_is_exit_1_never_a_verdict(tmp_path: Path) -> None:
 
 
 def test_sweep_records_a_blow_up_as_an_error_row(tmp_path: Path) -> None:
-    (tmp_path / "drop.toml").write_text('unit = "mm"\n[physics]\ngravity = 100\n[[piece]]\n'
-                                        'piece = "kozo-standard:3I"\nat = [0, 0, 1900]\n')  # fmt: skip
+    (tmp_path / "drop.toml").write_text(DROP)
     spec = tmp_path / "spec.toml"
     spec.write_text('[parameters]\nscene = "drop.toml"\nmethod = "simulate"\nreplicas = 1\n'
                     "seconds = 1\n")  # fmt: skip
@@ -261,8 +274,8 @@ def test_json_to_a_full_device_is_exit_2_with_one_line() -> None:
     with open("/dev/full", "w") as full:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         p = subprocess.run(
-            [sys.executable, "-m", "sim.cli", "solve", "--board", "3x5", "--pieces",
-             "pentominoes:LPU", "--count", "--json"],
+            [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "random,random",
+             "--headless", "--json"],
             env=env, stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
         )  # fmt: skip
     assert p.returncode == 2, p.stderr

@@ -49,3 +49,24 @@ def test_full_window_with_method_auto_is_refused() -> None:
     )  # fmt: skip
     assert p.returncode == 2 and p.stdout == ""
     assert "--full-window" in p.stderr and "--method auto" in p.stderr
+
+
+def test_a_command_line_loads_only_its_own_command() -> None:
+    """``tablesim simulate ...`` registers only ``simulate``: no other command's module (the
+    shared helpers aside), and so none of their imports (the view, the games' play loop), is
+    loaded at start-up; the full parser is still built for ``tablesim --help``, and
+    ``--version`` still answers."""
+    code = (
+        "import sys; from sim.cli import main; main(['simulate', '--help']); "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('sim.commands.')"
+        " and not m.startswith('sim.commands._'))))"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1].split() == ["sim.commands.simulate"]
+    full = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert full.returncode == 0 and "simulate" in full.stdout and "render" in full.stdout
+    v = subprocess.run([sys.executable, "-m", "sim.cli", "--version"], capture_output=True,
+                       text=True, timeout=120)  # fmt: skip
+    assert v.returncode == 0 and v.stdout.startswith("tablesim ")

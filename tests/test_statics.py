@@ -401,3 +401,25 @@ def test_tower_lp_speed():
     tilt_margin(cons, bodies, directions=8)
     per_tilt_lp = (time.process_time() - t) / 8
     assert per_lp < 0.2 and per_tilt_lp < 0.2
+
+
+def test_pooled_points_keep_only_the_hull_corners() -> None:
+    """Two face contacts of one pair of bodies, with one normal and one friction: the square's
+    4 corners span the wrench cone of all 9 points (a point inside the hull, or on an edge, is
+    a convex combination of corners), so only the corners remain, once each."""
+    from sim.contacts import FaceContact
+    from sim.statics import _pooled_points
+
+    n = np.array([0.0, 0.0, 1.0])
+    sq = np.array([[0, 0, A], [A, 0, A], [A, A, A], [0, A, A]], dtype=float)
+    inner = np.array([[A / 2, A / 2, A], [A / 2, 0, A], [0, 0, A], [A / 4, A / 3, A], [A, A, A]])
+    contacts = [
+        FaceContact(0, 1, 0, 0, n, sq, A * A, "face", False),
+        FaceContact(0, 1, 1, 0, n, inner, 0.0, "face", False),
+    ]
+    bodies = _bodies(Scene("two", (cube("a", 0, 0, 0), cube("b", 0, 0, A))), PhysicsConfig())
+    pools = _pooled_points(contacts, bodies, permissive=False)
+    assert len(pools) == 1
+    pts = pools[0][4]
+    assert len(pts) == 4
+    assert {tuple(np.round(p / A, 9)) for p in pts} == {tuple(p / A) for p in sq}

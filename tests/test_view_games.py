@@ -70,7 +70,9 @@ def test_kaito_states_drawn_tile_for_tile() -> None:
         tiles = sum(t is not None for t in st.board)
         held = len(st.held[0]) + len(st.held[1])
         kaito = 0 if st.kaito is None else 2  # the two halves of the disc
-        assert len(lay.items) == tiles + held + kaito
+        labels = 6 + 6  # files a-f and ranks 1-6 beside the grid
+        assert len(lay.items) == tiles + held + kaito + labels
+        assert sum(it.id.startswith("label-") for it in lay.items) == labels
     st = states[-1]
     table = kaito_state_table(st)
     px, view = _frame(kaito_layout(table))

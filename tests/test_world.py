@@ -204,11 +204,16 @@ def test_clearance_shrinks_horizontal_axes_only() -> None:
     t = math.radians(30)
     r = np.array([[math.cos(t), 0, math.sin(t)], [0, 1, 0], [-math.sin(t), 0, math.cos(t)]])
     np.testing.assert_allclose(shrunk_half_extents(half, r, 0.2e-3), [0.0099, 0.0099, 0.01])
+    # the contact skin (2 um) goes onto the vertical axis only, 1 um per face
+    got = shrunk_half_extents(half, np.eye(3), 0.2e-3, 2e-6)
+    np.testing.assert_allclose(got, [0.0099, 0.0099, 0.010001], atol=1e-15)
 
 
 def test_neighbours_on_the_grid_have_the_clearance_gap() -> None:
     """Two cubes placed face to face on the grid start 0.2 mm apart (0.1 mm off each face), so
-    they do not touch; stacked cubes start exactly touching."""
+    they do not touch; stacked cubes start in contact, 2 um into each other (the contact skin:
+    1 um added to each horizontal face, so Bullet's box-box detector sees the contact from the
+    first step)."""
     c1 = ScenePiece("c1", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))
     c2 = ScenePiece("c2", ((0, 0, 0),), "kozo", (A, 0.0, 0.0))
     c3 = ScenePiece("c3", ((0, 0, 0),), "kozo", (0.0, 0.0, A))
@@ -219,7 +224,7 @@ def test_neighbours_on_the_grid_have_the_clearance_gap() -> None:
         side = p.getClosestPoints(w.body_id("c1"), w.body_id("c2"), 1e-3, physicsClientId=cid)
         top = p.getClosestPoints(w.body_id("c1"), w.body_id("c3"), 1e-3, physicsClientId=cid)
         assert min(pt[8] for pt in side) == pytest.approx(CFG.clearance, abs=1e-9)
-        assert min(pt[8] for pt in top) == pytest.approx(0.0, abs=1e-9)
+        assert min(pt[8] for pt in top) == pytest.approx(-2e-6, abs=1e-9)
 
 
 # ------------------------------------------------------------------ blow-ups
@@ -425,3 +430,34 @@ def test_a_face_near_but_not_on_a_static_body_is_not_a_contact() -> None:
         cube = ScenePiece("c", CUBE_CELLS, "kozo", (-gap + 0.1e-3, 0.0, 0.0))
         with World(_scene(wall, cube)) as w:
             assert (("c", "wall") in w.contacts_with_static()) is expected
+
+
+def test_a_sleeping_world_only_counts_steps_and_stays_bit_identical() -> None:
+    """Display profile: once every piece sleeps, World.step skips Bullet's step (nothing would
+    move). The poses are bit for bit those of a world that steps every time, before and after
+    an impulse wakes the tower."""
+    from sim.scene import load_scene, shipped_scene_path
+
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+
+    def run(skip: bool) -> tuple[list[str], bool]:
+        hashes = []
+        with World(scene, "display") as w:
+            w.skip_sleeping_steps = skip
+            w.run(3.5)
+            asleep = w._asleep
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            w.run(1.0)
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            top = w.piece_ids[-1]
+            w.apply_impulse(top, w.com_positions()[-1], [2e-4, 0.0, 0.0])
+            w.run(0.5)
+            hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
+            assert w.time == pytest.approx(5.0)
+        return hashes, asleep
+
+    fast, asleep = run(True)
+    slow, never = run(False)
+    assert asleep and not never  # the fast path was taken, and only where allowed
+    assert fast == slow
+    assert fast[2] != fast[1]  # the impulse moved something

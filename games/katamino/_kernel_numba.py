@@ -39,6 +39,13 @@ def _first_empty(b):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, inline="always")
+def _window(b, c, wmask):  # noqa: ANN001, ANN202
+    if wmask == 0 or c >= 63:  # a shift by 64 is undefined; nothing lies beyond bit 63
+        return np.int64(0)
+    return np.int64((b >> np.uint64(c + 1)) & np.uint64(wmask))
+
+
+@njit(cache=True, inline="always")
 def _store(out, k, chosen, d):  # noqa: ANN001, ANN202
     for j in range(d + 1):
         out[k, j] = chosen[j]
@@ -61,6 +68,7 @@ _HELPERS = {
     "_popcount": _popcount,
     "_gcd": _gcd,
     "_first_empty": _first_empty,
+    "_window": _window,
     "_store": _store,
 }
 _HELPERS["_regions_ok"] = _compile(_src._regions_ok, _HELPERS)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
 from games.katamino.errors import SolverError
 from games.katamino.problem import Problem
 
+WINDOW_BITS = 8
+"""Board bits after the empty cell that key the compiled kernel's candidate table."""
 BACKEND_ENV = "TABLESIM_SOLVER_BACKEND"
 BACKENDS = ("auto", "numba", "python")
 MAX_NUMBA_BITS = 64
@@ -32,6 +35,63 @@ def numba_kernel():
 
         _numba_kernel = _numba_kernel = _kernel_numba
     return _numba_kernel
+
+
+def window_table(
+    ptr: Sequence[int], masks: Sequence[int], nbits: int, nt: int, wbits: int = WINDOW_BITS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's candidate table (see ``_kernel_python``): ``(ptr, masks, ids, kinds, skip)``,
+    where row ``c * 2**wbits + w`` (cell ``c``, ``w`` the ``wbits`` board bits after it) lists,
+    in the order of the plain table ``ptr``/``masks`` (grouped by anchor cell then type), the
+    placements anchored at ``c`` that miss the bits set in ``w``. Shapes: ``ptr``
+    (nbits * 2**wbits + 1,) int64; ``masks`` (entries,) uint64 (masks of at most 64 bits unless
+    ``wbits`` is 0); ``ids``, ``kinds`` and ``skip`` (entries,) int64: placement index, type,
+    and the first entry of the row past this type's entries."""
+    nw = 1 << wbits
+    groups = np.diff(np.asarray(ptr[: nbits * nt + 1], dtype=np.int64))  # (cell, type) sizes
+    kinds_all = np.repeat(np.tile(np.arange(nt), nbits), groups)
+    if wbits == 0:  # the plain table, for the Python backend (any board size)
+        rows = np.asarray([ptr[c * nt] for c in range(nbits + 1)], dtype=np.int64)
+        ids = np.arange(len(masks))
+        return rows, np.asarray(masks, dtype=object), ids, kinds_all, _skips(rows, kinds_all, nt)
+    pats = np.arange(nw, dtype=np.uint64)
+    all_masks = np.asarray(masks, dtype=np.uint64)
+    sizes = np.zeros((nbits, nw), dtype=np.int64)
+    chunks: list[np.ndarray] = []
+    for c in range(nbits):
+        lo, hi = ptr[c * nt], ptr[(c + 1) * nt]
+        seg = all_masks[lo:hi]
+        if c + 1 < 64:
+            win = (seg >> np.uint64(c + 1)) & np.uint64(nw - 1)
+        else:
+            win = np.zeros(len(seg), dtype=np.uint64)
+        fits = (win[None, :] & pats[:, None]) == 0  # (nw, k), row-major: window, then order
+        sizes[c] = fits.sum(axis=1)
+        chunks.append(np.nonzero(fits)[1] + lo)
+    wptr = np.zeros(nbits * nw + 1, dtype=np.int64)
+    np.cumsum(sizes.ravel(), out=wptr[1:])
+    ids = np.concatenate(chunks).astype(np.int64)
+    kinds = kinds_all[ids].astype(np.int64)
+    return wptr, all_masks[ids], ids, kinds, _skips(wptr, kinds, nt)
+
+
+def _skips(rows: np.ndarray, kinds: np.ndarray, nt: int) -> np.ndarray:
+    """For each entry, the end of its run of one type within its row (rows: row starts)."""
+    row_of = np.repeat(np.arange(len(rows) - 1), np.diff(rows))
+    group = row_of * nt + kinds  # non-decreasing: rows in order, types in order within a row
+    return np.searchsorted(group, group, side="right").astype(np.int64)
+
+
+@lru_cache(maxsize=16)
+def _cached_table(
+    ptr: tuple[int, ...], masks: tuple[int, ...], nbits: int, nt: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`window_table`, kept for the next searches of the same problem (a symmetry plan
+    runs one search per orbit; a duel asks the same board again and again)."""
+    table = window_table(ptr, masks, nbits, nt)
+    for a in table:
+        a.setflags(write=False)
+    return table
 
 
 def resolve_backend(backend: str | None, nbits: int) -> str:
@@ -90,6 +150,7 @@ class Search:
         self.nodes = 0
         self._prune = bool(prune)
         self._a: dict | None = None
+        self._table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         if not problem.area_matches:
             self.finished = True
 
@@ -103,10 +164,17 @@ class Search:
             counts[problem.ptypes[root]] -= 1
             start |= problem.masks[root]
         if self.backend == "numba":
+            if self._table is None:
+                self._table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, len(counts))
+            wptr, wmasks, wids, kinds, skip = self._table
             a = dict(
                 full=np.uint64(problem.full),
-                ptr=np.asarray(self._ptr, dtype=np.int64),
-                masks=np.asarray(masks, dtype=np.uint64),
+                ptr=wptr,
+                masks=wmasks,
+                wmask=(1 << WINDOW_BITS) - 1,
+                wids=wids,
+                kinds=kinds,
+                skip=skip,
                 counts=np.asarray(counts, dtype=np.int64),
                 sizes=np.asarray(problem.sizes(), dtype=np.int64),
                 shifts=np.asarray(problem.shifts, dtype=np.uint64),
@@ -120,11 +188,13 @@ class Search:
             )
             a["boards"][0] = np.uint64(start)
         else:
+            rows, _, _, kinds, skip = window_table(self._ptr, masks, problem.nbits, len(counts), 0)
             a = dict(
-                full=problem.full, ptr=list(self._ptr), masks=masks, counts=counts,
+                full=problem.full, ptr=rows.tolist(), masks=masks, counts=counts,
                 sizes=problem.sizes(), shifts=list(problem.shifts), strides=list(problem.strides),
                 state=[0] * 5, boards=[0] * depth, cells=[0] * depth, tys=[0] * depth,
-                idx=[0] * depth, chosen=[0] * depth,
+                idx=[0] * depth, chosen=[0] * depth, wmask=0, wids=range(len(masks)),
+                kinds=kinds.tolist(), skip=skip.tolist(),
             )  # fmt: skip
             a["boards"][0] = start
         a["root"] = root
@@ -174,7 +244,7 @@ class Search:
             status = numba_kernel().search(
                 a["full"], a["ptr"], a["masks"], a["counts"], a["sizes"], a["shifts"],
                 a["strides"], self._prune, a["state"], a["boards"], a["cells"], a["tys"],
-                a["idx"], a["chosen"], out, max_rows, stop_after,
+                a["idx"], a["chosen"], out, max_rows, stop_after, a["wmask"], a["wids"], a["kinds"], a["skip"],
             )  # fmt: skip
             n = int(a["state"][3])
             rows = [pre + tuple(self.ids[int(i)] for i in r[: len(r) - len(pre)]) for r in out[:n]]
@@ -185,7 +255,7 @@ class Search:
             status = search(
                 a["full"], a["ptr"], a["masks"], a["counts"], a["sizes"], a["shifts"],
                 a["strides"], self._prune, a["state"], a["boards"], a["cells"], a["tys"],
-                a["idx"], a["chosen"], res, max_rows, stop_after,
+                a["idx"], a["chosen"], res, max_rows, stop_after, a["wmask"], a["wids"], a["kinds"], a["skip"],
             )  # fmt: skip
             rows = [pre + tuple(self.ids[i] for i in r) for r in res]
         a["state"][3] = 0

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
@@ -56,6 +56,7 @@ from games.katoiz.components import (
     unique_top,
 )
 from games.katoiz.config import KatoizConfig
+from games.katoiz.stack import longest_stack
 from games.rng import Rng
 
 DISCS = 3
@@ -278,50 +279,6 @@ def category_points(tiles: Sequence[int]) -> int:
         for v in range(n):
             total += max(0, sum(1 for t in tiles if TILES[t][k] == v) - 2)
     return total
-
-
-def longest_stack(tiles: Sequence[int], need: int) -> int:
-    """Level 2: the most of ``tiles`` stackable so each has ``need`` matches with the next.
-
-    ``need`` 1: all large tiles match each other (size), as do all small ones, so the whole
-    set stacks when one size is missing or some large and some small tile share colour or
-    shape; otherwise the larger size group is the answer. ``need`` 2: an exact search over
-    tile types with counts (two tiles match twice when they differ in at most one property).
-    """
-    tiles = list(tiles)
-    if not tiles:
-        return 0
-    if need == 1:
-        large = [t for t in tiles if TILES[t][2] == 0]
-        small = [t for t in tiles if TILES[t][2] == 1]
-        if not large or not small or any(MATCH[a][b] for a in large for b in small):
-            return len(tiles)
-        return max(len(large), len(small))
-    types = sorted({TILES[t] for t in tiles})
-    counts = tuple(sum(1 for t in tiles if TILES[t] == ty) for ty in types)
-    adj = tuple(
-        tuple(
-            j for j, u in enumerate(types) if sum(x == y for x, y in zip(ty, u, strict=True)) >= 2
-        )
-        for ty in types
-    )
-
-    @cache
-    def best(last: int, left: tuple[int, ...]) -> int:
-        out = 0
-        for j in adj[last]:
-            if left[j]:
-                nxt = left[:j] + (left[j] - 1,) + left[j + 1 :]
-                out = max(out, 1 + best(j, nxt))
-        return out
-
-    top = 0
-    for i in range(len(types)):
-        left = counts[:i] + (counts[i] - 1,) + counts[i + 1 :]
-        top = max(top, 1 + best(i, left))
-        if top == len(tiles):
-            break
-    return top
 
 
 def scores(state: SetState) -> tuple[int, ...]:

@@ -5,15 +5,19 @@ from __future__ import annotations
 import argparse
 
 from games.core import canonical_json
-from games.play import balance, parse_players
+from games.play import balance, parse_players, wilson_interval
 from games.registry import get_game
 from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
+from sim.commands.list import GameHelpAction
 from sim.experiments.progress import progress_callback
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``balance`` subcommand."""
-    p = sub.add_parser("balance", help="play many seeded bot games and report win rates")
+    p = sub.add_parser(
+        "balance", help="play many seeded bot games and report win rates", add_help=False
+    )
+    p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True, help="number of games")
     p.set_defaults(func=run)
@@ -36,9 +40,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(canonical_json(rep))
         return 0
-    print(f"{rep['games']} games of {game.name}, seed {args.seed}, seats rotated every game")
+    print(
+        f"{rep['games']} games of {game.name}, seed {args.seed}, seats rotated every game "
+        "(the games of tablesim tournament with the same players and seed)"
+    )
     for i, role in enumerate(roles):
-        print(f"  player {i} ({role}): {rep['wins'][i]} wins ({rep['wins'][i] / rep['games']:.1%})")
+        won = rep["wins"][i]
+        lo, hi = wilson_interval(won, rep["games"])
+        print(
+            f"  player {i} ({role}): {won} wins ({won / rep['games']:.1%}, "
+            f"95% CI {lo:.1%}-{hi:.1%})"
+        )
     for s, w in enumerate(rep["wins_by_seat"]):
         print(f"  seat {s}: {w} wins")
     fp = rep["first_player_win_rate"]

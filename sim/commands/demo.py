@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="ensemble size per scene (default 8)")  # fmt: skip
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument(
+        "-o",
         "--out",
         default="tablesim-demo",
         help="folder for the pictures and the film (default ./tablesim-demo/)",
@@ -36,7 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--backend", choices=("auto", "tiny", "gl"), default="auto", help="rendering backend"
     )
     p.add_argument("--no-pictures", action="store_true", help="skip the pictures and the film")
+    p.add_argument("--force", action="store_true", help="replace the files of an earlier demo")
     p.set_defaults(func=run)
+
+
+DEMO_FILES = ("kozo-tower.png", "kozo-overhang-fall.gif", "catego.png", "kozo-game.jsonl",
+              "kozo-game-fall.gif")  # fmt: skip
+"""What the demo writes in its folder (an earlier demo's files are replaced only with --force)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_pictures:
         if out_dir.exists() and not out_dir.is_dir():
             raise UsageError(f"--out {args.out}: exists and is not a folder")
+        there = [n for n in DEMO_FILES if (out_dir / n).exists()]
+        if there and not args.force:
+            raise UsageError(
+                f"--out {args.out}: holds an earlier demo ({', '.join(there)}); pass --force to "
+                "replace it, or choose another --out"
+            )
         out_dir.mkdir(parents=True, exist_ok=True)
 
     scenes = {}
@@ -105,16 +118,25 @@ def _pictures(out_dir: Path, scenes: dict, catego_state: object, backend: str) -
         size=(480, 270),
         backend=used,
     )
-    fall, n = write_film(frames, out_dir / "kozo-overhang-fall.gif", 20)
+    fall, _ = write_film(frames, out_dir / "kozo-overhang-fall.gif", 20)
     pad = render_layout(
         catego_layout(catego_state), out_dir / "catego.png", size=(960, 540), backend=used
     )
     print(f"=== pictures ({used} backend, {time.perf_counter() - t0:.1f} s) in {out_dir}/:")
-    print(f"  {tower.name}: the Kozo tower, 1280x720")
-    print(
-        f"  {fall.name}: the overhang falling, 1.5 s of the verdict run at half speed, {n} frames"
-    )
-    print(f"  {pad.name}: the final Catego pad")
+    print(f"  {tower.name}: the Kozo tower, {_picture_size(tower)}")
+    print(f"  {fall.name}: the overhang falling, 1.5 s of the verdict run at half speed, "
+          f"{_picture_size(fall)}")  # fmt: skip
+    print(f"  {pad.name}: the final Catego pad, {_picture_size(pad)}")
+
+
+def _picture_size(path: Path) -> str:
+    """``1280x720`` (``, 31 frames`` for a film), read back from the file as written."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        frames = getattr(img, "n_frames", 1)
+        size = f"{img.size[0]}x{img.size[1]}"
+    return size + (f", {frames} frames" if frames > 1 else "")
 
 
 def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]]:
@@ -163,7 +185,7 @@ def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str)
         read_log_file(str(out_dir / "kozo-game.jsonl")), timed[-1], fps=20, slow=0.5,
         size=(480, 270), backend=resolve_backend(backend),
     )  # fmt: skip
-    film, n = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
+    film, _ = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
     print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "
-          f"{n} frames ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+          f"{_picture_size(film)} ({time.perf_counter() - t0:.1f} s)")  # fmt: skip
     print("  kozo-game.jsonl: its log (tablesim replay / tablesim record it)")

@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    from sim.assembly import DEFAULT_PIECES
+    from sim.constructions import DEFAULT_PIECES
 
     p.add_argument("--board", required=True, metavar="RxCxL",
                    help="a box ROWSxCOLSxLAYERS (layers = height), e.g. 3x3x4")  # fmt: skip
@@ -66,7 +66,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _inputs(args: argparse.Namespace) -> tuple[str, str]:
     """Validate --board and --pieces; UsageError (exit 2) says what is allowed."""
     from games.katamino import SolverError, Target, parse_pieces
-    from sim.assembly import DEFAULT_PIECES
+    from sim.constructions import DEFAULT_PIECES
 
     try:
         target = Target.parse(args.board)

@@ -105,7 +105,7 @@ def _labels(catalogue: Any) -> list[str]:
 
 
 def _first_line(doc: str | None) -> str:
-    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    text = " ".join((doc or "").strip().split("\n\n")[0].split()).replace("``", "")
     return text.split(". ")[0].rstrip(".")
 
 

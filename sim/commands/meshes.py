@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from meshes import FORMATS
 
@@ -40,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="piece set, e.g. kozo-standard, katamino-duo, pentominoes, soma",
     )
     export.add_argument("--format", dest="fmt", required=True, choices=FORMATS)
-    export.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    export.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    export.add_argument("--force", action="store_true",
+                        help="replace files of this format already in DIR")  # fmt: skip
     export.add_argument("-q", "--quiet", action="store_true", help="print only the file count")
     export.set_defaults(func=_export)
 
@@ -54,6 +57,13 @@ def _export(args: argparse.Namespace) -> int:
     from meshes.export import ExportError, export_catalogue
     from sim.cli import UsageError
 
+    out = Path(args.out)
+    there = sorted(p.name for p in out.glob(f"*.{args.fmt.lower()}")) if out.is_dir() else []
+    if there and not args.force:
+        raise UsageError(
+            f"--out {args.out}: already holds {args.fmt.upper()} files ({', '.join(there[:4])}"
+            f"{', ...' if len(there) > 4 else ''}); pass --force to replace them"
+        )
     try:
         paths = export_catalogue(args.piece_set, args.fmt, args.out)
     except ExportError as exc:

@@ -50,9 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Simulate and print; exit 0 for either verdict, 2 for bad input, 1 for a blow-up."""
     from sim.commands._common import format_table
+    from sim.guard import PhysicsBlowUpError
     from sim.scene import InvalidSceneError, resolve_scene
     from sim.verdict import simulate
-    from sim.world import PhysicsBlowUpError
 
     if args.replicas < 1:
         raise UsageError(f"--replicas must be >= 1, got {args.replicas}")

@@ -75,12 +75,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=("auto", "gl", "tiny"), default="auto",
                    help="window renderer: gl (OpenGL), tiny (software) or auto (gl unless its "
                    "OpenGL is a software rasteriser such as Mesa llvmpipe; default)")
-    p.add_argument("--replicas", type=int, default=8,
+    p.add_argument("--replicas", type=int_in(1), default=8,
                    help="runs of the verdict when space runs the scene (default 8, as simulate)")
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
     p.add_argument("--seconds", type=float_in(0, 60, low_open=True), default=None,
                    help="length of a run (s)")  # fmt: skip
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
+    p.add_argument("--sandbox", action="store_true",
+                   help="build freely: take catalogue or table pieces, let them go, undo, save")
+    p.add_argument("--save", default="sandbox.toml", metavar="FILE",
+                   help="sandbox: where s saves the table as a scene (default sandbox.toml)")
     p.add_argument("--frames", type=int_in(1), default=None, help="window: quit after N frames")
     add_force_argument(p, "the -o picture")
     p.set_defaults(func=run)
@@ -96,10 +100,6 @@ def run(args: argparse.Namespace) -> int:
     out = check_output(args.out, (".png",), force=args.force) if args.out else None
     if args.seconds is not None and not (0 < args.seconds <= 60):
         raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
-    if args.replicas < 1:
-        raise UsageError(f"--replicas must be >= 1, got {args.replicas}")
-    if args.frames is not None and args.frames < 1:
-        raise UsageError(f"--frames must be >= 1, got {args.frames}")
     try:
         scene = resolve_scene(args.scene)
     except InvalidSceneError as exc:
@@ -107,12 +107,21 @@ def run(args: argparse.Namespace) -> int:
     window = not args.headless
     if window and out is not None:
         raise UsageError("-o writes a headless picture: add --headless")
+    kind: Any = SceneApp
+    extra: dict[str, Any] = {}
+    if args.sandbox:
+        from sim.view.sandbox import SandboxApp
+
+        if not args.save.endswith(".toml"):
+            raise UsageError(f"--save: a scene file ends in .toml, got {args.save!r}")
+        kind, extra = SandboxApp, {"save_to": args.save}
     if window:
-        app = open_window_app(lambda: SceneApp(scene, size=size, backend=args.backend, window=True,
-                                               seconds=args.seconds, replicas=args.replicas), "the window")  # fmt: skip
+        app = open_window_app(lambda: kind(scene, size=size, backend=args.backend, window=True,
+                                           seconds=args.seconds, replicas=args.replicas,
+                                           **extra), "the window")  # fmt: skip
     else:
-        app = SceneApp(scene, size=size, backend="tiny", seconds=args.seconds,
-                       replicas=args.replicas)
+        app = kind(scene, size=size, backend="tiny", seconds=args.seconds,
+                   replicas=args.replicas, **extra)
     with app:
         if args.run:
             app.run_scene()

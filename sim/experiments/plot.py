@@ -152,7 +152,12 @@ def plot_sweep(
     ax.grid(True, alpha=0.3)
     n = len(rows)
     extra = f", {errors} error runs left out" if errors else ""
-    ax.set_title(title or f"{n} runs, 95% Wilson intervals{extra}", fontsize=10)
+    scenes = sorted({str(r["scene"]) for r in rows if r.get("scene") not in (None, "")})
+    what = f"{', '.join(scenes[:3])}{' ...' if len(scenes) > 3 else ''}: " if scenes else ""
+    ax.set_title(
+        title or f"{what}collapse against {x}\n{n} runs, 95% Wilson intervals{extra}",
+        fontsize=10,
+    )
     if by:
         ax.legend(fontsize=8)
     _save(fig, out)
@@ -195,8 +200,11 @@ def plot_tournament(
     a1.set_ylabel("win rate")
     a1.set_title("by entry", fontsize=10)
     a2.set_title("by seat (dashed: no seat advantage)", fontsize=10)
+    games = sorted({str(r["game"]) for r in rows if r.get("game")})
+    what = f"{', '.join(games)} tournament: " if games else ""
     fig.suptitle(
-        title or f"{len(rows)} games, mean length {summary['mean_length']:.1f} moves, 95% Wilson",
+        title
+        or f"{what}{len(rows)} games, mean length {summary['mean_length']:.1f} moves, 95% Wilson",
         fontsize=10,
     )
     _save(fig, out)

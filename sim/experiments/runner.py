@@ -148,11 +148,12 @@ def run_job(
         progress.finish_line()
         if journal is not None:
             journal.close()
-            # the CLI prints the one line of an interrupt, with this note
-            exc.add_note(
-                f"{len(done)} of {job.count} rows are saved in {journal.path}: "
-                "run the same command again to resume"
+            print(
+                f"{label or job.kind}: interrupted; {len(done)} of {job.count} rows are saved "
+                f"in {journal.path}: run the same command again to resume",
+                file=stream,
             )
+            exc.reported = True  # type: ignore[attr-defined]  # the CLI adds no second line
         raise
     except BaseException:
         progress.finish_line()

@@ -22,11 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import ConfigError, canonical_json
-from games.play import wilson_interval
+from games.play import series_seed, wilson_interval
 from games.registry import bot_classes, get_game
-from games.rng import derive_seed
 from games.session import Session, make_seats
-from sim.experiments.sampling import SEED_MASK
 
 COLUMNS = (
     "run",
@@ -127,7 +125,7 @@ class TournamentJob:
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index`` (63 bits)."""
-        return derive_seed("tournament", self.seed, index) & SEED_MASK
+        return series_seed(self.seed, index)
 
     def seating(self, index: int) -> list[int]:
         """Entry index of each seat in run ``index``."""

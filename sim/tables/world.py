@@ -71,11 +71,13 @@ class TableWorld(World):
             body.body, com.tolist(), list(q_body), physicsClientId=cid
         )
         p.resetBaseVelocity(body.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
+        self.wake()
         self.rebase()
 
     def remove_piece(self, piece_id: str) -> None:
         """Take a dynamic piece off the table."""
         body = self._by_id.pop(piece_id)
+        self.wake()
         self._p.removeBody(body.body, physicsClientId=self.client)
         self._bodies.remove(body)
         self._dynamic.remove(body)
@@ -152,6 +154,7 @@ def hand_place(
         p.resetBasePositionAndOrientation(
             body.body, com_w.tolist(), list(q_body), physicsClientId=cid
         )
+        world.wake()
         if world.penetration(piece.id) <= PENETRATION_OK:
             break
         if attempt < 4:

@@ -27,7 +27,7 @@ seconds given, :meth:`TableApp.frame` draws. :meth:`TableApp.run_window` is the 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -115,6 +115,41 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     return replace(layout, items=items)
 
 
+class _Work:
+    """One call of ``fn`` -- in a daemon thread (``threaded``) or at once -- whose result (or
+    error) the main loop picks up with :meth:`done`; ``on_done(work)`` runs then, in the main
+    thread. Panda3D is only ever touched by the main thread."""
+
+    def __init__(self, fn: Callable[[], Any], *, threaded: bool) -> None:
+        import threading
+
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.on_done: Callable[[_Work], None] | None = None
+        self._thread: Any = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True,
+                                            name="tablesim-work")  # fmt: skip
+            self._thread.start()
+        else:
+            self._run(fn)
+
+    def _run(self, fn: Callable[[], Any]) -> None:
+        try:
+            self.result = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            self.error = exc
+
+    def done(self) -> bool:
+        """True once ``fn`` returned or raised."""
+        return self._thread is None or not self._thread.is_alive()
+
+    def join(self) -> None:
+        """Wait for ``fn`` to end."""
+        if self._thread is not None:
+            self._thread.join()
+
+
 class TableApp:
     """A game at the table, driven by events; see the module docstring.
 
@@ -139,33 +174,35 @@ class TableApp:
         controller: Controller | None = None,
     ) -> None:
         import sim.tables  # noqa: F401  (registers the physics referees)
-        from games.core import make_referee
-        from games.play import make_seats
-        from games.registry import get_game
+        from games.session import Session
         from sim.view.renderer import Renderer
 
-        self.game = get_game(game)
         self.roles = [str(r) for r in players]
-        self.config = self.game.make_config(dict(options or {}), players=len(self.roles))
-        self.seed = int(seed)
-        self.seats = make_seats(self.game.name, self.roles, self.seed, budget)
-        name = self.game.referee_name(self.config)
-        self.referee = (
-            make_referee(name, self.game, self.config, self.seed) if name is not None else None
-        )
+        self.session = Session.new(game, self.roles, int(seed), options=options, budget=budget)
+        """The game being played (:class:`games.session.Session`): rules, seats, referee, the
+        measured moves; the app only turns input into its moves and draws its state."""
+        self.game = self.session.game
+        self.config = self.session.config
+        self.seed = self.session.seed
+        self.seats = self.session.seats
+        self.referee = self.session.referee
         if self.referee is not None and hasattr(self.referee, "knock"):
             self.referee.knock = self._observe
-        self.state = self.game.new_game(self.config, self.seed)
-        self.moves: list[Any] = []
-        """The measured moves applied so far (the log undo replays)."""
+        self.threaded = bool(window)
+        """Measure judged moves and let bots think in a worker thread while the window keeps
+        drawing (the fall is shown as it is simulated); offscreen (tests) both run inline."""
+        self._work: _Work | None = None
         self.verdict = ""
         self.explanation = ""
-        self.show_help = True
+        self.show_help = False
+        """The key help (f1); off at the start so it never covers the table ("f1: help")."""
+        self._help_shown_once = False
         self.typing: str | None = None
         self.closed = False
         self.controller = controller if controller is not None else controller_for(game)
         self.controller.reset(self.game, self.state)
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit: dict[str, Any] | None = None
         self._drag: tuple[str, float, float] | None = None
@@ -181,13 +218,26 @@ class TableApp:
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        """Close the referee and the renderer (idempotent)."""
+        """Close the session (its referee) and the renderer (idempotent); a measurement in
+        progress is waited for (its world must not close under it)."""
         if self.closed:
             return
         self.closed = True
-        if self.referee is not None:
-            self.referee.close()
+        if self._work is not None:
+            self._work.join()
+            self._work = None
+        self.session.close()
         self.renderer.close()
+
+    @property
+    def state(self) -> Any:
+        """The game state drawn (the session's)."""
+        return self.session.state
+
+    @property
+    def moves(self) -> list[Any]:
+        """The measured moves applied so far."""
+        return [p.move for p in self.session.played]
 
     def __enter__(self) -> TableApp:
         return self
@@ -203,8 +253,8 @@ class TableApp:
 
     @property
     def busy(self) -> bool:
-        """True while a move is being animated."""
-        return self._anim is not None
+        """True while a move is being measured or animated, or a bot thinks."""
+        return self._anim is not None or self._work is not None
 
     def human_to_move(self) -> bool:
         """True when a person has the turn (and nothing is being animated)."""
@@ -248,35 +298,92 @@ class TableApp:
 
     def play(self, move: Any) -> bool:
         """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
-        it was played; otherwise the verdict says why not."""
+        it was played -- or, live (a window), handed to the physics table, whose verdict
+        follows; otherwise the verdict line says why not."""
         if self.game.is_terminal(self.state):
             self.verdict, self.explanation = "the game is over", ""
             self._dirty = True
             return False
-        before = self.state
-        check = getattr(self.game, "check_move", None)
-        try:
-            if check is not None:
-                check(before, move)
-            self._samples = []
-            self._watch_index = len(getattr(before, "history", ()))
-            measured = self.referee.measure(before, move) if self.referee is not None else move
-            after = self.game.apply(before, measured)
-        except GameError as exc:
-            self.verdict = "refused: " + self.game.format_move(before, move)
-            self.explanation = str(exc)
-            self._dirty = True
+        if self._work is not None:
             return False
-        finally:
-            self._watch_index = None
-        seat = self.game.current_player(before)
-        self.verdict = f"P{(seat or 0) + 1}: {self.game.describe_move(before, measured)}"
-        self.explanation = self._explain(measured)
+        try:
+            self.session.check(move)
+        except GameError as exc:
+            return self._refused(move, exc)
         old_layout = self._layout
-        self.moves.append(measured)
-        self._set_state(after)
-        self._start_animation(old_layout, measured)
+        ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
+        if self.referee is None:
+            try:
+                played = self.session.play(move)
+            except GameError as exc:
+                return self._refused(move, exc)
+            self._played(played, old_layout)
+            return True
+        # a judged move: the table measures it (the referee's knock hook streams its poses)
+        self._samples = []
+        self._watch_index = len(getattr(self.state, "history", ()))
+        before = self.state
+        work = _Work(lambda: self.session.play(move), threaded=self.threaded)
+        work.on_done = lambda w: self._measured(w, move, before, old_layout)
+        self._work = work
+        self._live_film(old_layout, ghosts)
+        self.verdict = f"the table is judging {self.game.format_move(before, move)}..."
+        self.explanation = ""
+        self._dirty = True
+        if not self.threaded:
+            self._finish_work()
+            return bool(self.session.played) and self.session.played[-1].before is before
         return True
+
+    def _refused(self, move: Any, exc: Exception) -> bool:
+        self.verdict = "refused: " + self.game.format_move(self.state, move)
+        self.explanation = str(exc)
+        self._dirty = True
+        return False
+
+    def _measured(self, work: _Work, move: Any, before: Any, old: TableLayout | None) -> None:
+        """The table's measurement finished (main thread): show the verdict, animate the
+        rest of the film."""
+        self._watch_index = None
+        if work.error is not None:
+            if not isinstance(work.error, GameError):
+                raise work.error
+            self._anim = None
+            self._refused(move, work.error)
+            return
+        self._played(work.result, old, live=True)
+
+    def _played(self, played: Any, old_layout: TableLayout | None, live: bool = False) -> None:
+        measured, before = played.move, played.before
+        if self.show_help and not self._help_shown_once:
+            self.show_help = False  # shown at the start; after the first move only on f1
+        self._help_shown_once = True
+        self.verdict = f"P{played.seat + 1}: {self.game.describe_move(before, measured)}"
+        self.explanation = self._explain(measured)
+        self._set_state()
+        if live and self._anim is not None and "film" in self._anim and self._samples:
+            # the film is on screen already: it plays on to its end at its own pace, on the
+            # new state's table when the world's pieces are all on it (a typed move has no
+            # ghost to stand in for the piece dropped), and the verdict is said at the end
+            new = self._base_layout()
+            if set(self._samples[0][1]) <= set(new.ids):
+                self._anim["layout"], self._anim["shown"] = new, False
+            self._film_layout()
+            self._anim["end"] = self._samples[-1][0]
+            self._anim["say"] = (self.verdict, self.explanation)
+            self.verdict = f"P{played.seat + 1}: {played.text}: the table measured it..."
+            self.explanation = ""
+        else:
+            self._anim = None
+            self._start_animation(old_layout, measured)
+
+    def _finish_work(self) -> None:
+        work = self._work
+        if work is None or not work.done():
+            return
+        self._work = None
+        if work.on_done is not None:
+            work.on_done(work)
 
     def _explain(self, move: Any) -> str:
         """What the table saw (measured moves), in words."""
@@ -289,52 +396,26 @@ class TableApp:
         return f"{out.judge} table: everything stood"
 
     def undo(self) -> bool:
-        """Take back the last move (and the bots' moves after the last human one): the game
-        is rebuilt from a new game and the remaining log replayed. False when nothing to undo."""
-        if not self.moves:
+        """Take back the last move (and the bots' moves after the last human one): the
+        session returns to the state before them. False when nothing to undo."""
+        if not self.session.played:
             self.verdict, self.explanation = "nothing to undo", ""
             self._dirty = True
             return False
-        moves = self.moves[:-1]
-        humans = any(s.bot is None for s in self.seats)
-        while humans and moves:
-            state = self._replay(moves)
-            who = self.game.current_player(state)
-            if who is not None and self.seats[who].bot is None:
-                break
-            moves = moves[:-1]
         self._anim = None
-        self.moves = moves
-        self._set_state(self._replay(moves))
-        self.verdict, self.explanation = f"undone: back to move {len(moves) + 1}", ""
+        self.session.undo(to_human=True)
+        self._set_state()
+        self.verdict = f"undone: back to move {self.session.turns + 1}"
+        self.explanation = ""
         return True
 
     def record(self) -> Any:
-        """The game so far as a :class:`games.play.Record` (move texts, seats, digests, the
-        result once over), for ``games.play.log_lines``."""
-        from games.play import Record
+        """The game so far as a :class:`games.log.Record` (move texts, seats, digests, the
+        result once over)."""
+        return self.session.record()
 
-        rec = Record()
-        state = self.game.new_game(self.config, self.seed)
-        for m in self.moves:
-            rec.moves.append(self.game.format_move(state, m))
-            rec.seats.append(self.game.current_player(state))
-            state = self.game.apply(state, m)
-            rec.digests.append(self.game.state_digest(state))
-        if self.game.is_terminal(state):
-            rec.result = self.game.result(state)
-            rec.final_state = state
-        return rec
-
-    def _replay(self, moves: Sequence[Any]) -> Any:
-        state = self.game.new_game(self.config, self.seed)
-        for m in moves:
-            state = self.game.apply(state, m)
-        return state
-
-    def _set_state(self, state: Any) -> None:
-        self.state = state
-        self.controller.reset(self.game, state)
+    def _set_state(self) -> None:
+        self.controller.reset(self.game, self.state)
         self._bot_wait = BOT_DELAY
         self._dirty = True
 
@@ -395,14 +476,54 @@ class TableApp:
         return out
 
     # ------------------------------------------------------------------ time
+    def _showing(self) -> dict[str, Any] | None:
+        """The animation being drawn (None: none, or a film whose first poses are not in)."""
+        a = self._anim
+        return a if a is not None and a.get("layout") is not None else None
+
+    def _live_film(self, old: TableLayout | None, ghosts: Sequence[Item]) -> None:
+        """Show the judged move's run as the table measures it: the referee's poses
+        (:meth:`_observe`) on the old table, the held piece renamed to the world's id."""
+        self._anim = {"film": True, "layout": None, "old": old, "ghosts": list(ghosts), "t": 0.0,
+                      "samples": self._samples, "end": math.inf}  # fmt: skip
+        self._film_layout()
+
+    def _film_layout(self) -> None:
+        a = self._anim
+        if a is None or a.get("layout") is not None or not self._samples:
+            return
+        base = a["old"] if a["old"] is not None else self._base_layout()
+        base = replace(base, items=tuple(it for it in base.items if not it.id.startswith("ghost")))
+        missing = sorted(set(self._samples[0][1]) - set(base.ids))
+        extra = [replace(g, id=m) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)]
+        a["layout"] = replace(base, items=base.items + tuple(extra))
+        a["shown"] = False
+
     def tick(self, dt: float) -> None:
-        """Advance the animation and let a bot move when its turn comes (``dt`` seconds)."""
-        if self._anim is not None:
-            self._anim["t"] += dt * ANIMATION_SLOW
-            if self._anim["t"] >= self._anim["end"]:
-                self._anim = None
+        """Advance the animation, take a finished measurement or bot choice, and let a bot
+        (or a watching controller) move when its turn comes (``dt`` seconds)."""
+        if self._work is not None:
+            self._finish_work()
+        a = self._anim
+        if a is not None:
+            if "film" in a:
+                self._film_layout()
+                latest = self._samples[-1][0] if self._samples else 0.0
+                a["t"] = min(a["t"] + dt * ANIMATION_SLOW, latest)  # never ahead of the table
+                if a["layout"] is None and a["end"] != math.inf:
+                    self._anim = None  # nothing was filmed
+                elif a["t"] >= a["end"]:
+                    self._anim = None
+                    if "say" in a:
+                        self.verdict, self.explanation = a["say"]
+            else:
+                a["t"] += dt * ANIMATION_SLOW
+                if a["t"] >= a["end"]:
+                    self._anim = None
             self._dirty = True
             return
+        if self._work is not None:
+            return  # a bot is thinking
         s = self.seat
         if s is None:
             return
@@ -419,11 +540,27 @@ class TableApp:
         self._bot_wait -= dt
         if self._bot_wait > 0:
             return
-        move = self.seats[s].bot.choose(self.state)
-        if not self.play(move):
-            # a bot must not stall the table: say so and stop asking it
-            self.explanation = f"bot {self.roles[s]} proposed a refused move: {self.explanation}"
-            self._bot_wait = math.inf
+        self._think(s)
+
+    def _think(self, seat: int) -> None:
+        """The bot of ``seat`` chooses (in a worker thread in a window), then plays."""
+
+        def chosen(work: _Work) -> None:
+            if work.error is not None:
+                self.explanation = f"bot {self.roles[seat]} failed: {work.error}"
+                self._bot_wait = math.inf
+                return
+            if not self.play(work.result):
+                # a bot must not stall the table: say so and stop asking it
+                self.explanation = (f"bot {self.roles[seat]} proposed a refused move: "
+                                    f"{self.explanation}")  # fmt: skip
+                self._bot_wait = math.inf
+
+        self._work = _Work(self.session.bot_move, threaded=self.threaded)
+        self._work.on_done = chosen
+        self._dirty = True
+        if not self.threaded:
+            self._finish_work()
 
     # ------------------------------------------------------------------ camera
     def _ensure_orbit(self, layout: TableLayout) -> None:
@@ -633,13 +770,14 @@ class TableApp:
 
     def _toggle_help(self) -> None:
         self.show_help = not self.show_help
+        self._help_shown_once = True
 
     # ------------------------------------------------------------------ drawing
     def layout(self) -> TableLayout:
         """What is drawn now: the game's table (or the animation's), the controller's
         highlights and ghosts."""
-        if self._anim is not None:
-            base = self._anim["layout"].with_poses(self._anim_poses())
+        if self._showing() is not None:
+            base = self._anim["layout"].with_poses(self._anim_poses())  # type: ignore[index]
         else:
             base = self._base_layout()
             base = _recolour(base, dict(self.controller.highlights()))
@@ -651,7 +789,8 @@ class TableApp:
     def text_blocks(self) -> dict[str, str]:
         """The on-screen text by corner."""
         blocks = {"top-left": "\n".join(self.status_lines())}
-        mine = list(self.controller.overlay())
+        # the controller's prompts only while a person has the turn (never while a bot thinks)
+        mine = list(self.controller.overlay()) if self.human_to_move() else []
         if self.typing is not None:
             mine.append(f"move> {self.typing}_")
         if mine:
@@ -667,7 +806,7 @@ class TableApp:
         a window."""
         if self.closed:
             raise RuntimeError("the app is closed")
-        anim = self._anim
+        anim = self._showing()
         if anim is not None and anim.get("shown") and self._layout is not None:
             # the animation's table is built: only move its pieces (no rebuild, no new shaders)
             self.renderer.set_poses(self._anim_poses())
@@ -700,9 +839,13 @@ class TableApp:
                 self.renderer.show(layout, cam)
             self._shown_key = key
             self._ghost_ids = [g.id for g in ghosts]
-        self.renderer.set_text(self.text_blocks())
+        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
         self._dirty = False
+
+    def text_scale(self) -> float:
+        """Pixels per line of the on-screen text: 15 at 540 rows, growing with the picture."""
+        return max(15.0, self.size[1] / 36)
 
     def items(self) -> list[Item]:
         """The items drawn last (for tests and controllers)."""
@@ -761,9 +904,11 @@ class SceneApp(TableApp):
         self.seed = int(seed)
         self._still = scene_layout(scene)
         self.game = None
+        self.session = None
         self.seats: list[Any] = []
         self.roles: list[str] = []
-        self.moves = []
+        self._work = None
+        self.threaded = False
         self.verdict = "space: run the scene; r: as written"
         self.explanation = ""
         self.show_help = False
@@ -772,6 +917,7 @@ class SceneApp(TableApp):
         self.referee = None
         self.controller = BaseController()
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
+        self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.size = self.renderer.size
         self._orbit = None
         self._drag = None
@@ -795,6 +941,16 @@ class SceneApp(TableApp):
     def seat(self) -> int | None:
         """Nobody moves in a scene."""
         return None
+
+    @property
+    def state(self) -> Any:
+        """No game state: the scene."""
+        return None
+
+    @property
+    def moves(self) -> list[Any]:
+        """No moves in a scene."""
+        return []
 
     def human_to_move(self) -> bool:
         """No moves in a scene."""
@@ -834,10 +990,12 @@ class SceneApp(TableApp):
         self.live, self.job, self._anim = None, None, None
 
     def close(self) -> None:
-        """Stop the run and the verdict job, close the renderer."""
-        if not self.closed:
-            self._stop()
-        super().close()
+        """Stop the run and the verdict job, close the renderer (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._stop()
+        self.renderer.close()
 
     def tick(self, dt: float) -> None:
         """Advance the live run by ``dt`` seconds (within the frame budget); take the verdict
@@ -853,17 +1011,24 @@ class SceneApp(TableApp):
                 if self.job is not None:
                     self.explanation = (f"judging: verdict profile, {self.replicas} runs "
                                         "(in the background)")  # fmt: skip
-        if live.done and self.job is not None and self.job.ready():
-            from sim.view.live import verdict_lines
+        if live.done:
+            self._take_verdict()
 
-            try:
-                self.verdict, *rest = verdict_lines(self.job.result())
-                self.explanation = " ".join(rest)
-            except Exception as exc:  # noqa: BLE001 - shown, the window stays up
-                self.explanation = f"the verdict failed: {exc}"
-            self.job = None
-            if self.on_verdict is not None:
-                self.on_verdict(self.verdict, self.explanation)
+    def _take_verdict(self) -> None:
+        """When the background verdict is in: say it (status, :attr:`on_verdict`)."""
+        if self.job is None or not self.job.ready():
+            return
+        from sim.view.live import verdict_lines
+
+        try:
+            self.verdict, *rest = verdict_lines(self.job.result())
+            self.explanation = " ".join(rest)
+        except Exception as exc:  # noqa: BLE001 - shown, the window stays up
+            self.explanation = f"the verdict failed: {exc}"
+        self.job = None
+        self._dirty = True
+        if self.on_verdict is not None:
+            self.on_verdict(self.verdict, self.explanation)
 
     def finish_run(self, timeout: float | None = None) -> None:
         """Simulate the rest of the run at once and wait for its verdict (headless use)."""
@@ -889,7 +1054,7 @@ class SceneApp(TableApp):
             now = time.monotonic()
             if now - self._text_at > 0.1:
                 self._text_at = now
-                self.renderer.set_text(self.text_blocks())
+                self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         return super().frame()
 
     def key(self, name: str) -> bool:

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -204,18 +202,9 @@ def write_glb(path: str | Path, scene: Any, track: Track, name: str = "fall") ->
     body = struct.pack("<II", len(text), 0x4E4F534A) + text
     body += struct.pack("<II", len(binary), 0x004E4942) + binary
     blob = struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body
+    from sim.outputs import atomic_write
+
     out = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=out.parent if str(out.parent) else ".", prefix=f".{out.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide the film from others
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(out, blob)  # whole or nothing, 0644 (sim.outputs)
     return out, len(track[0])
 

@@ -51,6 +51,8 @@ TABLE_COLOR: tuple[int, int, int] = (182, 132, 90)
 SOFTWARE_GL: tuple[str, ...] = ("llvmpipe", "softpipe", "swrast", "software rasterizer")
 """OpenGL renderer names (lower case, substrings) of software rasterisers: a window on
 ``auto`` uses the tiny backend instead."""
+MOVING_SHADOW_COARSE = 4
+"""Texel size factor of the tiny backend's faked shadows in a frame whose poses changed."""
 SHADOW_MAP = 2048
 """Shadow map size (texels per side) of the gl backend."""
 
@@ -274,6 +276,9 @@ class Renderer:
         self.supersample = supersample
         self.software_gl = ""
         """The software OpenGL renderer a window on ``auto`` left for tiny (empty: none)."""
+        self.coarse_motion = False
+        """Tiny backend: frames whose poses changed get coarse shadows (the interactive app
+        turns it on; pictures and films keep full shadows in every frame)."""
         self.window = bool(window)
         if self.window:
             self._buf = self._open_window(backend, title)
@@ -552,7 +557,7 @@ class Renderer:
             node.set_wordwrap(0.48 * w / px)
             node.set_text(text)
             node.set_text_color(1, 1, 1, 1)
-            node.set_card_color(0, 0, 0, 0.55)
+            node.set_card_color(0, 0, 0, 0.68)  # white on a dark card: readable on any table
             node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
             node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
             tnp = root.attach_new_node(node)
@@ -638,6 +643,7 @@ class Renderer:
         kept = tuple(it for it in self._layout.items if it.id not in gone)
         self._layout = _replace(self._layout, items=kept + tuple(add))
         self._shadows_dirty = True
+        self._moving = True  # a ghost following the pointer: quick shadows (coarse_motion)
 
     # ------------------------------------------------------------------ poses and frames
     def set_poses(self, poses: Mapping[str, Pose]) -> None:
@@ -660,9 +666,11 @@ class Renderer:
             x, y, z, w = moved.quat
             node.set_quat(LQuaternionf(w, x, y, z))
         self._shadows_dirty = True
+        self._moving = True
 
-    def _update_shadows(self) -> None:
-        """Faked shadows (tiny backend): one decal per receiving plane."""
+    def _update_shadows(self, coarse: int = 1) -> None:
+        """Faked shadows (tiny backend): one decal per receiving plane; ``coarse`` texels
+        (:data:`MOVING_SHADOW_COARSE` while pieces move, full detail once they stop)."""
         for d in self._decals:
             # free the texture's copy in the renderer and its RAM image: otherwise every old
             # decal stays alive (measured: 8 MB a frame in a film)
@@ -694,7 +702,7 @@ class Renderer:
                 v = item.world_vertices()
                 z = float(v[:, 2].max())
                 lo, hi = v[:, :2].min(axis=0), v[:, :2].max(axis=0)
-            made = shadow_mask(tri, light, z, lo, hi)
+            made = shadow_mask(tri, light, z, lo, hi, coarse)
             if made is None:
                 continue
             decal = _decal(f"shadow-{rid}", made[0], made[1], lo, z)
@@ -711,8 +719,14 @@ class Renderer:
             raise RuntimeError("this renderer is closed")
         if self._layout is None:
             raise RuntimeError("show() a layout before rendering")
-        if self.backend == "tiny" and self._shadows_dirty:
-            self._update_shadows()
+        if self.backend == "tiny":
+            # a frame with new poses gets quick coarse shadows; the first frame without a
+            # change redraws them in full (a still picture always has the full shadows)
+            moving = self.coarse_motion and getattr(self, "_moving", False)
+            if self._shadows_dirty or (not moving and getattr(self, "_coarse", False)):
+                self._update_shadows(MOVING_SHADOW_COARSE if moving else 1)
+                self._coarse = moving
+            self._moving = False
         self._frames += 1
         if self._frames % 32 == 0:  # nobody else collects Panda3D's state cache (no ShowBase)
             collect_state_garbage()

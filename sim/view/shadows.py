@@ -118,11 +118,17 @@ def _rows(tri: np.ndarray, n: np.ndarray, uv: np.ndarray) -> np.ndarray:
 
 
 def shadow_mask(
-    triangles: np.ndarray, light: np.ndarray, z: float, lo: np.ndarray, hi: np.ndarray
+    triangles: np.ndarray,
+    light: np.ndarray,
+    z: float,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    coarse: int = 1,
 ) -> tuple[np.ndarray, float] | None:
     """Soft shadow of ``triangles`` (T, 3, 3) cast along ``light`` onto the plane at height ``z``.
 
-    The plane area is the rectangle ``lo``..``hi`` (x, y). Returns (alpha (H, W) uint8 with row 0
+    The plane area is the rectangle ``lo``..``hi`` (x, y); ``coarse`` multiplies the texel
+    size (and divides the map's side) -- cheaper for pictures in motion. Returns (alpha (H, W) uint8 with row 0
     at ``lo[1]``, i.e. Panda3D's bottom-up texture order, texel size m), or None when nothing
     falls there. Only triangles wholly above the plane cast.
     """
@@ -133,10 +139,8 @@ def shadow_mask(
         return None
     size = hi - lo
     # p3tinydisplay only takes power-of-two textures: pick the sizes, then square texels
-    w, h = (
-        min(SHADOW_MAX_TEXELS, 1 << max(1, math.ceil(math.log2(max(s / SHADOW_TEXEL, 2)))))
-        for s in size
-    )
+    step, most = SHADOW_TEXEL * coarse, max(2, SHADOW_MAX_TEXELS // coarse)
+    w, h = (min(most, 1 << max(1, math.ceil(math.log2(max(s / step, 2))))) for s in size)
     texel = max(float(size[0]) / w, float(size[1]) / h)
     t = (triangles[..., 2] - z) / -light[2]  # (T, 3) distance along the light to the plane
     flat = triangles[..., :2] + t[..., None] * light[:2]

@@ -18,9 +18,21 @@ from typing import Any
 __all__ = ["env", "gym_env"]
 
 
+def _need_rl() -> None:
+    """ModuleNotFoundError naming the extra when PettingZoo or Gymnasium is missing."""
+    import importlib.util
+
+    missing = [m for m in ("gymnasium", "pettingzoo") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ModuleNotFoundError(
+            f"tablesim's environments need {' and '.join(missing)}: pip install 'tablesim[rl]'"
+        )
+
+
 def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
     """A PettingZoo AEC environment of ``game`` with game ``options`` (see
     ``tablesim list options GAME``); ``players=N`` sets the number of seats."""
+    _need_rl()
     from tablesim.envs.aec import TableGameEnv
 
     return TableGameEnv(game, render_mode=render_mode, **options)
@@ -32,6 +44,7 @@ def gym_env(
 ) -> Any:  # fmt: skip
     """A Gymnasium environment: the agent plays ``seat``; every other seat is the bot
     ``opponent`` (``tablesim list bots GAME``)."""
+    _need_rl()
     from tablesim.envs.gym import SingleAgentEnv
 
     return SingleAgentEnv(game, opponent=opponent, seat=seat, render_mode=render_mode, **options)

@@ -179,14 +179,15 @@ class PathController(BaseController):
         return self._play([*self.clicks, loc])
 
     def on_key(self, key: str) -> Any | None:
-        """``0``..``9`` pick a numbered choice, ``p`` passes, ``escape`` clears."""
+        """``0``..``9`` pick a numbered choice, ``p`` passes (``escape`` clears when the app
+        passes it on; the window quits on it)."""
         if self.state is None or self.game.is_terminal(self.state):
             return None
         if key == "escape":
             self.clicks, self.choices, self.message = [], [], ""
             return None
-        if self.choices and key in ("enter", *"0123456789"):
-            k = 0 if key == "enter" else int(key)
+        if self.choices and key in tuple("0123456789"):
+            k = int(key)
             if k < len(self.choices):
                 move = self.choices[k]
                 self.clicks, self.choices, self.message = [], [], ""
@@ -212,9 +213,8 @@ class PathController(BaseController):
     def help(self) -> list[str]:
         """Mouse and key bindings."""
         return [
-            "left click: select / play (green: legal places)",
-            "right click, escape: clear the selection",
-            "0-9, enter: pick a numbered choice; p: pass (where allowed)",
+            "left click: select / play (green: legal places); right click: clear the selection",
+            "0-9: pick a numbered choice; p: pass (where allowed)",
         ]
 
     def highlights(self) -> Mapping[str, tuple[float, float, float]]:

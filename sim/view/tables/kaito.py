@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from games.kaito.rules import FILES
 from sim.view.art import font, rgb255
 from sim.view.layout import LayoutError, TableLayout, cylinder_item
 from sim.view.tables.common import tile_item
@@ -175,10 +176,41 @@ def cell_centre(table: KaitoTable, cell: Sequence[float], height: int = 1) -> np
     return np.array([x, y, height * THICKNESS])
 
 
+LABEL_T = 0.0008
+"""Thickness (m) of the printed coordinate cards beside the grid."""
+
+
+@lru_cache(maxsize=16)
+def label_picture(text: str, size: int = 64) -> np.ndarray:
+    """A small printed card: ``text`` dark on light, (size, size, 3) uint8, row 0 at the top."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (size, size), (236, 226, 204))
+    d = ImageDraw.Draw(img)
+    d.text((size / 2, size / 2), text, fill=(40, 30, 20), font=font(int(size * 0.7)), anchor="mm")
+    out = np.asarray(img)
+    out.setflags(write=False)
+    return out
+
+
+def _coordinate_labels(table: KaitoTable) -> list:
+    """Files a-f in front of the grid (x) and ranks 1-6 to its left (y), as the terminal and
+    the move texts name the squares (``a1`` is the front left corner)."""
+    side, edge = TILE * 0.45, (0.75, 0.68, 0.55)
+    out = []
+    for k in range(table.size):
+        f = cell_centre(table, (k, -0.78), 0)
+        out.append(tile_item(f"label-file-{k}", label_picture(FILES[k]), f, side, LABEL_T, edge))
+        r = cell_centre(table, (-0.78, k), 0)
+        out.append(tile_item(f"label-rank-{k}", label_picture(str(k + 1)), r, side, LABEL_T,
+                             edge))  # fmt: skip
+    return out
+
+
 def kaito_layout(table: KaitoTable) -> TableLayout:
     """The layout of a Kaito table (LayoutError lists every problem of the description)."""
     _check(table)
-    items = []
+    items = _coordinate_labels(table)
     occupied = {tuple(c) for c, _ in table.tiles}
     edge = (0.62, 0.50, 0.36)
     for cell, t in table.tiles:
