@@ -682,10 +682,13 @@ def analyse(
     cs = scene_contacts(scene, cfg, clearance=clearance, tolerances=tolerances)
     bodies = _bodies(scene, cfg)
     conservative = [c for c in cs.contacts if c.stacking and c.has_area]
-    perm = feasible(cs.contacts, bodies, permissive=True, sides=pyramid_sides)
     cons, margin, worst_dir = _conservative(
         conservative, bodies, directions, pyramid_sides, max_tilt_deg
     )
+    # The permissive LP relaxes the conservative one (more contacts; on each, a wider pyramid
+    # whose cone holds the narrower one's edges, since n + r d = (1 - r/R) n + (r/R)(n + R d)
+    # and n is the mean of two opposite edges): a conservative equilibrium is a permissive one.
+    perm = True if cons else feasible(cs.contacts, bodies, permissive=True, sides=pyramid_sides)
     sides = cs.side_contacts
     decision, why = _decide(cs, bodies, perm, cons, margin, bool(sides), stand_margin_deg)
     return StaticReport(

@@ -28,7 +28,7 @@ from sim.scene import PHYSICS_KEYS, InvalidSceneError, parse_scene
 
 FAST = settings(max_examples=20, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
-SLOW = settings(max_examples=300, deadline=None, derandomize=False,
+SLOW = settings(max_examples=200, deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
 
 
@@ -312,7 +312,7 @@ def _cli_case(folder: Path, argv: list[str]) -> None:
     assert not _no_half_written(folder), (argv, _no_half_written(folder))
 
 
-@settings(FAST, max_examples=10)
+@settings(FAST, max_examples=5)
 @given(argv=command_lines())
 def test_command_lines_work_or_exit_2_with_a_message(folder: Path, argv: list[str]) -> None:
     _cli_case(folder, argv)

@@ -69,8 +69,8 @@ def test_subsets_of_area_by_hand() -> None:
 
 
 def test_solve_says_which_subset_fits(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "solve", "--board", "5x8", "--pieces", "pentominoes")
-    assert code == 1 and "the pieces cover 60 cells, the board has 40" in out
+    code, _, out = _run(capsys, "solve", "--board", "5x8", "--pieces", "pentominoes")
+    assert code == 2 and "the pieces cover 60 cells, the board has 40" in out  # bad input
     spec = out.split("--pieces ")[-1].split()[0]
     assert "(solvable)" in out
     # the suggestion is 8 pentominoes that really tile 5 x 8

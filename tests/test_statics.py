@@ -423,3 +423,15 @@ def test_pooled_points_keep_only_the_hull_corners() -> None:
     pts = pools[0][4]
     assert len(pts) == 4
     assert {tuple(np.round(p / A, 9)) for p in pts} == {tuple(p / A) for p in sq}
+
+
+def test_a_conservative_equilibrium_is_a_permissive_one() -> None:
+    """analyse() skips the permissive LP when the conservative one is feasible; solved anyway,
+    it agrees (the permissive LP is a relaxation: more contacts, wider pyramids)."""
+    for scene in (tower(), Scene("two", (cube("a", 0, 0, 0), cube("b", 0.3 * A, 0, A)))):
+        cs = scene_contacts(scene, clearance=scene.physics.clearance)
+        bodies = _bodies(scene, scene.physics)
+        cons = [c for c in cs.contacts if c.stacking and c.has_area]
+        assert feasible(cons, bodies, permissive=False)
+        assert feasible(cs.contacts, bodies, permissive=True)
+        assert analyse(scene, clearance=scene.physics.clearance).permissive_feasible is True

@@ -6,14 +6,11 @@ its top; the ray through the pixel where a point is drawn passes through that po
 
 from __future__ import annotations
 
-import math
-import shutil
-
 import numpy as np
 import pytest
 
 from sim.cli import main
-from sim.view.app import SceneApp, TableApp, pick
+from sim.view.app import SceneApp, pick
 from sim.view.camera import CameraView, pixel_ray
 from sim.view.harness import Harness
 from sim.view.layout import TableLayout, box_item
@@ -127,26 +124,6 @@ def test_view_command_headless(tmp_path, capsys) -> None:  # noqa: ANN001
 def test_play_headless_is_unchanged(capsys) -> None:  # noqa: ANN001
     assert main(["play", "catego", "--players", "random,random", "--seed", "3", "--headless"]) == 0
     assert "result:" in capsys.readouterr().out
-
-
-@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
-def test_window_under_xvfb_plays_bot_moves(monkeypatch) -> None:  # noqa: ANN001
-    from sim.view.backend import BackendUnavailableError, xvfb_display
-
-    display = xvfb_display()
-    if display is None:
-        pytest.skip("no X display")
-    monkeypatch.setenv("DISPLAY", display)
-    try:
-        app = TableApp("katamino", options={"mode": "traditional"}, players=("smart",), seed=0,
-                       size=(320, 180), backend="gl", window=True)  # fmt: skip
-    except BackendUnavailableError as exc:
-        pytest.skip(f"no gl window here: {exc}")
-    with app:
-        assert app.renderer.window and app.renderer.backend == "gl"
-        assert app.run_window(max_frames=25) == 25
-        assert len(app.moves) >= 1  # the bot played, animated, in the window
-        assert math.isfinite(app.camera_spec()["distance"])
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001

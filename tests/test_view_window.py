@@ -342,3 +342,24 @@ def test_window_resizes_and_closes_cleanly(xdisplay: str, shots: Path) -> None:
         assert code == 0, err
     finally:
         w.kill()
+
+
+@NEEDS_X
+@pytest.mark.slow
+def test_an_opengl_window_draws_under_mesa(xdisplay: str, shots: Path) -> None:
+    """``--backend gl`` forces pandagl (Mesa llvmpipe under Xvfb): without a back buffer this
+    window stayed black."""
+    w = Window(xdisplay, ["view", "kozo-tower", "--size", "480x270", "--backend", "gl"],
+               "tablesim view", shots)  # fmt: skip
+    try:
+        img = w.grab("gl-window")
+        sky = img[:20, 160:320].reshape(-1, 3).mean(axis=0)
+        assert sky.min() > 100 and sky[2] > sky[0] + 10  # the pale blue sky, not black
+        table = img[-40:, :].reshape(-1, 3).mean(axis=0)
+        assert table[0] > table[2] + 20  # the wooden table below
+        w.keys("Escape")
+        code, _, err = w.finish()
+        assert code == 0, err
+        assert "software rasteriser" not in err  # gl was kept as asked
+    finally:
+        w.kill()

@@ -118,11 +118,12 @@ def run(args: argparse.Namespace) -> int:
     text: list[str] = []
     head = f"{target.describe()} with {len(problem.pieces)} pieces"
     if not problem.area_matches:  # bad input (exit 2), as `katamino assemble` says it
+        advice = "; ".join(_fit_advice(problem, target, args))
         raise UsageError(
             f"{head}: the pieces cover {sum(p.size for p in problem.pieces)} cells, "
             f"the board has {target.size}: no solution (the areas must match)"
+            + (f"; {advice}" if advice else "")
         )
-        text.extend(_fit_advice(problem, target, args))
 
     if args.hint:
         placed = parse_partial(_read(Path(args.partial), "--partial"), problem, args.partial)

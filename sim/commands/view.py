@@ -156,7 +156,6 @@ def play_in_window(
     """Play ``game`` in the interactive app's window (humans with the mouse, bots animated);
     prints the result line when the window closes and writes the JSONL ``log`` of a finished
     game (as ``tablesim play --log``). Exit code 0."""
-    from games.play import log_header, log_lines
     from sim.cli import version
     from sim.commands._common import atomic_write_text
     from sim.view.interact.tiles_app import app_for
@@ -172,8 +171,7 @@ def play_in_window(
             print(f"move {n}: {who}{text}")
         print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
         if log and rec.result is not None:
-            header = log_header(app.game, app.config, seed, app.seats, version())
-            atomic_write_text(log, "\n".join(log_lines(header, rec)) + "\n")
+            atomic_write_text(log, "\n".join(app.session.log_lines(version())) + "\n")
         elif log:
             print(f"the game did not finish: no log written to {log}", file=sys.stderr)
     return 0

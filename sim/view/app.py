@@ -54,6 +54,14 @@ _HELP = [
 ]
 
 
+_SCENE_HELP = [
+    "space: run the scene (display physics, live) and judge it (verdict profile)",
+    "r: the scene as written",
+    _HELP[0],
+    "keys: arrows orbit, +/- zoom, home reset view, f1 help, escape quit",
+]
+
+
 def _hit_triangles(origin: np.ndarray, direction: np.ndarray, tri: np.ndarray) -> float:
     """Distance along the ray to the nearest triangle of ``tri`` (F, 3, 3) hit, else inf
     (Moller-Trumbore, both faces)."""
@@ -955,6 +963,13 @@ class SceneApp(TableApp):
     def human_to_move(self) -> bool:
         """No moves in a scene."""
         return False
+
+    def text_blocks(self) -> dict[str, str]:
+        """The text by corner, with the scene's own keys in the help."""
+        blocks = super().text_blocks()
+        if self.show_help:
+            blocks["top-right"] = "\n".join(_SCENE_HELP)
+        return blocks
 
     def status_lines(self) -> list[str]:
         """Scene name, what happened."""

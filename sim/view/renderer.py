@@ -325,9 +325,11 @@ class Renderer:
         :attr:`backend` and the engine; returns the window."""
         from panda3d.core import GraphicsEngine, GraphicsPipe, WindowProperties
 
-        if not os.environ.get("DISPLAY"):
-            raise BackendUnavailableError("a window needs a display ($DISPLAY is not set)")
+        display = bool(os.environ.get("DISPLAY"))
         want = "gl" if backend == "auto" else backend
+        if want == "tiny" and not display:
+            # gl can open its window on a private Xvfb (sim.view.backend); tiny cannot
+            raise BackendUnavailableError("a tiny window needs a display ($DISPLAY is not set)")
         w, h = (v * self.supersample for v in self.size)
         props = WindowProperties()
         props.set_size(w, h)
@@ -336,7 +338,7 @@ class Renderer:
         self._engine = GraphicsEngine(pipe)
         win = self._engine.make_output(pipe, "tablesim-window", 0, _frame_buffer(window=True),
                                        props, GraphicsPipe.BF_require_window)  # fmt: skip
-        if win is not None and backend == "auto" and self.backend == "gl":
+        if win is not None and backend == "auto" and self.backend == "gl" and display:
             self._engine.open_windows()
             gsg = win.get_gsg()
             name = gsg.get_driver_renderer().lower() if gsg is not None else ""
