@@ -172,12 +172,12 @@ def test_the_smart_bot_races_on_the_time_of_its_own_search() -> None:
 def test_smart_beats_random_on_normal() -> None:
     cfg = G.make_config({"mode": "duel", "level": "normal"}, players=2)
     won = 0
-    for seed in range(6):
+    for seed in range(4):
         smart = seed % 2
         seats = [Seat("random", RandomBot(G, seed)), Seat("random", RandomBot(G, seed))]
         seats[smart] = Seat("smart", BOTS["smart"](G, seed))
         won += play_game(G, cfg, seats, seed).result.winner == smart
-    assert won >= 5  # the bar is 75 %; measured 100 % (docs/rules/katamino-duo.md)
+    assert won >= 3  # the bar is 75 %; measured 100 of 100 (docs/rules/katamino-duo.md)
 
 
 # ------------------------------------------------------------------------------ defaults
