@@ -128,7 +128,7 @@ RATE = {"beginner": 20.0, "easy": 30.0, "normal": 45.0, "difficult": 70.0, "expe
 def expected_game_seconds(half, start: int, duels: int, table, level: str) -> dict[str, float]:
     """Independent of the duel code: per duel the mean over every reachable gift set of the
     documented clocks, from the solver's own figures (pieces in sorted order, V2/W2 as V1/W1):
-    level clock cubes / 5 * HANDLE + 10 ** score / RATE, search clock cubes / 5 * HANDLE +
+    level clock pieces * HANDLE + 10 ** score / RATE, search clock pieces * HANDLE +
     nodes_to_first / RATE; summed over the duels."""
     out = {"level": 0.0, "search": 0.0}
     for k in range(duels):
@@ -137,7 +137,7 @@ def expected_game_seconds(half, start: int, duels: int, table, level: str) -> di
         for extra in combos:
             names = sorted({"V2": "V1", "W2": "W1"}.get(n, n) for n in (*half, *extra))
             d = difficulty(f"5x{start + k}", [piece(n) for n in names])
-            hands = sum(piece(n).size for n in names) / 5 * HANDLE[level]
+            hands = len(names) * HANDLE[level]
             sums["level"] += hands + 10**d.score / RATE[level]
             sums["search"] += hands + d.nodes_to_first / RATE[level]
         for m in out:
@@ -386,8 +386,14 @@ def test_3d_duel_draft_gives_3p2t_and_3p3t_then_the_card_miniminos() -> None:
 # ------------------------------------------------------------------------------ human input
 
 
+def _with_b_in_seat_0() -> DuelState:
+    """A difficult card side whose seat 0 holds the L-tetromino B."""
+    card = next(c for c in cards("difficult") if "B" in c.halves[0])
+    return new(level="difficult", card=card.card, side=card.side)
+
+
 def test_rotate_flip_and_place_at_a_cell() -> None:
-    st = new(level="difficult", card=1, side="A")  # seat 0 holds 4, 8, B, D, W1
+    st = _with_b_in_seat_0()
     assert "B" in st.seats[0].pieces
     # B held as drawn in the catalogue: BBB / B.. ; placed with its first cell on b2
     m = G.parse_move(st, "place B at b2")
@@ -405,7 +411,7 @@ def test_rotate_flip_and_place_at_a_cell() -> None:
 
 
 def test_four_quarter_turns_and_two_flips_give_the_piece_back() -> None:
-    st = new(level="difficult", card=1, side="A")
+    st = _with_b_in_seat_0()
     held = G.held(st.seats[0], "B")
     s = st
     for _ in range(4):

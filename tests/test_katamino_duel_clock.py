@@ -149,7 +149,7 @@ def test_a_state_without_resignation_keeps_the_older_json_form() -> None:
 
 
 def test_the_smart_bot_races_on_the_time_of_its_own_search() -> None:
-    # a normal card at speed normal: HANDLE 4 s per 5 cubes, RATE 45 nodes a second
+    # a normal card at speed normal: HANDLE 4 s a piece, RATE 45 nodes a second
     st = new(level="normal", card=3, side="A")
     bot = BOTS["smart"](G, 0)
     seat = G.current_player(st)
@@ -159,12 +159,12 @@ def test_the_smart_bot_races_on_the_time_of_its_own_search() -> None:
     nodes = difficulty("5x4", [piece(n) for n in ordered]).nodes_to_first
     first = bot.choose(st)
     assert DuelMove(first.kind, first.piece, first.cells) in G.legal_moves(st)
-    assert first.secs == round(4.0 * piece(first.piece).size / 5 + nodes / 45.0, 1)
+    assert first.secs == round(4.0 + nodes / 45.0, 1)
     st = G.apply(st, first)
     while G.current_player(st) != seat:
         st = G.apply(st, bot.choose(st))
     second = bot.choose(st)
-    assert second.secs == round(4.0 * piece(second.piece).size / 5, 1)  # the plan is known
+    assert second.secs == 4.0  # the plan is known: only laying the piece
     # its placements stay among the sensible ones
     assert DuelMove(second.kind, second.piece, second.cells) in G.legal_moves(st)
 
@@ -172,12 +172,12 @@ def test_the_smart_bot_races_on_the_time_of_its_own_search() -> None:
 def test_smart_beats_random_on_normal() -> None:
     cfg = G.make_config({"mode": "duel", "level": "normal"}, players=2)
     won = 0
-    for seed in range(6):
+    for seed in range(4):
         smart = seed % 2
         seats = [Seat("random", RandomBot(G, seed)), Seat("random", RandomBot(G, seed))]
         seats[smart] = Seat("smart", BOTS["smart"](G, seed))
         won += play_game(G, cfg, seats, seed).result.winner == smart
-    assert won >= 5  # the bar is 75 %; measured 100 % (docs/rules/katamino-duo.md)
+    assert won >= 3  # the bar is 75 %; measured 100 of 100 (docs/rules/katamino-duo.md)
 
 
 # ------------------------------------------------------------------------------ defaults
@@ -185,7 +185,7 @@ def test_smart_beats_random_on_normal() -> None:
 
 def test_the_child_and_the_weaker_seat_are_slower_by_default() -> None:
     ca = G.make_config({"mode": "child-adult"}, players=2)
-    assert ca.speeds == ("easy", "normal")  # the child (seat 0) one level below --level
+    assert ca.speeds == ("easy/beginner", "normal")  # the child (seat 0) slower in both
     for weaker in (0, 1):
         hc = G.make_config({"mode": "handicap", "weaker": weaker}, players=2)
         slow = ["difficult", "difficult"]
@@ -198,13 +198,12 @@ def test_the_child_and_the_weaker_seat_are_slower_by_default() -> None:
 
 
 def test_a_thinking_level_slows_the_reference_clock_not_the_hands() -> None:
-    # level clock: T = cubes / 5 * HANDLE + 10 ** score / RATE, spread over the pieces
+    # level clock: T = pieces * HANDLE + 10 ** score / RATE, spread over the pieces
     st = new(level="normal", card=3, side="A", speed="normal/easy,normal")
     names = st.seats[0].pieces
     ordered = sorted({"V2": "V1", "W2": "W1"}.get(n, n) for n in names)
     s = difficulty("5x4", [piece(n) for n in ordered]).score
-    cubes = sum(piece(n).size for n in names)
-    want = round(round(cubes / 5 * 4.0 + 10**s / 30.0, 3) / len(names), 3)
+    want = round(round(len(names) * 4.0 + 10**s / 30.0, 3) / len(names), 3)
     assert G.step_cost(st, 0, G.legal_moves(st)[0]) == want
 
 

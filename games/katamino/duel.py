@@ -190,8 +190,9 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                choices=DUEL_LEVELS),
         Option("card", "int", 0, "card number of the level (0: chosen by the seed)"),
         Option("side", "str", "", "card side A or B (empty: chosen by the seed)"),
-        Option("speed", "str", "", "simulated solving level per seat, LEVEL or LEVEL0,LEVEL1 "
-               "(empty: --level; the child or the weaker seat one level below)"),
+        Option("speed", "str", "", "simulated speed per seat, SPEED or SPEED0,SPEED1; a speed "
+               "is LEVEL or HANDS/MIND (empty: --level; the child one level below, the weaker "
+               "seat thinking one level below)"),
         Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
     )  # fmt: skip
     playout_options: Mapping[str, Any] = {"mode": "duel", "level": "beginner"}

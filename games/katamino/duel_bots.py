@@ -113,8 +113,7 @@ def race_move(state: DuelState) -> DuelMove:
     name, cells = next(((n, c) for n, c in todo if cell in c), todo[0] if todo else ("", ()))
     move = next((m for m in moves if m.cells == cells and shape_key(m.piece) == shape_key(name)),
                 moves[0])  # fmt: skip
-    lay = handle_secs(speed, (move.piece,))
-    return replace(move, secs=round(lay + think_seconds(thinking, speed), 1))
+    return replace(move, secs=round(handle_secs(speed) + think_seconds(thinking, speed), 1))
 
 
 class SmartDuelBot(Bot):

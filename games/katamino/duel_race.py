@@ -6,9 +6,9 @@ those: a person's real seconds (``@SECS``, stamped by the front end), or a bot's
 own search. A move without seconds is timed by the *level* clock, a reference player of level
 L: on a puzzle of ``n`` pieces whose solver difficulty score is ``s``
 (``games.katamino.difficulty``: about log10 of the search nodes per solution, plus up to 2 for
-unforced steps) it needs ``T = c / 5 * HANDLE[L] + 10 ** s / RATE[L]`` seconds (``c`` cubes),
-each placement and each undo ``T / n``. The *search* clock is a bot's own: laying a piece
-costs ``HANDLE[L]`` per 5 of its cubes and
+unforced steps) it needs ``T = n * HANDLE[L] + 10 ** s / RATE[L]`` seconds, each placement
+and each undo ``T / n``. The *search* clock is a bot's own: laying a piece costs ``HANDLE[L]``
+and
 thinking the nodes its search tried at ``RATE[L]`` nodes a second (the smart bot solves the
 puzzle with the solver before its first piece: ``nodes_to_first``; see
 ``games.katamino.duel_bots``). A hint costs ``HINT_SECS`` more, a rotate or flip
@@ -29,8 +29,7 @@ from games.katamino.solo import placements, shifted
 from games.polycubes import Cells, normalize
 
 HANDLE = {"beginner": 6.0, "easy": 5.0, "normal": 4.0, "difficult": 3.5, "expert": 3.0}
-"""Seconds to pick up and lay a pentamino, by level; a smaller piece takes its share by cubes
-(a monomino a fifth): two small pieces that replace a big one take as long to lay."""
+"""Seconds to pick up and lay one piece, by level."""
 RATE = {"beginner": 20.0, "easy": 30.0, "normal": 45.0, "difficult": 70.0, "expert": 110.0}
 """Search nodes a player of each level examines per second (in the solver's measure)."""
 HINT_SECS = 10.0
@@ -49,10 +48,9 @@ def split_speed(speed: str) -> tuple[str, str]:
     return parts[0], parts[-1]
 
 
-def handle_secs(speed: str, names: Sequence[str] = ("2",)) -> float:
-    """Seconds a seat of ``speed`` takes to pick up and lay the pieces ``names`` (default one
-    pentamino): HANDLE per 5 cubes."""
-    return HANDLE[split_speed(speed)[0]] * sum(piece(n).size for n in names) / 5
+def handle_secs(speed: str, pieces: int = 1) -> float:
+    """Seconds a seat of ``speed`` takes to pick up and lay ``pieces`` pieces."""
+    return HANDLE[split_speed(speed)[0]] * pieces
 
 
 def rate(speed: str) -> float:
@@ -66,11 +64,12 @@ def _below(level: str) -> str:
 
 def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
     """The seats' speeds when ``--speed`` is not given (docs/rules/katamino-duo.md, measured so
-    that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) one
-    level below ``level``; ``handicap``: the weaker seat lays pieces at ``level`` but thinks
-    one level below (``level/lower``); every other seat and mode at ``level``."""
+    that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) lays
+    pieces one level below ``level`` and thinks two below (``easy/beginner`` against
+    ``normal``); ``handicap``: the weaker seat lays pieces at ``level`` but thinks one level
+    below (``level/lower``); every other seat and mode at ``level``."""
     if mode == "child-adult":
-        return (_below(level), level)
+        return (f"{_below(level)}/{_below(_below(level))}", level)
     if mode == "handicap":
         slow = f"{level}/{_below(level)}"
         return (slow, level) if weaker == 0 else (level, slow)
@@ -83,7 +82,7 @@ def solve_seconds(target: str, names: tuple[str, ...], level: str) -> float:
     """The simulated seconds a player of ``level`` needs for the whole puzzle."""
     s = score(target, names)
     s = 4.5 if s is None else s
-    return round(handle_secs(level, names) + 10**s / rate(level), 3)
+    return round(handle_secs(level, len(names)) + 10**s / rate(level), 3)
 
 
 def step_seconds(target: str, names: tuple[str, ...], level: str) -> float:
@@ -100,7 +99,7 @@ def search_seconds(target: str, names: Sequence[str], level: str) -> float:
     """The search clock's seconds for a whole puzzle solved by the smart bot: every piece
     laid, and the solver's nodes to its first solution thought through."""
     d = measure(target, names)
-    return handle_secs(level, names) + think_seconds(d.nodes_to_first, level)
+    return handle_secs(level, len(tuple(names))) + think_seconds(d.nodes_to_first, level)
 
 
 MAX_RATIO = 1.5

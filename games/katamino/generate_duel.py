@@ -46,7 +46,7 @@ from games.katamino.duel_cards import (
     safe_replacements,
     size_of,
 )
-from games.katamino.duel_race import balanced, default_speeds, duels_won, side_seconds
+from games.katamino.duel_race import balanced, duels_won, side_seconds
 from games.rng import Rng
 
 DEFAULT_SEED = 6
@@ -56,9 +56,9 @@ POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 40}
 and its halves are balanced)."""
 MAX_DRAWS = 5000
 """Draws per pool before giving up (exit 1)."""
-CHILD_ADULT_LEVEL = "normal"
-"""The ``--level`` whose default speeds (child one level slower) the two-coloured cards are
-balanced at."""
+CHILD_ADULT_SPEEDS = ("easy", "normal")
+"""The speeds the two-coloured cards are balanced at: the child one level slower (fixed here,
+so that tuning the game's default speeds does not change the cards)."""
 
 
 @cache
@@ -92,10 +92,10 @@ def draw_side(spec: LevelSpec, rng: Rng) -> tuple[tuple[tuple[str, ...], tuple[s
 
 
 def speeds_of(spec: LevelSpec) -> tuple[str, str]:
-    """The seats' default speeds a side of this colour is balanced at: equal speeds on the duel
-    colours, the child's and the adult's on the two-coloured cards."""
+    """The seats' speeds a side of this colour is balanced at: equal speeds on the duel colours,
+    :data:`CHILD_ADULT_SPEEDS` on the two-coloured cards."""
     if spec.name == "child-adult":
-        return default_speeds("child-adult", CHILD_ADULT_LEVEL)
+        return CHILD_ADULT_SPEEDS
     return (spec.name, spec.name) if spec.name in DUEL_LEVELS else ("normal", "normal")
 
 

@@ -357,8 +357,10 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         return {
             "mode": config.mode, "card": config.card, "challenge": config.challenge,
             "swap": config.swap, "straight_horizontal": config.straight_horizontal,
-            "players": config.players, "variant_3d": config.variant_3d,
-            "penta4_first": config.penta4_first,
+            "players": config.players,
+            # a stage option only in its own mode (other modes' logs keep their form)
+            **{own: getattr(config, own) for mode, (own, _) in OPTIONAL_STAGES.items()
+               if config.mode == mode},
         }  # fmt: skip
 
     # ---- helpers -------------------------------------------------------------------------
