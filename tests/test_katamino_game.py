@@ -94,9 +94,10 @@ def test_cli_human_hint_undo_and_json() -> None:
              "--players", "human", "--json", stdin="hint\nundo\nquit\n")  # fmt: skip
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    # the terminal's undo takes back the person's last move: the hint (so none is counted)
-    assert out["detail"]["outcome"] == "quit" and out["detail"]["hints"] == 0
-    assert "hint: " in r.stderr
+    # Katamino's own `undo` wins over the terminal's (a game's words first): it takes back a
+    # placed piece, and a hint places none, so there is nothing to undo and the hint counts
+    assert out["detail"]["outcome"] == "quit" and out["detail"]["hints"] == 1
+    assert "hint: " in r.stderr and "nothing to undo" in r.stderr
 
 
 def test_cli_bad_option_exits_2() -> None:

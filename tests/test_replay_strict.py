@@ -106,15 +106,15 @@ def test_a_kozo_pose_edit_is_caught_even_when_it_rounds_away(
 ) -> None:
     objs = _objs(KOZO)  # human seats: no bot re-chooses, only the digest can tell
     text = objs[1]["move"]
-    assert text == "5U r6 at 0,0.5,0"
+    assert text == "5U r7 at 0.5,2,0"
     # 0.05 cube edge (0.9 mm): another intended pose, so other settled poses, other digest
-    objs[1]["move"] = "5U r6 at 0.05,0.5,0"
+    objs[1]["move"] = "5U r7 at 0.55,2,0"
     code, out, _ = _replay(_write(tmp_path, objs), capsys)
     assert code == 1 and "move 1" in out and "digest" in out
     # 1e-5 cube edge parses (to 4 decimals) to the logged move, but is not the text written
-    objs[1]["move"] = "5U r6 at 0.00001,0.5,0"
+    objs[1]["move"] = "5U r7 at 0.50001,2,0"
     code, out, _ = _replay(_write(tmp_path, objs), capsys)
-    assert code == 1 and "canonical text is '5U r6 at 0,0.5,0'" in out
+    assert code == 1 and "canonical text is '5U r7 at 0.5,2,0'" in out
 
 
 def test_kozo_digest_covers_poses_at_full_precision() -> None:
