@@ -16,6 +16,7 @@ the same seed and state give the same move. ``budget`` is unused (the bot does n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core import Bot, GameError
@@ -115,7 +116,7 @@ class SmartBot(Bot):
     def choose(self, state: Any) -> Any:
         """The legal move with the best evaluation (seeded tie-break)."""
         game = self.game
-        moves = game.legal_moves(state)
+        moves: Sequence[Any] = game.legal_moves(state)
         if not moves:
             raise GameError("katoiz smart bot asked to move in a finished game")
         if len(moves) == 1:
