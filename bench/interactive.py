@@ -48,14 +48,14 @@ def bench_app(moves: int) -> dict[str, float]:
     """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
     import numpy as np
 
-    from sim.tables.kozo import KozoTable
+    from sim.referees.kozo import KozoReferee
     from sim.view.harness import Harness
 
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
         still = _timed(h.app.frame, moves)
         if not h.click_item("supply-2a"):
             raise RuntimeError("could not take the 2a domino from the supply")
-        table = KozoTable(h.app.state.config, h.app.state.seed)
+        table = KozoReferee(h.app.state.config, h.app.state.seed)
         origin, edge = np.asarray(table.origin), table.edge
         points = [origin + np.array([gx, gy, 0.0]) * edge
                   for gx in np.linspace(0.0, 3.0, 7) for gy in np.linspace(0.0, 3.0, 7)]  # fmt: skip

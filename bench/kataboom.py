@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import sim.tables  # noqa: E402,F401  (registers kataboom-physics)
+import sim.referees  # noqa: E402,F401  (registers kataboom-physics)
 from games.kataboom import GAME, CarefulBot  # noqa: E402
 from games.kataboom.rules import _candidates  # noqa: E402
 from games.play import make_seats, play_game  # noqa: E402
@@ -63,17 +63,17 @@ def careful_games(models: list[int]) -> dict[str, Any]:
         return move
 
     CarefulBot.choose = timed  # type: ignore[method-assign]
-    from sim.tables.kataboom import KataboomTable
+    from sim.referees.kataboom import KataboomReferee
 
-    orig_measure = KataboomTable.measure
+    orig_measure = KataboomReferee.measure
 
-    def timed_measure(self: KataboomTable, state: Any, move: Any) -> Any:
+    def timed_measure(self: KataboomReferee, state: Any, move: Any) -> Any:
         t = time.perf_counter()
         out = orig_measure(self, state, move)
         measures.append(time.perf_counter() - t)
         return out
 
-    KataboomTable.measure = timed_measure  # type: ignore[method-assign]
+    KataboomReferee.measure = timed_measure  # type: ignore[method-assign]
     try:
         for i, model in enumerate(models):
             cfg = GAME.make_config({"model": model}, players=2)
@@ -89,7 +89,7 @@ def careful_games(models: list[int]) -> dict[str, Any]:
             })  # fmt: skip
     finally:
         CarefulBot.choose = orig_choose  # type: ignore[method-assign]
-        KataboomTable.measure = orig_measure  # type: ignore[method-assign]
+        KataboomReferee.measure = orig_measure  # type: ignore[method-assign]
     return {"decision": _stats(decisions), "measure": _stats(measures), "games": games}
 
 

@@ -37,14 +37,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import sim.tables  # noqa: E402,F401  (registers kozo-physics)
+import sim.referees  # noqa: E402,F401  (registers kozo-physics)
 import sim.verdict as verdict_mod  # noqa: E402
 from games.kozo import GAME, CarefulBot  # noqa: E402
 from games.play import make_seats, play_game, wilson_interval  # noqa: E402
 from games.rng import Rng, derive_seed  # noqa: E402
 from sim.model import Scene  # noqa: E402
+from sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch  # noqa: E402
 from sim.scene import load_scene, shipped_scene_path  # noqa: E402
-from sim.tables.world import Hand, TableWorld, hand_place, watch  # noqa: E402
 
 
 def _stats(xs: list[float]) -> dict[str, float]:
@@ -136,7 +136,7 @@ def _cantilever_trial(scene: Scene, hand: Hand, seed: int) -> bool:
     """One hand placement of the cantilever bar; True when it toppled within 5 s."""
     static = tuple(p for p in scene.pieces if p.static)
     bar = next(p for p in scene.pieces if not p.static)
-    world = TableWorld(Scene("calibration", static, scene.physics))
+    world = PersistentWorld(Scene("calibration", static, scene.physics))
     try:
         hand_place(world, bar, Rng.from_seed(seed, "kozo-hand-calibration"), hand, {"pedestal"})
         return bool(watch(world, 5.0).fell)

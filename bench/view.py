@@ -74,8 +74,8 @@ def _fall_poses(frames: int, fps: float, name: str = "kozo-overhang") -> list[di
 def bench_backend(backend: str, frames: int) -> dict[str, Any]:
     """Every figure of one backend."""
     from sim.scene import load_scene, shipped_scene_path
+    from sim.view.drawings import scene_layout
     from sim.view.renderer import Renderer
-    from sim.view.tables import scene_layout
 
     tower = scene_layout(load_scene(shipped_scene_path("kozo-tower")))
     res: dict[str, Any] = {"backend": backend}

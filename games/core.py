@@ -323,7 +323,7 @@ class Referee(ABC):
     referee must be deterministic given the game seed and the moves so far (it may cache a
     world between calls and rebuild it from ``state`` when asked about another position).
     Referees are registered by name (:func:`register_referee`) by the layer that owns the
-    physics (``sim.tables``), so ``games`` never imports it.
+    physics (``sim.referees``), so ``games`` never imports it.
     """
 
     @abstractmethod
@@ -354,7 +354,7 @@ def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -
     if name not in _REFEREES:
         raise ConfigError(
             f"{game.name}: moves must be measured by the referee {name!r}, which is not "
-            "loaded (import sim.tables, as `tablesim play` does)"
+            "loaded (import sim.referees, as `tablesim play` does)"
         )
     return _REFEREES[name](game, config, seed)
 

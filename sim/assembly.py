@@ -27,7 +27,7 @@ from games.rng import Rng
 from sim.config import PhysicsConfig
 from sim.constructions import DEFAULT_PIECES  # noqa: F401 (re-exported: the default sets)
 from sim.model import Scene, ScenePiece
-from sim.tables.world import Hand, TableWorld, hand_place, watch
+from sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch
 from sim.verdict import ToppleRule, Verdict, simulate
 from sim.world import TABLE
 
@@ -142,7 +142,7 @@ def build(
     t0 = time.perf_counter()
     phys = PhysicsConfig()
     report = BuildReport()
-    world = TableWorld(Scene("katamino-build", (), phys))
+    world = PersistentWorld(Scene("katamino-build", (), phys))
     try:
         quiet = Hand(0.0, 0.0, LIFT_MM)
         for i, piece in enumerate(order):

@@ -28,7 +28,6 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ else:  # pragma: no cover - Python 3.10
 from games.polycubes import CATALOGUES, Cells, PieceError, as_cells, catalogue_names
 from sim.config import MM, PhysicsConfig
 from sim.guard import LIMITS, MAX_PIECES
+from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
 from sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
     "PHYSICS_KEYS",
     "UNITS",
     "InvalidSceneError",
-    "Problem",
+    "InputProblem",
     "box_overlap",
     "check_geometry",
     "kozo_grid_origin",
@@ -145,47 +145,14 @@ _BASE_COLOR = "#d8c49a"
 # ---------------------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------------------
-class Problem(tuple):
-    """One problem of a scene: a ``(key_path, message)`` pair that also knows its ``line``.
-
-    ``key_path`` looks like ``piece[3].at`` (pieces are counted from 0 in file order), ``base``,
-    ``physics.friction`` or ``toml`` for syntax errors. ``line`` is the 1-based line of the file
-    where the key was found, or None.
-    """
-
-    line: int | None
-
-    def __new__(cls, path: str, message: str, line: int | None = None) -> Problem:
-        self = super().__new__(cls, (path, message))
-        self.line = line
-        return self
-
-    @property
-    def path(self) -> str:
-        """The key path, e.g. ``piece[3].at``."""
-        return self[0]
-
-    @property
-    def message(self) -> str:
-        """What is wrong, and what is allowed."""
-        return self[1]
-
-    def __str__(self) -> str:
-        where = f"line {self.line}: " if self.line is not None else ""
-        return f"{where}{self.path}: {self.message}"
-
-    def __repr__(self) -> str:
-        return f"Problem({self.path!r}, {self.message!r}, line={self.line!r})"
-
-
 class InvalidSceneError(ValueError):
     """A scene that cannot be loaded. ``problems`` lists every problem found, in file order, as
-    :class:`Problem` pairs ``(key_path, message)`` with a ``line`` attribute; ``source`` is the
+    :class:`InputProblem` pairs ``(key_path, message)`` with a ``line`` attribute; ``source`` is the
     file name (or ``<string>``)."""
 
-    def __init__(self, source: str, problems: Sequence[Problem]) -> None:
+    def __init__(self, source: str, problems: Sequence[InputProblem]) -> None:
         self.source = source
-        self.problems: list[Problem] = list(problems)
+        self.problems: list[InputProblem] = list(problems)
         n = len(self.problems)
         lines = [f"{source}: {n} problem{'s' if n != 1 else ''}:"]
         for p in self.problems:
@@ -195,172 +162,9 @@ class InvalidSceneError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------
-# Line numbers of keys (best effort: a light scan of the TOML text)
-# ---------------------------------------------------------------------------------------
-# a table header: [name] or [[name]], the name a (dotted) key starting with a letter or quote,
-# so that array elements written one per line ("  [0, 1, 0]") are never taken for headers
-_HEADER_RE = re.compile(r"^\s*(\[\[?)\s*([A-Za-z_\"'][A-Za-z0-9_\-.\"' ]*?)\s*\]\]?\s*(?:#.*)?$")
-_PATH_TOKEN_RE = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-class _LineIndex:
-    """Finds the line of a key path such as ``piece[3].at`` in TOML text."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        # regions: (table name, array index or None) -> (header line, first line, end line)
-        self.regions: dict[tuple[str, int | None], tuple[int | None, int, int]] = {}
-        counts: dict[str, int] = {}
-        current: tuple[str, int | None] = ("", None)
-        header: int | None = None
-        start = 0
-        for i, raw in enumerate(self.lines):
-            m = _HEADER_RE.match(raw)
-            if not m:
-                continue
-            self.regions.setdefault(current, (header, start, i))
-            name = m.group(2).strip().strip('"').split(".")[0].strip().strip('"')
-            if m.group(1) == "[[":
-                idx = counts.get(name, 0)
-                counts[name] = idx + 1
-                current = (name, idx)
-            else:
-                current = (name, None)
-            header, start = i + 1, i + 1
-        self.regions.setdefault(current, (header, start, len(self.lines)))
-
-    def _find_key(self, key: str, start: int, end: int) -> int | None:
-        k = re.escape(key)
-        pat = re.compile(rf"^\s*(?:\"{k}\"|'{k}'|{k})\s*=")
-        for i in range(start, min(end, len(self.lines))):
-            if pat.match(self.lines[i]):
-                return i + 1
-        return None
-
-    def line_of(self, path: str) -> int | None:
-        """1-based line of the key path, or of its closest enclosing key/table; None if unknown."""
-        tokens: list[str | int] = []
-        for name, idx in _PATH_TOKEN_RE.findall(path):
-            tokens.append(int(idx) if idx else name)
-        if not tokens or not isinstance(tokens[0], str):
-            return None
-        table = tokens[0]
-        index = tokens[1] if len(tokens) > 1 and isinstance(tokens[1], int) else None
-        rest = tokens[2:] if index is not None else tokens[1:]
-        region = self.regions.get((table, index))
-        if region is not None:
-            header, start, end = region
-            key = next((t for t in rest if isinstance(t, str)), None)
-            if key is not None:
-                found = self._find_key(key, start, end)
-                if found is not None:
-                    return found
-            return header
-        # a top-level key (or a table written inline at the top level)
-        top = self.regions.get(("", None))
-        if top is None:
-            return None
-        return self._find_key(table, top[1], top[2])
-
-
-# ---------------------------------------------------------------------------------------
-# Value checks
-# ---------------------------------------------------------------------------------------
-def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, int):
-        return f"the integer {value}"
-    if isinstance(value, float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, list):
-        return f"an array of {len(value)}"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, (datetime, date, time)):
-        return f"the date/time {value.isoformat()}"
-    return repr(value)
-
-
-class _Collector:
-    """Accumulates problems while parsing."""
-
-    def __init__(self, index: _LineIndex | None) -> None:
-        self.index = index
-        self.problems: list[Problem] = []
-
-    def add(self, path: str, message: str) -> None:
-        line = self.index.line_of(path) if self.index is not None else None
-        self.problems.append(Problem(path, message, line))
-
-    def keys(self, table: Mapping[str, Any], allowed: Sequence[str], path: str) -> None:
-        """Report every key of ``table`` not in ``allowed``."""
-        for key in table:
-            if key not in allowed:
-                near = difflib.get_close_matches(key, allowed, n=1)
-                hint = f"did you mean {near[0]!r}? " if near else ""
-                where = f"{path}.{key}" if path else key
-                self.add(where, f"unknown key {key!r} ({hint}allowed: {', '.join(allowed)})")
-
-    def number(self, value: Any, path: str) -> float | None:
-        """A finite number (int or float, not bool), or None after reporting a problem."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.add(path, f"expected a number, got {_describe(value)}")
-            return None
-        v = float(value)
-        if not math.isfinite(v):
-            self.add(path, f"expected a finite number, got {value!r}")
-            return None
-        return v
-
-    def vector(self, value: Any, path: str, n: int = 3) -> tuple[float, ...] | None:
-        """``n`` finite numbers, or None after reporting every bad element."""
-        if not isinstance(value, list):
-            self.add(path, f"expected an array of {n} numbers, got {_describe(value)}")
-            return None
-        if len(value) != n:
-            self.add(path, f"expected {n} numbers, got {len(value)}")
-            return None
-        out = [self.number(v, f"{path}[{i}]") for i, v in enumerate(value)]
-        if any(v is None for v in out):
-            return None
-        return tuple(out)  # type: ignore[arg-type]
-
-    def string(self, value: Any, path: str, choices: Sequence[str] | None = None) -> str | None:
-        """A string (one of ``choices`` if given), or None after reporting a problem."""
-        if not isinstance(value, str):
-            self.add(path, f"expected a string, got {_describe(value)}")
-            return None
-        if choices is not None and value not in choices:
-            allowed = ", ".join(repr(c) for c in choices)
-            self.add(path, f"unknown value {value!r} (allowed: {allowed})")
-            return None
-        return value
-
-    def boolean(self, value: Any, path: str) -> bool | None:
-        """true or false, or None after reporting a problem."""
-        if not isinstance(value, bool):
-            self.add(path, f"expected true or false, got {_describe(value)}")
-            return None
-        return value
-
-    def color(self, value: Any, path: str) -> str | None:
-        """A ``#rgb`` or ``#rrggbb`` colour, or None after reporting a problem."""
-        s = self.string(value, path)
-        if s is None:
-            return None
-        if not _COLOR_RE.match(s):
-            self.add(path, f"expected a colour '#rrggbb' or '#rgb', got {s!r}")
-            return None
-        return s
-
-
-# ---------------------------------------------------------------------------------------
 # Physics
 # ---------------------------------------------------------------------------------------
-def _physics_value(col: _Collector, key: str, value: Any, path: str) -> tuple[str, float] | None:
+def _physics_value(col: ProblemCollector, key: str, value: Any, path: str) -> tuple[str, float] | None:
     """Validate one readable physics setting; return (field, SI value)."""
     field_name, factor = PHYSICS_KEYS[key]
     v = col.number(value, path)
@@ -378,7 +182,7 @@ def _physics_value(col: _Collector, key: str, value: Any, path: str) -> tuple[st
 
 
 def _read_physics(
-    col: _Collector,
+    col: ProblemCollector,
     table: Mapping[str, Any],
     base: PhysicsConfig,
     path: str,
@@ -417,7 +221,7 @@ def physics_from_table(
     (``clearance``, ``kozo_cube``) are accepted too; scene files use the readable names only.
     Raises :class:`InvalidSceneError` listing every bad setting.
     """
-    col = _Collector(None)
+    col = ProblemCollector(None)
     cfg = _read_physics(col, table, base or PhysicsConfig(), "physics", si_names)
     if col.problems:
         raise InvalidSceneError("<physics>", col.problems)
@@ -531,7 +335,7 @@ class _Draft:
     corner: tuple[float, float, float] | None
 
 
-def _resolve_piece_ref(col: _Collector, ref: Any, path: str) -> tuple[str, Cells, str, str] | None:
+def _resolve_piece_ref(col: ProblemCollector, ref: Any, path: str) -> tuple[str, Cells, str, str] | None:
     """``catalogue:piece`` -> (piece name, cells, cube kind, colour)."""
     s = col.string(ref, path)
     if s is None:
@@ -555,16 +359,16 @@ def _resolve_piece_ref(col: _Collector, ref: Any, path: str) -> tuple[str, Cells
     return None
 
 
-def _parse_cells(col: _Collector, value: Any, path: str) -> Cells | None:
+def _parse_cells(col: ProblemCollector, value: Any, path: str) -> Cells | None:
     if not isinstance(value, list) or not value:
         col.add(
-            path, f"expected a non-empty array of [x, y, z] integer cells, got {_describe(value)}"
+            path, f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}"
         )
         return None
     ok = True
     for i, c in enumerate(value):
         if not isinstance(c, list) or len(c) not in (2, 3):
-            col.add(f"{path}[{i}]", f"expected [x, y, z] (or [x, y]), got {_describe(c)}")
+            col.add(f"{path}[{i}]", f"expected [x, y, z] (or [x, y]), got {describe_value(c)}")
             ok = False
         elif any(isinstance(v, bool) or not isinstance(v, int) for v in c):
             col.add(f"{path}[{i}]", f"expected integer coordinates, got {c!r}")
@@ -579,7 +383,7 @@ def _parse_cells(col: _Collector, value: Any, path: str) -> Cells | None:
 
 
 def _parse_orientation(
-    col: _Collector, t: Mapping[str, Any], path: str
+    col: ProblemCollector, t: Mapping[str, Any], path: str
 ) -> tuple[float, float, float, float] | None:
     if "rotate" in t and "quaternion" in t:
         col.add(f"{path}.quaternion", "give either rotate or quaternion, not both")
@@ -601,10 +405,10 @@ def _parse_orientation(
     return (0.0, 0.0, 0.0, 1.0)
 
 
-def _parse_piece(col: _Collector, t: Any, i: int, default_cube: str | None) -> _Draft | None:
+def _parse_piece(col: ProblemCollector, t: Any, i: int, default_cube: str | None) -> _Draft | None:
     path = f"piece[{i}]"
     if not isinstance(t, dict):
-        col.add(path, f"expected a table ([[piece]]), got {_describe(t)}")
+        col.add(path, f"expected a table ([[piece]]), got {describe_value(t)}")
         return None
     n0 = len(col.problems)
     col.keys(t, _PIECE_KEYS, path)
@@ -725,7 +529,7 @@ _CAMERA_KEYS = (*_CAMERA_VECTORS, *_CAMERA_NUMBERS)
 _CAMERA_REACH_M = 100.0
 
 
-def _read_camera(col: _Collector, table: Mapping[str, Any]) -> dict[str, Any]:
+def _read_camera(col: ProblemCollector, table: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[camera]`` table, checked (keys, 3-vectors within 100 m, numbers in range)."""
     col.keys(table, _CAMERA_KEYS, "camera")
     out: dict[str, Any] = {}
@@ -782,7 +586,7 @@ def _build(
     overrides: Mapping[str, Any] | None,
     default_name: str,
 ) -> Scene:
-    col = _Collector(_LineIndex(text) if text is not None else None)
+    col = ProblemCollector(LineIndex(text) if text is not None else None)
     col.keys(data, _TOP_KEYS, "")
 
     name = default_name
@@ -812,14 +616,14 @@ def _build(
         if isinstance(data["camera"], dict):
             camera = _read_camera(col, data["camera"])
         else:
-            col.add("camera", f"expected a table, got {_describe(data['camera'])}")
+            col.add("camera", f"expected a table, got {describe_value(data['camera'])}")
 
     config = PhysicsConfig()
     if "physics" in data:
         if isinstance(data["physics"], dict):
             config = _read_physics(col, data["physics"], config, "physics", si_names=False)
         else:
-            col.add("physics", f"expected a table, got {_describe(data['physics'])}")
+            col.add("physics", f"expected a table, got {describe_value(data['physics'])}")
     if overrides:
         config = _read_physics(col, overrides, config, "overrides", si_names=True)
 
@@ -828,7 +632,7 @@ def _build(
     if "base" in data:
         b = data["base"]
         if not isinstance(b, dict):
-            col.add("base", f"expected a table, got {_describe(b)}")
+            col.add("base", f"expected a table, got {describe_value(b)}")
         else:
             col.keys(b, _BASE_KEYS, "base")
             kind = col.string(b.get("kind"), "base.kind", _BASE_KINDS) if "kind" in b else None
@@ -857,7 +661,7 @@ def _build(
     drafts: list[_Draft] = []
     raw = data.get("piece", [])
     if not isinstance(raw, list):
-        col.add("piece", f"expected [[piece]] tables, got {_describe(raw)}")
+        col.add("piece", f"expected [[piece]] tables, got {describe_value(raw)}")
         raw = []
     if len(raw) > MAX_PIECES:
         col.add("piece", f"{len(raw)} pieces; at most {MAX_PIECES} in one scene")
@@ -909,7 +713,7 @@ def _build(
     )
 
 
-def _problem_order(p: Problem) -> int:
+def _problem_order(p: InputProblem) -> int:
     """Sort key: file order (problems without a line last; the sort is stable)."""
     return p.line if p.line is not None else 10**9
 
@@ -932,7 +736,7 @@ def parse_scene(
         line = int(m.group(1)) if m else None
         if line is None and "end of document" in msg:
             line = max(1, len(text.splitlines()))
-        raise InvalidSceneError(source, [Problem("toml", f"invalid TOML: {msg}", line)]) from None
+        raise InvalidSceneError(source, [InputProblem("toml", f"invalid TOML: {msg}", line)]) from None
     return _build(data, source, text, overrides, name or "scene")
 
 
@@ -953,11 +757,11 @@ def read_text_file(path: Path, error: Any) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise error(str(path), [Problem("file", f"cannot read: {exc.strerror or exc}")]) from None
+        raise error(str(path), [InputProblem("file", f"cannot read: {exc.strerror or exc}")]) from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         kind = "UTF-16 text" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "binary data"
         raise error(
-            str(path), [Problem("file", f"not a UTF-8 text file ({kind}); save it as UTF-8 TOML")]
+            str(path), [InputProblem("file", f"not a UTF-8 text file ({kind}); save it as UTF-8 TOML")]
         )
     try:
         text = data.decode("utf-8")
@@ -965,7 +769,7 @@ def read_text_file(path: Path, error: Any) -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise error(
             str(path),
-            [Problem("file", f"not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML", line)],
+            [InputProblem("file", f"not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML", line)],
         ) from None
     return text.removeprefix("\ufeff")
 
@@ -1010,5 +814,5 @@ class SceneNotFoundError(InvalidSceneError):
             f"(shipped: {', '.join(shipped_scene_names())})"
         )
         self.source = ref
-        self.problems = [Problem("scene", message)]
+        self.problems = [InputProblem("scene", message)]
         ValueError.__init__(self, f"{ref}: {message}")

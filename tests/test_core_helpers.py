@@ -17,7 +17,7 @@ from games._config import (
     merged_options,
     options_to_json,
 )
-from games._table import Outcome, check_outcome, items_from_json, items_to_json, num_text, q4
+from games._stacking import Outcome, check_outcome, items_from_json, items_to_json, num_text, q4
 from games.catego import GAME as CATEGO
 from games.core import (
     ConfigError,
@@ -203,7 +203,7 @@ def test_kozo_and_kataboom_states_name_the_bad_key() -> None:
         KATABOOM.state_from_json(boom)
 
 
-# ---- games/_table.py -----------------------------------------------------------------------
+# ---- games/_stacking.py -----------------------------------------------------------------------
 
 
 def test_q4_and_num_text() -> None:
@@ -257,10 +257,10 @@ def test_check_choice() -> None:
 
 
 def test_table_bot_candidates_and_no_referee() -> None:
-    from games._table import TableBot
+    from games._stacking import StackingBot
     from games.kozo import GAME as KOZO
 
-    class Probe(TableBot):
+    class Probe(StackingBot):
         name = "probe"
         stream = "probe"
         default_candidates = 5

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.kataboom import GAME, MODELS, CarefulBot, KataboomMove, Outcome, TableRequiredError
+from games.kataboom import GAME, MODELS, CarefulBot, KataboomMove, Outcome, RefereeRequiredError
 from games.kataboom.bots import SAFE
 from games.kataboom.geometry import (
     FloatingError,
@@ -230,7 +230,7 @@ def test_running_out_of_pieces_makes_the_last_placer_win() -> None:
 
 def test_a_physics_game_needs_measured_moves() -> None:
     s = replace(square_state(), config=GAME.make_config({}, players=2))
-    with pytest.raises(TableRequiredError, match="table=stand-in"):
+    with pytest.raises(RefereeRequiredError, match="table=stand-in"):
         GAME.apply(s, place("A", A_X, -1, 0, 1))
 
 

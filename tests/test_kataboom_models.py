@@ -10,12 +10,12 @@ from games.kataboom import GAME, MODELS
 from games.kataboom.bots import SAFE
 from games.kataboom.geometry import orientations
 from games.kataboom.rules import count_safe
-from sim.tables.kataboom import KATABOOM_RULE, KataboomTable
+from sim.referees.kataboom import KATABOOM_RULE, KataboomReferee
 
 
 def build(number: int, settle_s: float = 1.0):
     cfg = GAME.make_config({"model": number, "settle_s": settle_s}, players=2)
-    return cfg, KataboomTable(cfg, 0)
+    return cfg, KataboomReferee(cfg, 0)
 
 
 @pytest.mark.parametrize("number", range(1, 19))

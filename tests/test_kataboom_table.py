@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-import sim.tables  # noqa: F401  (registers kataboom-physics)
+import sim.referees  # noqa: F401  (registers kataboom-physics)
 from games.core import IllegalMoveError
 from games.kataboom import GAME, KataboomMove
 from games.kataboom.geometry import orientations
@@ -22,7 +22,7 @@ from games.log import parse_log
 from games.play import log_header, log_lines, make_seats, play_game
 from games.session import replay_log
 from sim.cli import main
-from sim.tables.kataboom import KataboomTable
+from sim.referees.kataboom import KataboomReferee
 
 EDGE_MM = 19.0
 A_X = orientations("A").index(tuple((i, 0, 0) for i in range(4)))
@@ -33,7 +33,7 @@ def physics(model: int = 5, **options: object):
     return GAME.make_config({"model": model, **options}, players=2)
 
 
-def play(table: KataboomTable, state, *moves: KataboomMove):
+def play(table: KataboomReferee, state, *moves: KataboomMove):
     measured = []
     for m in moves:
         mm = table.measure(state, m)
@@ -48,7 +48,7 @@ def test_a_placed_piece_rests_where_it_was_lowered() -> None:
     s0 = GAME.new_game(cfg, 2)
     move = GAME.parse_move(s0, f"A r{A_X} at -1,0.5")
     assert move.pos == (-1.0, 0.5, 2.0)
-    with KataboomTable(cfg, 2) as table:
+    with KataboomReferee(cfg, 2) as table:
         s, (m,) = play(table, s0, move)
     assert m.outcome.fell == () and m.outcome.judge == "physics"
     pose = np.asarray(s.structure[-1].pose)
@@ -61,7 +61,7 @@ def test_a_placed_piece_rests_where_it_was_lowered() -> None:
 def test_without_hand_noise_the_piece_lands_on_its_intended_pose() -> None:
     cfg = physics(5, hand_mm=0.0, hand_deg=0.0)
     s0 = GAME.new_game(cfg, 2)
-    with KataboomTable(cfg, 2) as table:
+    with KataboomReferee(cfg, 2) as table:
         s, _ = play(table, s0, GAME.parse_move(s0, f"A r{A_X} at -1,0.5"))
     pose = np.asarray(s.structure[-1].pose)
     assert np.abs(pose[:3] - (-1.0, 0.5, 2.0)).max() * EDGE_MM < 0.1
@@ -72,7 +72,7 @@ def test_an_overhanging_piece_collapses_and_loses() -> None:
     s0 = GAME.new_game(cfg, 4)
     # Centre of mass 1.5 edges (28.5 mm) beyond the square's edge.
     move = KataboomMove(PLACE, "A", A_X, (1.5, 0.0, 2.0))
-    with KataboomTable(cfg, 4) as table:
+    with KataboomReferee(cfg, 4) as table:
         s, (m,) = play(table, s0, move)
     assert "A" in m.outcome.fell and m.outcome.fall_time is not None
     assert s.end == "collapse" and GAME.result(s).winners == (1,)
@@ -92,7 +92,7 @@ def graded_state(x: float):
 def test_graded_pair_two_mm_inside_stands_two_mm_outside_falls(com_mm, expected) -> None:
     s, move = graded_state(com_mm / EDGE_MM)
     GAME.check_move(s, move)
-    with KataboomTable(s.config, 0) as table:
+    with KataboomReferee(s.config, 0) as table:
         p = table.assess(s, move, replicas=4, seconds=3.0, seed=1)
     assert p == expected
 
@@ -103,10 +103,10 @@ def test_nudges_are_judged_in_physics() -> None:
     top = (0.5, 0.0, 6.5)  # the -y face of X's top cube
     gentle = KataboomMove(NUDGE, "X", 0, top, (0.0, 0.2, 0.0))
     hard = KataboomMove(NUDGE, "X", 0, top, (0.0, 5.0, 0.0))
-    with KataboomTable(cfg, 1) as table:
+    with KataboomReferee(cfg, 1) as table:
         s, (m,) = play(table, s0, gentle)
     assert m.outcome.fell == () and s.nudged == 1 and GAME.current_player(s) == 0
-    with KataboomTable(cfg, 1) as table:
+    with KataboomReferee(cfg, 1) as table:
         s, (m,) = play(table, s0, hard)
     assert m.outcome.fell and s.end == "collapse" and GAME.result(s).winners == (1,)
 
@@ -114,7 +114,7 @@ def test_nudges_are_judged_in_physics() -> None:
 def test_illegal_moves_are_refused_before_the_table_runs() -> None:
     cfg = physics(5)
     s0 = GAME.new_game(cfg, 1)
-    with KataboomTable(cfg, 1) as table:
+    with KataboomReferee(cfg, 1) as table:
         with pytest.raises(IllegalMoveError, match="nothing of the structure"):
             table.measure(s0, KataboomMove(PLACE, "A", A_X, (9.0, 9.0, 0.0)))
         assert table.rebuilds == 0
@@ -125,7 +125,7 @@ def test_the_table_is_deterministic_and_rebuilds_bit_for_bit() -> None:
     s0 = GAME.new_game(cfg, 9)
     moves = []
     s = s0
-    with KataboomTable(cfg, 9) as table:
+    with KataboomReferee(cfg, 9) as table:
         for _ in range(2):
             safe = [m for m, g in GAME.placement_margins(s).items() if g >= 0.4]
             m = table.measure(s, safe[len(safe) // 2])
@@ -133,13 +133,13 @@ def test_the_table_is_deterministic_and_rebuilds_bit_for_bit() -> None:
             s = GAME.apply(s, m)
         assert table.rebuilds == 1  # the cached world followed the game
     # A fresh table asked about the second move rebuilds the first from the log.
-    with KataboomTable(cfg, 9) as fresh:
+    with KataboomReferee(cfg, 9) as fresh:
         s1 = GAME.apply(s0, moves[0])
         again = fresh.measure(s1, moves[1].intended())
         assert fresh.rebuilds == 1
     assert again.outcome == moves[1].outcome
     # Another seed: other hand noise, other poses.
-    with KataboomTable(cfg, 10) as other:
+    with KataboomReferee(cfg, 10) as other:
         m = other.measure(s0, moves[0].intended())
     assert m.outcome.poses != moves[0].outcome.poses
 

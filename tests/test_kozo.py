@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.kozo import GAME, Item, KozoMove, KozoState, Outcome, TableRequiredError
+from games.kozo import GAME, Item, KozoMove, KozoState, Outcome, RefereeRequiredError
 from games.kozo.bots import CarefulBot, GreedyBot
 from games.kozo.geometry import (
     BalanceNotOnPolycubeError,
@@ -332,7 +332,7 @@ def test_tie_goes_to_the_player_who_moved_later_or_is_shared() -> None:
 
 def test_physics_table_requires_measured_moves() -> None:
     s = GAME.new_game(GAME.make_config({}, players=2), 0)
-    with pytest.raises(TableRequiredError, match="physics table"):
+    with pytest.raises(RefereeRequiredError, match="physics table"):
         GAME.apply(s, place("3I", I3_X, (0, 0, 0)))
     assert GAME.referee_name(s.config) == "kozo-physics"
     assert GAME.referee_name(cfg()) is None

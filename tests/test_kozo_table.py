@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-import sim.tables  # noqa: F401  (registers kozo-physics)
+import sim.referees  # noqa: F401  (registers kozo-physics)
 from games.kozo import GAME, KozoMove, KozoState
 from games.kozo.geometry import piece_orientations
 from games.kozo.rules import check_tower
 from games.kozo.state import CUBE, PLACE
 from games.play import make_seats, play_game
 from games.rng import derive_seed
+from sim.referees.kozo import KozoReferee, items_from_scene
 from sim.scene import load_scene
-from sim.tables.kozo import KozoTable, items_from_scene
 
 I3_X = ((0, 0, 0), (1, 0, 0), (2, 0, 0))
 MASS_3I = 700.0 * 0.0178**3 * 3  # kg, density x volume
@@ -34,7 +34,7 @@ def physics(players: int = 2, **options: object):
     return GAME.make_config(dict(options), players=players)
 
 
-def play(table: KozoTable, state: KozoState, *moves: KozoMove) -> tuple[KozoState, list]:
+def play(table: KozoReferee, state: KozoState, *moves: KozoMove) -> tuple[KozoState, list]:
     """Measure and apply moves; return the state and the measured moves."""
     measured = []
     for m in moves:
@@ -66,19 +66,19 @@ def flip(move_index: int, at: float, piece: str = "3I"):
 def test_the_5_second_rule_mover_owns_the_window_then_the_next_player() -> None:
     c = physics()
     # A knock 3 s after P1's turn ended (inside P1's 5 s): P1 toppled the tower.
-    with KozoTable(c, 1, knock=flip(1, 3.0)) as table:
+    with KozoReferee(c, 1, knock=flip(1, 3.0)) as table:
         s, measured = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR)
     r = s.rounds[0]
     assert r.reason == "topple" and r.toppler == 0 and "3I" in r.fell
     assert 3.0 <= measured[1].outcome.fall_time < 3.2
     # The same knock 0.2 s into P2's placement (5.2 s after P1's turn ended): P2's.
-    with KozoTable(c, 1, knock=flip(2, 0.2)) as table:
+    with KozoReferee(c, 1, knock=flip(2, 0.2)) as table:
         s, measured = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR, BAR_BACK)
     r = s.rounds[0]
     assert r.reason == "topple" and r.toppler == 1 and r.points == (3, 0)
     assert measured[1].outcome.fell == ()
     # No knock: the bar and its cube stand through both windows.
-    with KozoTable(c, 1) as table:
+    with KozoReferee(c, 1) as table:
         s, measured = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR, BAR_BACK)
     assert s.rounds == () and all(m.outcome.fell == () for m in measured)
 
@@ -88,7 +88,7 @@ def test_hand_noise_is_seeded_and_of_the_stated_size() -> None:
     # spring-damper contacts of issue #19 let it rebound about 0.1 mm, and it lands within
     # 0.04 mm sideways, against 1 mm of hand noise below).
     quiet = physics(hand_mm=0.0, hand_deg=0.0)
-    with KozoTable(quiet, 5) as table:
+    with KozoReferee(quiet, 5) as table:
         (m,) = play(table, GAME.new_game(quiet, 5), BAR)[1]
     pose = np.asarray(m.outcome.poses[0])
     assert np.abs(pose[:2]).max() < 0.05 / 17.8  # < 0.05 mm sideways
@@ -98,12 +98,12 @@ def test_hand_noise_is_seeded_and_of_the_stated_size() -> None:
     c = physics()
     offsets = []
     for seed in range(12):
-        with KozoTable(c, seed) as table:
+        with KozoReferee(c, seed) as table:
             (m,) = play(table, GAME.new_game(c, seed), BAR)[1]
         offsets.extend(np.asarray(m.outcome.poses[0][:2]) * 17.8)
     rms = float(np.sqrt(np.mean(np.square(offsets))))
     assert 0.55 < rms < 1.45
-    with KozoTable(c, 3) as a, KozoTable(c, 3) as b:
+    with KozoReferee(c, 3) as a, KozoReferee(c, 3) as b:
         assert (
             a.measure(GAME.new_game(c, 3), BAR).outcome
             == b.measure(GAME.new_game(c, 3), BAR).outcome
@@ -114,7 +114,7 @@ def test_a_rebuilt_world_is_bit_identical() -> None:
     c = physics()
     seats = make_seats("kozo", ["random", "random"], 11)
     s = GAME.new_game(c, 11)
-    with KozoTable(c, 11) as live:
+    with KozoReferee(c, 11) as live:
         for _ in range(5):
             m = seats[GAME.current_player(s)].bot.choose(s)
             last_state, last_move = s, m
@@ -122,7 +122,7 @@ def test_a_rebuilt_world_is_bit_identical() -> None:
             if s.rounds:
                 break
         assert live.rebuilds == 1  # built once, then kept running
-    with KozoTable(c, 11) as fresh:
+    with KozoReferee(c, 11) as fresh:
         again = fresh.measure(last_state, last_move)
         assert fresh.rebuilds == 1
     assert GAME.apply(last_state, again) == s
@@ -130,7 +130,7 @@ def test_a_rebuilt_world_is_bit_identical() -> None:
 
 def test_taking_a_piece_keeps_the_world() -> None:
     c = physics()
-    with KozoTable(c, 4) as table:
+    with KozoReferee(c, 4) as table:
         s, _ = play(table, GAME.new_game(c, 4), BAR, CUBE_ON_BAR)
         s, _ = play(table, s, KozoMove("take", "2a"), BAR_BACK)
         assert table.rebuilds == 1 and s.tower[-1].name == "2a"
@@ -145,7 +145,7 @@ def test_balance_cube_falling_alone_can_be_taken_away() -> None:
             world.set_velocity("b1", (0.4, 0.0, 0.2))
             del b
 
-    with KozoTable(c, 2, knock=knock) as table:
+    with KozoReferee(c, 2, knock=knock) as table:
         s, measured = play(table, GAME.new_game(c, 2), BAR, CUBE_ON_BAR)
         assert measured[1].outcome.fell == ("b1",)
         assert s.rounds == () and [it.name for it in s.tower] == ["3I"]
@@ -156,7 +156,7 @@ def test_balance_cube_falling_alone_can_be_taken_away() -> None:
 
 def test_assess_judges_an_overhang_and_a_safe_placement() -> None:
     c = physics()
-    with KozoTable(c, 0) as table:
+    with KozoReferee(c, 0) as table:
         s, _ = play(table, GAME.new_game(c, 0), BAR, CUBE_ON_BAR)
         # 5V flat with its corner on the 3I's first cube, arms over da, D, cd, C: centre of
         # mass at x = (3 x 0.5 + 1.5 + 2.5) / 5 = 1.1, y = (0.5 + 1.5 + 3 x 2.5) / 5 = 1.9,

@@ -11,8 +11,8 @@ import pytest
 
 from games.rng import Rng
 from sim.view.dice import FACE_AXES, catego_dice, katoiz_dice, relabel, up_face
+from sim.view.drawings.common import DIE_EDGE
 from sim.view.layout import LayoutError
-from sim.view.tables.common import DIE_EDGE
 
 COLOUR_FACES = ("yellow", "green", "white", "red", "blue", "purple")
 PICTURE_FACES = ("round", "square", "triangle", "large", "small", "blank")
@@ -89,7 +89,7 @@ def test_same_seed_same_film_in_another_process() -> None:
 
 
 def test_relabel_refuses_a_value_not_on_the_die() -> None:
-    from sim.view.tables.common import die_faces
+    from sim.view.drawings.common import die_faces
 
     with pytest.raises(LayoutError, match="no face 7"):
         relabel(die_faces(1), "+z", 7)

@@ -1,7 +1,7 @@
 """The registered games' states on the table: seeded playouts, every state drawn as a layout
 (counted against the state), one frame per game checked in its pixels against the state.
 
-The games are being written alongside; the adapters (``sim/view/tables/adapters.py``) are the
+The games are being written alongside; the adapters (``sim/view/drawings/adapters.py``) are the
 one place that follows their state formats, and these tests are what tells when one moved.
 """
 
@@ -17,8 +17,8 @@ pytest.importorskip("panda3d.core")
 from games.registry import game_names, get_game  # noqa: E402
 from games.rng import Rng  # noqa: E402
 from sim.view.art import hex_rgb  # noqa: E402
+from sim.view.drawings import STATE_ADAPTERS, layout_for_state  # noqa: E402
 from sim.view.renderer import Renderer  # noqa: E402
-from sim.view.tables import STATE_ADAPTERS, layout_for_state  # noqa: E402
 
 TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
 
@@ -61,8 +61,8 @@ def test_every_registered_game_is_drawn() -> None:
 
 
 def test_kaito_states_drawn_tile_for_tile() -> None:
-    from sim.view.tables.adapters import kaito_state_table
-    from sim.view.tables.kaito import SIDE_COLOURS, TILE, cell_centre, kaito_layout
+    from sim.view.drawings.adapters import kaito_state_table
+    from sim.view.drawings.kaito import SIDE_COLOURS, TILE, cell_centre, kaito_layout
 
     states = _playout("kaito", {}, 14)
     for st in states[::3] + states[-1:]:
@@ -94,8 +94,8 @@ def test_kaito_states_drawn_tile_for_tile() -> None:
 def test_katoiz_states_drawn(kind: str) -> None:
     from games.katoiz.components import COLOURS as GAME_COLOURS
     from games.katoiz.components import TILES
-    from sim.view.tables.adapters import katoiz_state_table
-    from sim.view.tables.katoiz import COLOURS, cell_centre, katoiz_layout
+    from sim.view.drawings.adapters import katoiz_state_table
+    from sim.view.drawings.katoiz import COLOURS, cell_centre, katoiz_layout
 
     states = _playout("katoiz", {"type": kind}, 12)
     for st in states:
@@ -190,8 +190,8 @@ def test_katamino_duel_states_drawn(mode: str) -> None:
     once; a slider at the end of each flat Penta."""
     from games.katamino.duel import DUEL_GAME
     from sim.config import PhysicsConfig
-    from sim.view.tables.adapters import katamino_state_table
-    from sim.view.tables.katamino import board_origin, katamino_layout
+    from sim.view.drawings.adapters import katamino_state_table
+    from sim.view.drawings.katamino import board_origin, katamino_layout
 
     states = _playout("katamino", {"mode": mode}, 20)
     assert any(p.placed for st in states for p in st.seats)  # something got placed
@@ -227,8 +227,8 @@ def test_katamino_solo_states_drawn(mode: str) -> None:
     """A solo puzzle: every piece of the stage once, placed ones where the state has them."""
     from games.katamino.solo import SOLO_GAME
     from sim.config import PhysicsConfig
-    from sim.view.tables.adapters import katamino_state_table
-    from sim.view.tables.katamino import board_origin, katamino_layout
+    from sim.view.drawings.adapters import katamino_state_table
+    from sim.view.drawings.katamino import board_origin, katamino_layout
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": mode}, players=1), 2)

@@ -60,7 +60,7 @@ def compare_frames(
 
 def _scene(name: str, seconds: float = 0.0):  # noqa: ANN202
     from sim.scene import load_scene, shipped_scene_path
-    from sim.view.tables import scene_layout
+    from sim.view.drawings import scene_layout
     from sim.world import World
 
     scene = load_scene(shipped_scene_path(name))
@@ -74,7 +74,7 @@ def _scene(name: str, seconds: float = 0.0):  # noqa: ANN202
 
 def _catego():  # noqa: ANN202
     from games.registry import get_game
-    from sim.view.tables import catego_layout
+    from sim.view.drawings import catego_layout
 
     game = get_game("catego")
     state = game.new_game(game.make_config({}, players=3), seed=2)
@@ -85,10 +85,10 @@ def _catego():  # noqa: ANN202
 
 
 def _example(game: str):  # noqa: ANN202
-    from sim.view import tables
-    from sim.view.tables import examples
+    from sim.view import drawings
+    from sim.view.drawings import examples
 
-    return getattr(tables, f"{game}_layout")(getattr(examples, f"example_{game}")())
+    return getattr(drawings, f"{game}_layout")(getattr(examples, f"example_{game}")())
 
 
 CASES: dict[str, Callable[[], object]] = {

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from games.kozo.geometry import piece_orientations
-from sim.tables.kozo import KozoTable
+from sim.referees.kozo import KozoReferee
 from sim.view.harness import Harness
 from sim.view.interact import BaseController, Controller, controller_for
 from sim.view.interact.towers import ILLEGAL, LEGAL, snap_half
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def _grid_world(h: Harness, gx: float, gy: float) -> tuple[float, float, float]:
     """World point of grid (gx, gy) on the Kozo board's top."""
-    table = KozoTable(h.app.state.config, h.app.state.seed)
+    table = KozoReferee(h.app.state.config, h.app.state.seed)
     p = np.asarray(table.origin) + np.array([gx, gy, 0.0]) * table.edge
     return tuple(float(v) for v in p)  # type: ignore[return-value]
 
@@ -113,7 +113,7 @@ def test_kozo_balance_cube_snaps_to_a_legal_spot() -> None:
         assert h.click()
         h.settle()
         # the domino's top is at z = 1 edge; aim at the middle of its top face (1.0, 0.5)
-        table = KozoTable(h.app.state.config, h.app.state.seed)
+        table = KozoReferee(h.app.state.config, h.app.state.seed)
         top = np.asarray(table.origin) + np.array([1.0, 0.5, 1.0]) * table.edge
         h.hover_world(top)
         c = h.app.controller
@@ -129,7 +129,7 @@ def test_kozo_against_a_bot_the_bot_moves_after_the_person() -> None:
         h.hover_world(_grid_world(h, 1.0, 0.5))
         assert h.click()
         h.settle()
-        table = KozoTable(h.app.state.config, h.app.state.seed)
+        table = KozoReferee(h.app.state.config, h.app.state.seed)
         h.hover_world(np.asarray(table.origin) + np.array([1.0, 0.5, 1.0]) * table.edge)
         assert h.click()
         frames = h.settle()
@@ -174,7 +174,7 @@ def _katamino(h: Harness):  # noqa: ANN202
 
 
 def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
-    from sim.view.tables.katamino import cell_centre
+    from sim.view.drawings.katamino import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         fam = _katamino(h)
@@ -202,7 +202,7 @@ def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
 
 
 def test_katamino_drop_off_the_board_is_refused() -> None:
-    from sim.view.tables.katamino import cell_centre
+    from sim.view.drawings.katamino import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         c = h.app.controller
@@ -234,8 +234,8 @@ def test_katamino_hint_and_watch_the_solver_finish() -> None:
 
 
 def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_shown() -> None:
+    from sim.view.drawings.katamino import cell_centre
     from sim.view.interact.katamino import _norm
-    from sim.view.tables.katamino import cell_centre
 
     with Harness("katamino", options={"mode": "duel"}, players=("human", "human"), seed=0) as h:
         c = h.app.controller
@@ -259,8 +259,8 @@ def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_show
 
 
 def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None:
+    from sim.view.drawings.katamino import cell_centre
     from sim.view.interact.katamino import _norm
-    from sim.view.tables.katamino import cell_centre
 
     with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=0) as h:
         fam = _katamino(h)

@@ -12,9 +12,7 @@ import numpy as np
 import pytest
 
 from sim.view.camera import CameraView, camera_for_scene, parse_camera
-from sim.view.film import MAX_FRAMES, film_frame_count
-from sim.view.layout import LayoutError
-from sim.view.tables import (
+from sim.view.drawings import (
     KaitoTable,
     KaitoTile,
     KataminoPlacement,
@@ -28,8 +26,10 @@ from sim.view.tables import (
     katoiz_layout,
     layout_for_state,
 )
-from sim.view.tables.common import die_faces
-from sim.view.tables.examples import example_kaito, example_katoiz, kaito_tiles, katoiz_tiles
+from sim.view.drawings.common import die_faces
+from sim.view.drawings.examples import example_kaito, example_katoiz, kaito_tiles, katoiz_tiles
+from sim.view.film import MAX_FRAMES, film_frame_count
+from sim.view.layout import LayoutError
 
 
 # ---------------------------------------------------------------------------- dice
@@ -117,7 +117,7 @@ def test_katoiz_stack_heights_and_discs() -> None:
     # one item per tile, one per disc
     assert len(lay.items) == sum(len(s.tiles) for s in table.stacks) + len(table.discs)
     # the 3-high stack's top tile lies two tile thicknesses up
-    from sim.view.tables.katoiz import THICKNESS
+    from sim.view.drawings.katoiz import THICKNESS
 
     assert lay.item("tile-2-4-2").position[2] == pytest.approx(2 * THICKNESS)
     disc = lay.item("disc-2-4")
@@ -152,7 +152,7 @@ def test_kaito_reports_every_problem() -> None:
 
 
 def test_kaito_piece_sits_on_a_tile_or_on_the_table() -> None:
-    from sim.view.tables.kaito import KAITO_HALF, THICKNESS
+    from sim.view.drawings.kaito import KAITO_HALF, THICKNESS
 
     ex = example_kaito()
     lay = kaito_layout(ex)  # the example's Kaito stands on an empty spot

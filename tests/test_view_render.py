@@ -24,8 +24,7 @@ pytest.importorskip("PIL.Image")
 
 from sim.view.art import hex_rgb  # noqa: E402
 from sim.view.backend import available_backends  # noqa: E402
-from sim.view.renderer import Renderer  # noqa: E402
-from sim.view.tables import (  # noqa: E402
+from sim.view.drawings import (  # noqa: E402
     KaitoTable,
     KaitoTile,
     catego_layout,
@@ -34,7 +33,8 @@ from sim.view.tables import (  # noqa: E402
     katoiz_layout,
     scene_layout,
 )
-from sim.view.tables.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
+from sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
+from sim.view.renderer import Renderer  # noqa: E402
 
 TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
 
@@ -165,13 +165,13 @@ def test_world_poses_move_the_falling_piece() -> None:
 
 # ---------------------------------------------------------------------------- Katoiz
 def test_katoiz_every_tile_shows_its_colour() -> None:
-    from sim.view.tables.katoiz import COLOURS, cell_centre
+    from sim.view.drawings.katoiz import COLOURS, cell_centre
 
     table = example_katoiz()
     size = (360, 360)
     px, view = _render(katoiz_layout(table), size, TOP, ss=2)
     discs = {d.cell: d for d in table.discs}
-    from sim.view.tables.katoiz import DISC_COLOURS, DISC_HEIGHT
+    from sim.view.drawings.katoiz import DISC_COLOURS, DISC_HEIGHT
 
     for stack in table.stacks:
         top = stack.tiles[-1]
@@ -187,7 +187,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
         assert _like(_at(px, p, 1), _rgb(COLOURS[top.colour]), tol=40).mean() > 0.7, stack.cell
     # a picture tile's corner is the wooden face, not the colour
     st = next(s for s in table.stacks if s.tiles[-1].size == "small")
-    from sim.view.tables.katoiz import TILE
+    from sim.view.drawings.katoiz import TILE
 
     corner = cell_centre(table, st.cell, len(st.tiles)) + np.array([-0.35 * TILE, 0.35 * TILE, 0])
     p = view.project(corner[None], size)[0]
@@ -196,7 +196,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
 
 # ---------------------------------------------------------------------------- Kaito
 def test_kaito_tiles_red_and_black_and_the_piece() -> None:
-    from sim.view.tables.kaito import SIDE_COLOURS, TILE, cell_centre
+    from sim.view.drawings.kaito import SIDE_COLOURS, TILE, cell_centre
 
     table = example_kaito()
     size = (360, 360)
@@ -207,7 +207,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
         pix = _at(px, view.project(p[None], size)[0], 1)
         assert _like(pix, _rgb(SIDE_COLOURS[tile.colour]), tol=40, lo=0.5).mean() > 0.7, cell
     # the Kaito: its top face shows the colour that is up
-    from sim.view.tables.kaito import KAITO_HALF
+    from sim.view.drawings.kaito import KAITO_HALF
 
     top = cell_centre(table, table.kaito, 0) + np.array([0, 0, 2 * KAITO_HALF])
     pix = _at(px, view.project(top[None], size)[0], 1)
@@ -217,7 +217,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
 def test_kaito_symbols_are_printed() -> None:
     """Every symbol tile carries cream ink around its centre, an opening tile none; a 1-Mon and
     a 3-Mon differ there (the printed value), and so do a Katana and a Kabuto."""
-    from sim.view.tables.kaito import TILE, cell_centre
+    from sim.view.drawings.kaito import TILE, cell_centre
 
     kinds = {
         (0, 0): KaitoTile("red", "mon", 1),
@@ -251,7 +251,7 @@ def test_kaito_symbols_are_printed() -> None:
 # ---------------------------------------------------------------------------- Katamino
 def test_katamino_pieces_cells_and_free_board() -> None:
     from games.polycubes import get_catalogue
-    from sim.view.tables.katamino import cell_centre
+    from sim.view.drawings.katamino import cell_centre
 
     table = example_katamino()
     size = (480, 320)
@@ -295,7 +295,7 @@ def catego_state():  # noqa: ANN201
 
 def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
     """Seen from straight above, each die's top face has as many pips as the state's roll."""
-    from sim.view.tables.common import DIE_EDGE
+    from sim.view.drawings.common import DIE_EDGE
 
     lay = catego_layout(catego_state)
     size = (400, 400)
@@ -313,7 +313,7 @@ def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
 
 def test_catego_pad_has_the_entries(catego_state) -> None:  # noqa: ANN001
     """Ink (dark blue digits) in the pad cells that hold an entry, none in empty ones."""
-    from sim.view.tables.catego import pad_cell_centre
+    from sim.view.drawings.catego import pad_cell_centre
 
     cfg = catego_state.config
     size = (640, 400)
@@ -424,8 +424,8 @@ def test_same_picture_in_another_process(tmp_path: Path) -> None:
     code = (
         "import sys, numpy as np\n"
         "from sim.view.snapshot import render_pixels\n"
-        "from sim.view.tables import katoiz_layout\n"
-        "from sim.view.tables.examples import example_katoiz\n"
+        "from sim.view.drawings import katoiz_layout\n"
+        "from sim.view.drawings.examples import example_katoiz\n"
         "px = render_pixels(katoiz_layout(example_katoiz()), size=(120, 90), supersample=1)\n"
         "np.save(sys.argv[1], px)\n"
     )
@@ -480,8 +480,8 @@ def test_private_xvfb_exits_cleanly_and_goes_away() -> None:
     code = (
         "from sim.view import backend\n"
         "from sim.view.snapshot import render_pixels\n"
-        "from sim.view.tables import kaito_layout\n"
-        "from sim.view.tables.examples import example_kaito\n"
+        "from sim.view.drawings import kaito_layout\n"
+        "from sim.view.drawings.examples import example_kaito\n"
         "render_pixels(kaito_layout(example_kaito()), size=(64, 48), backend='gl')\n"
         "print(backend._XVFB['proc'].pid)\n"
     )

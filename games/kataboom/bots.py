@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games._table import TableBot
+from games._stacking import StackingBot
 from games.core import Bot, GameError
 from games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
 from games.kataboom.state import Item, KataboomMove, KataboomState
@@ -54,7 +54,7 @@ def safe_count(state: KataboomState) -> int:
     return count_safe(state, SAFE)
 
 
-class CarefulBot(TableBot):
+class CarefulBot(StackingBot):
     """Placements that stand, leaving the opponent few safe ones (see the module doc).
 
     ``candidates``: how many placements are judged per decision."""

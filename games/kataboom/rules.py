@@ -18,7 +18,7 @@ the structure to collapse wins. Readings are decided in ``docs/rules/kataboom.md
   the mover loses and the last player who placed a piece without a collapse wins (if nobody
   had, every other player shares the win). When the supply runs out, or the player to move
   has no legal placement in the candidate set, the last placer wins.
-- Place and nudge moves are *measured* by the physics table (:mod:`sim.tables.kataboom`)
+- Place and nudge moves are *measured* by the physics table (:mod:`sim.referees.kataboom`)
   before ``apply``; with ``table=stand-in`` an unmeasured move is judged by a seeded stand-in
   (topple chance ``stand_in_risk``, or 0.9 when the piece's centre of mass lies outside its
   contact patches), for rules-only playouts.
@@ -36,8 +36,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._table import check_outcome, items_from_json, items_to_json, q4
-from games._table import num_text as _num
+from games._stacking import check_outcome, items_from_json, items_to_json, q4
+from games._stacking import num_text as _num
 from games.core import (
     ConfigError,
     Game,
@@ -79,7 +79,7 @@ from games.rng import Rng
 
 STATE_VERSION = 1
 REFEREE = "kataboom-physics"
-"""Name of the physics referee (registered by :mod:`sim.tables`)."""
+"""Name of the physics referee (registered by :mod:`sim.referees`)."""
 SET_ASIDE = ("V1", "V2")
 """The two small red pieces (the V monominoes), not used in Kataboom."""
 IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
@@ -91,7 +91,7 @@ UNSUPPORTED_RISK = 0.9
 """Stand-in topple chance of a piece whose centre of mass is outside its contact patches."""
 
 
-class TableRequiredError(GameError):
+class RefereeRequiredError(GameError):
     """A place or nudge move without its measured outcome in a game judged by physics."""
 
 
@@ -344,7 +344,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         outcome = move.outcome
         if outcome is None:
             if cfg.table != "stand-in":
-                raise TableRequiredError(
+                raise RefereeRequiredError(
                     "kataboom: this game is judged at the physics table (table=physics): a "
                     f"{move.kind} move must be measured by it first (tablesim play does this); "
                     "for rules-only play use the option table=stand-in"

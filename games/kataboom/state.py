@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games._table import Outcome as Outcome  # shared with Kozo
-from games._table import Pose as Pose
+from games._stacking import Outcome as Outcome  # shared with Kozo
+from games._stacking import Pose as Pose
 from games.rng import Rng
 
 PLACE, NUDGE = "place", "nudge"

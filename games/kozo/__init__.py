@@ -1,11 +1,11 @@
 """Kozo (ACTOP): build a tower of polycubes around the chimney; whoever topples it loses the
 round's points. Pure rules (:mod:`games.kozo.rules`), geometry and placement rules
 (:mod:`games.kozo.geometry`), the seeded stand-in judge (:mod:`games.kozo.judge`) and bots
-(:mod:`games.kozo.bots`). The physics table that measures moves is :mod:`sim.tables.kozo`.
+(:mod:`games.kozo.bots`). The physics table that measures moves is :mod:`sim.referees.kozo`.
 """
 
 from games.kozo.bots import BOTS, CarefulBot, GreedyBot
-from games.kozo.rules import GAME, Kozo, TableRequiredError
+from games.kozo.rules import GAME, Kozo, RefereeRequiredError
 from games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome, RoundRecord
 
 __all__ = [
@@ -20,5 +20,5 @@ __all__ = [
     "KozoState",
     "Outcome",
     "RoundRecord",
-    "TableRequiredError",
+    "RefereeRequiredError",
 ]

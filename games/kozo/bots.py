@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from games._table import TableBot
+from games._stacking import StackingBot
 from games.core import Bot, GameError
 from games.kozo.geometry import piece_orientations
 from games.kozo.judge import support_margin, topple_risk
@@ -71,7 +71,7 @@ class GreedyBot(Bot):
         return move
 
 
-class CarefulBot(TableBot):
+class CarefulBot(StackingBot):
     """Best expected score over the ``budget`` most promising placements (see module doc).
 
     ``candidates``: how many placements (and balance spots) are judged per decision."""

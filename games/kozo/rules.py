@@ -8,7 +8,7 @@ See ``docs/rules/kozo.md`` for every reading of the leaflet. In short:
 - Round ``r`` (1-based) starts with seat ``(r - 1) % players`` and goes round the table. It ends
   when the tower topples (the mover loses the round's points), when the supply is empty, or when
   the player to move has no legal placement in the candidate set (as if the supply were empty).
-- Place, cube and nocube moves are *measured* by a table (:mod:`sim.tables` for physics) before
+- Place, cube and nocube moves are *measured* by a table (:mod:`sim.referees` for physics) before
   ``apply``; with ``table=stand-in`` an unmeasured move is judged by the seeded stand-in.
 """
 
@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._table import check_outcome, items_from_json, items_to_json, q4
-from games._table import num_text as _num
+from games._stacking import check_outcome, items_from_json, items_to_json, q4
+from games._stacking import num_text as _num
 from games.core import (
     ConfigError,
     Game,
@@ -76,10 +76,10 @@ BALANCE_FALL = ("topple", "ignore")
 TIES = ("later", "share")
 IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
 REFEREE = "kozo-physics"
-"""Name of the physics referee (registered by :mod:`sim.tables`)."""
+"""Name of the physics referee (registered by :mod:`sim.referees`)."""
 
 
-class TableRequiredError(GameError):
+class RefereeRequiredError(GameError):
     """A place or cube move without its measured outcome in a game judged by a physics table."""
 
 
@@ -405,7 +405,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         outcome = move.outcome
         if outcome is None:
             if cfg.table != "stand-in":
-                raise TableRequiredError(
+                raise RefereeRequiredError(
                     "kozo: this game is judged at the physics table (table=physics): a "
                     f"{move.kind} move must be measured by it first (tablesim play does this); "
                     "for rules-only play use the option table=stand-in"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games._table import Outcome as Outcome  # shared with Kataboom
-from games._table import Pose as Pose
+from games._stacking import Outcome as Outcome  # shared with Kataboom
+from games._stacking import Pose as Pose
 from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
 from games.rng import Rng
 

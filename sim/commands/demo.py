@@ -97,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
 def _pictures(out_dir: Path, scenes: dict, catego_state: object, backend: str) -> None:
     """The tower picture, the overhang's fall as a GIF, and the Catego pad."""
     from sim.view.backend import resolve_backend
+    from sim.view.drawings import catego_layout, scene_layout
     from sim.view.film import scene_frames, write_film
     from sim.view.snapshot import render_layout
-    from sim.view.tables import catego_layout, scene_layout
 
     t0 = time.perf_counter()
     used = resolve_backend(backend)
@@ -143,7 +143,7 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
     to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
     seed, move texts)."""
-    import sim.tables  # noqa: F401  (registers the physics referees)
+    import sim.referees  # noqa: F401  (registers the physics referees)
     from games.play import log_header, log_lines
     from sim.cli import version
     from sim.commands._common import atomic_write_text

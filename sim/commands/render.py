@@ -80,7 +80,7 @@ def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple
     recorded field checked) up to move ``at``, or through the result line when ``whole``.
     UsageError for ``at`` out of range; LogDivergedError naming the first divergence.
     """
-    import sim.tables  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
+    import sim.referees  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
     from games.session import replay_log
 
     log = read_game_log(ref)
@@ -97,7 +97,7 @@ def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple
 
 def layout_of_state(game: str, state: Any) -> Any:
     """The table of a game state (UsageError when the game has no drawing yet)."""
-    from sim.view.tables import layout_for_state
+    from sim.view.drawings import layout_for_state
 
     try:
         return layout_for_state(game, state)
@@ -107,8 +107,8 @@ def layout_of_state(game: str, state: Any) -> Any:
 
 def example_layout(ref: str) -> Any:
     """The layout of ``example:GAME``."""
-    from sim.view.tables import kaito_layout, katamino_layout, katoiz_layout
-    from sim.view.tables.examples import example_kaito, example_katamino, example_katoiz
+    from sim.view.drawings import kaito_layout, katamino_layout, katoiz_layout
+    from sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz
 
     name = ref.split(":", 1)[1]
     makers = {
@@ -208,8 +208,8 @@ def run(args: argparse.Namespace) -> int:
     """Render and print what was written; exit 2 for bad input."""
     from sim.scene import InvalidSceneError, resolve_scene
     from sim.view.backend import BackendUnavailableError
+    from sim.view.drawings import scene_layout
     from sim.view.snapshot import render_layout, simulated_poses
-    from sim.view.tables import scene_layout
 
     out = check_output(args.out, (".png",), force=args.force)
     size = parse_size(args.size)

@@ -37,16 +37,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from sim.scene import (
-    PHYSICS_KEYS,
-    InvalidSceneError,
-    Problem,
-    _Collector,
-    _describe,
-    _LineIndex,
-    physics_from_table,
-    read_text_file,
-)
+from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
+from sim.scene import PHYSICS_KEYS, InvalidSceneError, physics_from_table, read_text_file
 
 MODES = ("grid", "random")
 MAX_RUNS = 10_000_000
@@ -67,14 +59,14 @@ class ParamKind:
         """None if ``value`` is allowed, else what is wrong (for scalars, not ranges)."""
         if self.kind == "choice":
             if not isinstance(value, str):
-                return f"expected a string, got {_describe(value)}"
+                return f"expected a string, got {describe_value(value)}"
             if self.choices and value not in self.choices:
                 return f"unknown value {value!r} (allowed: {', '.join(self.choices)})"
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"expected a number, got {_describe(value)}"
+            return f"expected a number, got {describe_value(value)}"
         if self.kind == "integer" and not isinstance(value, int):
-            return f"expected an integer, got {_describe(value)}"
+            return f"expected an integer, got {describe_value(value)}"
         if not math.isfinite(value):
             return f"expected a finite number, got {value!r}"
         if self.low is not None and (value <= self.low if self.low_strict else value < self.low):
@@ -112,7 +104,7 @@ _TOP_KEYS = ("sweep", "parameters")
 
 
 class SpecError(InvalidSceneError):
-    """A spec that cannot be used. ``problems`` lists every problem (``sim.scene.Problem``:
+    """A spec that cannot be used. ``problems`` lists every problem (``sim.input_problems.InputProblem``:
     key path, message, line), in file order; ``source`` is the file name. It shares the scene
     errors' format (``FILE:LINE: key: message``), hence the base class."""
 
@@ -218,7 +210,7 @@ def _check_physics_value(key: str, value: Any) -> str | None:
     return None
 
 
-def _check_value(pb: _Collector, name: str, value: Any, path: str) -> bool:
+def _check_value(pb: ProblemCollector, name: str, value: Any, path: str) -> bool:
     kind = PARAMETERS[name]
     msg = _check_physics_value(name, value) if kind.kind == "physics" else kind.check(value)
     if msg:
@@ -250,7 +242,7 @@ def _linspace(low: float, high: float, steps: int) -> tuple[float, ...]:
     return tuple(float(f"{low + (high - low) * i / (steps - 1):.12g}") for i in range(steps))
 
 
-def _parse_axis(pb: _Collector, name: str, raw: Any, mode: str) -> Axis | None:
+def _parse_axis(pb: ProblemCollector, name: str, raw: Any, mode: str) -> Axis | None:
     path = f"parameters.{name}"
     kind = PARAMETERS[name]
     if isinstance(raw, list):
@@ -299,7 +291,7 @@ def _parse_axis(pb: _Collector, name: str, raw: Any, mode: str) -> Axis | None:
             return Axis(name, _linspace(float(low), float(high), steps))
         log = raw.get("log", False)
         if not isinstance(log, bool):
-            pb.add(f"{path}.log", f"expected true or false, got {_describe(log)}")
+            pb.add(f"{path}.log", f"expected true or false, got {describe_value(log)}")
             return None
         if log and low <= 0:
             pb.add(path, f"a log range needs min > 0, got {low:g}")
@@ -322,13 +314,13 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
 
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else None
-        raise SpecError(source, [Problem("toml", f"invalid TOML: {exc}", line)]) from None
-    pb = _Collector(_LineIndex(text))
+        raise SpecError(source, [InputProblem("toml", f"invalid TOML: {exc}", line)]) from None
+    pb = ProblemCollector(LineIndex(text))
     pb.keys(data, _TOP_KEYS, "")
     sweep = data.get("sweep", {})
     params = data.get("parameters")
     if not isinstance(sweep, dict):
-        pb.add("sweep", f"expected a table [sweep], got {_describe(sweep)}")
+        pb.add("sweep", f"expected a table [sweep], got {describe_value(sweep)}")
         sweep = {}
     if not isinstance(params, dict):
         pb.add("parameters", 'missing table [parameters] (at least: scene = "NAME")')
@@ -345,7 +337,7 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
         if v is None:
             continue
         if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            pb.add(f"sweep.{key}", f"expected an integer >= {low}, got {_describe(v)}")
+            pb.add(f"sweep.{key}", f"expected an integer >= {low}, got {describe_value(v)}")
             continue
         ints[key] = v
     if mode == "random" and "samples" not in sweep:
@@ -356,7 +348,7 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
         pb.add("sweep.repeats", "'repeats' is for mode = \"grid\"; use 'samples'")
     description = sweep.get("description", "")
     if not isinstance(description, str):
-        pb.add("sweep.description", f"expected a string, got {_describe(description)}")
+        pb.add("sweep.description", f"expected a string, got {describe_value(description)}")
         description = ""
 
     if mode == "grid":
@@ -413,7 +405,7 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
     if spec.count > MAX_RUNS:
         raise SpecError(
             source,
-            [Problem("parameters", f"{spec.count} runs; at most {MAX_RUNS} per sweep", None)],
+            [InputProblem("parameters", f"{spec.count} runs; at most {MAX_RUNS} per sweep", None)],
         )
     return spec
 

@@ -3,7 +3,7 @@
 Modules (Panda3D is imported lazily, inside the functions that draw; ``import sim.view`` is light):
 
 - :mod:`sim.view.layout`: the neutral description the renderer draws (:class:`TableLayout`);
-- :mod:`sim.view.tables`: adapters from game states / scenes to layouts, one module per game;
+- :mod:`sim.view.drawings`: adapters from game states / scenes to layouts, one module per game;
 - :mod:`sim.view.renderer`: the Panda3D renderer (offscreen buffer or window);
 - :mod:`sim.view.backend`: ``tiny`` (p3tinydisplay, anywhere) or ``gl`` (pandagl under X/Xvfb);
 - :mod:`sim.view.camera`, :mod:`sim.view.shadows`, :mod:`sim.view.art`: cameras, light and

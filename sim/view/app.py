@@ -1,6 +1,6 @@
 """The interactive table: play a registered game with the mouse, in a window or offscreen.
 
-:class:`TableApp` puts a game on the table view (:mod:`sim.view.renderer`) and turns mouse and
+:class:`WindowApp` puts a game on the table view (:mod:`sim.view.renderer`) and turns mouse and
 key events into moves through the game's controller (:mod:`sim.view.interact`):
 
 - camera: right-drag orbits, middle-drag (or shift + right-drag) pans, the wheel zooms; the
@@ -19,8 +19,8 @@ key events into moves through the game's controller (:mod:`sim.view.interact`):
 - the move line: ``enter`` starts typing a move's text (any game, with or without a
   controller), ``enter`` again plays it, ``escape`` cancels.
 
-The app has no clock of its own: :meth:`TableApp.tick` advances animations and bots by the
-seconds given, :meth:`TableApp.frame` draws. :meth:`TableApp.run_window` is the loop of a window
+The app has no clock of its own: :meth:`WindowApp.tick` advances animations and bots by the
+seconds given, :meth:`WindowApp.frame` draws. :meth:`WindowApp.run_window` is the loop of a window
 (gl backend, a display); :class:`sim.view.harness.Harness` drives the same methods offscreen.
 """
 
@@ -38,7 +38,7 @@ from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
 from sim.view.layout import Item, TableLayout
 
-__all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "TableApp", "pick"]
+__all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
 GLIDE_S = 0.4
 """Seconds a piece glides into place when a move was not judged by physics."""
@@ -158,7 +158,7 @@ class _Work:
             self._thread.join()
 
 
-class TableApp:
+class WindowApp:
     """A game at the table, driven by events; see the module docstring.
 
     Parameters: ``game`` (a registered name), ``options`` (game options by name, as
@@ -181,7 +181,7 @@ class TableApp:
         budget: int | None = None,
         controller: Controller | None = None,
     ) -> None:
-        import sim.tables  # noqa: F401  (registers the physics referees)
+        import sim.referees  # noqa: F401  (registers the physics referees)
         from games.session import Session
         from sim.view.renderer import Renderer
 
@@ -247,7 +247,7 @@ class TableApp:
         """The measured moves applied so far."""
         return [p.move for p in self.session.played]
 
-    def __enter__(self) -> TableApp:
+    def __enter__(self) -> WindowApp:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -430,7 +430,7 @@ class TableApp:
     # ------------------------------------------------------------------ animation
     def _base_layout(self) -> TableLayout:
         """The game's table for the current state (cached per state: states are frozen)."""
-        from sim.view.tables import layout_for_state
+        from sim.view.drawings import layout_for_state
 
         cached = getattr(self, "_base_cache", None)
         if cached is None or cached[0] is not self.state:
@@ -876,7 +876,7 @@ class TableApp:
         return run_window(self, max_frames)
 
 
-class SceneApp(TableApp):
+class SceneApp(WindowApp):
     """A physics scene on the table, no game: look around it; ``space`` runs the scene live
     and judges it; ``r`` puts it back as written.
 
@@ -887,7 +887,7 @@ class SceneApp(TableApp):
     profile, ``replicas`` runs) in a background process. The verdict appears when the run
     has ended and the verdict is in.
 
-    Same camera, text, window loop and harness as :class:`TableApp`; ``scene`` is a
+    Same camera, text, window loop and harness as :class:`WindowApp`; ``scene`` is a
     :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
     """
 
@@ -902,9 +902,9 @@ class SceneApp(TableApp):
         replicas: int = 8,
         seed: int = 0,
     ) -> None:
+        from sim.view.drawings.scene import scene_layout
         from sim.view.interact import BaseController
         from sim.view.renderer import Renderer
-        from sim.view.tables.scene import scene_layout
 
         self.scene = scene
         self.seconds = float(seconds if seconds is not None else (scene.seconds or 2.0))
@@ -1073,7 +1073,7 @@ class SceneApp(TableApp):
         return super().frame()
 
     def key(self, name: str) -> bool:
-        """``space`` runs, ``r`` resets; camera keys as in :class:`TableApp`."""
+        """``space`` runs, ``r`` resets; camera keys as in :class:`WindowApp`."""
         if name == "space":
             self.run_scene()
             return False

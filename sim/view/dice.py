@@ -1,7 +1,7 @@
 """Dice that tumble on the table in PyBullet and land on the faces the game state drew.
 
 The game state decides, the animation shows it. A throw is a real rigid-body simulation (a
-cube of :data:`~sim.view.tables.common.DIE_EDGE` thrown from a seeded height, velocity and
+cube of :data:`~sim.view.drawings.common.DIE_EDGE` thrown from a seeded height, velocity and
 spin onto the table, walls of a low tray around the throwing area). Which body face ends up
 on top is whatever the physics gives; the die's *labels* are then turned so that face carries
 the drawn value: the standard trick of film dice. The turn is one of the 24 rotations of the
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.rng import Rng
+from sim.view.drawings.common import DIE_EDGE, die_faces
 from sim.view.layout import Item, LayoutError, Pose, box_item
-from sim.view.tables.common import DIE_EDGE, die_faces
 
 __all__ = [
     "FACE_AXES",
@@ -350,8 +350,8 @@ def katoiz_dice(
     roll: tuple[str, str | None], seed: int, centre: Sequence[float] = (0.2, 0.0)
 ) -> DiceRoll:
     """Katoiz's colour die (and the picture die unless ``roll[1]`` is None) thrown to show
-    ``roll`` (face names of :data:`sim.view.tables.katoiz.COLOUR_FACES` / ``PICTURE_FACES``)."""
-    from sim.view.tables.katoiz import (
+    ``roll`` (face names of :data:`sim.view.drawings.katoiz.COLOUR_FACES` / ``PICTURE_FACES``)."""
+    from sim.view.drawings.katoiz import (
         COLOUR_FACES,
         PICTURE_FACES,
         colour_die_face,

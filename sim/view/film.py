@@ -69,8 +69,8 @@ def scene_frames(
     stays where it frames the scene as built. ``renderer`` reuses an open
     :class:`~sim.view.renderer.Renderer` (its size and backend win).
     """
+    from sim.view.drawings.scene import scene_layout
     from sim.view.renderer import Renderer
-    from sim.view.tables.scene import scene_layout
     from sim.world import World
 
     n = film_frame_count(seconds, fps, slow)
@@ -186,8 +186,8 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
 
 
 JUDGED_GAMES: dict[str, str] = {
-    "kozo": "sim.tables.kozo:KozoTable",
-    "kataboom": "sim.tables.kataboom:KataboomTable",
+    "kozo": "sim.referees.kozo:KozoReferee",
+    "kataboom": "sim.referees.kataboom:KataboomReferee",
 }
 """Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
 
@@ -206,7 +206,7 @@ def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[
     the move passes no table time (``take``) or ``number`` is out of range.
     """
 
-    import sim.tables  # noqa: F401  (registers the physics referees)
+    import sim.referees  # noqa: F401  (registers the physics referees)
     from games.session import Session
 
     game_name = log.header.game
@@ -255,8 +255,8 @@ def judged_move_frames(
 ) -> Iterator[np.ndarray]:
     """Frames of :func:`judged_move_run`: the tower as the move was judged, each frame the
     sampled instant nearest to its time (``slow`` as in :func:`scene_frames`)."""
+    from sim.view.drawings import layout_for_state
     from sim.view.renderer import Renderer
-    from sim.view.tables import layout_for_state
 
     state, samples = judged_move_run(log, number)
     layout = layout_for_state(log.header.game, state)

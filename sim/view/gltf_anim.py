@@ -62,13 +62,13 @@ def judged_move_tracks(log: Any, number: int, *, fps: float, slow: float) -> tup
 
     state, samples = judged_move_run(log, number)
     if log.header.game == "kozo":
-        from sim.tables.kozo import KozoTable
+        from sim.referees.kozo import KozoReferee
 
-        scene = KozoTable(state.config, state.seed).tower_scene(state)
+        scene = KozoReferee(state.config, state.seed).tower_scene(state)
     else:
-        from sim.tables.kataboom import KataboomTable
+        from sim.referees.kataboom import KataboomReferee
 
-        scene = KataboomTable(state.config, state.seed).structure_scene(state)
+        scene = KataboomReferee(state.config, state.seed).structure_scene(state)
     times = np.array([t for t, _ in samples])
     n = film_frame_count(float(times[-1]), fps, slow)
     picks = [int(np.argmin(np.abs(times - k * slow / fps))) for k in range(n)]

@@ -1,6 +1,6 @@
 """An input harness: mouse and key events sent to the interactive app offscreen.
 
-Tests and scripts drive :class:`sim.view.app.TableApp` exactly as a window does (the same
+Tests and scripts drive :class:`sim.view.app.WindowApp` exactly as a window does (the same
 ``mouse_move``/``mouse_down``/``mouse_up``/``wheel``/``key`` methods the window loop calls),
 on the tiny backend, with no display::
 
@@ -23,25 +23,25 @@ from typing import Any
 
 import numpy as np
 
-from sim.view.app import TableApp
+from sim.view.app import WindowApp
 
 __all__ = ["Harness"]
 
 
 class Harness:
-    """A :class:`TableApp` with a scripted mouse and keyboard (offscreen).
+    """A :class:`WindowApp` with a scripted mouse and keyboard (offscreen).
 
-    Takes the :class:`TableApp` arguments; ``backend`` defaults to ``tiny`` (no display).
+    Takes the :class:`WindowApp` arguments; ``backend`` defaults to ``tiny`` (no display).
     ``app`` may be given instead of the arguments to drive an existing app.
     """
 
-    def __init__(self, game: str | None = None, *, app: TableApp | None = None, **kw: Any) -> None:
+    def __init__(self, game: str | None = None, *, app: WindowApp | None = None, **kw: Any) -> None:
         if app is None:
             if game is None:
                 raise ValueError("Harness needs a game name or an app")
             kw.setdefault("backend", "tiny")
             kw.setdefault("size", (640, 360))
-            app = TableApp(game, **kw)
+            app = WindowApp(game, **kw)
         self.app = app
         self.x, self.y = app.size[0] / 2, app.size[1] / 2
         self.app.frame()
@@ -230,7 +230,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
         h.key("h")
         name = h.app.controller.loose()[0]
         h.click_item(f"piece-{name}")
-        from sim.view.tables.katamino import cell_centre
+        from sim.view.drawings.katamino import cell_centre
 
         h.hover_world(cell_centre(h.app.controller.table(), (1, 2)))
         shot(h, "katamino")

@@ -1,7 +1,7 @@
 """What lies on the table: a neutral, game-independent description the renderer draws.
 
 A :class:`TableLayout` is a tuple of :class:`Item`: a mesh in its own frame, a pose, a colour,
-a finish, and optional pictures printed on its faces. Game adapters (:mod:`sim.view.tables`)
+a finish, and optional pictures printed on its faces. Game adapters (:mod:`sim.view.drawings`)
 turn a game state or a physics scene into a layout; the renderer (:mod:`sim.view.renderer`)
 only ever reads layouts. Nothing here imports Panda3D.
 

@@ -188,8 +188,8 @@ class SandboxApp(SceneApp):
     def _restart(self) -> None:
         """Rebuild the display world and the drawn table from :attr:`table` (and the held
         piece)."""
+        from sim.view.drawings.scene import scene_layout
         from sim.view.live import LiveRun
-        from sim.view.tables.scene import scene_layout
 
         if self.live is not None:
             self.live.close()

@@ -10,7 +10,7 @@
 
 or from the shell: ``python -m sim.view.snapshot kozo-overhang overhang.png --seconds 1`` (the
 full command is ``tablesim render``). The work is done by :class:`sim.view.renderer.Renderer`
-on a layout from :mod:`sim.view.tables`; this module keeps the picture-file functions.
+on a layout from :mod:`sim.view.drawings`; this module keeps the picture-file functions.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def render_scene(
     ValueError for a bad size, :class:`sim.view.backend.BackendUnavailableError` when the
     backend cannot run here.
     """
-    from sim.view.tables.scene import scene_layout
+    from sim.view.drawings.scene import scene_layout
 
     layout = scene_layout(scene, poses)
     return render_layout(
@@ -126,7 +126,7 @@ def render_scene(
 
 def scene_points(scene: Scene, poses: Mapping[str, Any] | None = None) -> np.ndarray:
     """All mesh vertices of the scene's pieces posed in the world, (N, 3) m."""
-    from sim.view.tables.scene import scene_layout
+    from sim.view.drawings.scene import scene_layout
 
     return scene_layout(scene, poses).points()
 

@@ -82,7 +82,7 @@ class TableView:
         """Put a :class:`TableLayout` or a :class:`sim.model.Scene` (with optional ``poses``)
         on the table; the camera is placed for it."""
         if not isinstance(what, TableLayout):
-            from sim.view.tables.scene import scene_layout
+            from sim.view.drawings.scene import scene_layout
 
             what = scene_layout(what, poses)
         elif poses:

@@ -1,6 +1,6 @@
 """The on-screen window of the interactive table: Panda3D's ShowBase runs the loop.
 
-:func:`run_window` drives an app (:class:`sim.view.app.TableApp` or a subclass) whose renderer
+:func:`run_window` drives an app (:class:`sim.view.app.WindowApp` or a subclass) whose renderer
 opened a window (``window=True``). The app itself has no clock and no event source: it is told
 ``tick(dt)``, ``frame()``, ``key(name)``, ``type_char(ch)``, ``mouse_*`` and ``resize`` by
 whoever drives it -- this module in a window, :class:`sim.view.harness.Harness` offscreen.

@@ -68,7 +68,7 @@ class Match:
     """
 
     def __init__(self, game_name: str, options: dict[str, Any]) -> None:
-        import sim.tables  # noqa: F401  (registers the physics referees)
+        import sim.referees  # noqa: F401  (registers the physics referees)
         from games.registry import get_game
 
         self.game = get_game(game_name)
@@ -211,8 +211,8 @@ class Picture:
         """The frame (``rgb_array``: ``(H, W, 3) uint8``) or None (``human``, or no mode)."""
         if self.render_mode is None:
             return None
+        from sim.view.drawings import layout_for_state
         from sim.view.table_view import TableView
-        from sim.view.tables import layout_for_state
 
         if self._view is None:
             self._view = TableView(self.render_mode, size=self.size)

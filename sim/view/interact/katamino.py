@@ -99,7 +99,7 @@ class KataminoController(BaseController):
 
     def table(self) -> Any:
         """The :class:`KataminoTable` drawn for the state."""
-        from sim.view.tables.adapters import katamino_state_table
+        from sim.view.drawings.adapters import katamino_state_table
 
         return katamino_state_table(self.state)
 
@@ -126,7 +126,7 @@ class KataminoController(BaseController):
         self._refresh()
 
     def _cell_at(self, p: Pointer) -> tuple[int, int] | None:
-        from sim.view.tables.katamino import BOARD_THICKNESS, _edge, board_origin
+        from sim.view.drawings.katamino import BOARD_THICKNESS, _edge, board_origin
 
         xy = p.on_plane(BOARD_THICKNESS)
         if xy is None:
@@ -277,7 +277,7 @@ class KataminoController(BaseController):
 
     # ---- drawing ----
     def _ghost(self, item_id: str, name: str, cells: Sequence[Cell], colour: Any) -> Item:
-        from sim.view.tables.katamino import _edge, board_origin
+        from sim.view.drawings.katamino import _edge, board_origin
 
         board = np.asarray([self.to_board(c) for c in cells])
         lo = board.min(axis=0)

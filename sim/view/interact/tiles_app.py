@@ -1,6 +1,6 @@
 """The tile games at the interactive table: tumbling dice, Katoiz clocks and colour ladder.
 
-:class:`TilesApp` is the interactive app (:class:`sim.view.app.TableApp`) with what Catego and
+:class:`TilesApp` is the interactive app (:class:`sim.view.app.WindowApp`) with what Catego and
 Katoiz need on top:
 
 - dice: when a move leaves a new roll in the state, the dice are thrown in PyBullet
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from games.rng import derive_seed
-from sim.view.app import GLIDE_S, TableApp
+from sim.view.app import GLIDE_S, WindowApp
 from sim.view.layout import TableLayout
 
 __all__ = ["DICE_GAMES", "TilesApp", "app_for"]
@@ -38,8 +38,8 @@ def _smooth(f: float) -> float:
     return f * f * (3 - 2 * f)
 
 
-class TilesApp(TableApp):
-    """:class:`TableApp` with thrown dice and the Katoiz clocks and ladder (module docstring)."""
+class TilesApp(WindowApp):
+    """:class:`WindowApp` with thrown dice and the Katoiz clocks and ladder (module docstring)."""
 
     def __init__(self, game: str, **kw: Any) -> None:
         self._rolls: dict[tuple[int, Any], Any] = {}
@@ -55,7 +55,7 @@ class TilesApp(TableApp):
             return None
         if self.game.name == "catego":
             return tuple(roll)
-        from sim.view.tables.adapters import _katoiz_roll
+        from sim.view.drawings.adapters import _katoiz_roll
 
         colour, picture = _katoiz_roll(roll)  # type: ignore[misc]
         return (colour,) if picture is None else (colour, picture)
@@ -120,10 +120,10 @@ class TilesApp(TableApp):
     def _ladder_items(self) -> tuple[Any, ...]:
         """Stapeltje-four level 5: the colour ladder beside the grid, this turn's rung marked."""
         from games.katoiz.components import COLOURS as NAMES
+        from sim.view.drawings.adapters import katoiz_state_table
+        from sim.view.drawings.common import tile_item
+        from sim.view.drawings.katoiz import THICKNESS, TILE, KatoizTile, cell_centre, tile_picture
         from sim.view.layout import cylinder_item
-        from sim.view.tables.adapters import katoiz_state_table
-        from sim.view.tables.common import tile_item
-        from sim.view.tables.katoiz import THICKNESS, TILE, KatoizTile, cell_centre, tile_picture
 
         cfg = getattr(self.state, "config", None)
         if cfg is None or not getattr(cfg, "colour_ladder", False):
@@ -179,7 +179,7 @@ class TilesApp(TableApp):
         return lines
 
 
-def app_for(game: str, **kw: Any) -> TableApp:
+def app_for(game: str, **kw: Any) -> WindowApp:
     """The interactive app for ``game``: :class:`TilesApp` for Catego and Katoiz (dice, clocks,
-    ladder), the plain :class:`TableApp` for the rest."""
-    return TilesApp(game, **kw) if game in DICE_GAMES else TableApp(game, **kw)
+    ladder), the plain :class:`WindowApp` for the rest."""
+    return TilesApp(game, **kw) if game in DICE_GAMES else WindowApp(game, **kw)

@@ -288,9 +288,9 @@ class KozoController(TowerController):
     def frame(self) -> tuple[np.ndarray, float]:
         """The physics table's grid origin and cube edge."""
         if getattr(self, "_table", None) is None:
-            from sim.tables.kozo import KozoTable
+            from sim.referees.kozo import KozoReferee
 
-            self._table = KozoTable(self.state.config, self.state.seed)
+            self._table = KozoReferee(self.state.config, self.state.seed)
         return np.asarray(self._table.origin, float), float(self._table.edge)
 
     def supply(self) -> Sequence[str]:

@@ -5,13 +5,13 @@ stays pure; when its ``referee_name(config)`` is set, the play loop asks the ref
 under that name (:func:`games.core.register_referee`) to *measure* each move before
 ``Game.apply`` records it. Importing this package registers every table:
 
-- ``kozo-physics``: :class:`sim.tables.kozo.KozoTable`, one persistent seeded world per round.
-- ``kataboom-physics``: :class:`sim.tables.kataboom.KataboomTable`, one persistent seeded world
+- ``kozo-physics``: :class:`sim.referees.kozo.KozoReferee`, one persistent seeded world per round.
+- ``kataboom-physics``: :class:`sim.referees.kataboom.KataboomReferee`, one persistent seeded world
   per game.
 
 Shared by both tables:
 
-- :class:`TableWorld`, a :class:`sim.world.World` that pieces can be added to (and removed
+- :class:`PersistentWorld`, a :class:`sim.world.World` that pieces can be added to (and removed
   from) while it keeps running, with per-move baselines for the topple rule;
 - :func:`watch`, which runs a world for a window and applies :class:`sim.verdict.ToppleRule`
   at every check instant, returning which pieces fell and when.
@@ -22,24 +22,24 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import register_referee
-from sim.tables.world import FallReport, TableWorld, watch
+from sim.referees.persistent_world import FallReport, PersistentWorld, watch
 
-__all__ = ["FallReport", "TableWorld", "watch"]
+__all__ = ["FallReport", "PersistentWorld", "watch"]
 
 
 def _kozo(game: Any, config: Any, seed: int) -> Any:
-    from sim.tables.kozo import KozoTable
+    from sim.referees.kozo import KozoReferee
 
-    return KozoTable(config, seed)
+    return KozoReferee(config, seed)
 
 
 register_referee("kozo-physics", _kozo)
 
 
 def _kataboom(game: Any, config: Any, seed: int) -> Any:
-    from sim.tables.kataboom import KataboomTable
+    from sim.referees.kataboom import KataboomReferee
 
-    return KataboomTable(config, seed)
+    return KataboomReferee(config, seed)
 
 
 register_referee("kataboom-physics", _kataboom)

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.view.drawings.common import DIE_EDGE, die_item
 from sim.view.layout import TableLayout, box_item
-from sim.view.tables.common import DIE_EDGE, die_item
 
 __all__ = ["PAD_THICKNESS", "PAD_WIDTH", "ROW_HEIGHT", "catego_layout", "pad_cell_centre"]
 

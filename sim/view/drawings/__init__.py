@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sim.view.drawings.catego import catego_layout
+from sim.view.drawings.kaito import KaitoTable, KaitoTile, kaito_layout
+from sim.view.drawings.katamino import KataminoPlacement, KataminoTable, katamino_layout
+from sim.view.drawings.katoiz import KatoizDisc, KatoizStack, KatoizTable, KatoizTile, katoiz_layout
+from sim.view.drawings.scene import scene_layout
 from sim.view.layout import TableLayout
-from sim.view.tables.catego import catego_layout
-from sim.view.tables.kaito import KaitoTable, KaitoTile, kaito_layout
-from sim.view.tables.katamino import KataminoPlacement, KataminoTable, katamino_layout
-from sim.view.tables.katoiz import KatoizDisc, KatoizStack, KatoizTable, KatoizTile, katoiz_layout
-from sim.view.tables.scene import scene_layout
 
 __all__ = [
     "STATE_ADAPTERS",
@@ -45,10 +45,10 @@ __all__ = [
 
 
 def _lazy(name: str) -> Callable[[Any], TableLayout]:
-    """An adapter of :mod:`sim.view.tables.adapters`, imported when first used."""
+    """An adapter of :mod:`sim.view.drawings.adapters`, imported when first used."""
 
     def adapter(state: Any) -> TableLayout:
-        from sim.view.tables import adapters
+        from sim.view.drawings import adapters
 
         return getattr(adapters, name)(state)
 
@@ -73,6 +73,6 @@ def layout_for_state(game: str, state: Any) -> TableLayout:
     if game not in STATE_ADAPTERS:
         raise ValueError(
             f"no table drawing for game {game!r} yet (drawn: {', '.join(sorted(STATE_ADAPTERS))}); "
-            "add an adapter to sim.view.tables.STATE_ADAPTERS"
+            "add an adapter to sim.view.drawings.STATE_ADAPTERS"
         )
     return STATE_ADAPTERS[game](state)

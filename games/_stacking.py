@@ -107,7 +107,7 @@ def items_from_json(value: Any, where: str, item: type[T]) -> tuple[T, ...]:
     )
 
 
-class TableBot(Bot):
+class StackingBot(Bot):
     """A bot that asks the game's physics referee how likely a move is to bring pieces down.
 
     Subclasses set ``stream`` (the label of the seeds given to the referee), and may set

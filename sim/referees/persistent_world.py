@@ -1,6 +1,6 @@
 """A world that keeps running while pieces are added, and the topple watch over a window.
 
-:class:`TableWorld` extends :class:`sim.world.World` (it uses the World's private body
+:class:`PersistentWorld` extends :class:`sim.world.World` (it uses the World's private body
 book-keeping, kept in one place here). Adding a piece to a running world needs care because of
 the PyBullet 3.2.7 inertia quirk documented in :mod:`sim.world` (the first step after setting a
 body's inertia uses the bounding-box inertia): the new body is created far away in free flight
@@ -30,7 +30,7 @@ PARK = (1.5, 1.5, 1.0)
 1 m above it, far from any tower."""
 
 
-class TableWorld(World):
+class PersistentWorld(World):
     """A :class:`World` on which pieces can be added and removed while it runs."""
 
     def __init__(self, scene: Scene, profile: str = "verdict") -> None:
@@ -121,7 +121,7 @@ class Hand:
 
 
 def hand_place(
-    world: TableWorld, piece: ScenePiece, rng: Rng, hand: Hand, allowed: set[str] = frozenset()
+    world: PersistentWorld, piece: ScenePiece, rng: Rng, hand: Hand, allowed: set[str] = frozenset()
 ) -> tuple[float, float]:
     """Add ``piece`` (at its intended pose) to ``world`` as a hand would, with seeded noise.
 
@@ -178,7 +178,7 @@ class FallReport:
 
 
 def watch(
-    world: TableWorld,
+    world: PersistentWorld,
     seconds: float,
     rule: ToppleRule | None = None,
     *,
@@ -186,7 +186,7 @@ def watch(
     on_check: object = None,
 ) -> FallReport:
     """Run ``world`` for ``seconds`` and apply the topple rule of :mod:`sim.verdict` at every
-    check instant, against the poses at the start of the watch (call :meth:`TableWorld.rebase`
+    check instant, against the poses at the start of the watch (call :meth:`PersistentWorld.rebase`
     first). A piece falls when it touches a static body it neither touched at the start nor is
     allowed to (``world.static_allowed``), drops more than half its cube edge, or (polycubes)
     tips more than the rule's angle. After the first fall the watch goes on ``after_fall``

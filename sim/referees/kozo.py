@@ -1,6 +1,6 @@
 """The Kozo physics table: one persistent, seeded verdict-profile world per round.
 
-How a move is measured (:meth:`KozoTable.measure`):
+How a move is measured (:meth:`KozoReferee.measure`):
 
 1. The hand: the intended pose gets seeded noise from the table's own stream
    ``Rng.from_seed(game seed, "kozo-hand", round, move index)`` (bots never see it): horizontal
@@ -23,7 +23,7 @@ continuation of the cached world (a replay, another game), the table rebuilds it
 the round's logged moves again from a fresh world: the same operations in the same order give
 the same bits. A round that ended (topple, supply) discards the world.
 
-:meth:`KozoTable.assess` is for bots and analysis: the probability that a move topples the
+:meth:`KozoReferee.assess` is for bots and analysis: the probability that a move topples the
 settled tower, from the static LP and a small seeded ensemble of :func:`sim.verdict.simulate`
 (on the intended pose; it never touches the table's world or noise stream).
 """
@@ -53,12 +53,12 @@ from games.kozo.state import (
 from games.rng import Rng
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece
+from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.scene import kozo_grid_origin
-from sim.tables.world import FallReport, Hand, TableWorld, hand_place, watch
 
 BASE_ID = "base"
 
-Knock = Callable[[TableWorld, int, float], None]
+Knock = Callable[[PersistentWorld, int, float], None]
 """A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
 
 
@@ -93,7 +93,7 @@ class Placement:
     on_board: bool
 
 
-class KozoTable(Referee):
+class KozoReferee(Referee):
     """The Kozo referee: measures place, cube and nocube moves (see the module docstring)."""
 
     name = REFEREE
@@ -105,7 +105,7 @@ class KozoTable(Referee):
         self.origin = kozo_grid_origin(self.phys)
         self.edge = self.phys.kozo_cube
         self.knock = knock
-        self._world: TableWorld | None = None
+        self._world: PersistentWorld | None = None
         self._key: tuple[Any, ...] | None = None
         self.rebuilds = 0
         """How many times the world was rebuilt from a log (for tests and benchmarks)."""
@@ -159,19 +159,19 @@ class KozoTable(Referee):
         return Scene("kozo-table", tuple(pieces), self.phys, seconds=cfg.window_s)
 
     # ------------------------------------------------------------------ the world
-    def _fresh(self) -> TableWorld:
+    def _fresh(self) -> PersistentWorld:
         if self._world is not None:
             self._world.close()
-        self._world = TableWorld(Scene("kozo-table", (base_piece(self.phys),), self.phys))
+        self._world = PersistentWorld(Scene("kozo-table", (base_piece(self.phys),), self.phys))
         return self._world
 
-    def _hand(self, world: TableWorld, place: Placement, rng: Rng) -> None:
+    def _hand(self, world: PersistentWorld, place: Placement, rng: Rng) -> None:
         """Put the piece down with seeded hand noise (see the module docstring)."""
         cfg = self.config
         allowed = {BASE_ID} if place.on_board else set()
         hand_place(world, place.piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm), allowed)
 
-    def _run(self, world: TableWorld, move: KozoMove, index: int, round_no: int) -> FallReport:
+    def _run(self, world: PersistentWorld, move: KozoMove, index: int, round_no: int) -> FallReport:
         """Make one move in the running world and watch it."""
         cfg = self.config
         if move.kind in (PLACE, CUBE):
@@ -194,7 +194,7 @@ class KozoTable(Referee):
             return FallReport()
         return watch(world, seconds, on_check=on_check)
 
-    def _sync(self, state: KozoState) -> TableWorld:
+    def _sync(self, state: KozoState) -> PersistentWorld:
         """The world of ``state``'s round after its logged moves (cached or rebuilt)."""
         key = (self.seed, state.round, state.history)
         if self._world is not None and self._key == key:
@@ -211,7 +211,7 @@ class KozoTable(Referee):
         self._key = key
         return world
 
-    def _after(self, world: TableWorld, report: FallReport) -> bool:
+    def _after(self, world: PersistentWorld, report: FallReport) -> bool:
         """Apply the balance-fall option to the world; True when the round is over."""
         fell = set(report.fell)
         if not fell:

@@ -21,8 +21,8 @@ import numpy as np
 
 from games.kaito.rules import FILES
 from sim.view.art import font, rgb255
+from sim.view.drawings.common import tile_item
 from sim.view.layout import LayoutError, TableLayout, cylinder_item
-from sim.view.tables.common import tile_item
 
 __all__ = [
     "KINDS",

@@ -3,22 +3,22 @@
 The starting model is built at the start (its pieces put down bottom-up at their intended
 poses, no hand noise) and settles for ``settle_s``; a model that does not stand is an error
 (every shipped model stands: ``tests/test_kataboom_models.py``). Then, per move
-(:meth:`KataboomTable.measure`):
+(:meth:`KataboomReferee.measure`):
 
 - ``place``: the rules lowered the piece straight down onto the settled structure (the support
   height of its box compound, :mod:`games.kataboom.geometry`); the hand then puts it there
   with seeded noise from the table's own stream ``Rng.from_seed(game seed, "kataboom-hand",
   move index)`` (horizontal sigma ``hand_mm``, turn sigma ``hand_deg``, let go ``lift_mm``
-  above its rest, backing off as in :func:`sim.tables.world.hand_place` when the noisy pose
+  above its rest, backing off as in :func:`sim.referees.persistent_world.hand_place` when the noisy pose
   would push into a neighbour);
 - ``nudge``: an impulse (mN s) at a point of a piece (:meth:`sim.world.World.apply_impulse`);
-- the world keeps running for ``window_s`` (3 s) while :func:`sim.tables.world.watch` applies
+- the world keeps running for ``window_s`` (3 s) while :func:`sim.referees.persistent_world.watch` applies
   Kataboom's collapse rule (:data:`KATABOOM_RULE`) to every piece against its pose at the
   start of the move.
 
 The outcome carries every piece's settled pose (grid frame) and what fell. The world is cached
 between moves; asked about another position (a replay, a bot's look-ahead) the table rebuilds
-it from the move log, bit-identically. :meth:`KataboomTable.assess` judges a placement on a
+it from the move log, bit-identically. :meth:`KataboomReferee.assess` judges a placement on a
 copy (a seeded ensemble of :func:`sim.verdict.simulate`), never touching the game's world.
 """
 
@@ -46,7 +46,7 @@ from games.kataboom.state import (
 from games.rng import Rng
 from sim.config import PhysicsConfig
 from sim.model import Scene, ScenePiece
-from sim.tables.world import FallReport, Hand, TableWorld, hand_place, watch
+from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.verdict import ToppleRule
 
 KATABOOM_RULE = ToppleRule(drop_fraction=0.5, tilt_deg=20.0, table_contact=True, check_every=0.01)
@@ -54,7 +54,7 @@ KATABOOM_RULE = ToppleRule(drop_fraction=0.5, tilt_deg=20.0, table_contact=True,
 the start of the move, its centre of mass drops more than half a cube edge (9.5 mm), or it tips
 more than 20 degrees. Any fall is a collapse."""
 
-Knock = Callable[[TableWorld, int, float], None]
+Knock = Callable[[PersistentWorld, int, float], None]
 """A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
 
 
@@ -62,7 +62,7 @@ class ModelFallsError(RuntimeError):
     """A starting model that does not stand on the table."""
 
 
-class KataboomTable(Referee):
+class KataboomReferee(Referee):
     """The Kataboom referee (see the module docstring)."""
 
     name = REFEREE
@@ -73,7 +73,7 @@ class KataboomTable(Referee):
         self.phys = PhysicsConfig()
         self.edge = self.phys.katamino_cube
         self.knock = knock
-        self._world: TableWorld | None = None
+        self._world: PersistentWorld | None = None
         self._key: tuple[Any, ...] | None = None
         self.rebuilds = 0
         """How many times the world was rebuilt from a log (tests, benchmarks)."""
@@ -101,11 +101,11 @@ class KataboomTable(Referee):
         return Scene("kataboom-table", tuple(pieces), self.phys, seconds=self.config.window_s)
 
     # ------------------------------------------------------------------ the world
-    def _fresh(self) -> TableWorld:
+    def _fresh(self) -> PersistentWorld:
         """A new world with the starting model built and settled."""
         if self._world is not None:
             self._world.close()
-        world = TableWorld(Scene("kataboom-table", (), self.phys))
+        world = PersistentWorld(Scene("kataboom-table", (), self.phys))
         self._world = world
         lift = self.config.lift_mm * 1e-3 / self.edge
         for p in get_model(self.config.model).pieces:
@@ -121,7 +121,7 @@ class KataboomTable(Referee):
             )
         return world
 
-    def _run(self, world: TableWorld, move: KataboomMove, index: int) -> FallReport:
+    def _run(self, world: PersistentWorld, move: KataboomMove, index: int) -> FallReport:
         """Make one move in the running world and watch it."""
         cfg = self.config
         if move.kind == PLACE:
@@ -143,7 +143,7 @@ class KataboomTable(Referee):
 
         return watch(world, cfg.window_s, KATABOOM_RULE, on_check=on_check)
 
-    def _sync(self, state: KataboomState) -> TableWorld:
+    def _sync(self, state: KataboomState) -> PersistentWorld:
         """The world after ``state``'s logged moves (cached or rebuilt)."""
         key = (self.seed, state.config, state.history)
         if self._world is not None and self._key == key:
@@ -158,7 +158,7 @@ class KataboomTable(Referee):
         self._key = key
         return world
 
-    def _outcome(self, world: TableWorld, report: FallReport) -> Outcome:
+    def _outcome(self, world: PersistentWorld, report: FallReport) -> Outcome:
         poses = tuple(self.to_grid(*world.pose(pid)) for pid in world.piece_ids)
         first = None if report.first is None else float(report.first)
         return Outcome(poses, tuple(report.fell), first, "physics")
