@@ -14,8 +14,13 @@ Figures, not pass/fail; each is printed next to a baseline measured in the same 
 - ``dice``: Catego's two dice thrown in PyBullet to show a drawn roll (``sim.view.dice``):
   physics per roll and throws per roll (a die that ends leaning is thrown again).
 
+- ``empty``: the baseline of the machine as it is now: the same renderer drawing an empty
+  table (the table top, the sky, no item, no text) at 960x540; every frame figure is also given
+  as a ratio to it, which says more than milliseconds on a loaded machine.
+
 The machine may be shared: CPU time (``time.process_time``) is printed next to wall time, with
-the 1-minute load average.
+the 1-minute load average before and after. ``--profile`` adds the cProfile top lines (CPU
+clock) of the still frame, the ghost move and the drag.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -44,7 +50,35 @@ def _timed(fn, n: int) -> tuple[float, float]:  # noqa: ANN001
     return statistics.median(walls), statistics.median(cpus)
 
 
-def bench_app(moves: int) -> dict[str, float]:
+def _profiled(fn, n: int, top: int) -> str:  # noqa: ANN001
+    """The ``top`` lines of a cProfile (CPU clock, sorted by own time) of ``n`` calls."""
+    import cProfile
+    import io
+    import pstats
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    for _ in range(n):
+        fn()
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def bench_empty(frames: int) -> dict[str, float]:
+    """The baseline: an empty table drawn by the same renderer (tiny, 960x540)."""
+    from sim.view.layout import TableLayout
+    from sim.view.renderer import Renderer
+
+    with Renderer((960, 540), backend="tiny") as r:
+        r.show(TableLayout("empty", ()))
+        r.render()
+        wall, cpu = _timed(r.render, frames)
+    return {"empty_ms": wall * 1e3, "empty_cpu_ms": cpu * 1e3}
+
+
+def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
     """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
     import numpy as np
 
@@ -52,7 +86,9 @@ def bench_app(moves: int) -> dict[str, float]:
     from sim.view.harness import Harness
 
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
+        h.app.frame()
         still = _timed(h.app.frame, moves)
+        prof_still = _profiled(h.app.frame, moves, profile) if profile else ""
         if not h.click_item("supply-2a"):
             raise RuntimeError("could not take the 2a domino from the supply")
         table = KozoReferee(h.app.state.config, h.app.state.seed)
@@ -60,24 +96,30 @@ def bench_app(moves: int) -> dict[str, float]:
         points = [origin + np.array([gx, gy, 0.0]) * edge
                   for gx in np.linspace(0.0, 3.0, 7) for gy in np.linspace(0.0, 3.0, 7)]  # fmt: skip
         pixels = [h.pixel_of(p) for p in points]  # projected first: the timing is the move
-        it = iter(pixels * (moves // len(pixels) + 1))
+        it = iter(pixels * (2 * moves // len(pixels) + 2))
+        h.move(*next(it))  # the first move bakes the supply's shadows: not a typical one
         ghost = _timed(lambda: h.move(*next(it)), moves)
-    return {
+        prof_ghost = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
+    out: dict[str, Any] = {
         "still_ms": still[0] * 1e3,
         "still_cpu_ms": still[1] * 1e3,
         "ghost_ms": ghost[0] * 1e3,
         "ghost_cpu_ms": ghost[1] * 1e3,
-        "ghost_over_still": ghost[0] / still[0],
+        "ghost_over_still": ghost[1] / still[1],
     }
+    if profile:
+        out["profile"] = {"still": prof_still, "ghost": prof_ghost}
+    return out
 
 
-def bench_katamino_drag(moves: int) -> dict[str, float]:
+def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
     """A Katamino piece pressed and dragged over the board (ghost snapped and checked every
     move), tiny backend, 960x540: per mouse move, and the still frame of that table."""
     from sim.view.harness import Harness
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  size=(960, 540)) as h:  # fmt: skip
+        h.app.frame()
         still = _timed(h.app.frame, moves)
         loose = h.app.controller.loose()
         x0, y0 = h.item_pixel(f"piece-{loose[0]}")
@@ -86,11 +128,18 @@ def bench_katamino_drag(moves: int) -> dict[str, float]:
         w, hgt = h.app.size
         path = [(w * (0.3 + 0.4 * (k % 10) / 9), hgt * (0.3 + 0.2 * (k // 10 % 3)))
                 for k in range(30)]  # fmt: skip
-        it = iter(path * (moves // len(path) + 1))
+        it = iter(path * (2 * moves // len(path) + 2))
+        h.move(*next(it))  # the first moves bake the shadows of the board without the piece
+        h.move(*next(it))
         drag = _timed(lambda: h.move(*next(it)), moves)
+        prof = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
         h.app.mouse_up(*h.app._mouse, "left")
-    return {"still_ms": still[0] * 1e3, "drag_ms": drag[0] * 1e3,
-            "drag_cpu_ms": drag[1] * 1e3, "drag_over_still": drag[0] / still[0]}  # fmt: skip
+    out: dict[str, Any] = {"still_ms": still[0] * 1e3, "still_cpu_ms": still[1] * 1e3,
+                           "drag_ms": drag[0] * 1e3, "drag_cpu_ms": drag[1] * 1e3,
+                           "drag_over_still": drag[1] / still[1]}  # fmt: skip
+    if profile:
+        out["profile"] = {"drag": prof}
+    return out
 
 
 def bench_display_physics(seconds: float = 2.0) -> dict[str, float]:
@@ -138,22 +187,37 @@ def bench_dice(rolls: int) -> dict[str, float]:
     }
 
 
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and print their figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=60, help="mouse moves timed (default 60)")
     ap.add_argument("--rolls", type=int, default=50, help="dice rolls timed (default 50)")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="print the N top lines of a cProfile of each frame figure")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="one JSON object on the last line")
     args = ap.parse_args(argv)
-    load = os.getloadavg()[0]
-    app = bench_app(args.moves)
-    print(f"app (tiny, 960x540, load {load:.2f}): still frame {app['still_ms']:.1f} ms "
-          f"(cpu {app['still_cpu_ms']:.1f}); mouse move with a Kozo ghost {app['ghost_ms']:.1f} ms "
-          f"(cpu {app['ghost_cpu_ms']:.1f}) = {app['ghost_over_still']:.1f}x a still frame")  # fmt: skip
-    drag = bench_katamino_drag(args.moves)
-    print(f"katamino (tiny, 960x540): still frame {drag['still_ms']:.1f} ms; a drag move "
-          f"{drag['drag_ms']:.1f} ms (cpu {drag['drag_cpu_ms']:.1f}) = "
-          f"{drag['drag_over_still']:.1f}x a still frame")  # fmt: skip
+    load = _load()
+    empty = bench_empty(args.moves)
+    base = empty["empty_cpu_ms"]
+    print(f"baseline (tiny, 960x540, load {load:.2f}): an empty table {empty['empty_ms']:.1f} ms "
+          f"wall, {base:.1f} ms CPU per frame")  # fmt: skip
+    app = bench_app(args.moves, args.profile)
+    print(f"kozo (load {_load():.2f}): still frame {app['still_ms']:.1f} ms wall, "
+          f"{app['still_cpu_ms']:.1f} ms CPU ({app['still_cpu_ms'] / base:.2f}x empty); "
+          f"mouse move with a ghost {app['ghost_ms']:.1f} ms wall, {app['ghost_cpu_ms']:.1f} ms "
+          f"CPU ({app['ghost_cpu_ms'] / base:.2f}x empty, {app['ghost_over_still']:.2f}x still)")  # fmt: skip
+    drag = bench_katamino_drag(args.moves, args.profile)
+    print(f"katamino (load {_load():.2f}): still frame {drag['still_ms']:.1f} ms wall, "
+          f"{drag['still_cpu_ms']:.1f} ms CPU ({drag['still_cpu_ms'] / base:.2f}x empty); a drag "
+          f"move {drag['drag_ms']:.1f} ms wall, {drag['drag_cpu_ms']:.1f} ms CPU "
+          f"({drag['drag_cpu_ms'] / base:.2f}x empty, {drag['drag_over_still']:.2f}x still)")  # fmt: skip
+    for name, part in (("kozo", app), ("katamino", drag)):
+        for what, text in part.get("profile", {}).items():
+            print(f"\n--- cProfile, {name} {what}, {args.moves} calls (CPU clock) ---\n{text}")
     phys = bench_display_physics()
     print(f"display physics, 24-piece tower: {phys['step_cpu_ms_per_frame']:.2f} ms CPU per "
           f"1/60 s simulated ({phys['realtime_factor']:.1f}x real time, "
@@ -161,9 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     dice = bench_dice(args.rolls)
     print(f"dice: {dice['roll_ms']:.1f} ms per Catego roll (cpu {dice['roll_cpu_ms']:.1f}), "
           f"{dice['throws_per_roll']:.2f} throws per roll, {args.rolls} rolls")  # fmt: skip
+    print(f"load after: {_load():.2f}")
     if args.json:
-        print(json.dumps({"load": load, "app": app, "katamino": drag, "display_physics": phys,
-                          "dice": dice}, sort_keys=True))  # fmt: skip
+        for part in (app, drag):
+            part.pop("profile", None)
+        print(json.dumps({"load": load, "load_after": _load(), "empty": empty, "app": app,
+                          "katamino": drag, "display_physics": phys, "dice": dice},
+                         sort_keys=True))  # fmt: skip
     return 0
 
 

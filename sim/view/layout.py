@@ -89,12 +89,23 @@ class Item:
         return quat_to_matrix(self.quat)
 
     def world_vertices(self) -> np.ndarray:
-        """The mesh vertices posed in the world, (V, 3) m."""
-        return np.asarray(self.position) + np.asarray(self.mesh.vertices) @ self.rotation().T
+        """The mesh vertices posed in the world, (V, 3) m (read-only: computed once per item,
+        an item being frozen; picking and shadows ask for them every frame)."""
+        cached = self.__dict__.get("_world_vertices")
+        if cached is None:
+            cached = np.asarray(self.position) + np.asarray(self.mesh.vertices) @ self.rotation().T
+            cached.flags.writeable = False
+            self.__dict__["_world_vertices"] = cached
+        return cached
 
     def world_triangles(self) -> np.ndarray:
-        """The mesh triangles posed in the world, (F, 3, 3) m."""
-        return self.world_vertices()[np.asarray(self.mesh.faces)]
+        """The mesh triangles posed in the world, (F, 3, 3) m (read-only, computed once)."""
+        cached = self.__dict__.get("_world_triangles")
+        if cached is None:
+            cached = self.world_vertices()[np.asarray(self.mesh.faces)]
+            cached.flags.writeable = False
+            self.__dict__["_world_triangles"] = cached
+        return cached
 
     def is_level(self) -> bool:
         """True when the item frame's z axis points straight up (a level board or block)."""

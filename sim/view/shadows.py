@@ -15,7 +15,14 @@ import numpy as np
 
 from sim.view.camera import CameraView
 
-__all__ = ["KEY_AZIMUTH", "KEY_ELEVATION", "face_rows", "light_direction", "shadow_mask"]
+__all__ = [
+    "KEY_AZIMUTH",
+    "KEY_ELEVATION",
+    "face_rows",
+    "grid_mask",
+    "light_direction",
+    "shadow_mask",
+]
 
 KEY_AZIMUTH = 50.0
 """The key light comes from this far left of the view direction (degrees)."""
@@ -132,8 +139,6 @@ def shadow_mask(
     at ``lo[1]``, i.e. Panda3D's bottom-up texture order, texel size m), or None when nothing
     falls there. Only triangles wholly above the plane cast.
     """
-    from PIL import Image, ImageDraw, ImageFilter
-
     triangles = triangles[(triangles[..., 2] >= z - 1e-6).all(axis=1)]
     if len(triangles) == 0:
         return None
@@ -142,6 +147,36 @@ def shadow_mask(
     step, most = SHADOW_TEXEL * coarse, max(2, SHADOW_MAX_TEXELS // coarse)
     w, h = (min(most, 1 << max(1, math.ceil(math.log2(max(s / step, 2))))) for s in size)
     texel = max(float(size[0]) / w, float(size[1]) / h)
+    alpha = grid_mask(triangles, light, z, lo, texel, (w, h))
+    if alpha is None:
+        return None
+    # the power-of-two map may reach past the surface: nothing is drawn there
+    alpha[int(math.ceil(size[1] / texel)) :, :] = 0
+    alpha[:, int(math.ceil(size[0] / texel)) :] = 0
+    if alpha.max() < 1:
+        return None
+    return alpha, texel
+
+
+def grid_mask(
+    triangles: np.ndarray,
+    light: np.ndarray,
+    z: float,
+    lo: np.ndarray,
+    texel: float,
+    shape: tuple[int, int],
+) -> np.ndarray | None:
+    """The soft shadow of ``triangles`` (T, 3, 3) on a given texel grid of the plane at height
+    ``z``: texel (i, j) spans ``lo + (i, j) * texel`` (x, y) to one texel more; ``shape`` is
+    (width, height) in texels. Returns alpha (height, width) uint8, row 0 at ``lo[1]``
+    (the renderer's decals and the moving items' shadow layers share grids this way), or None
+    when no triangle falls on the grid. Only triangles wholly above the plane cast."""
+    from PIL import Image, ImageDraw, ImageFilter
+
+    w, h = shape
+    triangles = triangles[(triangles[..., 2] >= z - 1e-6).all(axis=1)]
+    if len(triangles) == 0:
+        return None
     t = (triangles[..., 2] - z) / -light[2]  # (T, 3) distance along the light to the plane
     flat = triangles[..., :2] + t[..., None] * light[:2]
     pix = (flat - lo) / texel
@@ -157,10 +192,4 @@ def shadow_mask(
     for tri in pix.tolist():
         draw.polygon([tuple(p) for p in tri], fill=255)
     img = img.filter(ImageFilter.GaussianBlur(SHADOW_BLUR / texel))
-    alpha = np.asarray(img, dtype=np.float32) * SHADOW_ALPHA
-    # the power-of-two map may reach past the surface: nothing is drawn there
-    alpha[int(math.ceil(size[1] / texel)) :, :] = 0
-    alpha[:, int(math.ceil(size[0] / texel)) :] = 0
-    if alpha.max() < 1:
-        return None
-    return alpha.astype(np.uint8), texel
+    return (np.asarray(img, dtype=np.float32) * SHADOW_ALPHA).astype(np.uint8)

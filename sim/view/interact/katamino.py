@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,12 @@ HINT = (0.25, 0.45, 0.95)
 """Colour of the hint's ghost."""
 
 Cell = tuple[int, int, int]
+
+
+@lru_cache(maxsize=256)
+def _ghost_shape(item_id: str, cells: tuple[Cell, ...], edge: float) -> Item:
+    """A ghost of ``cells`` at the origin, meshed once per (id, cells, edge)."""
+    return polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL)
 
 
 def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
@@ -283,8 +291,9 @@ class KataminoController(BaseController):
         lo = board.min(axis=0)
         a = _edge()
         pos = board_origin(self.table()) + lo * a + np.array([0, 0, 0.002])
-        local = [tuple(int(v) for v in c) for c in board - lo]
-        return polycube_item(item_id, local, a, pos, colour)
+        local = tuple(sorted(tuple(int(v) for v in c) for c in board - lo))
+        shape = _ghost_shape(item_id, local, a)  # meshed once per shape: moved, recoloured
+        return replace(shape, position=tuple(float(v) for v in pos), color=tuple(colour))
 
     def ghosts(self) -> Sequence[Item]:
         """The piece held over the board, the hint."""

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,20 @@ SELECTED = (1.0, 0.85, 0.2)
 
 def _num(v: float) -> str:
     return f"{round(v, 4):g}"
+
+
+@lru_cache(maxsize=256)
+def _ghost_shape(key: tuple[Any, ...], cells: tuple[tuple[int, int, int], ...], edge: float) -> Item:
+    return polycube_item("ghost", cells, edge, (0.0, 0.0, 0.0), LEGAL)
+
+
+def ghost_shape(catalogue: str, piece: str, rot: int, cells: Sequence[Sequence[int]],
+                edge: float) -> Item:  # fmt: skip
+    """The ghost of ``piece`` in orientation ``rot`` at the origin (id ``ghost``), its mesh
+    built once per (catalogue, piece, orientation, edge): a ghost following the pointer is the
+    same item moved and recoloured (``dataclasses.replace``), so nothing is meshed per move."""
+    norm = tuple(tuple(int(v) for v in c) for c in cells)
+    return _ghost_shape((catalogue, piece, rot), norm, float(edge))
 
 
 def snap_half(v: float) -> float:
@@ -106,8 +122,18 @@ class TowerController(BaseController):
 
     def supply_items(self) -> list[Item]:
         """The supply lying flat in rows behind the tower (ids ``supply-NAME``), away from the
-        camera so it hides nothing of the tower."""
+        camera so it hides nothing of the tower. Built once per supply (the pointer moves
+        many times between two moves): the same items, meshes included, until it changes."""
         origin, edge = self.frame()
+        key = (self.catalogue, tuple(self.supply()), tuple(origin), edge)
+        cached = getattr(self, "_supply_cache", None)
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        items = self._lay_out_supply(origin, edge)
+        self._supply_cache = (key, tuple(items))
+        return items
+
+    def _lay_out_supply(self, origin: np.ndarray, edge: float) -> list[Item]:
         items = []
         x0 = origin[0] - 3 * edge
         x, y = x0, origin[1] + 5.5 * edge
@@ -236,16 +262,17 @@ class TowerController(BaseController):
             return []
         origin, edge = self.frame()
         m = self.ghost_move
-        cells = [tuple(int(v) for v in c) for c in self.orientations(m.piece)[m.rot]]
         pos = origin + np.asarray(m.pos, float) * edge
-        return [polycube_item("ghost", cells, edge, pos, LEGAL if self.legal else ILLEGAL)]
+        shape = ghost_shape(self.catalogue, m.piece, m.rot, self.orientations(m.piece)[m.rot], edge)
+        return [replace(shape, position=tuple(float(v) for v in pos),
+                        color=LEGAL if self.legal else ILLEGAL)]  # fmt: skip
 
     def ghosts(self) -> Sequence[Item]:
         """The supply (with the selection highlighted) and the ghost."""
         items = []
         for it in self.supply_items():
             if it.id == f"supply-{self.selected}":
-                it = Item(**{**it.__dict__, "color": SELECTED, "finish": "plain"})
+                it = replace(it, color=SELECTED, finish="plain")
             items.append(it)
         return items + self.ghost_items() + self.spot_items()
 
