@@ -939,6 +939,11 @@ class Renderer:
             if others:
                 self._layer_decal(rid, order, np.concatenate(others), light)
 
+    def _covers(self, rid: str, lo: np.ndarray, hi: np.ndarray) -> bool:
+        """True when receiver ``rid`` (a level board) covers the table's rectangle lo..hi."""
+        v = self._items[rid].world_vertices()
+        return bool((v[:, :2].min(axis=0) <= lo).all() and (v[:, :2].max(axis=0) >= hi).all())
+
     def _layer_decal(self, rid: str, order: int, tri: np.ndarray, light: np.ndarray) -> None:
         """One receiver's decal of the moving layer (see :meth:`_update_layer`)."""
         from PIL import Image
@@ -960,6 +965,11 @@ class Renderer:
             lo, hi = np.maximum(lo, area[0]), np.minimum(hi, area[1])
             if (hi <= lo).any():
                 return
+        else:
+            for other, _ in self._receivers:
+                # a board lying on the table hides the table's shadow under it: not drawn
+                if other != rid and self._covers(other, lo, hi):
+                    return
         static = self._static_maps.get(rid)
         if static is not None:
             texel, origin = static[1], static[2]
