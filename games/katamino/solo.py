@@ -32,7 +32,6 @@ from typing import Any
 from games.core import (
     Bot,
     ConfigError,
-    Game,
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -49,6 +48,7 @@ from games.katamino import (
     partial_problem,
     solve_one,
 )
+from games.katamino.family import ModeFamily
 from games.katamino.solo_data import (
     SOLO_MODES,
     Challenge,
@@ -246,7 +246,7 @@ def parse_cell(text: str, dims: int) -> tuple[int, int, int]:
 # ------------------------------------------------------------------------------ the game
 
 
-class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
+class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
     """Solo (or cooperative) Katamino puzzles from the shipped tables."""
 
     name = "katamino"
@@ -630,6 +630,10 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                 raise StateFormatError(f"katamino solo state: placed {name}: {exc}") from None
             probe = replace(probe, placed=(*probe.placed, (name, cells)))
         return st
+
+    def bots(self) -> Mapping[str, type[Bot]]:
+        """The solo bots: ``smart`` solves the puzzle."""
+        return BOTS
 
     def describe(self, state: SoloState) -> str:
         from games.katamino.solo_render import describe_state
