@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core import (
     Bot,
@@ -54,6 +54,7 @@ from games.katamino.solo_data import (
     Challenge,
     challenges,
     get_challenge,
+    json_cell,
     orientations_of,
     piece,
 )
@@ -266,7 +267,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         Option("penta4_first", "bool", False,
                "solo3d cards 5-7: fill the half's Penta 4 flat before the 3x3x4"),
     )  # fmt: skip
-    playout_options: Mapping[str, Any] = {"mode": "solo"}
+    playout_options: ClassVar[Mapping[str, Any]] = {"mode": "solo"}
 
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> SoloConfig:
@@ -595,8 +596,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
     def state_from_json(self, obj: Mapping[str, Any]) -> SoloState:
         try:
             def board(v: Any) -> tuple[Placement, ...]:
-                return tuple((str(n), tuple(tuple(int(x) for x in c) for c in cells))
-                             for n, cells in v)  # fmt: skip
+                return tuple((str(n), tuple(json_cell(c) for c in cells)) for n, cells in v)
 
             st = SoloState(
                 str(obj["mode"]), int(obj["card"]), int(obj["challenge"]), str(obj["swap"]),
