@@ -230,14 +230,22 @@ def _sky() -> Any:
     return root
 
 
-def _decal_rows(alpha: np.ndarray, texel: float, lo: np.ndarray, z: float) -> np.ndarray:
-    """Vertex rows (position, normal, uv) of a decal quad at height ``z`` covering only the
-    tiles of ``alpha`` (rows bottom-up) that carry some shadow.
+def _decal_rows(
+    alpha: np.ndarray,
+    texel: float,
+    lo: np.ndarray,
+    z: float,
+    hidden: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+) -> np.ndarray:
+    """Vertex rows (position, normal, uv) of a decal at height ``z`` covering only the tiles
+    of ``alpha`` (rows bottom-up) that carry some shadow and can be seen.
 
     A full-area decal is alpha-blended over every pixel of its rectangle, mostly where its
-    alpha is 0 (p3tinydisplay pays per pixel: 3 ms of a 960x540 frame). Tiles of
-    :data:`DECAL_TILE` texels with no shadow in them or in a neighbouring tile (the texture
-    filter reads across tile borders) are left out; the uv of a tile's corners are those of
+    alpha is 0 or where a board lying on the table hides it (p3tinydisplay pays per pixel: the
+    table's decal was 5 ms of a 12 ms frame at 960x540). Tiles of :data:`DECAL_TILE` texels
+    with no shadow in them or in a neighbouring tile (the texture filter reads across tile
+    borders) are left out, and so are those wholly inside a rectangle of ``hidden`` (x, y
+    lo..hi: what boards resting on the plane cover). The uv of a tile's corners are those of
     the whole quad at that place, so the picture is the same."""
     h, w = alpha.shape
     t = DECAL_TILE
@@ -251,16 +259,26 @@ def _decal_rows(alpha: np.ndarray, texel: float, lo: np.ndarray, z: float) -> np
     keep[:-1] |= lit[1:]
     keep[:, 1:] |= keep[:, :-1].copy()
     keep[:, :-1] |= keep[:, 1:].copy()
-    # one quad per column of tiles, from its lowest to its highest kept tile: p3tinydisplay
-    # draws the pixels of a shared edge running across the picture twice (a dark line where
-    # two blended tiles of a column met), but not those of the edges between columns
-    cols = np.nonzero(keep.any(axis=0))[0]
-    lo_t = np.argmax(keep[:, cols], axis=0)
-    hi_t = ny - np.argmax(keep[::-1, cols], axis=0)
-    cx = np.minimum(np.stack([cols, cols + 1], axis=1) * t, w)  # (n, 2) texel columns
-    cy = np.minimum(np.stack([lo_t, hi_t], axis=1) * t, h)
+    x0 = lo[0] + np.arange(nx) * t * texel
+    y0 = lo[1] + np.arange(ny) * t * texel
+    for hlo, hhi in hidden:
+        inside_x = (x0 >= hlo[0]) & (x0 + t * texel <= hhi[0])
+        inside_y = (y0 >= hlo[1]) & (y0 + t * texel <= hhi[1])
+        keep &= ~(inside_y[:, None] & inside_x[None, :])
+    # one quad per run of kept tiles in a column: p3tinydisplay draws the pixels of a shared
+    # edge running across the picture twice (a dark line where two blended tiles of a column
+    # met), not those of the edges between columns; runs of a column never touch
+    quads = []
+    for c in np.nonzero(keep.any(axis=0))[0]:
+        col = np.concatenate([[False], keep[:, c], [False]]).astype(np.int8)
+        starts = np.nonzero(np.diff(col) == 1)[0]
+        ends = np.nonzero(np.diff(col) == -1)[0]
+        quads.extend((c, s0, e0) for s0, e0 in zip(starts, ends, strict=True))
+    q = np.asarray(quads, dtype=int).reshape(-1, 3)
+    cx = np.minimum(np.stack([q[:, 0], q[:, 0] + 1], axis=1) * t, w)  # (n, 2) texel columns
+    cy = np.minimum(q[:, 1:3] * t, h)
     corner = ((0, 0), (1, 0), (1, 1), (0, 0), (1, 1), (0, 1))
-    out = np.zeros((len(cols), 6, 8), dtype=np.float32)
+    out = np.zeros((len(q), 6, 8), dtype=np.float32)
     for k, (ci, cj) in enumerate(corner):
         out[:, k, 0] = lo[0] + cx[:, ci] * texel
         out[:, k, 1] = lo[1] + cy[:, cj] * texel
@@ -271,13 +289,21 @@ def _decal_rows(alpha: np.ndarray, texel: float, lo: np.ndarray, z: float) -> np
     return out.reshape(-1, 8)
 
 
-def _decal(name: str, alpha: np.ndarray, texel: float, lo: np.ndarray, z: float) -> Any:
+def _decal(
+    name: str,
+    alpha: np.ndarray,
+    texel: float,
+    lo: np.ndarray,
+    z: float,
+    hidden: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+) -> Any:
     """A translucent black decal at height ``z`` from ``lo`` carrying a shadow ``alpha`` map
     (rows bottom-up, as :func:`sim.view.shadows.shadow_mask` returns it), drawn only over the
-    tiles that hold some shadow (:func:`_decal_rows`); None when none does."""
+    tiles that hold some shadow and are not ``hidden`` (:func:`_decal_rows`); None when none
+    does."""
     from panda3d.core import NodePath, SamplerState, Texture, TransparencyAttrib
 
-    rows = _decal_rows(alpha, texel, lo, z)
+    rows = _decal_rows(alpha, texel, lo, z, hidden)
     if len(rows) == 0:
         return None
     h, w = alpha.shape
@@ -904,7 +930,7 @@ class Renderer:
             if made is None:
                 continue
             self._static_maps[rid] = (made[0], made[1], np.asarray(lo, float), z)
-            decal = _decal(f"shadow-{rid}", made[0], made[1], lo, z)
+            decal = _decal(f"shadow-{rid}", made[0], made[1], lo, z, self._hidden_on(rid))
             if decal is None:
                 continue
             decal.reparent_to(self._root)
@@ -938,6 +964,20 @@ class Renderer:
             others = [t for i, t in tris.items() if i != rid]
             if others:
                 self._layer_decal(rid, order, np.concatenate(others), light)
+
+    def _hidden_on(self, rid: str) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The x, y rectangles of the table that boards resting on it hide (none for a
+        board's own top)."""
+        if rid != "__table__":
+            return []
+        out = []
+        for other, _ in self._receivers:
+            if other == rid:
+                continue
+            v = self._items[other].world_vertices()
+            if float(v[:, 2].min()) <= 1e-6:
+                out.append((v[:, :2].min(axis=0), v[:, :2].max(axis=0)))
+        return out
 
     def _covers(self, rid: str, lo: np.ndarray, hi: np.ndarray) -> bool:
         """True when receiver ``rid`` (a level board) covers the table's rectangle lo..hi."""
@@ -1007,7 +1047,7 @@ class Renderer:
         alpha = _over_baked()[s, g]
         if not alpha.any():
             return
-        decal = _decal(f"shadow-moving-{rid}", alpha, texel, sub_lo, z)
+        decal = _decal(f"shadow-moving-{rid}", alpha, texel, sub_lo, z, self._hidden_on(rid))
         if decal is None:
             return
         decal.reparent_to(self._root)
