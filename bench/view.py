@@ -19,6 +19,9 @@ Xvfb, with the shader generator and a 2048^2 shadow map):
   as the interactive app draws motion (coarse faked shadows while poses change);
 - ``live_tower``: ``tablesim view kozo-tower`` after ``space``: each frame steps the display
   world by 1/60 s (:mod:`sim.view.live`) and draws it (physics CPU per frame printed too);
+- ``empty``: the baseline measured in the same process: an empty table, 1280x720, render +
+  readback; every rate is also printed as frames per empty-table frame (CPU), the figure that
+  says most on a loaded machine;
 - ``show``: building the graph of the tower (meshes, textures, lights), once;
 - ``gif``: ``tablesim record``'s path for 2 s of the overhang's verdict run at 480x270, 20 fps
   (41 frames): physics + rendering + GIF encoding, total and per frame.
@@ -75,10 +78,18 @@ def bench_backend(backend: str, frames: int) -> dict[str, Any]:
     """Every figure of one backend."""
     from sim.scene import load_scene, shipped_scene_path
     from sim.view.drawings import scene_layout
+    from sim.view.layout import TableLayout
     from sim.view.renderer import Renderer
 
     tower = scene_layout(load_scene(shipped_scene_path("kozo-tower")))
-    res: dict[str, Any] = {"backend": backend}
+    res: dict[str, Any] = {"backend": backend, "load_before": round(os.getloadavg()[0], 2)}
+    with Renderer((1280, 720), backend=backend) as r:
+        r.show(TableLayout("empty", ()))
+        r.render()
+        t0 = _clock()
+        for _ in range(frames):
+            r.render()
+        res["empty"] = _rates(frames, t0)
     for name, ss in (("still", 1), ("still_ss2", 2)):
         with Renderer((1280, 720), backend=backend, supersample=ss) as r:
             t0 = _clock()
@@ -113,6 +124,7 @@ def bench_backend(backend: str, frames: int) -> dict[str, Any]:
         res["moving_tower"] = _rates(len(tower_poses), t0)
     res["live_tower"] = bench_live(backend, frames)
     res["gif"] = bench_gif(backend)
+    res["load_after"] = round(os.getloadavg()[0], 2)
     return res
 
 
@@ -168,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         r = bench_backend(name, args.frames)
         results["backends"][name] = r
-        print(f"\n[{name}] building the tower's graph: {r['show']['wall_s'] * 1000:.0f} ms")
+        print(f"\n[{name}] load {r['load_before']:.2f} -> {r['load_after']:.2f}; building the "
+              f"tower's graph: {r['show']['wall_s'] * 1000:.0f} ms")  # fmt: skip
+        base = r["empty"]["cpu_s"] / r["empty"]["frames"]
         for key, label in (
+            ("empty", "baseline: empty table 1280x720"),
             ("still", "tower 1280x720, render+readback"),
             ("still_ss2", "tower 1280x720, supersample 2"),
             ("moving", "falling overhang 1280x720, new poses per frame"),
@@ -177,9 +192,10 @@ def main(argv: list[str] | None = None) -> int:
             ("live_tower", "view: tower live (display physics + draw)"),
         ):
             f = r[key]
+            per = f["cpu_s"] / f["frames"]
             print(
                 f"  {label:<48} {f['fps_wall']:7.1f} fps wall, {f['fps_cpu'] or 0:7.1f} fps CPU "
-                f"({f['frames']} frames)"
+                f"({per * 1e3:.1f} ms CPU = {per / base:.2f} empty frames; {f['frames']} frames)"
             )
         g = r["gif"]
         print(
