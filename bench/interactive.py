@@ -4,6 +4,8 @@ Run ``python bench/interactive.py`` (``--json`` adds one JSON object on the last
 Figures, not pass/fail; each is printed next to a baseline measured in the same process.
 
 - ``still``: the app's frame with nothing changed (the baseline), tiny backend, 960x540;
+- ``*_drawn``: the same moves drawn as a window draws them (``Renderer.readback`` off: no
+  copy of the frame back to RAM, 2-3 ms at 960x540);
 - ``ghost``: Kozo with a piece in hand (the 2a domino, touch-move taken): the mouse moves over
   the board, so every frame snaps the ghost, checks its placement against the rules (green or
   red with the reason) and swaps the ghost item; reported per move and as a ratio to ``still``;
@@ -99,6 +101,9 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         it = iter(pixels * (2 * moves // len(pixels) + 2))
         h.move(*next(it))  # the first move bakes the supply's shadows: not a typical one
         ghost = _timed(lambda: h.move(*next(it)), moves)
+        h.app.renderer.readback = False  # drawn as in a window: no copy back to RAM
+        ghost_drawn = _timed(lambda: h.move(*next(it)), moves)
+        h.app.renderer.readback = True
         prof_ghost = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
     out: dict[str, Any] = {
         "still_ms": still[0] * 1e3,
@@ -106,6 +111,7 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         "ghost_ms": ghost[0] * 1e3,
         "ghost_cpu_ms": ghost[1] * 1e3,
         "ghost_over_still": ghost[1] / still[1],
+        "ghost_drawn_cpu_ms": ghost_drawn[1] * 1e3,
     }
     if profile:
         out["profile"] = {"still": prof_still, "ghost": prof_ghost}
@@ -132,11 +138,15 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
         h.move(*next(it))  # the first moves bake the shadows of the board without the piece
         h.move(*next(it))
         drag = _timed(lambda: h.move(*next(it)), moves)
+        h.app.renderer.readback = False
+        drag_drawn = _timed(lambda: h.move(*next(it)), moves)
+        h.app.renderer.readback = True
         prof = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
         h.app.mouse_up(*h.app._mouse, "left")
     out: dict[str, Any] = {"still_ms": still[0] * 1e3, "still_cpu_ms": still[1] * 1e3,
                            "drag_ms": drag[0] * 1e3, "drag_cpu_ms": drag[1] * 1e3,
-                           "drag_over_still": drag[1] / still[1]}  # fmt: skip
+                           "drag_over_still": drag[1] / still[1],
+                           "drag_drawn_cpu_ms": drag_drawn[1] * 1e3}  # fmt: skip
     if profile:
         out["profile"] = {"drag": prof}
     return out
@@ -209,12 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"kozo (load {_load():.2f}): still frame {app['still_ms']:.1f} ms wall, "
           f"{app['still_cpu_ms']:.1f} ms CPU ({app['still_cpu_ms'] / base:.2f}x empty); "
           f"mouse move with a ghost {app['ghost_ms']:.1f} ms wall, {app['ghost_cpu_ms']:.1f} ms "
-          f"CPU ({app['ghost_cpu_ms'] / base:.2f}x empty, {app['ghost_over_still']:.2f}x still)")  # fmt: skip
+          f"CPU ({app['ghost_cpu_ms'] / base:.2f}x empty, {app['ghost_over_still']:.2f}x still); "
+          f"drawn as in a window (no readback) {app['ghost_drawn_cpu_ms']:.1f} ms CPU")  # fmt: skip
     drag = bench_katamino_drag(args.moves, args.profile)
     print(f"katamino (load {_load():.2f}): still frame {drag['still_ms']:.1f} ms wall, "
           f"{drag['still_cpu_ms']:.1f} ms CPU ({drag['still_cpu_ms'] / base:.2f}x empty); a drag "
           f"move {drag['drag_ms']:.1f} ms wall, {drag['drag_cpu_ms']:.1f} ms CPU "
-          f"({drag['drag_cpu_ms'] / base:.2f}x empty, {drag['drag_over_still']:.2f}x still)")  # fmt: skip
+          f"({drag['drag_cpu_ms'] / base:.2f}x empty, {drag['drag_over_still']:.2f}x still); "
+          f"drawn as in a window {drag['drag_drawn_cpu_ms']:.1f} ms CPU")  # fmt: skip
     for name, part in (("kozo", app), ("katamino", drag)):
         for what, text in part.get("profile", {}).items():
             print(f"\n--- cProfile, {name} {what}, {args.moves} calls (CPU clock) ---\n{text}")

@@ -390,6 +390,9 @@ class Renderer:
         self.coarse_motion = False
         """Tiny backend: frames whose poses changed get coarse shadows (the interactive app
         turns it on; pictures and films keep full shadows in every frame)."""
+        self.readback = True
+        """Offscreen: :meth:`render` reads the frame back into RAM and returns it; False
+        draws only (what a window costs: the benches time both)."""
         self.window = bool(window)
         if self.window:
             self._buf = self._open_window(backend, title)
@@ -1057,7 +1060,8 @@ class Renderer:
         self._layer.append(decal)
 
     def render(self) -> np.ndarray | None:
-        """Draw one frame: (H, W, 3) uint8, row 0 at the top; None for a window."""
+        """Draw one frame: (H, W, 3) uint8, row 0 at the top; None for a window (or with
+        :attr:`readback` off)."""
         from PIL import Image
 
         if self._closed:
@@ -1078,7 +1082,7 @@ class Renderer:
         if self._frames % 32 == 0:  # nobody else collects Panda3D's state cache (no ShowBase)
             collect_state_garbage()
         self._engine.render_frame()
-        if self.window:
+        if self.window or not self.readback:
             return None
         tex = self._buf.get_screenshot()
         if tex is None:
