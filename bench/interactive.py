@@ -28,6 +28,7 @@ clock) of the still frame, the ghost move and the drag.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -98,7 +99,7 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         points = [origin + np.array([gx, gy, 0.0]) * edge
                   for gx in np.linspace(0.0, 3.0, 7) for gy in np.linspace(0.0, 3.0, 7)]  # fmt: skip
         pixels = [h.pixel_of(p) for p in points]  # projected first: the timing is the move
-        it = iter(pixels * (2 * moves // len(pixels) + 2))
+        it = itertools.cycle(pixels)
         h.move(*next(it))  # the first move bakes the supply's shadows: not a typical one
         ghost = _timed(lambda: h.move(*next(it)), moves)
         h.app.renderer.readback = False  # drawn as in a window: no copy back to RAM
@@ -134,7 +135,7 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
         w, hgt = h.app.size
         path = [(w * (0.3 + 0.4 * (k % 10) / 9), hgt * (0.3 + 0.2 * (k // 10 % 3)))
                 for k in range(30)]  # fmt: skip
-        it = iter(path * (2 * moves // len(path) + 2))
+        it = itertools.cycle(path)
         h.move(*next(it))  # the first moves bake the shadows of the board without the piece
         h.move(*next(it))
         drag = _timed(lambda: h.move(*next(it)), moves)
