@@ -252,7 +252,7 @@ def _decal_rows(
     ny, nx = -(-h // t), -(-w // t)
     padded = np.zeros((ny * t, nx * t), dtype=bool)
     padded[:h, :w] = alpha > 0
-    lit = padded.reshape(ny, t, nx, t).any(axis=(1, 3))
+    lit = np.asarray(padded.reshape(ny, t, nx, t).any(axis=(1, 3)), dtype=bool)
     # and the neighbours of a shadowed tile: the filter reads across tile borders
     keep = lit.copy()
     keep[1:] |= lit[:-1]
@@ -268,13 +268,13 @@ def _decal_rows(
     # one quad per run of kept tiles in a column: p3tinydisplay draws the pixels of a shared
     # edge running across the picture twice (a dark line where two blended tiles of a column
     # met), not those of the edges between columns; runs of a column never touch
-    quads = []
+    quads: list[tuple[int, int, int]] = []
     for c in np.nonzero(keep.any(axis=0))[0]:
         col = np.concatenate([[False], keep[:, c], [False]]).astype(np.int8)
         starts = np.nonzero(np.diff(col) == 1)[0]
         ends = np.nonzero(np.diff(col) == -1)[0]
-        quads.extend((c, s0, e0) for s0, e0 in zip(starts, ends, strict=True))
-    q = np.asarray(quads, dtype=int).reshape(-1, 3)
+        quads.extend((int(c), int(s0), int(e0)) for s0, e0 in zip(starts, ends, strict=True))
+    q: np.ndarray = np.array(quads, dtype=np.int64).reshape(-1, 3)
     cx = np.minimum(np.stack([q[:, 0], q[:, 0] + 1], axis=1) * t, w)  # (n, 2) texel columns
     cy = np.minimum(q[:, 1:3] * t, h)
     corner = ((0, 0), (1, 0), (1, 1), (0, 0), (1, 1), (0, 1))

@@ -293,7 +293,8 @@ class KataminoController(BaseController):
         pos = board_origin(self.table()) + lo * a + np.array([0, 0, 0.002])
         local = tuple(sorted(tuple(int(v) for v in c) for c in board - lo))
         shape = _ghost_shape(item_id, local, a)  # meshed once per shape: moved, recoloured
-        return replace(shape, position=tuple(float(v) for v in pos), color=tuple(colour))
+        at = (float(pos[0]), float(pos[1]), float(pos[2]))
+        return replace(shape, position=at, color=(float(colour[0]), float(colour[1]), float(colour[2])))
 
     def ghosts(self) -> Sequence[Item]:
         """The piece held over the board, the hint."""

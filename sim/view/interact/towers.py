@@ -264,8 +264,8 @@ class TowerController(BaseController):
         m = self.ghost_move
         pos = origin + np.asarray(m.pos, float) * edge
         shape = ghost_shape(self.catalogue, m.piece, m.rot, self.orientations(m.piece)[m.rot], edge)
-        return [replace(shape, position=tuple(float(v) for v in pos),
-                        color=LEGAL if self.legal else ILLEGAL)]  # fmt: skip
+        at = (float(pos[0]), float(pos[1]), float(pos[2]))
+        return [replace(shape, position=at, color=LEGAL if self.legal else ILLEGAL)]
 
     def ghosts(self) -> Sequence[Item]:
         """The supply (with the selection highlighted) and the ghost."""
