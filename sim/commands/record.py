@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.cli import UsageError
 from sim.commands._common import int_in
@@ -32,6 +34,9 @@ from sim.commands.render import (
     read_game_log,
     replica_scene,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,7 +81,7 @@ def _judged_game(ref: str) -> bool:
     return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
 
 
-def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
+def _judged_film(args: argparse.Namespace, common: dict) -> tuple[Iterator[np.ndarray], str]:
     """Frames of the judged run of one move, and what they show."""
     from sim.view.film import judged_move_frames
 
