@@ -5,7 +5,7 @@ A :class:`World` is built from a :class:`sim.model.Scene` and a solver :class:`s
 the global one, so many worlds can live in one process; ``close()`` (or leaving a ``with`` block)
 disconnects it.
 
-How a piece becomes a body (the measured reasons are in ``research/physics-pybullet.md``):
+How a piece becomes a body (the measured reasons: docs/architecture.md, "Physics"):
 
 * one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path);
 * its collision shape is a compound of ``GEOM_BOX`` children, the piece's merged boxes

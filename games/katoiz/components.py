@@ -1,6 +1,6 @@
 """Katoiz components: the 45 tiles, the two dice, matches, board cells and shared helpers.
 
-Tiles (``/work/shared/RULES-NOTES.md``): 5 colours x 3 shapes x 2 sizes = 30 unique picture
+Tiles (docs/rules/katoiz.md, "Components"): 5 colours x 3 shapes x 2 sizes = 30 unique picture
 tiles (ids 0..29), 10 duplicates (ids 30..39: one large and one small tile per colour; which
 shapes are duplicated is not printed, so it is data here, :data:`DUPLICATE_SHAPES`) and 5 blank
 tiles (ids 40..44, one per colour: the colour ladder of Stapeltje-four level 5).
