@@ -213,11 +213,6 @@ class SandboxApp(SceneApp):
             pieces.append(p)
         return replace(self.table, pieces=tuple(pieces))
 
-    def _change(self, table: Any) -> None:
-        self.history.append(self._settled())
-        self.table = table
-        self._restart()
-
     def undo(self) -> bool:
         """Back to the table before the last take or let-go (False: nothing to undo)."""
         if not self.history:
