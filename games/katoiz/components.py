@@ -227,23 +227,11 @@ def check_int(game: str, key: str, value: Any, lo: int, hi: int, what: str = "")
     return int(value)
 
 
-def json_int(value: Any, what: str, lo: int, hi: int) -> int:
-    """A state JSON integer in ``lo..hi``, else StateFormatError."""
-    return core.json_int(value, f"katoiz state: {what}", lo, hi)
-
-
-def json_ints(
-    value: Any, what: str, lo: int, hi: int, length: int | None = None
-) -> tuple[int, ...]:
-    """A state JSON list of integers in ``lo..hi`` (optionally of a given length)."""
-    return core.json_ints(value, f"katoiz state: {what}", length, lo, hi)
-
-
 def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
     """A roll ``[colour face, picture face]`` (picture -1 when unused) or null."""
     if value is None:
         return None
-    colour, picture = json_ints(value, what, -1, 5, 2)
+    colour, picture = core.json_ints(value, f"katoiz state: {what}", length=2, lo=-1, hi=5)
     if colour < 0:
         raise StateFormatError(f"katoiz state: {what}[0] must be a colour face 0..5")
     return colour, picture
