@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from games.quat import quat_mul
 from sim.view.app import SceneApp, pick
 from sim.view.layout import TableLayout
 
@@ -143,14 +144,6 @@ def separate(scene: Any, max_passes: int = 400) -> Any:
             pos = np.asarray(pieces[k].position) + LIFT_STEP * direction
             pieces[k] = replace(pieces[k], position=tuple(float(v) for v in pos))
     raise ValueError(f"the pieces still overlap after {max_passes} small moves")
-
-
-def _quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
-    """Hamilton product of quaternions (x, y, z, w)."""
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)  # fmt: skip
 
 
 def _axis_quat(axis: str, degrees: float) -> tuple[float, float, float, float]:
@@ -293,8 +286,8 @@ class SandboxApp(SceneApp):
 
     def _held_quat(self) -> tuple[float, float, float, float]:
         yaw, tip = self._turn
-        turn = _quat_mul(_axis_quat("z", 90.0 * yaw), _axis_quat("x", 90.0 * tip))
-        return _quat_mul(turn, self.held.orientation)
+        turn = quat_mul(_axis_quat("z", 90.0 * yaw), _axis_quat("x", 90.0 * tip))
+        return quat_mul(turn, self.held.orientation)
 
     def _place_held(self, x: float, y: float) -> None:
         """Put the held piece under pixel (x, y): footprint centred on the point under the
