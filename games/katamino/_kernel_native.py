@@ -7,9 +7,10 @@ Why not numba's own ``cache=True``: importing numba and loading a cached functio
 imported only when the file is missing (first run, new kernel source, new numba or llvmlite,
 another CPU). The entry point is called through ctypes (which releases the GIL).
 
-Where the file lives (the first writable of): ``$TABLESIM_CACHE_DIR``; ``$NUMBA_CACHE_DIR``
-(``tablesim/`` inside: what empties numba's cache empties this one); ``__pycache__`` next to
-this module; ``$XDG_CACHE_HOME/tablesim`` (``~/.cache/tablesim``). Its name holds a digest of
+Where the file lives: ``$TABLESIM_CACHE_DIR`` when set (that folder only), else
+``$NUMBA_CACHE_DIR/tablesim`` when that is set (what empties numba's cache empties this one),
+else ``__pycache__`` next to this module or, when that is not writable,
+``$XDG_CACHE_HOME/tablesim`` (``~/.cache/tablesim``). Its name holds a digest of
 the kernel sources, the numba and llvmlite versions and the host CPU with its features, so a
 stale or foreign file is never linked.
 """
@@ -103,16 +104,13 @@ def _llvmlite_version() -> str:
 
 
 def cache_dirs() -> list[Path]:
-    """Candidate folders for the object file, in order of preference."""
-    out = []
+    """Folders for the object file, in order of preference (see the module docstring)."""
     if os.environ.get("TABLESIM_CACHE_DIR"):
-        out.append(Path(os.environ["TABLESIM_CACHE_DIR"]))
+        return [Path(os.environ["TABLESIM_CACHE_DIR"])]
     if os.environ.get("NUMBA_CACHE_DIR"):
-        out.append(Path(os.environ["NUMBA_CACHE_DIR"]) / "tablesim")
-    out.append(_HERE / "__pycache__")
+        return [Path(os.environ["NUMBA_CACHE_DIR"]) / "tablesim"]
     xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    out.append(Path(xdg) / "tablesim")
-    return out
+    return [_HERE / "__pycache__", Path(xdg) / "tablesim"]
 
 
 def _read(path: Path) -> tuple[bytes, str] | None:
