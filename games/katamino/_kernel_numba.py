@@ -11,11 +11,14 @@ can link it into a process.
 from __future__ import annotations
 
 import types as pytypes
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _tz
+
+trailing_zeros: Any = _tz  # an intrinsic: typed by numba, called with one argument in njit code
 
 from games.katamino import _kernel_python as _src
 
@@ -77,8 +80,10 @@ SIGNATURE = (
 """The argument types of ``_kernel_python.search`` in its compiled form (it returns int64)."""
 
 
-def _compile(fn: pytypes.FunctionType, helpers: dict, **options: Any) -> Any:
+def _compile(fn: Callable[..., Any], helpers: dict, **options: Any) -> Any:
     """``fn``'s code with the 64-bit helpers as globals, compiled lazily by numba."""
+    if not isinstance(fn, pytypes.FunctionType):
+        raise TypeError(f"{fn!r} is not a plain function")
     g = dict(vars(_src))
     g.update(helpers)
     clone = pytypes.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__)

@@ -59,7 +59,8 @@ def window_table(
     ``wbits`` is 0); ``ids``, ``kinds`` and ``skip`` (entries,) int64: placement index, type,
     and the first entry of the row past this type's entries."""
     nw = 1 << wbits
-    groups = np.diff(np.asarray(ptr[: nbits * nt + 1], dtype=np.int64))  # (cell, type) sizes
+    starts = np.asarray(ptr[: nbits * nt + 1], dtype=np.int64)
+    groups = starts[1:] - starts[:-1]  # (cell, type) sizes
     kinds_all = np.repeat(np.tile(np.arange(nt, dtype=np.int64), nbits), groups)
     if wbits == 0:  # the plain table, for the Python backend (any board size)
         rows = np.asarray([ptr[c * nt] for c in range(nbits + 1)], dtype=np.int64)
@@ -196,11 +197,12 @@ class Search:
             start |= problem.masks[root]
         # types of one copy (tracked by a bitmask alone in the kernel; not with prune)
         single = 0 if self._prune else sum(1 << t for t, n in enumerate(counts) if n <= 1)
+        state: Any
         a: dict[str, Any] = {"root": root, "base": (self.solutions, self.nodes), "done": False}
         if self.backend == "numba":
             table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, nt)
             state = np.zeros(5, np.int64)
-            boards = np.zeros(depth, np.uint64)
+            boards: Any = np.zeros(depth, np.uint64)
             boards[0] = start
             i64 = np.int64
             arrays = (np.asarray(counts, i64), np.asarray(problem.sizes(), i64),
@@ -279,7 +281,8 @@ class Search:
             from games.katamino._kernel_python import search
 
             res: list[list[int]] = []
-            status = search(*a["args"], res, width, max_rows, stop_after)
+            args = (*a["args"], res, width, max_rows, stop_after)
+            status = search(*args)
             rows = [pre + tuple(self.ids[i] for i in r) for r in res]
         state[3] = 0
         self.solutions = base_solutions + int(state[1])

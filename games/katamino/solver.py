@@ -208,7 +208,7 @@ def solve_count(target, pieces=None, *, straight_horizontal: bool = False,
         total += orbit * s.solutions
         nodes += s.nodes
         used = s.backend
-    return CountResult(total, nodes, used or search.resolve_backend(backend, p.nbits))
+    return CountResult(total, nodes, used or search.resolve_backend(backend, p.nbits, len(p.types)))
 
 
 def _symmetry_plan(problem: Problem) -> list[tuple[int, int, list[tuple[int, ...]]]] | None:
@@ -310,13 +310,13 @@ def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
     plan = _symmetry_plan(p)
     if plan is None:
         if order == 1:
-            total = solve_count(p, backend=backend, hole=hole)
-            return CountResult(total.count, total.nodes, total.backend, total.count, order)
+            res = solve_count(p, backend=backend, hole=hole)
+            return CountResult(res.count, res.nodes, res.backend, res.count, order)
         s = search.Search(p, backend=backend, roots=_roots(p), hole=hole)
         distinct = _count_canonical(s, _perms(p))
         return CountResult(s.solutions, s.nodes, s.backend, distinct, order)
     total = distinct = nodes = 0
-    used = search.resolve_backend(backend, p.nbits)
+    used = search.resolve_backend(backend, p.nbits, len(p.types))
     for pid, orbit, stab in plan:
         s = search.Search(p, backend=backend, roots=[pid], hole=hole)
         if len(stab) == 1:
