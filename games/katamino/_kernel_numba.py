@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros as _tz
 
-trailing_zeros: Any = _tz  # an intrinsic: typed by numba, called with one argument in njit code
-
 from games.katamino import _kernel_python as _src
+
+trailing_zeros: Any = _tz  # an intrinsic: typed by numba, called with one argument in njit code
 
 _OPTIONS: dict[str, Any] = {"error_model": "numpy", "boundscheck": False}
 
