@@ -106,6 +106,17 @@ def test_same_seed_same_episode(game: str) -> None:
     assert _masked_random_episode(game, 5)[0] == _masked_random_episode(game, 5)[0]
 
 
+def test_json_observations_pass_both_checkers() -> None:
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    env = tablesim.env("kaito", observation="json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=20)
+        check_env(tablesim.gym_env("kaito", observation="json"), skip_render_check=True)
+
+
 def test_json_observation_hides_the_random_stream() -> None:
     env = tablesim.env("catego", observation="json")
     env.reset(seed=1)

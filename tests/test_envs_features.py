@@ -88,7 +88,9 @@ def test_katamino_target_and_covered_planes() -> None:
     m.reset(0)
     z = m.features.z
     obs = m.observation(0)
-    target = m.game._f(m.state).stage_target(m.state)
+    from games.katamino.game import family
+
+    target = family(m.state.mode).stage_target(m.state)
     assert obs[0:z].sum() == len(target.cells)
     assert obs[z : 2 * z].sum() == 0
     place = next(a for a in m.legal_actions if m.codec.segment(a) == "place")

@@ -312,8 +312,10 @@ class KataminoFeatures(Features):
             out[self.base + block * self.n_pieces + self.pieces.index(n)] += 1
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
+        from games.katamino.game import family
+
         out = np.zeros(self.shape, F32)
-        fam = self.game._f(state)
+        fam: Any = family(state.mode)
         tail = self.base + 3 * self.n_pieces
         if hasattr(state, "seats"):  # a duel
             from games.katamino import Target
