@@ -24,8 +24,9 @@ has the table and the arithmetic):
 - Kozo: piece x rotation x (x, y) on the half-cube lattice of the 3 x 3 base (7 x 7), ``take``
   a piece, the balance cube on a half-lattice spot (7 x 7), ``nocube``.
 - Kataboom: piece x rotation x integer (x, y) in a square window around the structure's origin
-  (``-10..9``, :data:`KATABOOM_HALF`); a legal placement outside it raises :class:`EnvError` (never seen:
-  tests/test_envs_codecs.py plays seeded games of every model).
+  (``-10..9``, :data:`KATABOOM_HALF`); a legal placement outside it raises :class:`EnvError`
+  (the 18 models span -1.25..4 edges; seeded random games of every model stay inside: a slow
+  test in tests/test_envs_codecs.py).
 
 Moves a game accepts but never lists in ``legal_moves`` (Katamino hints, rotate and flip,
 Kataboom nudges, resigning) have no action: an environment plays listed moves only.
@@ -547,7 +548,7 @@ class KozoCodec(ActionCodec):
 
 KATABOOM_HALF = 10
 """Kataboom placements' minimum corners are integer (x, y) in ``-10..9`` (cube edges from the
-structure's origin). Seeded random games of every model stayed within -5..3."""
+structure's origin; the models span -1.25..4, a piece reaches 5 edges)."""
 
 
 class KataboomCodec(ActionCodec):
