@@ -19,7 +19,7 @@ from tablesim.envs.core import Match  # noqa: E402
 CASES = [
     ("catego", {}, 30), ("kaito", {}, 30), ("katoiz", {}, 30),
     ("katoiz", {"type": "3-set", "level": 4}, 30), ("katoiz", {"type": "stapeltje"}, 30),
-    ("katamino", {}, 30), ("katamino", {"mode": "duel3d"}, 12), ("kozo", {"table": "stand-in"}, 20),
+    ("katamino", {}, 30), ("kozo", {"table": "stand-in"}, 10),
     pytest.param("kataboom", {"table": "stand-in"}, 30, marks=pytest.mark.slow),
     pytest.param("katamino", {"mode": "duel3d"}, 200, marks=pytest.mark.slow),
     pytest.param("katamino", {"mode": "duel"}, 60, marks=pytest.mark.slow),
