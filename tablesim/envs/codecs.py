@@ -225,14 +225,19 @@ KATOIZ_CELLS = 36
 KATOIZ_HOME = 36  # Stapeltje-four: a move's dst for the mover's home stack
 
 
-def tile_kind(tile: int) -> int:
-    """A Katoiz picture tile's kind 0..29 (colour x shape x size); duplicates share theirs."""
+@cache
+def _tile_kinds() -> tuple[int, ...]:
     from games.katoiz.components import TILES
 
-    c, s, z = TILES[tile]
-    if s < 0:
+    return tuple(c * 6 + s * 2 + z if s >= 0 else -1 for c, s, z in TILES)
+
+
+def tile_kind(tile: int) -> int:
+    """A Katoiz picture tile's kind 0..29 (colour x shape x size); duplicates share theirs."""
+    kind = _tile_kinds()[tile]
+    if kind < 0:
         raise EnvError(f"katoiz: tile {tile} is blank; it has no picture kind")
-    return c * 6 + s * 2 + z
+    return kind
 
 
 class KatoizCodec(ActionCodec):

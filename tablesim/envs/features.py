@@ -22,6 +22,7 @@ judge's draws) is never shown.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -157,6 +158,14 @@ def _kind_planes(out: np.ndarray, base: int, cell: int, tile: int) -> None:
         flat[base + 8 + z, cell] = 1
 
 
+@cache
+def _fitting_kinds(roll: tuple[int, int] | None) -> np.ndarray:
+    """1 for each picture kind showing ``roll`` (tiles 0..29 are one of each kind)."""
+    from games.katoiz.components import fits
+
+    return np.array([float(fits(t, roll)) for t in range(30)], dtype=F32)
+
+
 class StapeltorenFeatures(Features):
     """Per tile kind (30 columns: colour x shape x size): row 0 supply count; rows 1-4 how
     many stacks of seat +0..+3 have this kind on top; rows 5-8 the highest such stack of seat
@@ -171,7 +180,6 @@ class StapeltorenFeatures(Features):
         self.high[1:9] = config.supply
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.katoiz.components import fits
         from tablesim.envs.codecs import tile_kind
 
         out = np.zeros(self.shape, F32)
@@ -182,8 +190,7 @@ class StapeltorenFeatures(Features):
                 j = tile_kind(stack[-1])
                 out[1 + k, j] += 1
                 out[5 + k, j] = max(out[5 + k, j], len(stack))
-        for t in range(30):  # tiles 0..29 are one of each kind
-            out[9, t] = float(state.starting or fits(t, state.roll))
+        out[9] = 1.0 if state.starting else _fitting_kinds(state.roll)
         out[10] = float(self.game.current_player(state) == seat)
         out[11] = float(state.starting)
         out[12] = min(1.0, state.passes / self.players)
