@@ -22,7 +22,8 @@ has the table and the arithmetic):
   target of the mode is flat) x anchor (minimum corner) in the box spanning the mode's targets;
   plus ``quit``/``undo`` (solo) or ``give`` a piece, ``replace`` OLD=A+B, ``undo`` (duels).
 - Kozo: piece x rotation x (x, y) on the half-cube lattice of the 3 x 3 base (7 x 7), ``take``
-  a piece, the balance cube on a half-lattice spot (7 x 7), ``nocube``.
+  a piece, the balance cube's spot to the nearest quarter edge (13 x 13: a spot is the centre
+  of a settled cube's top face, off the lattice on the physics table), ``nocube``.
 - Kataboom: piece x rotation x integer (x, y) in a square window around the structure's origin
   (``-10..9``, :data:`KATABOOM_HALF`); a legal placement outside it raises :class:`EnvError`
   (the 18 models span -1.25..4 edges; seeded random games of every model stay inside: a slow
@@ -488,12 +489,13 @@ class KataminoCodec(ActionCodec):
 # ---- Kozo -----------------------------------------------------------------------------------
 
 KOZO_LATTICE = 7  # half-cube positions 0, 0.5, ..., 3 along x and along y
+KOZO_SPOTS = 13  # balance cube spots to the nearest quarter edge: 0, 0.25, ..., 3
 
 
-def _half(v: float, game: str, tol: float = 0.02) -> int:
+def _half(v: float, game: str) -> int:
     """A coordinate on the half-cube lattice as its index (EnvError when off the lattice)."""
     k = round(v * 2)
-    if abs(v * 2 - k) > 2 * tol:
+    if abs(v * 2 - k) > 0.04:
         raise EnvError(f"{game}: position {v} is not on the half-cube lattice")
     return int(k)
 
@@ -515,7 +517,7 @@ class KozoCodec(ActionCodec):
         super().__init__(Layout(self.game, [
             Segment("place", (sum(self.rots), n, n)),
             Segment("take", (len(self.pieces),)),
-            Segment("cube", (n, n)),
+            Segment("cube", (KOZO_SPOTS, KOZO_SPOTS)),
             Segment("nocube", (1,)),
         ]))  # fmt: skip
 
@@ -523,8 +525,9 @@ class KozoCodec(ActionCodec):
         if move.kind == "nocube":
             return self.layout.id("nocube", 0)
         if move.kind == "cube":
-            # a spot is the centre of a settled cube's top face: nearest lattice point
-            x, y = (_half(v, self.game, tol=0.24) for v in move.pos[:2])
+            # the centre of a settled cube's top face: settled poses drift off the lattice,
+            # and legal spots lie a cube apart, so the nearest quarter edge names one spot
+            x, y = (int(round(v * 4)) for v in move.pos[:2])
             return self.layout.id("cube", x, y)
         p = self.piece_index.get(move.piece)
         if p is None:
