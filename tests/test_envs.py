@@ -154,6 +154,14 @@ def test_gym_opponent_plays_the_other_seat() -> None:
     assert reward in (-1.0, 0.0, 1.0)
 
 
+def test_gym_action_masks_match_the_observation() -> None:
+    env = tablesim.gym_env("kaito", opponent="random")
+    obs, info = env.reset(seed=3)
+    masks = env.action_masks()
+    assert masks.dtype == bool and (masks == obs["action_mask"].astype(bool)).all()
+    assert sorted(np.flatnonzero(masks).tolist()) == sorted(info["legal_actions"])
+
+
 def test_unknown_bot_and_seat() -> None:
     from games.core import ConfigError
 

@@ -93,6 +93,10 @@ class SingleAgentEnv(gym.Env):
             self.render()
         return self._obs(), float(reward), done, False, self._info()
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        return self.match.mask().astype(bool)
+
     def action_of(self, text: str) -> int:
         """The action that plays the move ``text`` now (``"12"``, ``"c6-c4"``)."""
         return self.match.action_of(text)
