@@ -79,7 +79,10 @@ class TableGameEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def _set_infos(self) -> None:
-        here = {"legal_moves": self.match.move_texts(), "legal_actions": self.match.legal_actions}
+        here = {
+            "legal_moves": self.match.lazy_move_texts(),
+            "legal_actions": self.match.legal_actions,
+        }
         self.infos = {a: (dict(here) if a == self.agent_selection else {}) for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

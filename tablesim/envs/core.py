@@ -18,7 +18,8 @@ have no hidden hands).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import numpy as np
 
@@ -48,6 +49,36 @@ def decode_observation(obs: np.ndarray) -> dict[str, Any]:
     """The state JSON (without ``rng``) held in a ``observation="json"`` array."""
     raw = bytes(np.asarray(obs, dtype=np.uint8)).rstrip(b"\0")
     return dict(json.loads(raw.decode("utf-8")))
+
+
+class LazyTexts(Sequence[str]):
+    """The legal moves' texts, formatted on first use (Kataboom has thousands a position, and
+    most steps of a rollout never read them)."""
+
+    def __init__(self, make: Callable[[], list[str]]) -> None:
+        self._make: Callable[[], list[str]] | None = make
+        self._texts: list[str] = []
+
+    def _get(self) -> list[str]:
+        if self._make is not None:
+            self._texts, self._make = self._make(), None
+        return self._texts
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        return self._get()[i]
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self._get()) == (list(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return repr(self._get())
 
 
 class Match:
@@ -172,6 +203,11 @@ class Match:
     def move_texts(self) -> list[str]:
         """The legal moves' texts, in the order of :attr:`legal_actions`."""
         return [self.game.format_move(self.state, m) for m in self._legal]
+
+    def lazy_move_texts(self) -> LazyTexts:
+        """:meth:`move_texts` of the current position, formatted when first read."""
+        state, legal, fmt = self.state, self._legal, self.game.format_move
+        return LazyTexts(lambda: [fmt(state, m) for m in legal])
 
     def action_of(self, text: str) -> int:
         """The action of a move written as text (EnvError when it is not legal now)."""

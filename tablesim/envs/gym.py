@@ -51,7 +51,10 @@ class SingleAgentEnv(gym.Env):
         return {"observation": self.match.observation(self.seat), "action_mask": self.match.mask()}
 
     def _info(self) -> dict[str, Any]:
-        return {"legal_moves": self.match.move_texts(), "legal_actions": self.match.legal_actions}
+        return {
+            "legal_moves": self.match.lazy_move_texts(),
+            "legal_actions": self.match.legal_actions,
+        }
 
     def _play_bots(self) -> None:
         while not self.match.terminal() and self.match.current_seat() != self.seat:
