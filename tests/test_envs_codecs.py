@@ -212,6 +212,13 @@ def test_moves_outside_the_space_are_refused() -> None:
         _codec("catego").encode(13)
     with pytest.raises(EnvError, match="outside"):
         _codec("katoiz").encode(KMove("add", 0, dst=20))  # stack 21 of a 20-tile supply
+    from games.kataboom.state import KataboomMove
+
+    kb = _codec("kataboom", table="stand-in")
+    # piece "2" (the first), r0, at the window's corner x = 9, y = -10: (0 * 20 + 19) * 20 + 0
+    assert kb.encode(KataboomMove("place", "2", 0, (9.0, -10.0, 1.0))) == 380
+    with pytest.raises(EnvError, match="outside the action space's window"):
+        kb.encode(KataboomMove("place", "2", 0, (10.0, 0.0, 1.0)))
     with pytest.raises(EnvError, match="outside 0..10"):
         _codec("catego").decode(11, None)
 

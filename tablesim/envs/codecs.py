@@ -581,13 +581,18 @@ class KataboomCodec(ActionCodec):
         p = self.piece_index.get(move.piece)
         if p is None or not 0 <= move.rot < self.rots[p]:
             raise EnvError(f"kataboom: {move.piece} r{move.rot} is not in the action space")
-        xy = []
-        for v in move.pos[:2]:
-            k = round(v)
-            if abs(v - k) > 1e-3:
-                raise EnvError(f"kataboom: position {v} is not on the lattice")
-            xy.append(int(k) + KATABOOM_HALF)
-        return self.layout.id("place", self.base[p] + move.rot, *xy)
+        # the place segment's mixed radix inline (thousands of candidates a position)
+        x, y = move.pos[0], move.pos[1]
+        i, j = round(x), round(y)
+        if abs(x - i) > 1e-3 or abs(y - j) > 1e-3:
+            raise EnvError(f"kataboom: position {x}, {y} is not on the lattice")
+        i, j, w = i + KATABOOM_HALF, j + KATABOOM_HALF, 2 * KATABOOM_HALF
+        if not (0 <= i < w and 0 <= j < w):
+            raise EnvError(
+                f"kataboom: placement at {x}, {y} is outside the action space's window "
+                f"(-{KATABOOM_HALF}..{KATABOOM_HALF - 1})"
+            )
+        return ((self.base[p] + move.rot) * w + i) * w + j
 
     def decode(self, action: int, state: Any) -> Any:
         """The legal placement of that id (its height depends on the structure)."""
