@@ -192,6 +192,17 @@ def test_kozo_on_the_physics_table() -> None:
 
 
 @pytest.mark.slow
+def test_kataboom_on_the_physics_table() -> None:
+    from pettingzoo.test import api_test
+
+    env = tablesim.env("kataboom")  # table = physics, the game's default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=6)
+    env.close()
+
+
+@pytest.mark.slow
 def test_rollout_example_is_seeded() -> None:
     import json
     import subprocess
