@@ -162,6 +162,17 @@ def test_gym_action_masks_match_the_observation() -> None:
     assert sorted(np.flatnonzero(masks).tolist()) == sorted(info["legal_actions"])
 
 
+def test_info_texts_are_lazy_and_pickle_as_a_list() -> None:
+    import pickle
+
+    env = tablesim.gym_env("catego")
+    _, info = env.reset(seed=0)
+    texts = info["legal_moves"]
+    assert len(texts) == 11 and texts[0] == "2" and list(texts) == [str(c) for c in range(2, 13)]
+    back = pickle.loads(pickle.dumps(info))
+    assert type(back["legal_moves"]) is list and back["legal_moves"] == list(texts)
+
+
 def test_unknown_bot_and_seat() -> None:
     from games.core import ConfigError
 

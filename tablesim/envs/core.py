@@ -53,7 +53,8 @@ def decode_observation(obs: np.ndarray) -> dict[str, Any]:
 
 class LazyTexts(Sequence[str]):
     """The legal moves' texts, formatted on first use (Kataboom has thousands a position, and
-    most steps of a rollout never read them)."""
+    most steps of a rollout never read them): a read-only sequence, pickled as a list
+    (``list(info["legal_moves"])`` for a list)."""
 
     def __init__(self, make: Callable[[], list[str]]) -> None:
         self._make: Callable[[], list[str]] | None = make
@@ -79,6 +80,10 @@ class LazyTexts(Sequence[str]):
 
     def __repr__(self) -> str:
         return repr(self._get())
+
+    def __reduce__(self) -> tuple[type[list[str]], tuple[list[str]]]:
+        """Pickled (vector environments send infos between processes) as the plain list."""
+        return list, (list(self._get()),)
 
 
 class Match:
