@@ -33,7 +33,9 @@ def _need_rl() -> None:
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
     """A PettingZoo AEC environment of ``game`` with game ``options`` (see
-    ``tablesim list options GAME``); ``players=N`` sets the number of seats."""
+    ``tablesim list options GAME``); ``players=N`` sets the number of seats,
+    ``observation="json"`` gives the state's JSON bytes instead of feature planes and
+    ``size=(W, H)`` the rendered frame's size."""
     _need_rl()
     from tablesim.envs.aec import TableGameEnv
 
