@@ -196,8 +196,11 @@ def test_legal_moves_round_trip(game: str, opts: dict, seeds: int, plies: int) -
     # the same move has one id in every position, and an id always names the same move
     assert all(len(v) == 1 for v in ids_of.values())
     assert all(len(v) == 1 for v in moves_of.values())
-    # ... which the positions put to the test: some move was legal in several of them
-    assert any(len(v) == 1 and n > 1 for v, n in ((moves_of[a], seen[a]) for a in seen))
+    # ... which long enough runs put to the test: some move was legal in several positions
+    # (the duels' few slow positions each ask for another piece)
+    assert plies < 10 or any(
+        len(v) == 1 and n > 1 for v, n in ((moves_of[a], seen[a]) for a in seen)
+    )
 
 
 def test_the_same_move_has_the_same_id_in_different_positions() -> None:
