@@ -141,7 +141,7 @@ class TableGameEnv(AECEnv):
         return self.match.action_of(text)
 
     def move_of(self, action: int) -> Any:
-        """The move (the game's move value) action ``action`` names now."""
+        """The move (the game's move value) action ``action`` names now (see the mask)."""
         return self.match.move_of(action)
 
     @property

@@ -227,7 +227,8 @@ class Match:
         return self.codec.encode(move)
 
     def move_of(self, action: int) -> Any:
-        """The move an action names in the current position (EnvError when none)."""
+        """The move action ``action`` names in the current position (the mask says whether it
+        is legal; EnvError where only a legal move can say, e.g. a Kozo piece's height)."""
         move = self._by_id.get(int(action))
         if move is None:
             return self.codec.decode(int(action), self.state)

@@ -105,7 +105,7 @@ class SingleAgentEnv(gym.Env):
         return self.match.action_of(text)
 
     def move_of(self, action: int) -> Any:
-        """The move (the game's move value) action ``action`` names now."""
+        """The move (the game's move value) action ``action`` names now (see the mask)."""
         return self.match.move_of(action)
 
     def render(self) -> np.ndarray | None:  # type: ignore[override]
