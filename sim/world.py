@@ -481,8 +481,8 @@ class World:
         """Step with this world's contact breaking threshold, then put PyBullet's back.
 
         PyBullet keeps the threshold in one process-wide variable, not per client, and reads it
-        both when a body is created and when a world steps (measured: only both together change
-        anything). A display world setting it once would change every verdict world (and the
+        when a body is created (the body keeps it: building with another value changed a run,
+        stepping with another value alone did not) and when a world steps. A display world setting it once would change every verdict world (and the
         dice) built or stepped later in the same process (measured: a verdict run's poses
         changed after a world with another threshold was built). Building and stepping inside
         this keeps every world's numbers independent of what else the process did."""

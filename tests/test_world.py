@@ -487,13 +487,13 @@ def test_the_breaking_threshold_changes_no_resting_contact() -> None:
     """Bullet's box-box detector makes points only where boxes overlap, so a smaller breaking
     threshold only drops bookkeeping (manifold points kept after they separate): in the display
     profile a straight stack of 10 cubes ends exactly where it ends with PyBullet's 2 cm, and
-    the 12-piece reference tower within 0.01 mm (its own settling from release is ~0.01 mm;
+    the 12-piece reference tower within 0.02 mm (its own settling from release is ~0.01 mm;
     the clearance between neighbours is 0.2 mm)."""
     stack = _scene(
         *(ScenePiece(f"c{k}", ((0, 0, 0),), "kozo", (-A / 2, -A / 2, k * A)) for k in range(10))
     )
     wide = replace(DISPLAY, contact_breaking_threshold=PYBULLET_CONTACT_BREAKING_THRESHOLD)
-    for scene, tol in ((stack, 1e-9), (reference_tower(), 1e-5)):
+    for scene, tol in ((stack, 1e-9), (reference_tower(), 2e-5)):
         ends = []
         for prof in (wide, DISPLAY):
             with World(scene, prof) as w:
