@@ -500,3 +500,17 @@ def test_the_breaking_threshold_changes_no_resting_contact() -> None:
                 w.run(1.0)
                 ends.append(w.com_positions())
         assert np.abs(ends[0] - ends[1]).max() < tol, scene.name
+
+
+def test_a_blow_up_error_survives_pickling() -> None:
+    """Replica workers hand errors to the parent by pickling: a blow-up must arrive as itself
+    (it used to break the process pool with a TypeError instead)."""
+    import pickle
+
+    err = PhysicsBlowUpError("c19", 1.6354, "position off the 4 m table (m)", (2.0047, 0.055))
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is PhysicsBlowUpError
+    assert (back.piece, back.time, back.quantity, back.value) == (
+        "c19", 1.6354, "position off the 4 m table (m)", (2.0047, 0.055),
+    )  # fmt: skip
+    assert str(back) == str(err)
