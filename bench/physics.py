@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from sim.ensemble import pool_cpu_seconds  # noqa: E402
 from sim.model import Scene  # noqa: E402
 from sim.world import World  # noqa: E402
 
@@ -160,7 +161,8 @@ VERDICT_CASES: dict[str, tuple[str, str]] = {
 def _cpu_with_children() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    warm = pool_cpu_seconds()  # the verdicts' warm pool workers are alive, not yet counted
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime + warm
 
 
 def timed_verdicts(
@@ -177,14 +179,19 @@ def timed_verdicts(
 
     The machine is shared: ``wall_min_s`` (the least disturbed run) is the figure to compare,
     ``wall_s`` lists every run, and ``load_1m`` the load average after each. ``options`` go to
-    ``simulate`` (e.g. ``early_stop=None``)."""
+    ``simulate`` (e.g. ``early_stop=None``); ``cold=True`` stops the warm pool before each
+    call (:func:`sim.ensemble.close_pool`)."""
+    from sim.ensemble import close_pool
     from sim.verdict import simulate
 
+    cold = options.pop("cold", False)
     runs: dict[int, dict[str, Any]] = {
         w: {"wall_s": [], "cpu_s": [], "load_1m": []} for w in workers
     }
     for _ in range(repeats):
         for w in workers:
+            if cold:
+                close_pool()  # no warm pool: fork the workers and connect their clients anew
             w0, c0 = time.perf_counter(), _cpu_with_children()
             v = simulate(scene, replicas=replicas, seed=0, method=method, workers=w, **options)
             runs[w]["wall_s"].append(time.perf_counter() - w0)
@@ -249,6 +256,8 @@ def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dic
     from sim.statics import analyse
 
     with_stop = timed_verdicts(scene, "simulate", repeats=repeats)
+    cold = timed_verdicts(scene, "simulate", workers=(2,), repeats=repeats, cold=True)
+    all_replicas = timed_verdicts(scene, "simulate", workers=(2,), repeats=repeats, sequential=None)
     without = timed_verdicts(scene, "simulate", repeats=1, early_stop=None)
     analyse(scene, clearance=scene.physics.clearance)  # warm (imports)
     c0 = time.process_time()
@@ -259,6 +268,8 @@ def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dic
         "replicas": 8,
         "window_s": scene.seconds,
         "early_stop": {"workers_1": with_stop[1], "workers_2": with_stop[2]},
+        "early_stop_cold_pool": {"workers_2": cold[2]},
+        "early_stop_all_replicas": {"workers_2": all_replicas[2]},
         "whole_window": {"workers_1": without[1], "workers_2": without[2]},
         "statics_cpu_s": statics_cpu,
         "same_verdict": with_stop[2]["verdict"] == without[2]["verdict"],
@@ -344,11 +355,15 @@ def _print_summary(res: dict[str, Any]) -> None:
             print("WARNING: the 'simulated' case was settled by statics; pick another scene")
     if "verdict8_tower" in figs:
         f = figs["verdict8_tower"]
-        for mode in ("early_stop", "whole_window"):
+        modes = ("early_stop", "early_stop_cold_pool", "early_stop_all_replicas", "whole_window")
+        for mode in modes:
             for w in ("workers_1", "workers_2"):
+                if w not in f[mode]:
+                    continue
                 r = f[mode][w]
                 print(
-                    f"verdict8_tower {mode:12s} {w}: {r['verdict']} wall (min) {r['wall_min_s']:.3f}"
+                    f"verdict8_tower {mode:23s} {w}: {r['verdict']} ({r['replicas_run']} run)"
+                    f" wall (min) {r['wall_min_s']:.3f}"
                     f" s (median {r['wall_median_s']:.3f}), cpu (median, with workers)"
                     f" {r['cpu_median_s']:.3f} s, simulated {r['simulated_s']:.2f} s per replica"
                 )

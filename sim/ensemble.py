@@ -222,6 +222,25 @@ def _drop_broken(pool: _Pool) -> None:
 atexit.register(close_pool, True)
 
 
+def pool_cpu_seconds() -> float:
+    """CPU seconds (user + system) used so far by the live workers of the warm pool, read from
+    ``/proc`` (0 without a pool or off Linux): what ``RUSAGE_CHILDREN`` cannot count yet, since
+    it only counts children that have ended. For benchmarks."""
+    pool = _WARM
+    if pool is None or pool.pid != os.getpid():
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for proc in list((getattr(pool.executor, "_processes", None) or {}).values()):
+        try:
+            with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
+    return total / tick
+
+
 # ---------------------------------------------------------------------------------------
 # The ensemble
 # ---------------------------------------------------------------------------------------
