@@ -127,10 +127,32 @@ class EarlyStop:
     max_spin: float = 0.1
     max_move: float = 0.5e-3
     max_tilt_deg: float = 1.0
+    min_tilt_margin_deg: float | None = None
+    """None: only where statics decides "stands". A number (for estimates, not rule verdicts:
+    the careful bot's): also where statics finds an equilibrium on stacking contacts alone (no
+    side, edge or vertex contacts, no interpenetration) with at least this tilt margin, below
+    the 8 degrees that let statics decide alone."""
+
+    def applies(self, statics: StaticReport) -> bool:
+        """Whether replicas of a scene with this static report may stop early."""
+        if statics.decision == "stands":
+            return True
+        cs, margin = statics.contact_set, statics.tilt_margin_deg
+        return bool(
+            self.min_tilt_margin_deg is not None
+            and statics.conservative_feasible
+            and cs is not None
+            and not (cs.penetrations or cs.unsupported or cs.side_contacts)
+            and margin is not None
+            and margin >= self.min_tilt_margin_deg
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """Plain-dict form."""
-        return asdict(self)
+        """Plain-dict form (``min_tilt_margin_deg`` only when set)."""
+        out = asdict(self)
+        if self.min_tilt_margin_deg is None:
+            del out["min_tilt_margin_deg"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -454,9 +476,9 @@ def simulate(
     profile : ``"verdict"`` (rule decisions) or ``"display"``; ``time_step`` overrides its step.
     method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
     workers : processes for the replicas (default: all cores, at most ``replicas``).
-    early_stop : when statics alone proves the scene stands (its decision is ``"stands"``),
-        each replica may end once the scene has settled (:class:`EarlyStop`); ``None`` always
-        simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
+    early_stop : when statics alone proves the scene stands (its decision is ``"stands"``; or
+        as :attr:`EarlyStop.min_tilt_margin_deg` allows), each replica may end once the scene
+        has settled (:class:`EarlyStop`); ``None`` always simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
     sequential : stop the ensemble once its verdict and probability are settled
         (:class:`sim.ensemble.SequentialStop`: replicas consumed in index order, the verdict
         always that of all ``replicas``); ``None`` runs every replica. The verdict's
@@ -541,7 +563,7 @@ def simulate(
             **common,
         )
 
-    stop = early_stop if statics.decision == "stands" else None
+    stop = early_stop if early_stop is not None and early_stop.applies(statics) else None
     runs = ensemble.results(stop)
 
     n_top = sum(r.toppled for r in runs)
