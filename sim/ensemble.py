@@ -104,25 +104,41 @@ class SequentialStop:
 _LOCAL = threading.local()
 
 
+class _Client:
+    """A thread's warm client; disconnected when the thread ends (its locals are dropped)."""
+
+    def __init__(self) -> None:
+        from sim.bullet import connect_direct
+
+        self.pid = os.getpid()
+        self.id = connect_direct()
+        self.busy = False
+
+    def __del__(self) -> None:
+        if self.pid == os.getpid():
+            with contextlib.suppress(Exception):
+                from sim.bullet import pybullet_module
+
+                pybullet_module().disconnect(physicsClientId=self.id)
+
+
 @contextlib.contextmanager
 def lease_client() -> Iterator[int | None]:
     """This thread's warm PyBullet client for one world, or None (the world connects its own)
     when the warm one is already lent (a world inside a world)."""
-    from sim.bullet import connect_direct
-
-    pid = os.getpid()
-    if getattr(_LOCAL, "pid", None) != pid:  # a forked child: the parent's client is not ours
-        _LOCAL.pid, _LOCAL.client, _LOCAL.busy = pid, None, False
-    if _LOCAL.busy:
+    warm: _Client | None = getattr(_LOCAL, "client", None)
+    if warm is not None and warm.pid != os.getpid():  # a forked child: not ours to use
+        warm = None
+    if warm is None:
+        warm = _LOCAL.client = _Client()
+    if warm.busy:
         yield None
         return
-    if _LOCAL.client is None:
-        _LOCAL.client = connect_direct()
-    _LOCAL.busy = True
+    warm.busy = True
     try:
-        yield _LOCAL.client
+        yield warm.id
     finally:
-        _LOCAL.busy = False
+        warm.busy = False
 
 
 # ---------------------------------------------------------------------------------------

@@ -138,3 +138,26 @@ def test_the_warm_pool_serves_later_verdicts_with_the_same_workers() -> None:
     assert warm_pool(2)[0] is pool
     assert sorted(p.pid for p in pool.executor._processes.values()) == before
     assert again.verdict == "stands"
+
+
+def test_a_threads_warm_client_is_disconnected_when_the_thread_ends() -> None:
+    import gc
+    import threading
+
+    from sim.bullet import pybullet_module
+
+    seen: list[int | None] = []
+
+    def work() -> None:
+        with lease_client() as cid:
+            seen.append(cid)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    gc.collect()
+    p = pybullet_module()
+    assert seen[0] is not None and not p.isConnected(physicsClientId=seen[0])
+    with lease_client() as mine:  # this thread's own stays connected between worlds
+        assert mine is not None and p.isConnected(physicsClientId=mine)
+    assert p.isConnected(physicsClientId=mine)
