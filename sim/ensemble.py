@@ -210,6 +210,9 @@ def warm_pool(workers: int) -> tuple[_Pool, bool]:
     with _WARM_LOCK:
         if _WARM is not None and _WARM.pid != os.getpid():
             _WARM = None  # inherited through a fork: not ours to use or stop
+        if _WARM is not None and getattr(_WARM.executor, "_broken", False):
+            _WARM.close(kill=True)  # a worker died between verdicts (killed, out of memory)
+            _WARM = None
         if _WARM is not None and _WARM.workers != workers:
             _WARM.close()
             _WARM = None

@@ -161,3 +161,19 @@ def test_a_threads_warm_client_is_disconnected_when_the_thread_ends() -> None:
     with lease_client() as mine:  # this thread's own stays connected between worlds
         assert mine is not None and p.isConnected(physicsClientId=mine)
     assert p.isConnected(physicsClientId=mine)
+
+
+def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
+    import signal
+
+    scene = load_scene(shipped_scene_path("cantilever-safe"))
+    simulate(scene, method="simulate", replicas=2, workers=2)
+    pool, _ = warm_pool(2)
+    victim = next(iter(pool.executor._processes.values()))
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.join(10)
+    deadline = time.monotonic() + 10
+    while not pool.executor._broken and time.monotonic() < deadline:
+        time.sleep(0.05)  # the executor notices the death in its own thread
+    v = simulate(scene, method="simulate", replicas=2, workers=2)
+    assert v.verdict == "stands" and warm_pool(2)[0] is not pool
