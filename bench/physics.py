@@ -18,8 +18,9 @@ own window (5 s; ``--seconds`` does not apply), with the speed-up of 2 workers o
 LP-settled time as a ratio to the simulated one; and the time of one ``sim.statics.analyse``
 call on the tower. CPU time there includes the worker processes (``RUSAGE_CHILDREN``).
 
-``verdict8_tower``: the issue-#4 goal, an 8-replica simulated verdict of the whole 24-piece tower
-under 1 s wall on 2 cores, with and without the verdict's early stop (see its docstring).
+``verdict8_tower``: an 8-replica simulated verdict of the whole 24-piece tower on 2 cores (goal:
+1 s in issue #4, 0.4 s wall in issue #24), with and without the verdict's early stop, with a cold
+pool and with every replica (no sequential stopping) beside the default (see its docstring).
 """
 
 from __future__ import annotations
@@ -246,8 +247,8 @@ def figure_verdict_workers(scene: Scene, seconds: float, repeats: int = 3) -> di
 
 
 def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dict[str, Any]:
-    """The issue-#4 goal: a simulated 8-replica verdict (``method="simulate"``, the scene's 5 s
-    window) of the whole shipped tower ``scene`` under 1 s wall on 2 cores. Measured in the
+    """The issue-#24 goal: a simulated 8-replica verdict (``method="simulate"``, the scene's 5 s
+    window) of the whole shipped tower ``scene`` under 0.4 s wall on 2 cores. Measured in the
     same process with the early stop of :class:`sim.verdict.EarlyStop` (the default; statics
     proves the tower stands, so every replica ends once the tower has settled) and without it
     (``early_stop=None``, the whole window; one round, it is slow), with 1 and 2 workers; the
@@ -275,8 +276,8 @@ def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dic
         "same_verdict": with_stop[2]["verdict"] == without[2]["verdict"],
         "speedup_wall_2_workers": without[2]["wall_min_s"] / best,
         "speedup_cpu_2_workers": without[2]["cpu_median_s"] / with_stop[2]["cpu_median_s"],
-        "goal_wall_s": 1.0,
-        "goal_met_wall": best < 1.0,
+        "goal_wall_s": 0.4,
+        "goal_met_wall": best <= 0.4,
         "cpu_per_core_2_workers_s": with_stop[2]["cpu_median_s"] / 2,
     }
 
