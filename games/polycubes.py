@@ -311,7 +311,7 @@ def _mass_properties(cells: tuple[tuple[int, ...], ...], edge: float, density: f
 
 
 def _compute_mass_properties(
-    cells: Iterable[Cell], edge: float, density: float
+    cells: Iterable[Sequence[int]], edge: float, density: float
 ) -> MassProperties:
     cs = np.asarray(as_cells(cells), dtype=float)
     m_cube = density * edge**3
