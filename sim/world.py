@@ -184,13 +184,22 @@ class World:
         A :class:`sim.config.Profile` or its name (``"verdict"``, ``"display"``).
     time_step:
         Overrides the profile's step (s), e.g. for step-halving checks.
+    client:
+        An already connected PyBullet client to build in instead of a new one
+        (:func:`sim.ensemble.lease_client`): it is reset first (``resetSimulation``, which
+        every world does) and not disconnected by :meth:`close`.
 
     Use as a context manager or call :meth:`close`. All arrays are in scene order of the dynamic
     pieces (:attr:`piece_ids`).
     """
 
     def __init__(
-        self, scene: Scene, profile: Profile | str = "verdict", *, time_step: float | None = None
+        self,
+        scene: Scene,
+        profile: Profile | str = "verdict",
+        *,
+        time_step: float | None = None,
+        client: int | None = None,
     ) -> None:
         from sim.bullet import connect_direct, pybullet_module  # lazy: keep `import sim` light
 
@@ -209,7 +218,8 @@ class World:
         self._asleep = False
         self.skip_sleeping_steps = True
         """When every dynamic piece sleeps, :meth:`step` only counts steps (see :meth:`step`)."""
-        self._cid: int | None = connect_direct()
+        self._owns_client = client is None
+        self._cid: int | None = connect_direct() if client is None else int(client)
         try:
             with self._own_breaking_threshold():
                 self._build()
@@ -376,10 +386,11 @@ class World:
         return self._cid is None
 
     def close(self) -> None:
-        """Disconnect the PyBullet client (idempotent)."""
+        """Disconnect the PyBullet client, unless it was lent (idempotent)."""
         if self._cid is not None:
             try:
-                self._p.disconnect(physicsClientId=self._cid)
+                if self._owns_client:
+                    self._p.disconnect(physicsClientId=self._cid)
             finally:
                 self._cid = None
 
