@@ -58,9 +58,11 @@ def _stats(xs: list[float]) -> dict[str, float]:
     }
 
 
-def figure_careful(games: int) -> dict[str, Any]:
-    """Careful-vs-greedy physics games: decision times, verdict times and the LP fraction."""
+def figure_careful(games: int, rounds: int = 3) -> dict[str, Any]:
+    """Careful-vs-greedy physics games of ``rounds`` rounds: decision times (wall and CPU),
+    verdict times and the LP fraction."""
     decisions: list[float] = []
+    decisions_cpu: list[float] = []
     verdicts: list[tuple[str, float]] = []
     game_times: list[float] = []
     wins = 0
@@ -68,9 +70,10 @@ def figure_careful(games: int) -> dict[str, Any]:
     real_simulate = verdict_mod.simulate
 
     def timed_choose(self: CarefulBot, state: Any) -> Any:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         move = real_choose(self, state)
         decisions.append(time.perf_counter() - t)
+        decisions_cpu.append(time.process_time() - c)
         return move
 
     def timed_simulate(*args: Any, **kw: Any) -> Any:
@@ -82,7 +85,7 @@ def figure_careful(games: int) -> dict[str, Any]:
     CarefulBot.choose = timed_choose  # type: ignore[method-assign]
     verdict_mod.simulate = timed_simulate  # type: ignore[assignment]
     try:
-        config = GAME.make_config({}, players=2)
+        config = GAME.make_config({"rounds": rounds}, players=2)
         for i in range(games):
             seed = derive_seed("bench-kozo", i)
             roles = ["careful", "greedy"] if i % 2 == 0 else ["greedy", "careful"]
@@ -97,9 +100,12 @@ def figure_careful(games: int) -> dict[str, Any]:
     simulated = [s for m, s in verdicts if m != "statics"]
     return {
         "games": games,
+        "rounds": rounds,
         "careful_wins": wins,
         "per_game": _stats(game_times),
         "per_careful_move": _stats(decisions),
+        "per_careful_move_cpu": _stats(decisions_cpu),
+        "verdicts": len(verdicts),
         "verdict_lp_settled": _stats(lp),
         "verdict_simulated": _stats(simulated),
         "fraction_settled_by_lp": round(len(lp) / len(verdicts), 4) if verdicts else None,

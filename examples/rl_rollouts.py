@@ -4,7 +4,8 @@
     python examples/rl_rollouts.py [--episodes 5] [--seed 0] [--physics] [--json]
 
 Each episode resets with its own seed and picks uniformly among the legal actions (the action
-mask) with a seeded generator, so two runs play the same moves. Kozo and Kataboom use the seeded
+mask over the game's fixed move ids; docs/envs.md) with a seeded generator, so two runs play
+the same moves. Kozo and Kataboom use the seeded
 stand-in judge unless ``--physics`` puts them on the PyBullet table. Steps per second are CPU
 steps (``time.process_time``), printed with the machine's load average beside them.
 """

@@ -295,8 +295,24 @@ class MassProperties:
 def mass_properties(cells: Iterable[Cell], edge: float, density: float) -> MassProperties:
     """Exact mass properties of a polycube of cube ``edge`` (m) and ``density`` (kg/m^3).
 
-    Each cube contributes m a^2/6 about its own centre plus the parallel-axis term.
+    Each cube contributes m a^2/6 about its own centre plus the parallel-axis term. Cached
+    (every physics world builds every piece): the arrays of the result are read-only.
     """
+    key = tuple(tuple(c) for c in cells)
+    return _mass_properties(key, float(edge), float(density))
+
+
+@lru_cache(maxsize=4096)
+def _mass_properties(cells: tuple[tuple[int, ...], ...], edge: float, density: float) -> MassProperties:
+    mp = _compute_mass_properties(cells, edge, density)
+    for arr in (mp.com, mp.inertia, mp.principal_moments, mp.principal_axes):
+        arr.setflags(write=False)
+    return mp
+
+
+def _compute_mass_properties(
+    cells: Iterable[Sequence[int]], edge: float, density: float
+) -> MassProperties:
     cs = np.asarray(as_cells(cells), dtype=float)
     m_cube = density * edge**3
     centres = (cs + 0.5) * edge

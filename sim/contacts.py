@@ -439,6 +439,10 @@ def _table_contact(
     return UnsupportedContact(TABLE, ib, -1, kb, lowest, f"{what} on the table")
 
 
+Found = FaceContact | UnsupportedContact | Penetration
+_Keyed = list[tuple[tuple[int, ...], Found]]
+
+
 def detect_contacts(
     bodies: Sequence[Sequence[PosedBox]],
     static: Sequence[bool],
@@ -453,54 +457,84 @@ def detect_contacts(
     """
     tol = tolerances or ContactTolerances()
     names = tuple(names) if names is not None else tuple(str(i) for i in range(len(bodies)))
-    flat: list[tuple[int, int, PosedBox]] = [
-        (i, k, b) for i, boxes in enumerate(bodies) for k, b in enumerate(boxes)
-    ]
-    contacts: list[FaceContact] = []
-    unsupported: list[UnsupportedContact] = []
-    penetrations: list[Penetration] = []
+    flat = _flatten(bodies)
+    return _assemble_set(names, _keyed(flat, static, ground, tol, 0), tol)
+
+
+def _flatten(bodies: Sequence[Sequence[PosedBox]]) -> list[tuple[int, int, PosedBox]]:
+    return [(i, k, b) for i, boxes in enumerate(bodies) for k, b in enumerate(boxes)]
+
+
+def _assemble_set(names: tuple[str, ...], keyed: _Keyed, tol: ContactTolerances) -> ContactSet:
+    """The ContactSet of keyed findings, each list in key order (the from-scratch order)."""
+    keyed = sorted(keyed, key=lambda kv: kv[0])  # stable: a pair's contacts keep their order
+    contacts = [f for _, f in keyed if isinstance(f, FaceContact)]
+    unsupported = [f for _, f in keyed if isinstance(f, UnsupportedContact)]
+    penetrations = [f for _, f in keyed if isinstance(f, Penetration)]
+    return ContactSet(names, tuple(contacts), tuple(unsupported), tuple(penetrations), tol)
+
+
+def _keyed(
+    flat: Sequence[tuple[int, int, PosedBox]],
+    static: Sequence[bool],
+    ground: bool,
+    tol: ContactTolerances,
+    new_from: int,
+) -> _Keyed:
+    """What :func:`detect_contacts` finds, each finding with its place in the from-scratch
+    order: ``(0, box)`` for the table, ``(1, box_p, box_q)`` for a pair of boxes (flat
+    indices). Only the findings of boxes ``flat[new_from:]`` (the table's and their pairs with
+    every other box): with ``new_from`` 0 everything, else what adding those boxes adds."""
+    out: _Keyed = []
     if ground:
-        for i, k, b in flat:
+        for f in range(new_from, len(flat)):
+            i, k, b = flat[f]
             if static[i]:
                 continue
             res = _table_contact(i, k, b, tol)
-            if isinstance(res, FaceContact):
-                contacts.append(res)
-            elif isinstance(res, UnsupportedContact):
-                unsupported.append(res)
-            elif isinstance(res, Penetration):
-                penetrations.append(res)
-    if len(flat) > 1:
+            if res is not None:
+                out.append(((0, f), res))
+    if len(flat) > 1 and new_from < len(flat):
         lo = np.array([_aabb(b)[0] for _, _, b in flat])
         hi = np.array([_aabb(b)[1] for _, _, b in flat])
         margin = max(tol.gap, 0.0)
+        new = np.arange(new_from, len(flat))
         overlap = (
-            (lo[:, None, :] <= hi[None, :, :] + margin)
-            & (lo[None, :, :] <= hi[:, None, :] + margin)
-        ).all(axis=2)
+            (lo[:, None, :] <= hi[None, new, :] + margin)
+            & (lo[None, new, :] <= hi[:, None, :] + margin)
+        ).all(axis=2)  # (F, new)
         body = np.array([i for i, _, _ in flat])
         stat = np.array([bool(static[i]) for i in body])
-        cand = overlap & (body[:, None] < body[None, :]) & ~(stat[:, None] & stat[None, :])
-        pairs = np.nonzero(cand)
-        seps = obb_separations([flat[int(p)][2] for p in pairs[0]], [flat[int(q)][2] for q in pairs[1]])
-        for p, q, sep in zip(*pairs, seps.tolist(), strict=True):
-            ia, ka, a = flat[int(p)]
-            ib, kb, b = flat[int(q)]
+        cand = (
+            overlap
+            & (body[:, None] < body[None, new])
+            & ~(stat[:, None] & stat[None, new])
+        )
+        ps, qs = np.nonzero(cand)
+        qs = new[qs]
+        seps = obb_separations([flat[int(p)][2] for p in ps], [flat[int(q)][2] for q in qs])
+        for p, q, sep in zip(ps.tolist(), qs.tolist(), seps.tolist(), strict=True):
+            ia, ka, a = flat[p]
+            ib, kb, b = flat[q]
             if sep > tol.gap:
                 continue
+            key = (1, p, q)
             if sep < -tol.penetration:
-                penetrations.append(Penetration(ia, ib, ka, kb, -sep))
+                out.append((key, Penetration(ia, ib, ka, kb, -sep)))
                 continue
             found = _box_pair_contacts(ia, ka, a, ib, kb, b, tol)
             if found:
-                contacts.extend(found)
+                out.extend((key, c) for c in found)
             else:
-                unsupported.append(
-                    UnsupportedContact(
-                        ia, ib, ka, kb, sep, "an edge or vertex on a face, or tilted faces"
+                out.append(
+                    (
+                        key,
+                        UnsupportedContact(
+                            ia, ib, ka, kb, sep, "an edge or vertex on a face, or tilted faces"
+                        ),
                     )
                 )
-    return ContactSet(names, tuple(contacts), tuple(unsupported), tuple(penetrations), tol)
+    return out
 
 
 def shrink_horizontal(box: PosedBox, clearance: float) -> PosedBox:
@@ -516,6 +550,10 @@ def shrink_horizontal(box: PosedBox, clearance: float) -> PosedBox:
     return PosedBox(box.centre, box.rotation, half)
 
 
+_TOWER: list[Any] = [None]
+"""The last scene's pieces but its last one, and their findings: ``(key, boxes, keyed)``."""
+
+
 def scene_contacts(
     scene: Scene,
     config: PhysicsConfig | None = None,
@@ -527,18 +565,30 @@ def scene_contacts(
     ``clearance`` (m, default 0 = exact geometry) shrinks the horizontal extents of the dynamic
     pieces' boxes like the simulation does (pass ``config.clearance`` to match it): grid
     neighbours then no longer touch on their sides.
+
+    Incremental (exact): the findings of all pieces but the last are kept, so a scene that is
+    the previous scene's first pieces plus one new last piece -- a Kozo tower and each
+    candidate placement on it -- only looks for the new piece's contacts, and merges them in
+    the from-scratch order (tested equal to detection from scratch).
     """
     cfg = config or scene.physics
+    tol = tolerances or ContactTolerances()
     bodies = []
     for p in scene.pieces:
         boxes = p.world_boxes(cfg)
         if not p.static:
             boxes = [shrink_horizontal(b, clearance) for b in boxes]
         bodies.append(boxes)
-    return detect_contacts(
-        bodies,
-        [p.static for p in scene.pieces],
-        [p.id for p in scene.pieces],
-        ground=scene.ground,
-        tolerances=tolerances,
-    )
+    flat = _flatten(bodies)
+    static = [p.static for p in scene.pieces]
+    names = tuple(p.id for p in scene.pieces)
+    if len(scene.pieces) < 2:
+        return _assemble_set(names, _keyed(flat, static, scene.ground, tol, 0), tol)
+    key = (scene.pieces[:-1], cfg, clearance, tol, scene.ground)
+    base = _TOWER[0]
+    if base is None or base[0] != key:
+        n = len(flat) - len(bodies[-1])
+        base = (key, n, _keyed(flat[:n], static[:-1], scene.ground, tol, 0))
+        _TOWER[0] = base
+    keyed = base[2] + _keyed(flat, static, scene.ground, tol, base[1])
+    return _assemble_set(names, keyed, tol)

@@ -70,6 +70,11 @@ class PhysicsBlowUpError(RuntimeError):
             f"physics blew up: piece {piece!r} at t = {time:.4f} s has {quantity} = {value!r}"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a worker process hands it to the pool by pickling; the default would call
+        # __init__ with the message alone (TypeError, and the pool breaks)
+        return (type(self), (self.piece, self.time, self.quantity, self.value))
+
 
 class Limit:
     """An allowed closed range ``[low, high]`` of one scene setting, in the file's unit."""

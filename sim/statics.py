@@ -424,13 +424,14 @@ class _Model:
             return 2
         return None
 
-    def set_load(self, load: np.ndarray) -> None:
-        """Free ``s`` in ``[0, s_cap]``, maximise it, with ``load`` (nb, 2) as its column."""
+    def set_load(self, load: np.ndarray, cap: float | None = None) -> None:
+        """Free ``s`` in ``[0, cap]`` (default ``s_cap``), maximise it, with ``load`` (nb, 2)
+        as its column."""
         h = self._h
         col = self.nvar
         for r, v in zip(self._rows.tolist(), load.ravel().tolist(), strict=True):
             h.changeCoeff(r, col, v)
-        h.changeColBounds(col, 0.0, self._s_cap)
+        h.changeColBounds(col, 0.0, self._s_cap if cap is None else min(cap, self._s_cap))
         h.changeColCost(col, -1.0)
 
     @property
@@ -500,7 +501,7 @@ def _conservative(
         phi = 2 * math.pi * k / directions
         d = (math.cos(phi), math.sin(phi))
         # contacts + s * load + gravity = 0  ->  A lam + s * load = b
-        model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1))
+        model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1), worst)
         if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
             return cons, None, None
         s = max(0.0, model.s)

@@ -29,6 +29,12 @@ always simulates. A centre of mass within 0.05 mm of a support edge is reported 
 Where statics alone proves the scene stands, a simulated replica ends once the scene has been
 quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole window).
 
+The ensemble stops once its verdict and its probability are settled (sequential stopping,
+:class:`sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
+the verdict of all N is certain and the 95 % Wilson interval lies on one side of 0.5; N = 8
+standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in a warm process pool and
+in warm PyBullet clients (:mod:`sim.ensemble`), which give the bits of fresh ones.
+
 Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
 """
@@ -37,7 +43,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -45,12 +51,10 @@ import numpy as np
 
 from games.rng import Rng
 from sim.config import Profile, get_profile
-from sim.lifeline import bind_to_parent, stop_pool
+from sim.ensemble import Replicas, SequentialStop
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future, ProcessPoolExecutor
-
     from sim.statics import PieceMargin, StaticReport
 
 MARGINAL_MM = 0.05
@@ -123,10 +127,32 @@ class EarlyStop:
     max_spin: float = 0.1
     max_move: float = 0.5e-3
     max_tilt_deg: float = 1.0
+    min_tilt_margin_deg: float | None = None
+    """None: only where statics decides "stands". A number (for estimates, not rule verdicts:
+    the careful bot's): also where statics finds an equilibrium on stacking contacts alone (no
+    side, edge or vertex contacts, no interpenetration) with at least this tilt margin, below
+    the 8 degrees that let statics decide alone."""
+
+    def applies(self, statics: StaticReport) -> bool:
+        """Whether replicas of a scene with this static report may stop early."""
+        if statics.decision == "stands":
+            return True
+        cs, margin = statics.contact_set, statics.tilt_margin_deg
+        return bool(
+            self.min_tilt_margin_deg is not None
+            and statics.conservative_feasible
+            and cs is not None
+            and not (cs.penetrations or cs.unsupported or cs.side_contacts)
+            and margin is not None
+            and margin >= self.min_tilt_margin_deg
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """Plain-dict form."""
-        return asdict(self)
+        """Plain-dict form (``min_tilt_margin_deg`` only when set)."""
+        out = asdict(self)
+        if self.min_tilt_margin_deg is None:
+            del out["min_tilt_margin_deg"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -159,7 +185,10 @@ class Verdict:
 
     ``requested_method`` is what the caller asked for (``auto`` or ``simulate``),
     ``decided_by`` how the verdict was reached (``statics`` or ``simulation``); ``statics`` is
-    the typed static report the verdict was built on."""
+    the typed static report the verdict was built on. ``replicas`` is the number of replicas
+    run (0 when statics decided), ``replicas_requested`` the ensemble size asked for; they differ
+    when ``sequential`` (:class:`sim.ensemble.SequentialStop`) ended the ensemble early, and
+    ``topple_probability`` is then the fraction of the replicas run."""
 
     verdict: VerdictName
     topple_probability: float
@@ -180,6 +209,8 @@ class Verdict:
     max_penetration_mm: float | None = None
     early_stop: EarlyStop | None = None
     simulated_s: float | None = None
+    replicas_requested: int | None = None
+    sequential: SequentialStop | None = None
 
     @property
     def toppled(self) -> bool:
@@ -197,6 +228,7 @@ class Verdict:
             "verdict": self.verdict,
             "topple_probability": _r(self.topple_probability),
             "replicas": self.replicas,
+            "replicas_requested": self.replicas_requested,
             "replicas_toppled": sum(self.replica_toppled),
             "seconds": self.seconds,
             "profile": self.profile,
@@ -210,6 +242,7 @@ class Verdict:
             "max_penetration_mm": _r(self.max_penetration_mm),
             "early_stop": self.early_stop.to_json() if self.early_stop else None,
             "simulated_s": _r(self.simulated_s),
+            "sequential": self.sequential.to_json() if self.sequential else None,
             "explanation": self.explanation,
             "pieces": [p.to_json() for p in self.pieces],
             "statics": None if self.statics is None else self.statics.to_json(),
@@ -278,12 +311,36 @@ def run_once(
     seconds: float,
     rule: ToppleRule,
     early_stop: EarlyStop | None = None,
+    abort: Callable[[], bool] | None = None,
 ) -> RunOutcome:
     """Simulate one scene for ``seconds`` and apply the topple rule at every check instant.
 
     With ``early_stop`` the run ends as soon as the scene has been quiet as that object defines
     (the caller decides whether statics allows it; :func:`simulate` does); ``settled`` and
-    ``simulated_s`` of the outcome say whether and when."""
+    ``simulated_s`` of the outcome say whether and when. ``abort`` is asked at every check
+    (and before the world is built): when it answers True the run raises
+    :class:`sim.ensemble.ReplicaCancelled` (a pool worker whose replica is no longer needed).
+    The world is built in the thread's warm PyBullet client (:func:`sim.ensemble.lease_client`;
+    the same bits as a fresh one)."""
+    from sim.ensemble import ReplicaCancelled, lease_client
+
+    if abort is not None and abort():
+        raise ReplicaCancelled()
+    with lease_client() as client:
+        return _run_in(scene, profile, seconds, rule, early_stop, abort, client)
+
+
+def _run_in(
+    scene: Scene,
+    profile: Profile,
+    seconds: float,
+    rule: ToppleRule,
+    early_stop: EarlyStop | None,
+    abort: Callable[[], bool] | None,
+    client: int | None,
+) -> RunOutcome:
+    """:func:`run_once` in PyBullet client ``client`` (None: a new one)."""
+    from sim.ensemble import ReplicaCancelled
     from sim.guard import check_positions
     from sim.world import World
 
@@ -291,7 +348,7 @@ def run_once(
     dyn = scene.dynamic
     edges = np.array([p.edge(cfg) for p in dyn])
     is_poly = np.array([len(p.cells) > 1 and p.box is None for p in dyn])
-    with World(scene, profile) as world:
+    with World(scene, profile, client=client) as world:
         ids = list(world.piece_ids)
         com0 = world.com_positions().copy()
         start_contacts = world.contacts_with_static()
@@ -311,6 +368,8 @@ def run_once(
             )
         )
         for _ in range(n_checks):
+            if abort is not None and abort():
+                raise ReplicaCancelled()
             world.step(steps_per_check)
             com = world.com_positions()
             check_positions(ids, world.time, com)  # before a blown-up pose can read as a fall
@@ -380,82 +439,17 @@ def _quiet(
 def _run_replica(
     args: tuple[Scene, int, int, Perturbation, Profile, float, ToppleRule, EarlyStop | None],
 ) -> RunOutcome:
+    from sim.ensemble import cancelled
+
     scene, seed, replica, perturbation, profile, seconds, rule, stop = args
-    return run_once(perturb_scene(scene, seed, replica, perturbation), profile, seconds, rule, stop)
+    return run_once(
+        perturb_scene(scene, seed, replica, perturbation), profile, seconds, rule, stop, cancelled
+    )
 
 
 # ---------------------------------------------------------------------------------------
 # The ensemble
 # ---------------------------------------------------------------------------------------
-class _Replicas:
-    """The replica runs of one verdict, in a process pool when ``n_workers`` > 1.
-
-    ``speculate``: start every replica at once with that early stop, before the caller knows
-    whether statics allows it, so the static check (0.12 s of CPU on the 24-piece tower) runs
-    in the calling process while the workers simulate. :meth:`results` then keeps the early
-    ends if the caller's ``stop`` is the same object and otherwise redoes, without early stop,
-    only the replicas that did stop early. A replica that never settled is bit-identical to one
-    run without early stop (the quiet check only reads the state), so the results never depend
-    on whether speculation happened -- nor on the worker count.
-    """
-
-    def __init__(
-        self,
-        jobs: list[tuple[Scene, int, int, Perturbation, Profile, float, ToppleRule]],
-        n_workers: int,
-        speculate: EarlyStop | None,
-    ) -> None:
-        self._jobs = jobs
-        self._n = n_workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._spec = speculate
-        self._pending: list[Future[RunOutcome]] | None = None
-        if speculate is not None and n_workers > 1:
-            pool = self._open()
-            self._pending = [pool.submit(_run_replica, (*j, speculate)) for j in jobs]
-
-    def _open(self) -> ProcessPoolExecutor:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor  # imported only when there are workers
-
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self._n,
-                mp_context=mp.get_context("fork"),
-                initializer=bind_to_parent,  # workers die with the parent (sim.lifeline)
-                initargs=(os.getpid(),),
-            )
-        return self._pool
-
-    def results(self, stop: EarlyStop | None) -> list[RunOutcome]:
-        """Every replica's outcome, replica order, as if each had run with early stop ``stop``."""
-        try:
-            if self._pending is not None:
-                runs = [f.result() for f in self._pending]
-                if stop is not self._spec:
-                    redo = [k for k, r in enumerate(runs) if r.settled]
-                    again = self._open().map(_run_replica, [(*self._jobs[k], stop) for k in redo])
-                    for k, r in zip(redo, again, strict=True):
-                        runs[k] = r
-                return runs
-            jobs = [(*j, stop) for j in self._jobs]
-            if self._n > 1:
-                return list(self._open().map(_run_replica, jobs))
-            return [_run_replica(j) for j in jobs]
-        except BaseException:
-            self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
-            raise
-        finally:
-            self.close()
-
-    def close(self, kill: bool = False) -> None:
-        """Shut the pool down (idempotent), dropping replicas not yet started; with ``kill`` the
-        running ones are killed rather than waited for."""
-        if self._pool is not None:
-            stop_pool(self._pool, kill=kill)
-            self._pool = None
-
-
 def simulate(
     scene: Scene,
     *,
@@ -469,6 +463,7 @@ def simulate(
     method: Method = "auto",
     workers: int | None = None,
     early_stop: EarlyStop | None = EarlyStop(),  # noqa: B008 (frozen, so sharing is safe)
+    sequential: SequentialStop | None = SequentialStop(),  # noqa: B008 (frozen)
 ) -> Verdict:
     """Judge whether ``scene`` stands: an ensemble of ``replicas`` seeded runs.
 
@@ -481,9 +476,13 @@ def simulate(
     profile : ``"verdict"`` (rule decisions) or ``"display"``; ``time_step`` overrides its step.
     method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
     workers : processes for the replicas (default: all cores, at most ``replicas``).
-    early_stop : when statics alone proves the scene stands (its decision is ``"stands"``),
-        each replica may end once the scene has settled (:class:`EarlyStop`); ``None`` always
-        simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
+    early_stop : when statics alone proves the scene stands (its decision is ``"stands"``; or
+        as :attr:`EarlyStop.min_tilt_margin_deg` allows), each replica may end once the scene
+        has settled (:class:`EarlyStop`); ``None`` always simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
+    sequential : stop the ensemble once its verdict and probability are settled
+        (:class:`sim.ensemble.SequentialStop`: replicas consumed in index order, the verdict
+        always that of all ``replicas``); ``None`` runs every replica. The verdict's
+        ``replicas`` counts the replicas run, ``replicas_requested`` the ensemble size asked.
 
     Returns a :class:`Verdict`; raises ``sim.world.PhysicsBlowUpError`` on a blow-up and
     ``ValueError`` on bad arguments.
@@ -506,10 +505,12 @@ def simulate(
     rule = rule or ToppleRule()
 
     n_workers = min(replicas, workers or os.cpu_count() or 1)
-    ensemble = _Replicas(
+    ensemble = Replicas(
+        _run_replica,
         [(scene, seed, k, pert, prof, secs, rule) for k in range(replicas)],
         n_workers,
         early_stop if method == "simulate" and n_workers > 1 else None,
+        sequential,
     )
     try:
         statics = _statics(scene)
@@ -527,6 +528,7 @@ def simulate(
         rule=rule,
         seed=seed,
         statics=statics,
+        replicas_requested=replicas,
     )
 
     def outcomes(
@@ -561,11 +563,12 @@ def simulate(
             **common,
         )
 
-    stop = early_stop if statics.decision == "stands" else None
+    stop = early_stop if early_stop is not None and early_stop.applies(statics) else None
     runs = ensemble.results(stop)
 
     n_top = sum(r.toppled for r in runs)
-    prob = n_top / replicas
+    n_run = len(runs)
+    prob = n_top / n_run
     falls = [r.first_fall_s for r in runs if r.first_fall_s is not None]
     first = min(falls) if falls else None
     pieces = outcomes(runs[0], np.mean([r.fell for r in runs], axis=0) if dyn_ids else [])
@@ -573,16 +576,29 @@ def simulate(
     return Verdict(
         verdict=verdict,
         topple_probability=prob,
-        replicas=replicas,
+        replicas=n_run,
         decided_by="simulation",
         first_fall_s=first,
-        explanation=_explain_sim(verdict, n_top, replicas, first, pieces, runs, statics, secs),
+        explanation=_explain_sim(
+            verdict, n_top, n_run, first, pieces, runs, statics, secs,
+            _sequential_note(sequential, n_run, replicas),
+        ),  # fmt: skip
         pieces=pieces,
         replica_toppled=tuple(r.toppled for r in runs),
         max_penetration_mm=max(r.max_penetration_mm for r in runs),
         early_stop=stop,
         simulated_s=max(r.simulated_s for r in runs),
+        sequential=sequential,
         **common,
+    )
+
+
+def _sequential_note(rule: SequentialStop | None, run: int, requested: int) -> str:
+    if rule is None or run >= requested:
+        return ""
+    return (
+        f" Sequential stop after {run} of {requested} replicas: the verdict of all {requested}"
+        " was certain and the 95 % interval of the topple probability on one side of 0.5."
     )
 
 
@@ -659,6 +675,7 @@ def _explain_sim(
     runs: Sequence[RunOutcome],
     statics: StaticReport | None,
     seconds: float,
+    note: str = "",
 ) -> str:
     if n_top:
         fallers = sorted(
@@ -683,4 +700,4 @@ def _explain_sim(
         )
     worst = _worst_piece(statics)
     tail = f" Statics: {worst.sentence}" if worst and worst.sentence else ""
-    return head + tail + _marginal_note(statics)
+    return head + note + tail + _marginal_note(statics)

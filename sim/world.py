@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +56,7 @@ import numpy as np
 
 from games.polycubes import mass_properties
 from games.quat import quat_conj, quat_mul
-from sim.config import PhysicsConfig, Profile, get_profile
+from sim.config import PYBULLET_CONTACT_BREAKING_THRESHOLD, PhysicsConfig, Profile, get_profile
 from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
     MAX_ANGULAR_SPEED,
     MAX_SPEED,
@@ -184,13 +184,22 @@ class World:
         A :class:`sim.config.Profile` or its name (``"verdict"``, ``"display"``).
     time_step:
         Overrides the profile's step (s), e.g. for step-halving checks.
+    client:
+        An already connected PyBullet client to build in instead of a new one
+        (:func:`sim.ensemble.lease_client`): it is reset first (``resetSimulation``, which
+        every world does) and not disconnected by :meth:`close`.
 
     Use as a context manager or call :meth:`close`. All arrays are in scene order of the dynamic
     pieces (:attr:`piece_ids`).
     """
 
     def __init__(
-        self, scene: Scene, profile: Profile | str = "verdict", *, time_step: float | None = None
+        self,
+        scene: Scene,
+        profile: Profile | str = "verdict",
+        *,
+        time_step: float | None = None,
+        client: int | None = None,
     ) -> None:
         from sim.bullet import connect_direct, pybullet_module  # lazy: keep `import sim` light
 
@@ -209,9 +218,11 @@ class World:
         self._asleep = False
         self.skip_sleeping_steps = True
         """When every dynamic piece sleeps, :meth:`step` only counts steps (see :meth:`step`)."""
-        self._cid: int | None = connect_direct()
+        self._owns_client = client is None
+        self._cid: int | None = connect_direct() if client is None else int(client)
         try:
-            self._build()
+            with self._own_breaking_threshold():
+                self._build()
         except BaseException:
             self.close()
             raise
@@ -279,7 +290,7 @@ class World:
         p, cid = self._p, self.client
         built = [self._body_pose(b) for b in self._dynamic]
         p.setGravity(0.0, 0.0, 0.0, physicsClientId=cid)
-        p.stepSimulation(physicsClientId=cid)
+        p.stepSimulation(physicsClientId=cid)  # inside _build: this world's threshold
         for b, (pos, q) in zip(self._dynamic, built, strict=True):
             p.resetBasePositionAndOrientation(b.body, pos.tolist(), list(q), physicsClientId=cid)
             p.resetBaseVelocity(b.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
@@ -375,10 +386,11 @@ class World:
         return self._cid is None
 
     def close(self) -> None:
-        """Disconnect the PyBullet client (idempotent)."""
+        """Disconnect the PyBullet client, unless it was lent (idempotent)."""
         if self._cid is not None:
             try:
-                self._p.disconnect(physicsClientId=self._cid)
+                if self._owns_client:
+                    self._p.disconnect(physicsClientId=self._cid)
             finally:
                 self._cid = None
 
@@ -445,16 +457,42 @@ class World:
         bodies), so skipping it is exact: tested bit for bit against stepping, and it is what
         makes a resting display world cheap (``bench/stacks.py``).
         """
+        if self._asleep or n < 1:
+            self._steps += max(0, int(n))
+            return
+        with self._own_breaking_threshold():
+            p, cid = self._p, self.client
+            for i in range(int(n)):
+                if self._asleep:
+                    self._steps += int(n) - i
+                    return
+                p.stepSimulation(physicsClientId=cid)
+                self._steps += 1
+                if self._steps % CHECK_EVERY == 0:
+                    still = self.check()
+                    self._asleep = self.skip_sleeping_steps and self.profile.sleeping and still
+
+    @contextlib.contextmanager
+    def _own_breaking_threshold(self) -> Iterator[None]:
+        """Step with this world's contact breaking threshold, then put PyBullet's back.
+
+        PyBullet keeps the threshold in one process-wide variable, not per client, and reads it
+        when a body is created (the body keeps it: building with another value changed a run,
+        stepping with another value alone did not) and when a world steps. A display world setting it once would change every verdict world (and the
+        dice) built or stepped later in the same process (measured: a verdict run's poses
+        changed after a world with another threshold was built). Building and stepping inside
+        this keeps every world's numbers independent of what else the process did."""
         p, cid = self._p, self.client
-        for i in range(int(n)):
-            if self._asleep:
-                self._steps += int(n) - i
-                return
-            p.stepSimulation(physicsClientId=cid)
-            self._steps += 1
-            if self._steps % CHECK_EVERY == 0:
-                still = self.check()
-                self._asleep = self.skip_sleeping_steps and self.profile.sleeping and still
+        thr = self.profile.contact_breaking_threshold
+        p.setPhysicsEngineParameter(contactBreakingThreshold=thr, physicsClientId=cid)
+        try:
+            yield
+        finally:
+            if thr != PYBULLET_CONTACT_BREAKING_THRESHOLD and self._cid is not None:
+                p.setPhysicsEngineParameter(
+                    contactBreakingThreshold=PYBULLET_CONTACT_BREAKING_THRESHOLD,
+                    physicsClientId=cid,
+                )
 
     def wake(self) -> None:
         """Note that the world was changed from outside :meth:`step` (poses or velocities set,

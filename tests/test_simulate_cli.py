@@ -70,3 +70,21 @@ def test_a_command_line_loads_only_its_own_command() -> None:
     v = subprocess.run([sys.executable, "-m", "sim.cli", "--version"], capture_output=True,
                        text=True, timeout=120)  # fmt: skip
     assert v.returncode == 0 and v.stdout.startswith("tablesim ")
+
+
+def test_all_replicas_turns_sequential_stopping_off() -> None:
+    """cantilever-safe stands in every replica: by default 5 of the 8 replicas settle the
+    verdict (tests/test_ensemble.py derives the 5); ``--all-replicas`` runs all 8."""
+    runs = {}
+    for extra in ((), ("--all-replicas",)):
+        p = subprocess.run(
+            [sys.executable, "-m", "sim.cli", "simulate", "cantilever-safe", "--method",
+             "simulate", "--workers", "1", "--json", *extra],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        runs[extra] = json.loads(p.stdout)
+    default, every = runs[()], runs[("--all-replicas",)]
+    assert (default["replicas"], default["replicas_requested"]) == (5, 8)
+    assert (every["replicas"], every["replicas_requested"], every["sequential"]) == (8, 8, None)
+    assert default["verdict"] == every["verdict"] == "stands"

@@ -103,14 +103,7 @@ class CarefulBot(StackingBot):
                 return (safe, v if safe else 0, marg[m], game.format_move(state, m))
 
             ranked = sorted(moves, key=prior, reverse=True)[: self.candidates]
-            best, best_key = ranked[0], None
-            for m in ranked:
-                v = game.value(state.config, m.piece)
-                p = self.risk(state, m, marg[m])
-                key = (v - p * (at_stake + v), marg[m])
-                if best_key is None or key > best_key:
-                    best, best_key = m, key
-            return best
+            return self._best_expected(state, ranked, marg, at_stake)
         if moves[0].kind != CUBE:
             return moves[0]
         # Balance cube: lowest spots first (they load the tower least), then judged.
@@ -118,8 +111,44 @@ class CarefulBot(StackingBot):
         ranked = ranked[: max(1, self.candidates // 2)]
         if len(ranked) == 1:
             return ranked[0]
-        scored = [(self.risk(state, m, None), i, m) for i, m in enumerate(ranked)]
-        return min(scored)[2]
+        best: tuple[float, int] | None = None  # (risk, rank): the least risk, then the first
+        for i, m in enumerate(ranked):
+            r = self.risk(state, m, None)
+            if best is None or (r, i) < best:
+                best = (r, i)
+            if best[0] <= 0.0:  # no later spot can beat a sure one (ties go to the first)
+                break
+        assert best is not None  # ranked has 2 or more spots; not input validation
+        return ranked[best[1]]
+
+    def _best_expected(
+        self,
+        state: KozoState,
+        ranked: list[KozoMove],
+        marg: dict[KozoMove, float],
+        at_stake: float,
+    ) -> KozoMove:
+        """The first of ``ranked`` with the best ``(v - p (at_stake + v), margin)``, judging
+        as few as that needs (branch and bound, exact): a move's key is at most its key with
+        p = 0 (or 1, were ``at_stake + v`` negative), so moves are judged from the highest such
+        bound down and the rest are skipped once none can beat the best judged so far."""
+        game = _game(self.game)
+
+        def bound(i: int) -> tuple[float, float, int]:
+            v = game.value(state.config, ranked[i].piece)
+            return (max(v, -at_stake), marg[ranked[i]], -i)
+
+        best: tuple[float, float, int] | None = None
+        for i in sorted(range(len(ranked)), key=bound, reverse=True):
+            if best is not None and bound(i) <= best:
+                break  # the bounds only go down from here
+            m = ranked[i]
+            v = game.value(state.config, m.piece)
+            key = (v - self.risk(state, m, marg[m]) * (at_stake + v), marg[m], -i)
+            if best is None or key > best:
+                best = key
+        assert best is not None  # ranked is never empty; not input validation
+        return ranked[-best[2]]
 
 
 BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "careful": CarefulBot}

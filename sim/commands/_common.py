@@ -78,11 +78,19 @@ def format_table(verdict: Any) -> str:
     rows.append("")
     rows.append(
         f"verdict: {verdict.verdict.upper()} (topple probability {verdict.topple_probability:.2f}, "
-        f"{verdict.replicas} replicas, {verdict.seconds:g} s, {verdict.profile} profile, "
+        f"{_replicas_text(verdict)}, {verdict.seconds:g} s, {verdict.profile} profile, "
         f"step {verdict.time_step * 1e3:g} ms, by {verdict.decided_by})"
     )
     rows.append(verdict.explanation)
     return "\n".join(rows)
+
+
+def _replicas_text(verdict: Any) -> str:
+    """``8 replicas``, or ``5 of 8 replicas`` when sequential stopping ended the ensemble."""
+    asked = verdict.replicas_requested
+    if verdict.replicas and asked and asked != verdict.replicas:
+        return f"{verdict.replicas} of {asked} replicas"
+    return f"{verdict.replicas} replicas"
 
 
 # ---------------------------------------------------------------------------------------

@@ -43,6 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stands and it has come to rest (default: stop such replicas early); implies "
         "--method simulate, and cannot be combined with --method auto",
     )
+    p.add_argument(
+        "--all-replicas",
+        action="store_true",
+        help="run every replica (default: stop once the verdict of all of them is certain and "
+        "the 95 %% interval of the topple probability lies on one side of 0.5)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
 
@@ -77,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             method=method,
             workers=args.workers,
             **({"early_stop": None} if args.full_window else {}),
+            **({"sequential": None} if args.all_replicas else {}),
         )
     except InvalidSceneError as exc:
         raise UsageError(str(exc)) from None

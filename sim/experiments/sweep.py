@@ -98,6 +98,7 @@ class SweepJob:
                 ),
                 method=params.get("method", "auto"),
                 workers=1,
+                sequential=None,  # a sweep estimates probabilities: every replica, unbiased
             )
         except (PhysicsBlowUpError, InvalidSceneError) as exc:
             what = "physics blew up" if isinstance(exc, PhysicsBlowUpError) else "bad scene"

@@ -58,7 +58,8 @@ class PersistentWorld(World):
         self._note(piece)
         p, cid = self._p, self.client
         parked = replace(piece, position=PARK)
-        body = self._add_piece(parked)
+        with self._own_breaking_threshold():  # a body keeps the threshold it was made with
+            body = self._add_piece(parked)
         self._bodies.append(body)
         self._by_id[piece.id] = body
         self._by_body[body.body] = body

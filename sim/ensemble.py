@@ -1,0 +1,383 @@
+"""How a verdict's replicas are run: sequential stopping, warm PyBullet clients, a warm pool.
+
+Sequential stopping (:class:`SequentialStop`)
+---------------------------------------------
+A verdict of N replicas is ``topples`` when at least half of them topple. The replicas are
+*consumed in index order* (0, 1, 2, ...), whatever order the workers finish them in, and after
+replica n - 1 has been consumed (k of the n toppled) the ensemble stops when both hold:
+
+1. **the verdict of all N is already certain** (curtailment): ``2 k >= N`` (it topples whatever
+   the other N - n give) or ``2 (k + N - n) < N`` (it stands even if all of them topple). So the
+   verdict is always the one the whole ensemble would give, bit for bit;
+2. **the probability is settled**: the 95 % Wilson score interval of the topple probability from
+   the n runs lies wholly on the verdict's side of 0.5 (upper bound < 0.5 for "stands", lower
+   bound > 0.5 for "topples").
+
+For the default N = 8: all standing stops after 5 replicas (0 of 5: Wilson upper bound 0.434),
+all toppling after 4 (4 of 4: lower bound 0.510); a 50/50 scene never stops early. Ensembles
+of 4 or fewer never stop early (0 of 3 gives an upper bound of 0.56). The verdict then reports
+``replicas`` = n (the replicas run), ``replicas_requested`` = N and the topple probability
+k / n. Since the stopping point depends only on the outcomes of replicas 0..n-1, which are
+seeded, the result does not depend on the number of workers or on timing; replicas a worker
+had started beyond the stopping point are cancelled and never read (a blow-up there is not
+seen either).
+
+Warm PyBullet clients (:func:`lease_client`)
+--------------------------------------------
+Connecting a DIRECT PyBullet client costs 16-23 ms of CPU and 60-85 ms of wall time on the
+2-core test machine, disconnecting 10-15 ms more: as much as simulating a settled tower's
+0.2 s. A replica therefore borrows its thread's *warm* client: :class:`sim.world.World` always
+starts with ``resetSimulation``, and a world rebuilt by the same commands in a reset client
+gives the same bits as one in a fresh client (tested in ``tests/test_ensemble.py``).
+
+Warm pool (:func:`warm_pool`)
+-----------------------------
+With workers, the replicas run in a process pool kept alive between verdicts (per process, for
+the main thread; other threads get a pool of their own for one verdict, since a worker bound to
+its parent with ``PR_SET_PDEATHSIG`` dies with the *thread* that started it). Each worker keeps
+its warm client, so a later verdict pays neither the fork nor the connection. A shared
+cancellation counter ends a worker's replica at its next rule check once the parent no longer
+needs it. :func:`close_pool` ends the pool (also at interpreter exit).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import math
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from sim.lifeline import bind_to_parent, stop_pool
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % normal quantile."""
+
+
+# ---------------------------------------------------------------------------------------
+# The stopping rule
+# ---------------------------------------------------------------------------------------
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion: ``k`` successes in ``n`` trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2 = z * z
+    centre = (k + z2 / 2) / (n + z2)
+    half = z * math.sqrt(k * (n - k) / n + z2 / 4) / (n + z2)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class SequentialStop:
+    """Stop an ensemble once its verdict and its probability are settled (module docstring).
+
+    ``z``: the normal quantile of the Wilson interval (1.96: 95 %)."""
+
+    z: float = Z95
+
+    def settled(self, toppled: int, run: int, total: int) -> bool:
+        """Whether ``run`` consumed replicas of ``total``, ``toppled`` of them toppling, settle
+        the verdict (threshold: half of the replicas)."""
+        if run >= total:
+            return True
+        lo, hi = wilson_interval(toppled, run, self.z)
+        if 2 * toppled >= total:  # topples whatever the rest give
+            return lo > 0.5
+        if 2 * (toppled + total - run) < total:  # stands whatever the rest give
+            return hi < 0.5
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-dict form."""
+        return {**asdict(self), "interval": "wilson", "threshold": 0.5}
+
+
+# ---------------------------------------------------------------------------------------
+# Warm PyBullet clients
+# ---------------------------------------------------------------------------------------
+_LOCAL = threading.local()
+
+
+class _Client:
+    """A thread's warm client; disconnected when the thread ends (its locals are dropped)."""
+
+    def __init__(self) -> None:
+        from sim.bullet import connect_direct
+
+        self.pid = os.getpid()
+        self.id = connect_direct()
+        self.busy = False
+
+    def __del__(self) -> None:
+        if self.pid == os.getpid():
+            with contextlib.suppress(Exception):
+                from sim.bullet import pybullet_module
+
+                pybullet_module().disconnect(physicsClientId=self.id)
+
+
+@contextlib.contextmanager
+def lease_client() -> Iterator[int | None]:
+    """This thread's warm PyBullet client for one world, or None (the world connects its own)
+    when the warm one is already lent (a world inside a world)."""
+    warm: _Client | None = getattr(_LOCAL, "client", None)
+    if warm is not None and warm.pid != os.getpid():  # a forked child: not ours to use
+        warm = None
+    if warm is None:
+        warm = _LOCAL.client = _Client()
+    if warm.busy:
+        yield None
+        return
+    warm.busy = True
+    try:
+        yield warm.id
+    finally:
+        warm.busy = False
+
+
+# ---------------------------------------------------------------------------------------
+# Worker side: cancellation
+# ---------------------------------------------------------------------------------------
+class ReplicaCancelled(Exception):
+    """Raised in a worker when the parent no longer needs the replica it is running."""
+
+
+_CANCEL: Any = None  # the pool's shared counter (a multiprocessing RawValue), in workers
+_CURRENT = 0  # the token of the verdict whose replica this worker runs
+
+
+def _init_worker(parent: int, cancel: Any) -> None:
+    global _CANCEL
+    bind_to_parent(parent)  # die with the parent; Ctrl-C is the parent's (sim.lifeline)
+    _CANCEL = cancel
+
+
+def _task(token: int, fn: Callable[[Any], Any], args: Any) -> Any:
+    global _CURRENT
+    _CURRENT = token
+    return fn(args)
+
+
+def cancelled() -> bool:
+    """In a pool worker: whether the parent has given up the verdict of the running replica
+    (False outside pools)."""
+    return _CANCEL is not None and _CANCEL.value >= _CURRENT
+
+
+# ---------------------------------------------------------------------------------------
+# Parent side: the warm pool
+# ---------------------------------------------------------------------------------------
+class _Pool:
+    """A process pool, its cancellation counter and the last token handed out."""
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor  # imported only when there are workers
+
+        ctx = mp.get_context("fork")
+        self.workers = workers
+        self.pid = os.getpid()
+        self.cancel = ctx.RawValue("q", 0)
+        self.token = 0
+        self.executor: ProcessPoolExecutor = ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(), self.cancel)
+        )
+
+    def next_token(self) -> int:
+        self.token += 1
+        return self.token
+
+    def close(self, kill: bool = False) -> None:
+        stop_pool(self.executor, kill=kill)
+
+
+_WARM: _Pool | None = None
+_WARM_LOCK = threading.Lock()
+
+
+def warm_pool(workers: int) -> tuple[_Pool, bool]:
+    """A pool of ``workers`` processes and whether it is the warm, shared one (main thread
+    only); a pool of another size replaces the warm one."""
+    global _WARM
+    if threading.current_thread() is not threading.main_thread():
+        return _Pool(workers), False
+    with _WARM_LOCK:
+        if _WARM is not None and _WARM.pid != os.getpid():
+            _WARM = None  # inherited through a fork: not ours to use or stop
+        if _WARM is not None and getattr(_WARM.executor, "_broken", False):
+            _WARM.close(kill=True)  # a worker died between verdicts (killed, out of memory)
+            _WARM = None
+        if _WARM is not None and _WARM.workers != workers:
+            _WARM.close()
+            _WARM = None
+        if _WARM is None:
+            _WARM = _Pool(workers)
+        return _WARM, True
+
+
+def close_pool(kill: bool = False) -> None:
+    """Stop the warm pool (idempotent); the next verdict with workers starts a new one."""
+    global _WARM
+    with _WARM_LOCK:
+        pool, _WARM = _WARM, None
+    if pool is not None and pool.pid == os.getpid():
+        pool.close(kill=kill)
+
+
+def _drop_broken(pool: _Pool) -> None:
+    global _WARM
+    with _WARM_LOCK:
+        if _WARM is pool:
+            _WARM = None
+    pool.close(kill=True)
+
+
+atexit.register(close_pool, True)
+
+
+def pool_cpu_seconds() -> float:
+    """CPU seconds (user + system) used so far by the live workers of the warm pool, read from
+    ``/proc`` (0 without a pool or off Linux): what ``RUSAGE_CHILDREN`` cannot count yet, since
+    it only counts children that have ended. For benchmarks."""
+    pool = _WARM
+    if pool is None or pool.pid != os.getpid():
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for proc in list((getattr(pool.executor, "_processes", None) or {}).values()):
+        try:
+            with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
+    return total / tick
+
+
+# ---------------------------------------------------------------------------------------
+# The ensemble
+# ---------------------------------------------------------------------------------------
+Run = Callable[[Any], Any]
+"""A replica function ``run(args)``, picklable (a module-level function)."""
+
+
+class Replicas:
+    """The replica runs of one verdict: ``run((*jobs[k], stop))`` for k in index order, in the
+    warm pool when ``workers`` > 1, stopped by ``sequential`` (None: every replica).
+
+    ``speculate``: start the first ``workers`` replicas at once with that early stop, before the
+    caller knows whether statics allows it, so the static check runs in the calling process
+    while the workers simulate. :meth:`results` keeps their early ends if the caller's ``stop``
+    is the same object and otherwise redoes, with ``stop``, those that did end early. A replica
+    that never settled is bit-identical to one run without early stop (the quiet check only
+    reads the state), so the result never depends on speculation, nor on the worker count.
+    Outcomes must have boolean ``toppled`` and ``settled`` attributes.
+    """
+
+    def __init__(
+        self,
+        run: Run,
+        jobs: Sequence[tuple[Any, ...]],
+        workers: int,
+        speculate: Any = None,
+        sequential: SequentialStop | None = None,
+    ) -> None:
+        self._run = run
+        self._jobs = list(jobs)
+        self._n = max(1, min(workers, len(self._jobs)))
+        self._sequential = sequential
+        self._pool: _Pool | None = None
+        self._shared = False
+        self._token = 0
+        self._spec = speculate
+        self._inflight: dict[int, tuple[Future[Any], Any]] = {}
+        self._next = 0
+        if speculate is not None and self._n > 1:
+            self._open()
+            self._fill(speculate)
+
+    def _open(self) -> _Pool:
+        if self._pool is None:
+            self._pool, self._shared = warm_pool(self._n)
+            self._token = self._pool.next_token()
+        return self._pool
+
+    def _submit(self, k: int, stop: Any) -> None:
+        pool = self._open()
+        fut = pool.executor.submit(_task, self._token, self._run, (*self._jobs[k], stop))
+        self._inflight[k] = (fut, stop)
+
+    def _running(self) -> int:
+        return sum(1 for fut, _ in self._inflight.values() if not fut.done())
+
+    def _fill(self, stop: Any) -> None:
+        """Keep ``workers`` replicas running, the next ones in index order."""
+        while self._next < len(self._jobs) and self._running() < self._n:
+            if self._next not in self._inflight:
+                self._submit(self._next, stop)
+            self._next += 1
+
+    def _outcome(self, k: int, stop: Any) -> Any:
+        """Replica ``k``'s outcome as if run with ``stop``, waiting for the pool if needed
+        (while the other workers go on with the next replicas)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        if self._n == 1:
+            return self._run((*self._jobs[k], stop))
+        if k not in self._inflight:
+            self._submit(k, stop)
+            self._next = max(self._next, k + 1)
+        while True:
+            self._fill(stop)
+            fut, used = self._inflight[k]
+            if not fut.done():
+                running = [f for f, _ in self._inflight.values() if not f.done()]
+                wait(running, return_when=FIRST_COMPLETED)
+                continue
+            del self._inflight[k]
+            out = fut.result()  # a replica's own error (a blow-up) is raised here, in order
+            if used is not stop and out.settled:  # speculated early stop not allowed: redo
+                self._submit(k, stop)
+                continue
+            self._fill(stop)
+            return out
+
+    def results(self, stop: Any) -> list[Any]:
+        """The consumed replicas' outcomes in index order, each as if run with ``stop``: all
+        of them, or the first n once :class:`SequentialStop` settles the verdict."""
+        runs: list[Any] = []
+        try:
+            toppled = 0
+            for k in range(len(self._jobs)):
+                out = self._outcome(k, stop)
+                runs.append(out)
+                toppled += bool(out.toppled)
+                seq = self._sequential
+                if seq is not None and seq.settled(toppled, len(runs), len(self._jobs)):
+                    break
+        except BaseException:
+            self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
+            raise
+        self.close()
+        return runs
+
+    def close(self, kill: bool = False) -> None:
+        """Give up the replicas still running (idempotent). A warm pool stays up unless
+        ``kill`` (an interrupt, an error: its workers are killed); a pool of its own is shut."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        pool.cancel.value = max(pool.cancel.value, self._token)
+        for fut, _ in self._inflight.values():
+            fut.cancel()
+        self._inflight.clear()
+        if kill:
+            _drop_broken(pool) if self._shared else pool.close(kill=True)
+        elif not self._shared:
+            pool.close()

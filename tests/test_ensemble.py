@@ -1,0 +1,179 @@
+"""Sequential stopping, warm PyBullet clients and the warm pool of verdict ensembles
+(:mod:`sim.ensemble`, issue #24)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import time
+
+import pytest
+
+from sim.config import get_profile
+from sim.ensemble import Replicas, SequentialStop, lease_client, warm_pool, wilson_interval
+from sim.scene import load_scene, shipped_scene_path
+from sim.verdict import Perturbation, ToppleRule, perturb_scene, run_once, simulate
+
+Z2 = 1.959963984540054**2
+
+
+def test_wilson_interval_at_the_ends_matches_its_closed_form() -> None:
+    """For 0 of n the Wilson interval is [0, z^2 / (n + z^2)]; for n of n, [n / (n + z^2), 1]
+    (the square root term is z / 2 there)."""
+    for n in range(1, 12):
+        lo, hi = wilson_interval(0, n)
+        assert lo == pytest.approx(0.0, abs=1e-15) and hi == pytest.approx(Z2 / (n + Z2))
+        lo, hi = wilson_interval(n, n)
+        assert lo == pytest.approx(n / (n + Z2)) and hi == pytest.approx(1.0)
+    # 5 of 10: centred on 0.5, half width z sqrt(2.5 + z^2/4) / (10 + z^2).
+    lo, hi = wilson_interval(5, 10)
+    half = math.sqrt(Z2) * math.sqrt(2.5 + Z2 / 4) / (10 + Z2)
+    assert (lo, hi) == pytest.approx((0.5 - half, 0.5 + half))
+
+
+def test_sequential_rule_of_an_ensemble_of_eight() -> None:
+    """N = 8, "topples" at 4 or more. All standing: after 4, 4 more topples could still make it
+    topple; after 5 it cannot, and 0 of 5 has an upper bound of z^2/(5 + z^2) = 0.434 < 0.5.
+    All toppling: 4 of 4 settles it, lower bound 4/(4 + z^2) = 0.510 > 0.5."""
+    rule = SequentialStop()
+    assert [rule.settled(0, n, 8) for n in range(1, 9)] == [False] * 4 + [True] * 4
+    assert [rule.settled(n, n, 8) for n in range(1, 9)] == [False] * 3 + [True] * 5
+    # 1 toppled of 6: the verdict is certain (1 + 2 < 4) but 1/6's upper bound is 0.56.
+    assert not rule.settled(1, 6, 8) and rule.settled(1, 8, 8)
+    # Half and half never stops before the end.
+    assert not any(rule.settled(n // 2, n, 8) for n in range(1, 8))
+    assert not any(rule.settled((n + 1) // 2, n, 8) for n in range(1, 8))
+
+
+def test_small_ensembles_never_stop_early() -> None:
+    """With 4 or fewer replicas no interval is narrow enough: 0 of 3 reaches 3.84/6.84 = 0.56,
+    3 of 3 only 0.44 (so the careful bot's 2-replica verdicts are untouched)."""
+    rule = SequentialStop()
+    for total in range(1, 5):
+        for run in range(1, total):
+            for k in range(run + 1):
+                assert not rule.settled(k, run, total), (k, run, total)
+
+
+# A replica function for the scheduler alone: outcome from the index, slow early indices so
+# that later replicas finish first (consumption must still follow index order).
+class _Out:
+    def __init__(self, toppled: bool, pid: int) -> None:
+        self.toppled, self.settled, self.pid = toppled, False, pid
+
+
+def _fake_run(args: tuple) -> _Out:
+    k, pattern, stop = args
+    time.sleep(0.05 if k % 2 == 0 else 0.0)
+    return _Out(pattern[k % len(pattern)] == "T", os.getpid())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_replicas_are_consumed_in_index_order_whatever_finishes_first(workers: int) -> None:
+    # All standing stops at 5, all toppling at 4, half and half runs all 8; one topple at
+    # index 2 too: 1 of 5 could still become 4 of 8, 1 of 6 and 1 of 7 are certain "stands"
+    # but their upper bounds are 0.56 and 0.51.
+    cases = {"SSSSSSSS": 5, "TTTTTTTT": 4, "TSTSTSTS": 8, "SSTSSSSS": 8}
+    for pattern, expect in cases.items():
+        jobs = [(k, pattern) for k in range(8)]
+        runs = Replicas(_fake_run, jobs, workers, sequential=SequentialStop()).results(None)
+        assert [r.toppled for r in runs] == [c == "T" for c in pattern[:expect]], pattern
+        every = Replicas(_fake_run, jobs, workers, sequential=None).results(None)
+        assert len(every) == 8
+
+
+def test_an_all_standing_scene_stops_after_five_of_eight_with_the_same_bytes_per_worker_count(
+) -> None:
+    """cantilever-safe stands (statics: 2 mm inside its pedestal), and its replicas come to rest
+    at once (early stop after 0.2 s): the ensemble of 8 stops after 5, says so, and 1 and 2
+    workers give the same JSON; without sequential stopping all 8 run, same verdict."""
+    scene = load_scene(shipped_scene_path("cantilever-safe"))
+    one, two = (simulate(scene, method="simulate", replicas=8, workers=w) for w in (1, 2))
+    assert json.dumps(one.to_json(), sort_keys=True) == json.dumps(two.to_json(), sort_keys=True)
+    doc = one.to_json()
+    assert (doc["replicas"], doc["replicas_requested"], doc["replicas_toppled"]) == (5, 8, 0)
+    assert doc["sequential"] == {"z": 1.959963984540054, "interval": "wilson", "threshold": 0.5}
+    assert "Sequential stop after 5 of 8 replicas" in doc["explanation"]
+    full = simulate(scene, method="simulate", replicas=8, workers=2, sequential=None)
+    assert full.replicas == 8 and full.verdict == one.verdict == "stands"
+    assert full.replica_toppled[:5] == one.replica_toppled
+    assert full.to_json()["sequential"] is None
+
+
+def test_a_toppling_scene_stops_after_four_of_eight() -> None:
+    """cantilever-tips: the bar's centre of mass is outside its pedestal, every replica topples
+    at once, so 4 of 4 settle the verdict of 8 (the whole-ensemble answer, topples)."""
+    scene = load_scene(shipped_scene_path("cantilever-tips"))
+    v = simulate(scene, method="simulate", replicas=8, seconds=1.0, workers=2)
+    assert (v.verdict, v.replicas, v.replicas_requested) == ("topples", 4, 8)
+    assert v.replica_toppled == (True,) * 4 and v.topple_probability == 1.0
+
+
+def test_a_world_in_a_warm_client_gives_the_bits_of_a_fresh_one() -> None:
+    """The same replica run in a fresh PyBullet client and in the thread's warm client after
+    another scene was simulated in it (resetSimulation, then the same commands)."""
+    tower = load_scene(shipped_scene_path("kozo-tower"))
+    other = load_scene(shipped_scene_path("kozo-overhang"))
+    prof, rule = get_profile("verdict"), ToppleRule()
+
+    def run(scene, k: int) -> bytes:
+        return pickle.dumps(run_once(perturb_scene(scene, 3, k, Perturbation()), prof, 0.3, rule))
+
+    with lease_client() as held:  # the warm client is taken: these build fresh clients
+        assert held is not None
+        fresh_tower, fresh_other = run(tower, 1), run(other, 2)
+    warm = [run(other, 2), run(tower, 1), run(other, 2)]  # these lease the warm client
+    assert warm == [fresh_other, fresh_tower, fresh_other]
+
+
+def test_the_warm_pool_serves_later_verdicts_with_the_same_workers() -> None:
+    scene = load_scene(shipped_scene_path("cantilever-safe"))
+    pool, shared = warm_pool(2)
+    assert shared
+    simulate(scene, method="simulate", replicas=2, workers=2)
+    before = sorted(p.pid for p in pool.executor._processes.values())
+    again = simulate(scene, method="simulate", replicas=2, workers=2)
+    assert warm_pool(2)[0] is pool
+    assert sorted(p.pid for p in pool.executor._processes.values()) == before
+    assert again.verdict == "stands"
+
+
+def test_a_threads_warm_client_is_disconnected_when_the_thread_ends() -> None:
+    import gc
+    import threading
+
+    from sim.bullet import pybullet_module
+
+    seen: list[int | None] = []
+
+    def work() -> None:
+        with lease_client() as cid:
+            seen.append(cid)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    gc.collect()
+    p = pybullet_module()
+    assert seen[0] is not None and not p.isConnected(physicsClientId=seen[0])
+    with lease_client() as mine:  # this thread's own stays connected between worlds
+        assert mine is not None and p.isConnected(physicsClientId=mine)
+    assert p.isConnected(physicsClientId=mine)
+
+
+def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
+    import signal
+
+    scene = load_scene(shipped_scene_path("cantilever-safe"))
+    simulate(scene, method="simulate", replicas=2, workers=2)
+    pool, _ = warm_pool(2)
+    victim = next(iter(pool.executor._processes.values()))
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.join(10)
+    deadline = time.monotonic() + 10
+    while not pool.executor._broken and time.monotonic() < deadline:
+        time.sleep(0.05)  # the executor notices the death in its own thread
+    v = simulate(scene, method="simulate", replicas=2, workers=2)
+    assert v.verdict == "stands" and warm_pool(2)[0] is not pool
