@@ -35,11 +35,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core import (
+    Bot,
     ConfigError,
-    Game,
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -81,6 +81,7 @@ from games.katamino.duel_race import (
     split_speed,
     step_seconds,
 )
+from games.katamino.family import ModeFamily
 from games.katamino.solver import PlacedPiece
 from games.polycubes import Cells, normalize
 from games.rng import Rng
@@ -176,7 +177,7 @@ def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
     return v.strip()
 
 
-class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
+class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     """Katamino Duo duels for two players (see the module docstring)."""
 
     name = "katamino"
@@ -195,7 +196,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                "seat thinking one level below)"),
         Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
     )  # fmt: skip
-    playout_options: Mapping[str, Any] = {"mode": "duel", "level": "beginner"}
+    playout_options: ClassVar[Mapping[str, Any]] = {"mode": "duel", "level": "beginner"}
 
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> DuelConfig:
@@ -219,6 +220,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
         weaker = values.get("weaker", 0)
         if isinstance(weaker, bool) or not isinstance(weaker, Integral) or weaker not in (0, 1):
             raise ConfigError(f"katamino: option --weaker must be seat 0 or 1, got {weaker!r}")
+        weaker = int(weaker)
         speed = _check_str(values, "speed", "") or ",".join(default_speeds(mode, level, weaker))
         speeds = tuple(s.strip() for s in speed.split(","))
         if len(speeds) == 1:
@@ -727,7 +729,7 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> DuelState:
         def cells(v: Any) -> Cells:
-            return tuple(tuple(int(x) for x in c) for c in v)
+            return tuple((int(c[0]), int(c[1]), int(c[2])) for c in v)
 
         def player(d: Mapping[str, Any]) -> Player:
             return Player(
@@ -761,6 +763,10 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                 "by resignation, else absent)"
             )
         return st
+
+    def bots(self) -> Mapping[str, type[Bot]]:
+        """The duel bots (``games.katamino.duel_bots``): ``smart`` gives, takes and races."""
+        return BOTS
 
     def describe(self, state: DuelState) -> str:
         from games.katamino.duel_render import describe_state

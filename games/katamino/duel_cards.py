@@ -339,7 +339,8 @@ def cards3d() -> tuple[Card3D, ...]:
 
 def get_card(card_id: str) -> Card | Card3D:
     """A card side by id (ConfigError listing the ids of that level if unknown)."""
-    for c in (*cards(), *cards3d()):
+    every: tuple[Card | Card3D, ...] = (*cards(), *cards3d())
+    for c in every:
         if c.id == card_id:
             return c
     level = card_id.rsplit("-", 1)[0]

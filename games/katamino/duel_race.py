@@ -217,7 +217,7 @@ def default_hold(name: str, dims: int) -> Cells:
 
 def _turn(cells: Cells, g: np.ndarray) -> Cells:
     pts = np.asarray(cells, dtype=np.int64) @ g.T
-    return normalize(tuple(tuple(int(v) for v in p) for p in pts.tolist()))
+    return normalize(tuple((int(p[0]), int(p[1]), int(p[2])) for p in pts.tolist()))
 
 
 AXES = {

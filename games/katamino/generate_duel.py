@@ -64,7 +64,7 @@ so that tuning the game's default speeds does not change the cards)."""
 @cache
 def halves_of(size: int) -> tuple[tuple[str, ...], ...]:
     """Every set of pieces of ``size`` cubes (one per shape multiset), in a fixed order."""
-    out = {}
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
     for k in range(1, 9):
         for combo in itertools.combinations(ALL, k):
             if size_of(combo) == size:
@@ -106,7 +106,7 @@ def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None,
     with their difficulty and seconds, sorted easiest first."""
     speeds = speeds_of(LEVELS[level or spec.name])
     seen: set = set()
-    out = []
+    out: list[tuple[float, tuple, dict]] = []
     tries = unbalanced = 0
     while len(out) < n:
         if tries >= MAX_DRAWS:
@@ -222,7 +222,7 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
                 if not balanced(secs0):
                     continue
             side, secs = orient(k, side0, secs0)
-            hc = ((), ())
+            hc: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
             if level != "normal":
                 hc = (
                     tuple(safe_replacements(side, spec, 0)),
