@@ -89,9 +89,17 @@ class TilesApp(WindowApp):
         tray they land in (None without dice). Every throw comes to rest inside it."""
         from sim.view.dice import TRAY
 
-        if self.game.name not in DICE_GAMES:
+        if self.game.name == "catego":
+            return CATEGO_DICE, TRAY
+        cfg = getattr(self.state, "config", None)
+        if self.game.name != "katoiz" or cfg is None:
             return None
-        return (CATEGO_DICE if self.game.name == "catego" else KATOIZ_DICE), TRAY
+        # which Katoiz types throw dice: 3-set always, stapeltje unless the colour ladder
+        # replaces them, stapeltoren from level 3 (the colour die) on
+        kind = getattr(cfg, "type", "")
+        rolls = (kind == "3-set" or (kind == "stapeltje" and not cfg.colour_ladder)
+                 or (kind == "stapeltoren" and cfg.colour_die))  # fmt: skip
+        return (KATOIZ_DICE, TRAY) if rolls else None
 
     def framing_points(self, layout: TableLayout) -> np.ndarray:
         """The table and the whole dice tray: the first camera keeps every landing in view
