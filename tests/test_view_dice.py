@@ -106,3 +106,47 @@ def test_items_and_poses_follow_the_throw() -> None:
         centre = np.asarray(item.position) + item.rotation() @ np.full(3, DIE_EDGE / 2)
         assert np.allclose(centre, roll.throw.positions[i, -1], atol=1e-9)
         assert set(item.faces) == set(FACE_AXES)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("catego", None), pytest.param("katoiz", {"type": "stapeltje"}, marks=pytest.mark.slow)],
+)
+def test_dice_come_to_rest_in_view(game: str, options: dict | None) -> None:
+    """Bots play; after every throw the dice lie inside the picture the player sees (all eight
+    corners of each die project into the frame) and are seen there: taking the dice away (a
+    metre under the table) changes most pixels of each die's box (a die under the text boxes
+    or off the frame would change none). The camera is set before the first throw, so later
+    dice, which land anywhere in the tray, must be kept in view by the framing, not by luck."""
+    from sim.view.interact.tiles_app import app_for
+
+    size = (480, 270)
+    rolls = 0
+    with app_for(game, options=options, players=("random", "random"), seed=0, size=size,
+                 backend="tiny") as app:  # fmt: skip
+        app.frame()
+        for _ in range(6):
+            n = len(app.moves)
+            for _ in range(600):  # the bot's move, then its animation (dice film) to the end
+                app.tick(1 / 30)
+                if len(app.moves) > n and app._showing() is None:
+                    break
+            img = app.frame()
+            roll = app.dice_roll()
+            if roll is None:
+                continue
+            rolls += 1
+            rest = roll.poses(-1)
+            app.renderer.set_poses({k: ((p[0], p[1], p[2] - 1.0), q) for k, (p, q) in rest.items()})
+            bare = app.renderer.render()
+            app.renderer.set_poses(rest)
+            for i, spec in enumerate(roll.specs):
+                c = roll.throw.positions[i, -1]
+                corners = np.array([c + DIE_EDGE * (np.array(s) - 0.5) for s in np.ndindex(2, 2, 2)])
+                px = app.renderer.view.project(corners, size)
+                lo, hi = px.min(axis=0), px.max(axis=0)
+                assert lo.min() >= 0 and hi[0] < size[0] and hi[1] < size[1], (spec.id, lo, hi)
+                box = (slice(int(lo[1]), int(hi[1]) + 1), slice(int(lo[0]), int(hi[0]) + 1))
+                seen = (np.abs(img[box].astype(int) - bare[box]).sum(axis=2) > 40).mean()
+                assert seen > 0.4, (spec.id, c, seen)
+    assert rolls >= 3, rolls

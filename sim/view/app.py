@@ -577,7 +577,7 @@ class WindowApp:
         spec = dict(layout.camera or {})
         yaw = float(spec.get("yaw", DEFAULT_YAW))
         pitch = float(spec.get("pitch", DEFAULT_PITCH))
-        view = camera_for_scene(spec, layout.points(), self.size[0] / self.size[1])
+        view = camera_for_scene(spec, self.framing_points(layout), self.size[0] / self.size[1])
         self._orbit = {
             "target": np.asarray(view.look_at, float),
             "distance": float(np.linalg.norm(np.subtract(view.pos, view.look_at))),
@@ -585,6 +585,11 @@ class WindowApp:
             "pitch": pitch,
             "fov": view.fov,
         }
+
+    def framing_points(self, layout: TableLayout) -> np.ndarray:
+        """The points (N, 3) m the first camera frames: the table's items (a subclass adds
+        where things will come, e.g. the area thrown dice can land in)."""
+        return layout.points()
 
     def camera_spec(self) -> dict[str, Any]:
         """The orbit camera as a camera spec (target, distance, yaw, pitch, fov)."""

@@ -46,6 +46,8 @@ _MODULES = {"tiny": "p3tinydisplay", "gl": "pandagl"}
 _PIPES: dict[str, Any] = {}
 _XVFB: dict[str, Any] = {}
 _AUTO: list[str] = []
+_INHERITED: list[Any] = []  # a forked child's copies of the parent's pipes: never used, never freed
+_XVFB_ATEXIT: list[bool] = []
 
 
 class BackendUnavailableError(RuntimeError):
@@ -59,7 +61,9 @@ def _check_name(backend: str) -> str:
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """Linux: have the kernel send SIGTERM to this child when its parent dies."""
+    """Linux: have the kernel send SIGTERM to this child when the thread that started it ends
+    (``PR_SET_PDEATHSIG`` watches the parent *thread*, not the process: only ever set from the
+    main thread, whose end is the process's)."""
     import contextlib
     import ctypes
     import signal
@@ -70,21 +74,29 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
 
 def xvfb_display() -> str | None:
     """The X display for the ``gl`` backend: ``$DISPLAY`` if set, else a private Xvfb started
-    now (once per process); None when neither exists.
+    now (once per process, again if it has ended); None when neither exists.
 
     The Xvfb must outlive every X connection of this process: Panda3D closes its display only
     when the interpreter tears the pipe down, after ``atexit`` handlers, and an X server gone
-    before that makes Xlib abort the process with exit code 1. So the server is started with
-    ``-terminate`` (it ends when its last client, this process, disconnects) and with a
-    parent-death signal (it ends if this process is killed), never stopped from here.
+    before that makes Xlib abort the process with exit code 1. So it is never stopped from
+    here: it is started with ``-terminate`` and ends when its last client (this process)
+    disconnects, which the kernel also does when this process is killed. Started from the main
+    thread it also gets a parent-death signal (for a kill before the first connection); not
+    from another thread: that signal fires when the *starting thread* ends, which took the
+    server away under a live gl pipe (a green test run exited 1 at teardown).
     """
+    import threading
+
     if os.environ.get("DISPLAY"):
         return os.environ["DISPLAY"]
-    if "display" in _XVFB:
+    proc = _XVFB.get("proc")
+    if proc is not None and proc.poll() is None:
         return _XVFB["display"]
+    _XVFB.clear()
     exe = shutil.which("Xvfb")
     if exe is None:
         return None
+    main = threading.current_thread() is threading.main_thread()
     read_fd, write_fd = os.pipe()
     try:
         proc = subprocess.Popen(
@@ -93,7 +105,7 @@ def xvfb_display() -> str | None:
             pass_fds=(write_fd,),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=_die_with_parent if main else None,
         )  # fmt: skip
     finally:
         os.close(write_fd)
@@ -105,8 +117,24 @@ def xvfb_display() -> str | None:
         return None
     _XVFB["proc"] = proc
     _XVFB["display"] = f":{number}"
-    atexit.register(_release_gl_pipe)
+    if not _XVFB_ATEXIT:
+        _XVFB_ATEXIT.append(True)
+        atexit.register(_release_gl_pipe)
     return _XVFB["display"]
+
+
+def _forget_in_child() -> None:  # pragma: no cover - runs in forked children
+    """A forked child shares the parent's X connections (the same sockets): it must never use
+    nor close them (either would corrupt the parent's connection). Keep the parent's pipes
+    referenced for good and let the child open its own if it draws."""
+    _INHERITED.extend(_PIPES.values())
+    _PIPES.clear()
+    _AUTO.clear()
+    _XVFB.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def _release_gl_pipe() -> None:

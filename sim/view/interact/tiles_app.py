@@ -31,6 +31,10 @@ __all__ = ["DICE_GAMES", "TilesApp", "app_for"]
 DICE_GAMES = ("catego", "katoiz")
 """Registered games whose state holds a roll of dice drawn on the table."""
 _DICE_IDS = ("die1", "die2", "colour-die", "picture-die")
+CATEGO_DICE = (0.0, -0.1)
+"""Centre (x, y) m of Catego's dice tray: in front of the score sheet."""
+KATOIZ_DICE = (0.26, 0.0)
+"""Centre (x, y) m of Katoiz's dice tray: right of the grid."""
 
 
 def _smooth(f: float) -> float:
@@ -74,11 +78,42 @@ class TilesApp(WindowApp):
         if key not in self._rolls:
             seed = derive_seed("tablesim-view-dice", self.game.name, self.seed, n) % (2**31)
             if self.game.name == "catego":
-                self._rolls[key] = catego_dice(faces, seed, centre=(0.0, -0.1))  # type: ignore[arg-type]
+                self._rolls[key] = catego_dice(faces, seed, centre=CATEGO_DICE)  # type: ignore[arg-type]
             else:
                 pair = (faces[0], faces[1] if len(faces) > 1 else None)
-                self._rolls[key] = katoiz_dice(pair, seed, centre=(0.26, 0.0))  # type: ignore[arg-type]
+                self._rolls[key] = katoiz_dice(pair, seed, centre=KATOIZ_DICE)  # type: ignore[arg-type]
         return self._rolls[key]
+
+    def dice_area(self) -> tuple[tuple[float, float], float] | None:
+        """Where this game's dice are thrown: (centre x, y) m and the half-size of the square
+        tray they land in (None without dice). Every throw comes to rest inside it."""
+        from sim.view.dice import TRAY
+
+        if self.game.name == "catego":
+            return CATEGO_DICE, TRAY
+        cfg = getattr(self.state, "config", None)
+        if self.game.name != "katoiz" or cfg is None:
+            return None
+        # which Katoiz types throw dice: 3-set always, stapeltje unless the colour ladder
+        # replaces them, stapeltoren from level 3 (the colour die) on
+        kind = getattr(cfg, "type", "")
+        rolls = (kind == "3-set" or (kind == "stapeltje" and not cfg.colour_ladder)
+                 or (kind == "stapeltoren" and cfg.colour_die))  # fmt: skip
+        return (KATOIZ_DICE, TRAY) if rolls else None
+
+    def framing_points(self, layout: TableLayout) -> np.ndarray:
+        """The table and the whole dice tray: the first camera keeps every landing in view
+        (the dice of later turns land anywhere in the tray, not where the first ones lay)."""
+        from sim.view.drawings.common import DIE_EDGE
+
+        points = layout.points()
+        area = self.dice_area()
+        if area is None:
+            return points
+        (cx, cy), half = area
+        tray = [(cx + sx * half, cy + sy * half, z)
+                for sx in (-1, 1) for sy in (-1, 1) for z in (0.0, DIE_EDGE)]  # fmt: skip
+        return np.concatenate([points, np.asarray(tray, dtype=float)])
 
     def _base_layout(self) -> TableLayout:
         from dataclasses import replace
