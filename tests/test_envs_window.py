@@ -7,11 +7,9 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 SCRIPT = """
 import numpy as np, sys

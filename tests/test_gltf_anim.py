@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 pygltflib = pytest.importorskip("pygltflib")
 
-ROOT = Path(__file__).resolve().parents[1]
 FPS, SECONDS = 10.0, 0.5
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True, text=True,
-        timeout=300,
-    )  # fmt: skip
 
 
 def _accessor(gltf, blob: bytes, index: int) -> np.ndarray:
@@ -35,7 +26,7 @@ def _accessor(gltf, blob: bytes, index: int) -> np.ndarray:
 @pytest.fixture(scope="module")
 def film(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     tmp = tmp_path_factory.mktemp("glb")
-    p = _cli("record", "cantilever-tips", "-o", "tips.glb", "--seconds", str(SECONDS),
+    p = run_cli("record", "cantilever-tips", "-o", "tips.glb", "--seconds", str(SECONDS),
              "--fps", str(FPS), cwd=tmp)  # fmt: skip
     assert p.returncode == 0, p.stderr
     return tmp / "tips.glb", p.stdout
@@ -96,6 +87,6 @@ def test_trimesh_reads_it_upright(film: tuple[Path, str]) -> None:
 
 
 def test_glb_needs_physics(tmp_path: Path) -> None:
-    p = _cli("record", "example:kaito", "-o", "k.glb", cwd=tmp_path)
+    p = run_cli("record", "example:kaito", "-o", "k.glb", cwd=tmp_path)
     assert p.returncode == 2 and "needs physics" in p.stderr
     assert not list(tmp_path.iterdir())

@@ -1,9 +1,82 @@
-"""`import games` stays pure: no physics, meshes or rendering libraries."""
+"""The layers of docs/architecture.md hold: ``sim -> games, meshes``, ``meshes -> games``,
+``tablesim -> sim, games``; ``games`` imports no physics, meshes or rendering library.
+
+Two kinds of check: the import statements of every file (function-level, lazy imports
+included), and ``sys.modules`` after importing modules in a fresh interpreter."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+ABOVE_GAMES = ("sim", "meshes", "tablesim", "pybullet", "panda3d", "direct", "trimesh", "scipy",
+               "mujoco", "matplotlib", "PIL", "highspy", "pettingzoo", "gymnasium")  # fmt: skip
+"""What the rules layer must never import (numba and llvmlite: only the compiled Katamino
+kernel's own modules, ``games/katamino/_kernel_*.py``)."""
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import statement in ``path``, at any depth."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+    return out
+
+
+def _offending(package: str, banned: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)}:{line}: imports {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for line, name in _imports(path)
+        if name.split(".")[0] in banned
+    ]
+
+
+def test_no_file_of_games_imports_a_higher_layer_or_a_heavy_library() -> None:
+    bad = _offending("games", ABOVE_GAMES)
+    compiled = [f for f in _offending("games", ("numba", "llvmlite")) if "/_kernel_" not in f]
+    assert bad == [] and compiled == []
+
+
+def test_no_file_of_meshes_imports_sim_tablesim_or_a_renderer() -> None:
+    assert _offending("meshes", ("sim", "tablesim", "pybullet", "panda3d", "direct")) == []
+
+
+def test_sim_reads_only_the_shipped_data_of_tablesim() -> None:
+    """``sim`` finds shipped scenes and specs through ``tablesim.data`` (importlib.resources)
+    and nothing else of the API layer above it; ``tablesim.data`` itself imports no ``sim``."""
+    upward = [
+        f"{path.relative_to(ROOT)}:{line}: imports {name}"
+        for path in sorted((ROOT / "sim").rglob("*.py"))
+        for line, name in _imports(path)
+        if name.split(".")[0] == "tablesim" and name != "tablesim.data"
+    ]
+    assert upward == []
+    assert [n for _, n in _imports(ROOT / "tablesim" / "data.py") if n.split(".")[0] == "sim"] == []
+
+
+def test_every_games_module_imported_pulls_in_no_higher_layer() -> None:
+    """Importing every module of ``games`` (the Katamino families and generators included;
+    not the numba kernel) loads nothing of ``ABOVE_GAMES`` transitively."""
+    names = sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "games").rglob("*.py")
+        if p.name != "_kernel_numba.py"
+    )
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {ABOVE_GAMES!r}))\n"
+    )
+    assert _run(code).strip() == "[]"
 
 
 def _run(code: str) -> str:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import run_cli
 
 from games.core import ConfigError, StateFormatError
 from games.katamino.game import DEFAULT_MODE, GAME, MODES, family
@@ -99,9 +100,8 @@ def test_smart_bot_through_the_dispatcher() -> None:
     assert GAME.result(st).winners == (0,)
 
 
-def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, input=stdin, timeout=120)
 
 
 def test_cli_smart_solves_and_shows_steps() -> None:

@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 SCENE = """unit = "kozo"
 [[piece]]

@@ -4,14 +4,13 @@ docs, and the boundary checks that use it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from sim.guard import LIMITS, PhysicsBlowUpError, check_body, check_positions
 from sim.scene import InvalidSceneError, parse_scene
 
-ROOT = Path(__file__).resolve().parents[1]
 BAR = '[[piece]]\npiece = "kozo-standard:3I"\nat = [0, 0, 0]\n'
 
 

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from sim.cli import REPORT_LINE, main
-
-ROOT = Path(__file__).resolve().parents[1]
 
 BAR = 'unit = "kozo"\n[[piece]]\npiece = "kozo-standard:3I"\nat = [0, 0, 0]\n'
 

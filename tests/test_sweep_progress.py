@@ -7,11 +7,10 @@ import io
 import re
 import subprocess
 import sys
-from pathlib import Path
+
+from conftest import ROOT
 
 from sim.experiments.progress import Progress, format_duration, progress_callback
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 class Clock:

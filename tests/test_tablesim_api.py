@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 import tablesim
 from tablesim import data
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_public_names_resolve() -> None:

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from games.registry import game_names, get_game
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = {"kozo": ["--table", "stand-in"], "kataboom": ["--table", "stand-in"], "katamino": ["--mode", "duel"]}
 # Katamino reads "undo" and "quit" itself (its own take-back and resign moves)
 OWN_UNDO = {"katamino"}

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 NEEDS_X = pytest.mark.skipif(
     shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
     reason="needs Xvfb and xdotool (apt-get install -y xvfb xdotool)",
