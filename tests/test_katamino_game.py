@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from games.core import ConfigError, StateFormatError
-from games.katamino.game import DEFAULT_MODE, GAME, MODE_FAMILIES, family
+from games.katamino.game import DEFAULT_MODE, GAME, MODES, family
 from games.katamino.solo import SOLO_GAME
 from games.katamino.solo_data import SOLO_MODES
 from games.registry import bot_classes, get_game, make_bot
@@ -20,13 +20,38 @@ def test_registered_with_every_mode() -> None:
     assert get_game("katamino") is GAME
     mode = GAME.options[0]
     assert mode.name == "mode" and mode.default == DEFAULT_MODE == "solo"
-    assert set(mode.choices) == set(MODE_FAMILIES) >= set(SOLO_MODES)
+    assert set(mode.choices) == set(MODES.names) >= set(SOLO_MODES)
     names = [o.name for o in GAME.options]
     assert len(names) == len(set(names))
     assert {"card", "challenge", "swap", "straight_horizontal"} <= set(names)
     for m in SOLO_MODES:
         assert family(m) is SOLO_GAME
     assert {"random", "smart"} <= set(bot_classes("katamino"))
+
+
+def test_modes_are_two_families_loaded_on_first_use() -> None:
+    """Ten modes, two family objects (solo, duel); importing the dispatcher imports neither
+    family module (they load when a mode is first asked for)."""
+    from games.katamino.duel import DUEL_GAME, DUEL_MODES
+
+    assert MODES.names[:6] == SOLO_MODES and MODES.names[6:] == DUEL_MODES
+    assert MODES.distinct() == (SOLO_GAME, DUEL_GAME)
+    assert MODES.names_of(DUEL_GAME) == DUEL_MODES
+    for fam in MODES.distinct():
+        assert "smart" in fam.bots()
+    code = ("import sys, games.katamino.game as g; "
+            "print(sorted(m for m in sys.modules if m.startswith('games.katamino.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout  # fmt: skip
+    assert "games.katamino.solo'" not in out and "games.katamino.duel'" not in out, out
+
+
+def test_solo_moves_take_no_stamped_seconds() -> None:
+    """Only the duel races time a person's moves (tests/test_katamino_duel_clock.py): through
+    the dispatcher a solo move comes back as it was given."""
+    st = GAME.new_game(GAME.make_config({"mode": "traditional"}, players=1), 0)
+    move = GAME.legal_moves(st)[0]
+    assert GAME.stamp_seconds(st, move, 12.34) is move
 
 
 def test_default_config_is_a_solo_challenge() -> None:

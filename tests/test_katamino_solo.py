@@ -237,6 +237,9 @@ def test_json_round_trip_and_bad_state() -> None:
     obj["placed"] = [["C", [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]]]]  # not an O shape
     with pytest.raises(StateFormatError, match="placed C"):
         G.state_from_json(obj)
+    obj["placed"] = [["C", [[0, 0], [1, 0], [0, 1], [1, 1]]]]  # cells need x, y and z
+    with pytest.raises(StateFormatError, match="katamino solo state"):
+        G.state_from_json(obj)
     del obj["placed"]
     with pytest.raises(StateFormatError):
         G.state_from_json(obj)

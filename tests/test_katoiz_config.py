@@ -225,3 +225,17 @@ def test_command_line_flags() -> None:
         GAME, ["--type", "3-set", "--remove-disc", "--set-rule", "pairwise"]
     )
     assert GAME.make_config(values, players=3).set_rule == "pairwise"
+
+
+def test_every_type_is_one_registered_variant() -> None:
+    """The ``type`` option's choices and the variant registry name the same types, in order,
+    and each type's variant is a distinct object."""
+    from games.katoiz.config import TYPES
+    from games.katoiz.game import VARIANTS
+
+    assert VARIANTS.names == TYPES == ("stapeltoren", "3-set", "stapeltje")
+    assert len(VARIANTS.distinct()) == 3
+    for name in TYPES:
+        assert VARIANTS.get(name).name == name
+    with pytest.raises(ConfigError, match="option --type: 'chess' is not a type"):
+        VARIANTS.get("chess")

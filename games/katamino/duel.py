@@ -38,8 +38,8 @@ from numbers import Integral
 from typing import Any, ClassVar
 
 from games.core import (
+    Bot,
     ConfigError,
-    Game,
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -81,6 +81,7 @@ from games.katamino.duel_race import (
     split_speed,
     step_seconds,
 )
+from games.katamino.family import ModeFamily
 from games.katamino.solver import PlacedPiece
 from games.polycubes import Cells, normalize
 from games.rng import Rng
@@ -176,7 +177,7 @@ def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
     return v.strip()
 
 
-class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
+class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     """Katamino Duo duels for two players (see the module docstring)."""
 
     name = "katamino"
@@ -762,6 +763,10 @@ class KataminoDuel(Game[DuelState, DuelMove, DuelConfig]):
                 "by resignation, else absent)"
             )
         return st
+
+    def bots(self) -> Mapping[str, type[Bot]]:
+        """The duel bots (``games.katamino.duel_bots``): ``smart`` gives, takes and races."""
+        return BOTS
 
     def describe(self, state: DuelState) -> str:
         from games.katamino.duel_render import describe_state

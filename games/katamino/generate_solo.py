@@ -175,7 +175,7 @@ def easier_swaps(base: Sequence[str], used: set[str]) -> list[tuple[str, tuple[s
 
 def same_size_swaps(names: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Every swap of one piece for an unused piece of the same size and another shape."""
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for old in names:
         for new in ALL:
             if new in names or piece(new).size != piece(old).size:
@@ -277,7 +277,7 @@ def gen_solo3d(seed: int) -> list[dict[str, Any]]:
     cards = []
     for k, box in enumerate(("2x3x4", "3x3x3", "2x3x5", "2x2x6"), start=1):
         seen: set = set()
-        chs = []
+        chs: list[dict[str, Any]] = []
         for i in range(1, 7):
             s = find_set(d, box, ALL, 2, avoid=seen)
             seen.add(s)
@@ -367,6 +367,11 @@ def puzzle_a_sets() -> list[tuple[str, ...]]:
     return out
 
 
+def _solvable_in(box: str) -> Callable[[tuple[str, ...]], bool]:
+    """A test for :func:`find_set`: the piece set also fills ``box``."""
+    return lambda s: is_solvable(target_of(box), pieces(s))
+
+
 def gen_puzzle3d(seed: int) -> list[dict[str, Any]]:
     """Card A: every set that fills 3x4 and builds 2x2x3. Cards B..F: 8 random sets each that
     fill the flat grid and build the example structure."""
@@ -379,11 +384,10 @@ def gen_puzzle3d(seed: int) -> list[dict[str, Any]]:
             sets = []
             seen: set = set()
             while len(sets) < 8:
-                s = find_set(d, grid, ALL, 3, avoid=seen,
-                             extra=lambda s, box=box: is_solvable(target_of(box), pieces(s)))
+                s = find_set(d, grid, ALL, 3, avoid=seen, extra=_solvable_in(box))
                 seen.add(s)
                 sets.append(s)
-        chs = []
+        chs: list[dict[str, Any]] = []
         for s in sets:
             built = staged([(f"Puzzle {letter}", grid, s), (box, box, s)])
             assert built is not None

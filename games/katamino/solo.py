@@ -27,12 +27,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core import (
     Bot,
     ConfigError,
-    Game,
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -49,11 +48,13 @@ from games.katamino import (
     partial_problem,
     solve_one,
 )
+from games.katamino.family import ModeFamily
 from games.katamino.solo_data import (
     SOLO_MODES,
     Challenge,
     challenges,
     get_challenge,
+    json_cell,
     orientations_of,
     piece,
 )
@@ -246,7 +247,7 @@ def parse_cell(text: str, dims: int) -> tuple[int, int, int]:
 # ------------------------------------------------------------------------------ the game
 
 
-class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
+class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
     """Solo (or cooperative) Katamino puzzles from the shipped tables."""
 
     name = "katamino"
@@ -266,7 +267,7 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
         Option("penta4_first", "bool", False,
                "solo3d cards 5-7: fill the half's Penta 4 flat before the 3x3x4"),
     )  # fmt: skip
-    playout_options: Mapping[str, Any] = {"mode": "solo"}
+    playout_options: ClassVar[Mapping[str, Any]] = {"mode": "solo"}
 
     # ---- configuration -------------------------------------------------------------------
     def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> SoloConfig:
@@ -595,8 +596,7 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
     def state_from_json(self, obj: Mapping[str, Any]) -> SoloState:
         try:
             def board(v: Any) -> tuple[Placement, ...]:
-                return tuple((str(n), tuple(tuple(int(x) for x in c) for c in cells))
-                             for n, cells in v)  # fmt: skip
+                return tuple((str(n), tuple(json_cell(c) for c in cells)) for n, cells in v)
 
             st = SoloState(
                 str(obj["mode"]), int(obj["card"]), int(obj["challenge"]), str(obj["swap"]),
@@ -630,6 +630,10 @@ class KataminoSolo(Game[SoloState, SoloMove, SoloConfig]):
                 raise StateFormatError(f"katamino solo state: placed {name}: {exc}") from None
             probe = replace(probe, placed=(*probe.placed, (name, cells)))
         return st
+
+    def bots(self) -> Mapping[str, type[Bot]]:
+        """The solo bots: ``smart`` solves the puzzle."""
+        return BOTS
 
     def describe(self, state: SoloState) -> str:
         from games.katamino.solo_render import describe_state

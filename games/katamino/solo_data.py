@@ -23,7 +23,7 @@ from typing import Any
 
 from games.core import ConfigError
 from games.katamino import Target, legal_orientations
-from games.polycubes import Cells, Piece, get_catalogue
+from games.polycubes import Cell, Cells, Piece, get_catalogue
 
 DATA_DIR = Path(__file__).with_name("data")
 CATALOGUE = "katamino-duo"
@@ -89,9 +89,15 @@ class Challenge:
     swaps: tuple[str, ...]
 
 
+def json_cell(value: Any) -> Cell:
+    """A cell written in JSON as ``[x, y, z]``, as an integer triple (ValueError or TypeError
+    for anything else)."""
+    x, y, z = value
+    return (int(x), int(y), int(z))
+
+
 def _stage(obj: dict[str, Any]) -> Stage:
-    sol = tuple((str(n), tuple(tuple(int(v) for v in c) for c in cells)) for n, cells in
-                obj["solution"])  # fmt: skip
+    sol = tuple((str(n), tuple(json_cell(c) for c in cells)) for n, cells in obj["solution"])
     return Stage(str(obj["name"]), str(obj["target"]), tuple(obj["pieces"]), sol,
                  obj.get("difficulty"))  # fmt: skip
 

@@ -1,15 +1,17 @@
 """The Katoiz game object: one registered game, three game types chosen by ``type``.
 
-The rules of each type live in their own module (:mod:`games.katoiz.stapeltoren`,
-:mod:`games.katoiz.threeset`, :mod:`games.katoiz.stapeltje`); this class validates options,
-dispatches on ``config.type`` and adds the common JSON header (game, version, config, stream).
+Each type is a variant (:mod:`games.variants`): an object implementing :class:`KatoizVariant`,
+the Stapeltoren rules :data:`games.katoiz.stapeltoren.STAPELTOREN`, the 3-set rules
+:data:`games.katoiz.threeset.THREE_SET` and the Stapeltje-four rules
+:data:`games.katoiz.stapeltje.STAPELTJE`, registered in :data:`VARIANTS` under their type names.
+This class validates the options (common to all types), forwards each rule to the variant of
+``config.type`` and adds the common JSON header (game, version, config, stream).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from games.core import (
     ConfigError,
@@ -23,25 +25,45 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.katoiz import stapeltje, stapeltoren, threeset
 from games.katoiz.components import Move
 from games.katoiz.config import OPTIONS, KatoizConfig
 from games.katoiz.config import make_config as _make_config
+from games.katoiz.stapeltje import STAPELTJE, StapelState
+from games.katoiz.stapeltoren import STAPELTOREN, TorenState
+from games.katoiz.threeset import THREE_SET, SetState
+from games.rng import Rng
+from games.variants import Variant, VariantRegistry
 
 STATE_VERSION = 1
-RULES: dict[str, ModuleType] = {
-    "stapeltoren": stapeltoren,
-    "3-set": threeset,
-    "stapeltje": stapeltje,
-}
-KatoizState = stapeltoren.TorenState | threeset.SetState | stapeltje.StapelState
+KatoizState = TorenState | SetState | StapelState
 
 
-def _rules(state: Any) -> ModuleType:
+class KatoizVariant(Variant[Any, Move, KatoizConfig], Protocol):
+    """One Katoiz game type: the rules of :class:`games.variants.Variant`, plus its position's
+    own JSON fields (the game writes the header, config and stream around them)."""
+
+    name: str
+
+    def state_fields(self, state: Any) -> dict[str, Any]:
+        """The position's own fields as JSON."""
+        ...
+
+    def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> Any:
+        """Rebuild and check a position of this type; raises StateFormatError."""
+        ...
+
+
+VARIANTS: VariantRegistry[KatoizVariant] = VariantRegistry(
+    "katoiz", "type", {v.name: v for v in (STAPELTOREN, THREE_SET, STAPELTJE)}
+)
+"""The game types by name (the ``type`` option's choices, in the same order)."""
+
+
+def _rules(state: Any) -> KatoizVariant:
     cfg = getattr(state, "config", None)
     if not isinstance(cfg, KatoizConfig):
         raise StateFormatError(f"katoiz: {type(state).__name__} is not a Katoiz state")
-    return RULES[cfg.type]
+    return VARIANTS.get(cfg.type)
 
 
 class Katoiz(Game[Any, Move, KatoizConfig]):
@@ -70,7 +92,7 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """The initial position of the configured type (all chance from the seeded stream)."""
         if not isinstance(config, KatoizConfig):
             raise ConfigError("katoiz: new_game needs a config made by make_config")
-        return RULES[config.type].new_state(config, int(seed))
+        return VARIANTS.get(config.type).new_game(config, int(seed))
 
     def legal_moves(self, state: Any) -> tuple[Move, ...]:
         """Sorted legal moves; empty only at the end."""
@@ -112,14 +134,15 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """Header, config, random stream (hex) and the position's fields."""
         return {
             **state_head(self, STATE_VERSION, state.config, state.rng),
-            **_rules(state).to_json(state),
+            **_rules(state).state_fields(state),
         }
 
     def state_from_json(self, obj: Mapping[str, Any]) -> Any:
         """Rebuild and check a state; raises StateFormatError."""
         check_state_header(obj, self.name, STATE_VERSION)
         config = state_config(self, obj)
-        return RULES[config.type].from_json(config, state_rng(self.name, obj.get("rng")), obj)
+        rng = state_rng(self.name, obj.get("rng"))
+        return VARIANTS.get(config.type).state_from_fields(config, rng, obj)
 
     def describe(self, state: Any) -> str:
         """An ASCII picture of the position."""

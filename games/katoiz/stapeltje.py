@@ -221,20 +221,6 @@ class StapelState:
         return self.roll
 
 
-def new_state(cfg: KatoizConfig, seed: int) -> StapelState:
-    """Deal the board, give each player a duplicate as home stack, roll for seat 0."""
-    rng = Rng.from_seed(seed, "katoiz", "stapeltje")
-    board, dups, rng = deal_board(rng)
-    homes = tuple((t,) for t in dups[: cfg.players])
-    roll = None
-    if not cfg.colour_ladder:
-        roll, rng = roll_dice(rng, True)
-    clocks = (cfg.clock_seconds,) * cfg.players if cfg.clock else ()
-    return StapelState(
-        cfg, rng, roll, tuple((t,) for t in board), homes, dups[cfg.players :], clocks=clocks
-    )
-
-
 def _any_roll(cfg: KatoizConfig) -> KatoizConfig:
     """The config with the dice in charge (the ladder off), for the stalemate test."""
     return replace(cfg, colour_ladder=False) if cfg.colour_ladder else cfg
@@ -249,25 +235,6 @@ def three_blocked_ends(cfg: KatoizConfig) -> bool:
 def target_active(cfg: KatoizConfig) -> bool:
     """Whether reaching ``cfg.height`` ends the game (not at level 3, not alone)."""
     return not cfg.highest_stack and cfg.players > 1
-
-
-def legal_moves(state: StapelState) -> tuple[Move, ...]:
-    """Sorted legal moves; ``(pass,)`` for a blocked turn; () at the end."""
-    return state.moves
-
-
-def is_terminal(state: StapelState) -> bool:
-    """A winner, every clock out, three blocked turns (level 3), a stalemate, the time limit or
-    the turn cap."""
-    cfg = state.config
-    return (
-        state.winner >= 0
-        or (cfg.clock and len(state.out) == cfg.players)
-        or (three_blocked_ends(cfg) and state.blocked >= BLOCKED_TO_END)
-        or state.turn >= cfg.max_turns
-        or (cfg.time_limit > 0 and state.elapsed >= cfg.time_limit)
-        or state.stalemate
-    )
 
 
 def end_reason(state: StapelState) -> str:
@@ -302,7 +269,7 @@ def own_excess(state: StapelState, seat: int) -> int:
 
 
 def _legal(state: StapelState) -> tuple[Move, ...]:
-    if is_terminal(state):
+    if STAPELTJE.is_terminal(state):
         return ()
     return _moves_for(state)
 
@@ -394,73 +361,6 @@ def move_seconds(state: StapelState, move: Move) -> int:
     return THINK_SECONDS + STEP_SECONDS * max(abs(sx - dx), abs(sy - dy))
 
 
-def apply(state: StapelState, move: Move) -> StapelState:
-    """Move the tile (or record a blocked turn), run the clock, roll for the next player."""
-    if is_terminal(state):
-        raise IllegalMoveError(f"katoiz stapeltje: the game is over ({end_reason(state)})")
-    if move not in state.moves:
-        raise IllegalMoveError(_why_illegal(state, move))
-    cfg, p = state.config, state.seat
-    stacks, homes = list(state.stacks), list(state.homes)
-    last, blocked = -1, state.blocked + 1  # only the previous player's *move* bars a tile
-    if move.kind == "move":
-        stacks[move.src] = stacks[move.src][:-1]
-        if move.dst == HOME:
-            homes[p] = (*homes[p], move.tile)
-        else:
-            stacks[move.dst] = (*stacks[move.dst], move.tile)
-        last, blocked = move.tile, 0
-    cost = move_seconds(state, move)
-    clocks, out = state.clocks, state.out
-    if cfg.clock:
-        clocks = clocks[:p] + (clocks[p] - cost,) + clocks[p + 1 :]
-    reached = target_active(cfg) and len(homes[p]) >= cfg.height
-    won = reached and (not cfg.clock or clocks[p] >= 0)
-    if cfg.clock and not won and clocks[p] <= 0:
-        out = (*out, p)
-    nxt = p
-    for k in range(1, cfg.players + 1):
-        q = (p + k) % cfg.players
-        if q not in out:
-            nxt = q
-            break
-    after = StapelState(
-        cfg,
-        state.rng,
-        None,
-        tuple(stacks),
-        tuple(homes),
-        state.aside,
-        last,
-        nxt,
-        state.turn + 1,
-        blocked,
-        clocks,
-        out,
-        state.elapsed + cost,
-        p if won else -1,
-    )
-    if cfg.colour_ladder or is_terminal(after):
-        return after
-    roll, rng = roll_dice(state.rng, True)
-    return StapelState(
-        cfg,
-        rng,
-        roll,
-        after.stacks,
-        after.homes,
-        after.aside,
-        last,
-        nxt,
-        after.turn,
-        blocked,
-        clocks,
-        out,
-        after.elapsed,
-        after.winner,
-    )
-
-
 def _why_illegal(state: StapelState, move: Move) -> str:
     who = seat_name(state.seat)
     if not isinstance(move, Move) or move.kind not in ("move", "pass"):
@@ -484,8 +384,9 @@ def _why_illegal(state: StapelState, move: Move) -> str:
                 "(or as near as it can), breaks the height rule, or leaves a height "
                 "difference in the own position that could be undone"
             )
-    legal = ", ".join(format_move(state, m) for m in state.moves[:10])
-    return f"katoiz stapeltje: {who}'s move {format_move(state, move)!r} {reason}; legal: {legal}"
+    text = STAPELTJE.format_move
+    legal = ", ".join(text(state, m) for m in state.moves[:10])
+    return f"katoiz stapeltje: {who}'s move {text(state, move)!r} {reason}; legal: {legal}"
 
 
 def _req_text(state: StapelState) -> str:
@@ -494,163 +395,265 @@ def _req_text(state: StapelState) -> str:
     return roll_text(state.roll)
 
 
-def result(state: StapelState) -> Result:
-    """Scores are home stack heights; see the module docstring for the winner."""
-    if not is_terminal(state):
-        raise GameError(f"katoiz stapeltje: the game is not over (turn {state.turn})")
-    cfg = state.config
-    heights = [len(h) for h in state.homes]
-    if cfg.players == 1:
-        winners: tuple[int, ...] = ()
-    elif state.winner >= 0:
-        winners = (state.winner,)
-    elif cfg.clock and len(state.out) == cfg.players:
-        winners = (state.out[-1],)
-    else:
-        winners = unique_top(heights)
-    detail: dict[str, Any] = {"type": "stapeltje", "end": end_reason(state), "homes": heights}
-    if cfg.clock:
-        detail["clocks"] = list(state.clocks)
-        detail["out_order"] = list(state.out)
-    return Result(tuple(float(x) for x in heights), winners, detail)
-
-
-# ---- text and JSON -------------------------------------------------------------------------
+# ---- the rules, one variant object (move text and JSON among them) -----------------------
 
 _MOVE_RE = re.compile(r"^([a-f][1-6])\s*-\s*([a-f][1-6]|h|home)$")
 
 
-def format_move(state: StapelState, move: Move) -> str:
-    """``b3-a1``, ``b1-home`` or ``pass``."""
-    if move.kind == "pass":
-        return "pass"
-    dst = "home" if move.dst == HOME else cell_name(move.dst)
-    return f"{cell_name(move.src)}-{dst}"
+class Stapeltje:
+    """The Stapeltje-four rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
 
+    name = "stapeltje"
 
-def parse_move(state: StapelState, text: str) -> Move:
-    """Parse ``b3-a1``, ``b1-home`` (``b1-h``) or ``pass``."""
-    low = text.strip().lower() if isinstance(text, str) else ""
-    if low == "pass":
-        return PASS
-    m = _MOVE_RE.match(low)
-    if m is None:
-        raise MoveParseError(
-            f"katoiz stapeltje: {text!r} is not a move; type from-to (b3-a1, b1-home) or 'pass'"
+    def new_game(self, cfg: KatoizConfig, seed: int) -> StapelState:
+        """Deal the board, give each player a duplicate as home stack, roll for seat 0."""
+        rng = Rng.from_seed(seed, "katoiz", "stapeltje")
+        board, dups, rng = deal_board(rng)
+        homes = tuple((t,) for t in dups[: cfg.players])
+        roll = None
+        if not cfg.colour_ladder:
+            roll, rng = roll_dice(rng, True)
+        clocks = (cfg.clock_seconds,) * cfg.players if cfg.clock else ()
+        return StapelState(
+            cfg, rng, roll, tuple((t,) for t in board), homes, dups[cfg.players :], clocks=clocks
         )
-    src = parse_cell(m.group(1), "katoiz stapeltje")
-    dst = HOME if m.group(2) in ("h", "home") else parse_cell(m.group(2), "katoiz stapeltje")
-    tile = state.stacks[src][-1] if state.stacks[src] else -1
-    return Move("move", tile, src, dst)
 
+    def legal_moves(self, state: StapelState) -> tuple[Move, ...]:
+        """Sorted legal moves; ``(pass,)`` for a blocked turn; () at the end."""
+        return state.moves
 
-def to_json(state: StapelState) -> dict[str, Any]:
-    """The position's own fields."""
-    return {
-        "roll": None if state.roll is None else list(state.roll),
-        "stacks": [list(s) for s in state.stacks],
-        "homes": [list(h) for h in state.homes],
-        "aside": list(state.aside),
-        "last": state.last,
-        "seat": state.seat,
-        "turn": state.turn,
-        "blocked": state.blocked,
-        "clocks": list(state.clocks),
-        "out": list(state.out),
-        "elapsed": state.elapsed,
-        "winner": state.winner,
-    }
-
-
-def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> StapelState:
-    """Rebuild and check a position (tiles conserved); raises StateFormatError."""
-    raw = obj.get("stacks")
-    if not isinstance(raw, list) or len(raw) != CELLS:
-        raise StateFormatError(f"katoiz state: 'stacks' must list {CELLS} cells")
-    stacks = tuple(json_ints(s, f"stacks[{i}]", 0, 39) for i, s in enumerate(raw))
-    rawh = obj.get("homes")
-    if not isinstance(rawh, list) or len(rawh) != cfg.players:
-        raise StateFormatError(f"katoiz state: 'homes' must list {cfg.players} home stacks")
-    homes = tuple(json_ints(s, f"homes[{i}]", 0, 39) for i, s in enumerate(rawh))
-    if any(not hs for hs in homes):
-        raise StateFormatError("katoiz state: a home stack is never empty")
-    aside = json_ints(obj.get("aside"), "aside", 30, 39, 4 - cfg.players)
-    tiles = [t for s in stacks for t in s] + [t for hs in homes for t in hs] + list(aside)
-    if sorted(tiles) != list(PICTURE_TILES):
-        raise StateFormatError("katoiz state: tiles not conserved (board + homes + aside != 40)")
-    n = cfg.players
-    clocks = json_ints(obj.get("clocks"), "clocks", -(10**7), 10**7, n if cfg.clock else 0)
-    out = json_ints(obj.get("out"), "out", 0, n - 1)
-    if len(set(out)) != len(out) or (out and not cfg.clock):
-        raise StateFormatError("katoiz state: 'out' lists seats out of time, each once")
-    state = StapelState(
-        cfg,
-        rng,
-        json_roll(obj.get("roll")),
-        stacks,
-        homes,
-        aside,
-        json_int(obj.get("last"), "last", -1, 39),
-        json_int(obj.get("seat"), "seat", 0, n - 1),
-        json_int(obj.get("turn"), "turn", 0, 10**6),
-        json_int(obj.get("blocked"), "blocked", 0, 10**6),
-        clocks,
-        out,
-        json_int(obj.get("elapsed"), "elapsed", 0, 10**9),
-        json_int(obj.get("winner"), "winner", -1, n - 1),
-    )
-    wants_roll = not cfg.colour_ladder and not is_terminal(state)
-    if (state.roll is not None) != wants_roll or (state.roll and state.roll[1] < 0):
-        raise StateFormatError("katoiz state: 'roll' does not fit the dice rule and the turn")
-    return state
-
-
-def describe(state: StapelState) -> str:
-    """The board (top tile, height, position owner), the home stacks and what to move."""
-    cfg, g = state.config, geo(state.config)
-    rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
-    if cfg.clock:
-        rules.append("clocks")
-    if cfg.colour_ladder:
-        rules.append("colour ladder " + cfg.ladder)
-    lines = [
-        f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"
-    ]
-    lines.append("cell = top tile, height, :N in player N's position")
-    lines.append("    " + " ".join(f"  {ch}   " for ch in "abcdef"))
-    owner = {c: str(p + 1) for p in range(cfg.players) for c in g.pos[p] if c < CELLS}
-    for y in range(SIDE - 1, -1, -1):
-        row = []
-        for x in range(SIDE):
-            c = x + SIDE * y
-            s = state.stacks[c]
-            top = tile_code(s[-1]) if s else " . "
-            mark = ":" + owner[c] if c in owner else "  "
-            row.append(f"{top}{len(s)}{mark}")
-        lines.append(f" {y + 1}  " + " ".join(row))
-    for p in range(cfg.players):
-        name, corner = SIDES[g.sides[p]][0], SIDES[g.sides[p]][1]
-        clock = (
-            f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "")
-            if cfg.clock
-            else ""
+    def is_terminal(self, state: StapelState) -> bool:
+        """A winner, every clock out, three blocked turns (level 3), a stalemate, the time limit or
+        the turn cap."""
+        cfg = state.config
+        return (
+            state.winner >= 0
+            or (cfg.clock and len(state.out) == cfg.players)
+            or (three_blocked_ends(cfg) and state.blocked >= BLOCKED_TO_END)
+            or state.turn >= cfg.max_turns
+            or (cfg.time_limit > 0 and state.elapsed >= cfg.time_limit)
+            or state.stalemate
         )
-        lines.append(
-            f"{seat_name(p)} home ({name} of {cell_name(corner)}): "
-            f"{' '.join(tile_code(t) for t in state.homes[p])} ({len(state.homes[p])}){clock}"
+
+    def apply(self, state: StapelState, move: Move) -> StapelState:
+        """Move the tile (or record a blocked turn), run the clock, roll for the next player."""
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"katoiz stapeltje: the game is over ({end_reason(state)})")
+        if move not in state.moves:
+            raise IllegalMoveError(_why_illegal(state, move))
+        cfg, p = state.config, state.seat
+        stacks, homes = list(state.stacks), list(state.homes)
+        last, blocked = -1, state.blocked + 1  # only the previous player's *move* bars a tile
+        if move.kind == "move":
+            stacks[move.src] = stacks[move.src][:-1]
+            if move.dst == HOME:
+                homes[p] = (*homes[p], move.tile)
+            else:
+                stacks[move.dst] = (*stacks[move.dst], move.tile)
+            last, blocked = move.tile, 0
+        cost = move_seconds(state, move)
+        clocks, out = state.clocks, state.out
+        if cfg.clock:
+            clocks = clocks[:p] + (clocks[p] - cost,) + clocks[p + 1 :]
+        reached = target_active(cfg) and len(homes[p]) >= cfg.height
+        won = reached and (not cfg.clock or clocks[p] >= 0)
+        if cfg.clock and not won and clocks[p] <= 0:
+            out = (*out, p)
+        nxt = p
+        for k in range(1, cfg.players + 1):
+            q = (p + k) % cfg.players
+            if q not in out:
+                nxt = q
+                break
+        after = StapelState(
+            cfg,
+            state.rng,
+            None,
+            tuple(stacks),
+            tuple(homes),
+            state.aside,
+            last,
+            nxt,
+            state.turn + 1,
+            blocked,
+            clocks,
+            out,
+            state.elapsed + cost,
+            p if won else -1,
         )
-    if is_terminal(state):
-        res = result(state)
-        verdict = (
-            f"{seat_name(res.winners[0])} wins"
-            if res.winners
-            else ("solo game" if cfg.players == 1 else "a draw")
+        if cfg.colour_ladder or self.is_terminal(after):
+            return after
+        roll, rng = roll_dice(state.rng, True)
+        return StapelState(
+            cfg,
+            rng,
+            roll,
+            after.stacks,
+            after.homes,
+            after.aside,
+            last,
+            nxt,
+            after.turn,
+            blocked,
+            clocks,
+            out,
+            after.elapsed,
+            after.winner,
         )
-        lines.append(f"Game over ({end_reason(state)}): {verdict}")
-    else:
-        last = f"; not {tile_code(state.last)} (moved last)" if state.last >= 0 else ""
-        lines.append(
-            f"Turn {state.turn + 1}: {seat_name(state.seat)} moves a tile showing "
-            f"{_req_text(state)}{last}"
+
+    def result(self, state: StapelState) -> Result:
+        """Scores are home stack heights; see the module docstring for the winner."""
+        if not self.is_terminal(state):
+            raise GameError(f"katoiz stapeltje: the game is not over (turn {state.turn})")
+        cfg = state.config
+        heights = [len(h) for h in state.homes]
+        if cfg.players == 1:
+            winners: tuple[int, ...] = ()
+        elif state.winner >= 0:
+            winners = (state.winner,)
+        elif cfg.clock and len(state.out) == cfg.players:
+            winners = (state.out[-1],)
+        else:
+            winners = unique_top(heights)
+        detail: dict[str, Any] = {"type": "stapeltje", "end": end_reason(state), "homes": heights}
+        if cfg.clock:
+            detail["clocks"] = list(state.clocks)
+            detail["out_order"] = list(state.out)
+        return Result(tuple(float(x) for x in heights), winners, detail)
+
+    def format_move(self, state: StapelState, move: Move) -> str:
+        """``b3-a1``, ``b1-home`` or ``pass``."""
+        if move.kind == "pass":
+            return "pass"
+        dst = "home" if move.dst == HOME else cell_name(move.dst)
+        return f"{cell_name(move.src)}-{dst}"
+
+    def parse_move(self, state: StapelState, text: str) -> Move:
+        """Parse ``b3-a1``, ``b1-home`` (``b1-h``) or ``pass``."""
+        low = text.strip().lower() if isinstance(text, str) else ""
+        if low == "pass":
+            return PASS
+        m = _MOVE_RE.match(low)
+        if m is None:
+            raise MoveParseError(
+                f"katoiz stapeltje: {text!r} is not a move; type from-to (b3-a1, b1-home) or 'pass'"
+            )
+        src = parse_cell(m.group(1), "katoiz stapeltje")
+        dst = HOME if m.group(2) in ("h", "home") else parse_cell(m.group(2), "katoiz stapeltje")
+        tile = state.stacks[src][-1] if state.stacks[src] else -1
+        return Move("move", tile, src, dst)
+
+    def state_fields(self, state: StapelState) -> dict[str, Any]:
+        """The position's own fields."""
+        return {
+            "roll": None if state.roll is None else list(state.roll),
+            "stacks": [list(s) for s in state.stacks],
+            "homes": [list(h) for h in state.homes],
+            "aside": list(state.aside),
+            "last": state.last,
+            "seat": state.seat,
+            "turn": state.turn,
+            "blocked": state.blocked,
+            "clocks": list(state.clocks),
+            "out": list(state.out),
+            "elapsed": state.elapsed,
+            "winner": state.winner,
+        }
+
+    def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> StapelState:
+        """Rebuild and check a position (tiles conserved); raises StateFormatError."""
+        raw = obj.get("stacks")
+        if not isinstance(raw, list) or len(raw) != CELLS:
+            raise StateFormatError(f"katoiz state: 'stacks' must list {CELLS} cells")
+        stacks = tuple(json_ints(s, f"stacks[{i}]", 0, 39) for i, s in enumerate(raw))
+        rawh = obj.get("homes")
+        if not isinstance(rawh, list) or len(rawh) != cfg.players:
+            raise StateFormatError(f"katoiz state: 'homes' must list {cfg.players} home stacks")
+        homes = tuple(json_ints(s, f"homes[{i}]", 0, 39) for i, s in enumerate(rawh))
+        if any(not hs for hs in homes):
+            raise StateFormatError("katoiz state: a home stack is never empty")
+        aside = json_ints(obj.get("aside"), "aside", 30, 39, 4 - cfg.players)
+        tiles = [t for s in stacks for t in s] + [t for hs in homes for t in hs] + list(aside)
+        if sorted(tiles) != list(PICTURE_TILES):
+            raise StateFormatError(
+                "katoiz state: tiles not conserved (board + homes + aside != 40)"
+            )
+        n = cfg.players
+        clocks = json_ints(obj.get("clocks"), "clocks", -(10**7), 10**7, n if cfg.clock else 0)
+        out = json_ints(obj.get("out"), "out", 0, n - 1)
+        if len(set(out)) != len(out) or (out and not cfg.clock):
+            raise StateFormatError("katoiz state: 'out' lists seats out of time, each once")
+        state = StapelState(
+            cfg,
+            rng,
+            json_roll(obj.get("roll")),
+            stacks,
+            homes,
+            aside,
+            json_int(obj.get("last"), "last", -1, 39),
+            json_int(obj.get("seat"), "seat", 0, n - 1),
+            json_int(obj.get("turn"), "turn", 0, 10**6),
+            json_int(obj.get("blocked"), "blocked", 0, 10**6),
+            clocks,
+            out,
+            json_int(obj.get("elapsed"), "elapsed", 0, 10**9),
+            json_int(obj.get("winner"), "winner", -1, n - 1),
         )
-    return "\n".join(lines)
+        wants_roll = not cfg.colour_ladder and not self.is_terminal(state)
+        if (state.roll is not None) != wants_roll or (state.roll and state.roll[1] < 0):
+            raise StateFormatError("katoiz state: 'roll' does not fit the dice rule and the turn")
+        return state
+
+    def describe(self, state: StapelState) -> str:
+        """The board (top tile, height, position owner), the home stacks and what to move."""
+        cfg, g = state.config, geo(state.config)
+        rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
+        if cfg.clock:
+            rules.append("clocks")
+        if cfg.colour_ladder:
+            rules.append("colour ladder " + cfg.ladder)
+        lines = [
+            f"Katoiz Stapeltje-four (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"
+        ]
+        lines.append("cell = top tile, height, :N in player N's position")
+        lines.append("    " + " ".join(f"  {ch}   " for ch in "abcdef"))
+        owner = {c: str(p + 1) for p in range(cfg.players) for c in g.pos[p] if c < CELLS}
+        for y in range(SIDE - 1, -1, -1):
+            row = []
+            for x in range(SIDE):
+                c = x + SIDE * y
+                s = state.stacks[c]
+                top = tile_code(s[-1]) if s else " . "
+                mark = ":" + owner[c] if c in owner else "  "
+                row.append(f"{top}{len(s)}{mark}")
+            lines.append(f" {y + 1}  " + " ".join(row))
+        for p in range(cfg.players):
+            name, corner = SIDES[g.sides[p]][0], SIDES[g.sides[p]][1]
+            clock = (
+                f", clock {state.clocks[p]} s" + (" (out)" if p in state.out else "")
+                if cfg.clock
+                else ""
+            )
+            lines.append(
+                f"{seat_name(p)} home ({name} of {cell_name(corner)}): "
+                f"{' '.join(tile_code(t) for t in state.homes[p])} ({len(state.homes[p])}){clock}"
+            )
+        if self.is_terminal(state):
+            res = self.result(state)
+            verdict = (
+                f"{seat_name(res.winners[0])} wins"
+                if res.winners
+                else ("solo game" if cfg.players == 1 else "a draw")
+            )
+            lines.append(f"Game over ({end_reason(state)}): {verdict}")
+        else:
+            last = f"; not {tile_code(state.last)} (moved last)" if state.last >= 0 else ""
+            lines.append(
+                f"Turn {state.turn + 1}: {seat_name(state.seat)} moves a tile showing "
+                f"{_req_text(state)}{last}"
+            )
+        return "\n".join(lines)
+
+
+STAPELTJE = Stapeltje()
+"""The stapeltje rules, registered in :data:`games.katoiz.game.VARIANTS`."""

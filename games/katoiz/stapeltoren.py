@@ -84,25 +84,6 @@ class TorenState:
         return _legal(self)
 
 
-def new_state(cfg: KatoizConfig, seed: int) -> TorenState:
-    """Lay out ``cfg.supply`` tiles; seat 0 chooses a starting tile first."""
-    rng = Rng.from_seed(seed, "katoiz", "stapeltoren")
-    tiles, rng = rng.shuffle(PICTURE_TILES)
-    supply = tuple(sorted(tiles[: cfg.supply]))
-    return TorenState(cfg, rng, None, supply, tuple(() for _ in range(cfg.players)))
-
-
-def is_terminal(state: TorenState) -> bool:
-    """Supply empty, or (levels 1-2, without dice) a full round of passes.
-
-    With the colour die a player can always take a tile on some roll (purple: any colour;
-    no match: a new stack), so only the empty supply ends those games.
-    """
-    if not state.supply:
-        return True
-    return not state.config.colour_die and state.passes >= state.config.players
-
-
 def _distinct(tiles: tuple[int, ...]) -> list[int]:
     """One tile per code (the lowest id): duplicates are interchangeable."""
     seen: set[str] = set()
@@ -114,14 +95,9 @@ def _distinct(tiles: tuple[int, ...]) -> list[int]:
     return out
 
 
-def legal_moves(state: TorenState) -> tuple[Move, ...]:
-    """Sorted legal moves (computed once per state)."""
-    return state.moves
-
-
 def _legal(state: TorenState) -> tuple[Move, ...]:
     """Sorted legal moves; ``(pass,)`` when the player cannot take a tile; () at the end."""
-    if is_terminal(state):
+    if STAPELTOREN.is_terminal(state):
         return ()
     cfg = state.config
     tiles = _distinct(state.supply)
@@ -141,36 +117,9 @@ def _legal(state: TorenState) -> tuple[Move, ...]:
     return tuple(sorted(moves)) or (PASS,)
 
 
-def apply(state: TorenState, move: Move) -> TorenState:
-    """Take the tile; the next player's dice are rolled (with the colour die)."""
-    if is_terminal(state):
-        raise IllegalMoveError("katoiz stapeltoren: the game is over")
-    legal = legal_moves(state)
-    if move not in legal:
-        raise IllegalMoveError(_why_illegal(state, move, legal))
-    cfg, seat = state.config, state.seat
-    supply, passes = state.supply, 0
-    stacks = list(state.stacks)
-    if move.kind == "pass":
-        passes = state.passes + 1
-    else:
-        supply = tuple(t for t in supply if t != move.tile)
-        own = list(stacks[seat])
-        if move.kind == "add":
-            own[move.dst] = (*own[move.dst], move.tile)
-        else:
-            own.append((move.tile,))
-        stacks[seat] = tuple(own)
-    after = TorenState(cfg, state.rng, None, supply, tuple(stacks), state.turn + 1, passes)
-    if cfg.colour_die and not after.starting and not is_terminal(after):
-        roll, rng = roll_dice(state.rng, cfg.picture_die)
-        after = TorenState(cfg, rng, roll, supply, after.stacks, after.turn, passes)
-    return after
-
-
 def _why_illegal(state: TorenState, move: Move, legal: tuple[Move, ...]) -> str:
     who = seat_name(state.seat)
-    options = ", ".join(format_move(state, m) for m in legal[:12])
+    options = ", ".join(STAPELTOREN.format_move(state, m) for m in legal[:12])
     more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
     reason = "is not allowed here"
     if isinstance(move, Move) and 0 <= move.tile < len(TILE_CODES):
@@ -191,134 +140,193 @@ def highest_stacks(state: TorenState) -> tuple[int, ...]:
     return tuple(max((len(s) for s in stacks), default=0) for stacks in state.stacks)
 
 
-def result(state: TorenState) -> Result:
-    """Highest stack per seat; a winner only with the colour die (level 3 and up)."""
-    if not is_terminal(state):
-        raise GameError(f"katoiz stapeltoren: the game is not over (turn {state.turn})")
-    heights = highest_stacks(state)
-    winners = unique_top(heights) if state.config.colour_die else ()
-    detail = {
-        "type": "stapeltoren",
-        "winner_named": state.config.colour_die,
-        "end": "supply empty" if not state.supply else "nobody could take a tile",
-        "stack_heights": [[len(s) for s in stacks] for stacks in state.stacks],
-    }
-    return Result(tuple(float(h) for h in heights), winners, detail)
-
-
-# ---- text and JSON -------------------------------------------------------------------------
+# ---- the rules, one variant object (move text and JSON among them) -----------------------
 
 _MOVE_RE = re.compile(
     r"^\s*(?:(start)\s+)?([a-z][a-z-][a-z-])(?:\s+(?:on\s+)?(\d+)|\s+(new))?\s*$", re.I
 )
 
 
-def format_move(state: TorenState, move: Move) -> str:
-    """``start ROL``, ``ROL on 1``, ``ROL new`` or ``pass``."""
-    if move.kind == "pass":
-        return "pass"
-    code = tile_code(move.tile)
-    if move.kind == "start":
-        return f"start {code}"
-    if move.kind == "new":
-        return f"{code} new"
-    return f"{code} on {move.dst + 1}"
+class Stapeltoren:
+    """The Stapeltoren rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
 
+    name = "stapeltoren"
 
-def parse_move(state: TorenState, text: str) -> Move:
-    """Parse a typed move; a bare code means the only legal move with that tile."""
-    if not isinstance(text, str):
-        raise MoveParseError(f"katoiz stapeltoren: {text!r} is not move text")
-    if text.strip().lower() == "pass":
-        return PASS
-    m = _MOVE_RE.match(text)
-    code = m.group(2).upper() if m else ""
-    if m is None or code not in TILE_CODES or code.endswith("-"):
-        raise MoveParseError(
-            f"katoiz stapeltoren: {text!r} is not a move; type a tile code (colour YGWRB, shape "
-            "O/S/T, size L/S, e.g. ROL), 'ROL on 2', 'ROL new', 'start ROL' or 'pass'"
+    def new_game(self, cfg: KatoizConfig, seed: int) -> TorenState:
+        """Lay out ``cfg.supply`` tiles; seat 0 chooses a starting tile first."""
+        rng = Rng.from_seed(seed, "katoiz", "stapeltoren")
+        tiles, rng = rng.shuffle(PICTURE_TILES)
+        supply = tuple(sorted(tiles[: cfg.supply]))
+        return TorenState(cfg, rng, None, supply, tuple(() for _ in range(cfg.players)))
+
+    def is_terminal(self, state: TorenState) -> bool:
+        """Supply empty, or (levels 1-2, without dice) a full round of passes.
+
+        With the colour die a player can always take a tile on some roll (purple: any colour;
+        no match: a new stack), so only the empty supply ends those games.
+        """
+        if not state.supply:
+            return True
+        return not state.config.colour_die and state.passes >= state.config.players
+
+    def legal_moves(self, state: TorenState) -> tuple[Move, ...]:
+        """Sorted legal moves (computed once per state)."""
+        return state.moves
+
+    def apply(self, state: TorenState, move: Move) -> TorenState:
+        """Take the tile; the next player's dice are rolled (with the colour die)."""
+        if self.is_terminal(state):
+            raise IllegalMoveError("katoiz stapeltoren: the game is over")
+        legal = self.legal_moves(state)
+        if move not in legal:
+            raise IllegalMoveError(_why_illegal(state, move, legal))
+        cfg, seat = state.config, state.seat
+        supply, passes = state.supply, 0
+        stacks = list(state.stacks)
+        if move.kind == "pass":
+            passes = state.passes + 1
+        else:
+            supply = tuple(t for t in supply if t != move.tile)
+            own = list(stacks[seat])
+            if move.kind == "add":
+                own[move.dst] = (*own[move.dst], move.tile)
+            else:
+                own.append((move.tile,))
+            stacks[seat] = tuple(own)
+        after = TorenState(cfg, state.rng, None, supply, tuple(stacks), state.turn + 1, passes)
+        if cfg.colour_die and not after.starting and not self.is_terminal(after):
+            roll, rng = roll_dice(state.rng, cfg.picture_die)
+            after = TorenState(cfg, rng, roll, supply, after.stacks, after.turn, passes)
+        return after
+
+    def result(self, state: TorenState) -> Result:
+        """Highest stack per seat; a winner only with the colour die (level 3 and up)."""
+        if not self.is_terminal(state):
+            raise GameError(f"katoiz stapeltoren: the game is not over (turn {state.turn})")
+        heights = highest_stacks(state)
+        winners = unique_top(heights) if state.config.colour_die else ()
+        detail = {
+            "type": "stapeltoren",
+            "winner_named": state.config.colour_die,
+            "end": "supply empty" if not state.supply else "nobody could take a tile",
+            "stack_heights": [[len(s) for s in stacks] for stacks in state.stacks],
+        }
+        return Result(tuple(float(h) for h in heights), winners, detail)
+
+    def format_move(self, state: TorenState, move: Move) -> str:
+        """``start ROL``, ``ROL on 1``, ``ROL new`` or ``pass``."""
+        if move.kind == "pass":
+            return "pass"
+        code = tile_code(move.tile)
+        if move.kind == "start":
+            return f"start {code}"
+        if move.kind == "new":
+            return f"{code} new"
+        return f"{code} on {move.dst + 1}"
+
+    def parse_move(self, state: TorenState, text: str) -> Move:
+        """Parse a typed move; a bare code means the only legal move with that tile."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"katoiz stapeltoren: {text!r} is not move text")
+        if text.strip().lower() == "pass":
+            return PASS
+        m = _MOVE_RE.match(text)
+        code = m.group(2).upper() if m else ""
+        if m is None or code not in TILE_CODES or code.endswith("-"):
+            raise MoveParseError(
+                f"katoiz stapeltoren: {text!r} is not a move; type a tile code (colour YGWRB, "
+                "shape O/S/T, size L/S, e.g. ROL), 'ROL on 2', 'ROL new', 'start ROL' or 'pass'"
+            )
+        ids = [t for t in state.supply if TILE_CODES[t] == code] or [TILE_CODES.index(code)]
+        tile = ids[0]
+        if m.group(1) or (state.starting and not m.group(3) and not m.group(4)):
+            return Move("start", tile)
+        if m.group(4):
+            return Move("new", tile)
+        if m.group(3):
+            return Move("add", tile, dst=int(m.group(3)) - 1)
+        same = [mv for mv in self.legal_moves(state) if mv.tile == tile]
+        return same[0] if len(same) == 1 else Move("add", tile, dst=0)
+
+    def state_fields(self, state: TorenState) -> dict[str, Any]:
+        """The position's own fields (the game adds header, config and stream)."""
+        return {
+            "roll": None if state.roll is None else list(state.roll),
+            "supply": list(state.supply),
+            "stacks": [[list(s) for s in stacks] for stacks in state.stacks],
+            "turn": state.turn,
+            "passes": state.passes,
+        }
+
+    def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> TorenState:
+        """Rebuild and check a position; raises StateFormatError."""
+        supply = json_ints(obj.get("supply"), "supply", 0, 39)
+        raw = obj.get("stacks")
+        if not isinstance(raw, list) or len(raw) != cfg.players:
+            raise StateFormatError(f"katoiz state: 'stacks' must list {cfg.players} players")
+        stacks = []
+        for p, own in enumerate(raw):
+            if not isinstance(own, list):
+                raise StateFormatError(f"katoiz state: stacks[{p}] must be a list of stacks")
+            stacks.append(
+                tuple(json_ints(s, f"stacks[{p}][{i}]", 0, 39) for i, s in enumerate(own))
+            )
+        turn = json_int(obj.get("turn"), "turn", 0, 10**6)
+        passes = json_int(obj.get("passes"), "passes", 0, 10**6 if cfg.colour_die else cfg.players)
+        tiles = [*supply, *(t for own in stacks for s in own for t in s)]
+        if len(tiles) != cfg.supply or len(set(tiles)) != len(tiles):
+            raise StateFormatError(
+                f"katoiz state: tiles not conserved: {len(tiles)} tiles (distinct "
+                f"{len(set(tiles))}) in supply and stacks, {cfg.supply} were laid out"
+            )
+        if list(supply) != sorted(supply) or any(not s for own in stacks for s in own):
+            raise StateFormatError("katoiz state: supply must be sorted and stacks non-empty")
+        for p, own in enumerate(stacks):
+            if (turn > p) != bool(own) or (len(own) > 1 and not cfg.colour_die):
+                raise StateFormatError(f"katoiz state: stacks[{p}] do not fit turn {turn}")
+        state = TorenState(
+            cfg, rng, json_roll(obj.get("roll")), supply, tuple(stacks), turn, passes
         )
-    ids = [t for t in state.supply if TILE_CODES[t] == code] or [TILE_CODES.index(code)]
-    tile = ids[0]
-    if m.group(1) or (state.starting and not m.group(3) and not m.group(4)):
-        return Move("start", tile)
-    if m.group(4):
-        return Move("new", tile)
-    if m.group(3):
-        return Move("add", tile, dst=int(m.group(3)) - 1)
-    same = [mv for mv in legal_moves(state) if mv.tile == tile]
-    return same[0] if len(same) == 1 else Move("add", tile, dst=0)
+        wants_roll = cfg.colour_die and not state.starting and not self.is_terminal(state)
+        if (state.roll is not None) != wants_roll or (
+            state.roll is not None and (state.roll[1] >= 0) != cfg.picture_die
+        ):
+            raise StateFormatError("katoiz state: 'roll' does not fit the dice in use and the turn")
+        return state
 
-
-def to_json(state: TorenState) -> dict[str, Any]:
-    """The position's own fields (the game adds header, config and stream)."""
-    return {
-        "roll": None if state.roll is None else list(state.roll),
-        "supply": list(state.supply),
-        "stacks": [[list(s) for s in stacks] for stacks in state.stacks],
-        "turn": state.turn,
-        "passes": state.passes,
-    }
-
-
-def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> TorenState:
-    """Rebuild and check a position; raises StateFormatError."""
-    supply = json_ints(obj.get("supply"), "supply", 0, 39)
-    raw = obj.get("stacks")
-    if not isinstance(raw, list) or len(raw) != cfg.players:
-        raise StateFormatError(f"katoiz state: 'stacks' must list {cfg.players} players")
-    stacks = []
-    for p, own in enumerate(raw):
-        if not isinstance(own, list):
-            raise StateFormatError(f"katoiz state: stacks[{p}] must be a list of stacks")
-        stacks.append(tuple(json_ints(s, f"stacks[{p}][{i}]", 0, 39) for i, s in enumerate(own)))
-    turn = json_int(obj.get("turn"), "turn", 0, 10**6)
-    passes = json_int(obj.get("passes"), "passes", 0, 10**6 if cfg.colour_die else cfg.players)
-    tiles = [*supply, *(t for own in stacks for s in own for t in s)]
-    if len(tiles) != cfg.supply or len(set(tiles)) != len(tiles):
-        raise StateFormatError(
-            f"katoiz state: tiles not conserved: {len(tiles)} tiles (distinct "
-            f"{len(set(tiles))}) in supply and stacks, {cfg.supply} were laid out"
+    def describe(self, state: TorenState) -> str:
+        """The supply, every player's stacks (bottom to top) and the roll."""
+        cfg = state.config
+        rules = ["two matches" if cfg.two_matches else "one match"]
+        if cfg.colour_die:
+            rules.append("colour die" + (" + picture die" if cfg.picture_die else ""))
+        lines = [
+            f"Katoiz Stapeltoren (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"
+        ]
+        lines.append(
+            f"Supply ({len(state.supply)}): " + " ".join(tile_code(t) for t in state.supply)
         )
-    if list(supply) != sorted(supply) or any(not s for own in stacks for s in own):
-        raise StateFormatError("katoiz state: supply must be sorted and stacks non-empty")
-    for p, own in enumerate(stacks):
-        if (turn > p) != bool(own) or (len(own) > 1 and not cfg.colour_die):
-            raise StateFormatError(f"katoiz state: stacks[{p}] do not fit turn {turn}")
-    state = TorenState(cfg, rng, json_roll(obj.get("roll")), supply, tuple(stacks), turn, passes)
-    wants_roll = cfg.colour_die and not state.starting and not is_terminal(state)
-    if (state.roll is not None) != wants_roll or (
-        state.roll is not None and (state.roll[1] >= 0) != cfg.picture_die
-    ):
-        raise StateFormatError("katoiz state: 'roll' does not fit the dice in use and the turn")
-    return state
+        for p, stacks in enumerate(state.stacks):
+            text = "  |  ".join(
+                f"{i + 1}: " + " ".join(tile_code(t) for t in s) + f" ({len(s)})"
+                for i, s in enumerate(stacks)
+            )
+            lines.append(f"{seat_name(p)} stacks (bottom..top): {text or '-'}")
+        if self.is_terminal(state):
+            res = self.result(state)
+            verdict = (
+                "no winner is named at this level"
+                if not cfg.colour_die
+                else f"{seat_name(res.winners[0])} wins"
+                if res.winners
+                else "a draw"
+            )
+            lines.append(f"Game over ({res.detail['end']}): {verdict}")
+        else:
+            what = "choose a starting tile" if state.starting else roll_text(state.roll)
+            lines.append(f"Turn {state.turn + 1}: {seat_name(state.seat)} to play ({what})")
+        return "\n".join(lines)
 
 
-def describe(state: TorenState) -> str:
-    """The supply, every player's stacks (bottom to top) and the roll."""
-    cfg = state.config
-    rules = ["two matches" if cfg.two_matches else "one match"]
-    if cfg.colour_die:
-        rules.append("colour die" + (" + picture die" if cfg.picture_die else ""))
-    lines = [f"Katoiz Stapeltoren (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
-    lines.append(f"Supply ({len(state.supply)}): " + " ".join(tile_code(t) for t in state.supply))
-    for p, stacks in enumerate(state.stacks):
-        text = "  |  ".join(
-            f"{i + 1}: " + " ".join(tile_code(t) for t in s) + f" ({len(s)})"
-            for i, s in enumerate(stacks)
-        )
-        lines.append(f"{seat_name(p)} stacks (bottom..top): {text or '-'}")
-    if is_terminal(state):
-        res = result(state)
-        verdict = (
-            "no winner is named at this level"
-            if not cfg.colour_die
-            else f"{seat_name(res.winners[0])} wins"
-            if res.winners
-            else "a draw"
-        )
-        lines.append(f"Game over ({res.detail['end']}): {verdict}")
-    else:
-        what = "choose a starting tile" if state.starting else roll_text(state.roll)
-        lines.append(f"Turn {state.turn + 1}: {seat_name(state.seat)} to play ({what})")
-    return "\n".join(lines)
+STAPELTOREN = Stapeltoren()
+"""The stapeltoren rules, registered in :data:`games.katoiz.game.VARIANTS`."""

@@ -92,16 +92,6 @@ class SetState:
         return _legal(self)
 
 
-def new_state(cfg: KatoizConfig, seed: int) -> SetState:
-    """Deal the board; seat 0's dice are rolled."""
-    rng = Rng.from_seed(seed, "katoiz", "3-set")
-    board, aside, rng = deal_board(rng)
-    roll, rng = roll_dice(rng, True)
-    return SetState(
-        cfg, rng, roll, board, (-1,) * CELLS, tuple(() for _ in range(cfg.players)), aside
-    )
-
-
 def is_set(a: int, b: int, c: int, rule: str) -> bool:
     """Whether three tiles form a 3-set under ``rule`` (``common`` or ``pairwise``)."""
     if rule == "pairwise":
@@ -129,17 +119,6 @@ def set_possible(tiles: Sequence[int], rule: str) -> bool:
     return False
 
 
-def is_terminal(state: SetState) -> bool:
-    """Any of the four printed ends, or the turn cap."""
-    cfg = state.config
-    if state.turn >= cfg.max_turns or state.forfeits >= FORFEITS_TO_END:
-        return True
-    left = [t for t in state.board if t >= 0]
-    if not left or all(d >= 0 for t, d in zip(state.board, state.discs, strict=True) if t >= 0):
-        return True
-    return not set_possible(left, cfg.set_rule)
-
-
 def end_reason(state: SetState) -> str:
     """Why a finished game ended."""
     left = [t for t in state.board if t >= 0]
@@ -154,14 +133,9 @@ def end_reason(state: SetState) -> str:
     return f"the turn cap ({state.config.max_turns} turns) was reached"
 
 
-def legal_moves(state: SetState) -> tuple[Move, ...]:
-    """Sorted legal moves (computed once per state)."""
-    return state.moves
-
-
 def _legal(state: SetState) -> tuple[Move, ...]:
     """Sorted legal moves (passing is always one); () at the end."""
-    if is_terminal(state):
+    if THREE_SET.is_terminal(state):
         return ()
     cfg, seat, roll = state.config, state.seat, state.roll
     board, discs = state.board, state.discs
@@ -182,63 +156,6 @@ def _legal(state: SetState) -> tuple[Move, ...]:
         else:
             moves.extend(Move("move", src=s, dst=d, rem=r) for s in own for d in targets)
     return tuple(sorted(moves))
-
-
-def apply(state: SetState, move: Move) -> SetState:
-    """Remove, place or move a disc, take a completed 3-set, and roll for the next turn."""
-    if is_terminal(state):
-        raise IllegalMoveError(f"katoiz 3-set: the game is over ({end_reason(state)})")
-    if move not in state.moves:
-        raise IllegalMoveError(_why_illegal(state, move))
-    cfg, seat = state.config, state.seat
-    board, discs = list(state.board), list(state.discs)
-    piles = list(state.piles)
-    if move.rem >= 0:
-        discs[move.rem] = -1
-    bonus = False
-    if move.kind != "pass":
-        if move.src >= 0:
-            discs[move.src] = -1
-        discs[move.dst] = seat
-        if cfg.reroll and not state.bonus:
-            near = KING if cfg.diagonal_next else ORTHOGONAL
-            bonus = any(discs[c] == seat for c in near[move.dst])
-        own = [c for c in range(CELLS) if discs[c] == seat]
-        if len(own) == DISCS and is_set(board[own[0]], board[own[1]], board[own[2]], cfg.set_rule):
-            piles[seat] = (*piles[seat], *(board[c] for c in own))
-            for c in own:
-                board[c], discs[c] = -1, -1
-    forfeits = state.forfeits + 1 if move.kind == "pass" and move.rem < 0 else 0
-    nxt = seat if bonus else (seat + 1) % cfg.players
-    after = SetState(
-        cfg,
-        state.rng,
-        None,
-        tuple(board),
-        tuple(discs),
-        tuple(piles),
-        state.aside,
-        nxt,
-        state.turn + 1,
-        forfeits,
-        bonus,
-    )
-    if is_terminal(after):
-        return after
-    roll, rng = roll_dice(state.rng, True)
-    return SetState(
-        cfg,
-        rng,
-        roll,
-        after.board,
-        after.discs,
-        after.piles,
-        after.aside,
-        nxt,
-        after.turn,
-        forfeits,
-        bonus,
-    )
 
 
 def _why_illegal(state: SetState, move: Move) -> str:
@@ -266,7 +183,9 @@ def _why_illegal(state: SetState, move: Move) -> str:
         reason = "places a fourth disc (all three are on tiles: move one)"
     elif move.kind == "move":
         reason = "moves a disc before all three are on tiles, or one that is not yours"
-    return f"katoiz 3-set: {who}'s move {format_move(state, move)!r} {reason} (dice: {roll})"
+    return (
+        f"katoiz 3-set: {who}'s move {THREE_SET.format_move(state, move)!r} {reason} (dice: {roll})"
+    )
 
 
 # ---- scoring -------------------------------------------------------------------------------
@@ -291,155 +210,249 @@ def scores(state: SetState) -> tuple[int, ...]:
     return tuple(len(p) // 3 for p in state.piles)
 
 
-def result(state: SetState) -> Result:
-    """Scores, winner (a shared top is a draw; solo names none) and the sets taken."""
-    if not is_terminal(state):
-        raise GameError(f"katoiz 3-set: the game is not over (turn {state.turn})")
-    sc = scores(state)
-    winners = unique_top(sc) if state.config.players > 1 else ()
-    detail = {
-        "type": "3-set",
-        "end": end_reason(state),
-        "sets": [len(p) // 3 for p in state.piles],
-        "score": "stack"
-        if state.config.stack_score
-        else "categories"
-        if state.config.category_score
-        else "sets",
-    }
-    return Result(tuple(float(s) for s in sc), winners, detail)
-
-
-# ---- text and JSON -------------------------------------------------------------------------
+# ---- the rules, one variant object (move text and JSON among them) -----------------------
 
 _MOVE_RE = re.compile(r"^(?:x([a-f][1-6])\s*)?(?:([a-f][1-6])\s*-\s*)?([a-f][1-6]|pass)?$")
 
 
-def format_move(state: SetState, move: Move) -> str:
-    """``c4`` (place), ``a1-c4`` (move), ``pass``; ``xb2 `` in front removes b2's disc."""
-    parts = [f"x{cell_name(move.rem)}"] if move.rem >= 0 else []
-    if move.kind == "pass":
-        parts.append("pass")
-    elif move.kind == "move":
-        parts.append(f"{cell_name(move.src)}-{cell_name(move.dst)}")
-    else:
-        parts.append(cell_name(move.dst))
-    return " ".join(parts)
+class ThreeSet:
+    """The 3-set rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
 
+    name = "3-set"
 
-def parse_move(state: SetState, text: str) -> Move:
-    """Parse ``c4``, ``a1-c4``, ``pass``, ``xb2 c4``, ``xb2 pass`` (or ``xb2`` alone)."""
-    m = _MOVE_RE.match(text.strip().lower()) if isinstance(text, str) else None
-    if m is None or not (m.group(1) or m.group(3)) or (m.group(2) and m.group(3) in (None, "pass")):
-        raise MoveParseError(
-            f"katoiz 3-set: {text!r} is not a move; type a cell to place a disc (c4), "
-            "from-to to move one (a1-c4), 'pass', and 'xb2 ' first to remove b2's disc"
+    def new_game(self, cfg: KatoizConfig, seed: int) -> SetState:
+        """Deal the board; seat 0's dice are rolled."""
+        rng = Rng.from_seed(seed, "katoiz", "3-set")
+        board, aside, rng = deal_board(rng)
+        roll, rng = roll_dice(rng, True)
+        return SetState(
+            cfg, rng, roll, board, (-1,) * CELLS, tuple(() for _ in range(cfg.players)), aside
         )
-    rem = parse_cell(m.group(1), "katoiz 3-set") if m.group(1) else -1
-    target = m.group(3)
-    if target in (None, "pass"):
-        return Move("pass", rem=rem)
-    dst = parse_cell(target, "katoiz 3-set")
-    if m.group(2):
-        return Move("move", src=parse_cell(m.group(2), "katoiz 3-set"), dst=dst, rem=rem)
-    return Move("place", dst=dst, rem=rem)
 
+    def is_terminal(self, state: SetState) -> bool:
+        """Any of the four printed ends, or the turn cap."""
+        cfg = state.config
+        if state.turn >= cfg.max_turns or state.forfeits >= FORFEITS_TO_END:
+            return True
+        left = [t for t in state.board if t >= 0]
+        if not left or all(d >= 0 for t, d in zip(state.board, state.discs, strict=True) if t >= 0):
+            return True
+        return not set_possible(left, cfg.set_rule)
 
-def to_json(state: SetState) -> dict[str, Any]:
-    """The position's own fields."""
-    return {
-        "roll": None if state.roll is None else list(state.roll),
-        "board": list(state.board),
-        "discs": list(state.discs),
-        "piles": [list(p) for p in state.piles],
-        "aside": list(state.aside),
-        "seat": state.seat,
-        "turn": state.turn,
-        "forfeits": state.forfeits,
-        "bonus": state.bonus,
-    }
+    def legal_moves(self, state: SetState) -> tuple[Move, ...]:
+        """Sorted legal moves (computed once per state)."""
+        return state.moves
 
-
-def from_json(cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> SetState:
-    """Rebuild and check a position (tiles conserved, discs on tiles); StateFormatError."""
-    board = json_ints(obj.get("board"), "board", -1, 39, CELLS)
-    discs = json_ints(obj.get("discs"), "discs", -1, cfg.players - 1, CELLS)
-    raw = obj.get("piles")
-    if not isinstance(raw, list) or len(raw) != cfg.players:
-        raise StateFormatError(f"katoiz state: 'piles' must list {cfg.players} players")
-    piles = tuple(json_ints(p, f"piles[{i}]", 0, 39) for i, p in enumerate(raw))
-    aside = json_ints(obj.get("aside"), "aside", 30, 39, 4)
-    tiles = [t for t in board if t >= 0] + [t for p in piles for t in p] + list(aside)
-    if sorted(tiles) != list(PICTURE_TILES):
-        raise StateFormatError("katoiz state: tiles not conserved (board + piles + aside != 40)")
-    if any(len(p) % 3 for p in piles):
-        raise StateFormatError("katoiz state: a pile must hold whole 3-sets")
-    for c in range(CELLS):
-        if discs[c] >= 0 and board[c] < 0:
-            raise StateFormatError(f"katoiz state: a disc lies on {cell_name(c)}, which is empty")
-    for p in range(cfg.players):
-        if discs.count(p) > DISCS:
-            raise StateFormatError(f"katoiz state: {seat_name(p)} has more than {DISCS} discs")
-    bonus = obj.get("bonus")
-    if not isinstance(bonus, bool):
-        raise StateFormatError("katoiz state: 'bonus' must be true or false")
-    state = SetState(
-        cfg,
-        rng,
-        json_roll(obj.get("roll")),
-        board,
-        discs,
-        piles,
-        aside,
-        json_int(obj.get("seat"), "seat", 0, cfg.players - 1),
-        json_int(obj.get("turn"), "turn", 0, 10**6),
-        json_int(obj.get("forfeits"), "forfeits", 0, FORFEITS_TO_END),
-        bonus,
-    )
-    if (state.roll is None) != is_terminal(state) or (state.roll and state.roll[1] < 0):
-        raise StateFormatError("katoiz state: 'roll' must be both dice, and null only at the end")
-    return state
-
-
-def describe(state: SetState) -> str:
-    """The 6x6 board (tile code, then the disc's player number or ``.``), piles, dice."""
-    cfg = state.config
-    rules = [f"{cfg.set_rule} 3-sets"]
-    if cfg.stack_score:
-        rules.append(f"stack score ({cfg.stack_matches} match)")
-    if cfg.category_score:
-        rules.append("category score")
-    if cfg.remove_disc:
-        rules.append("remove discs")
-    if cfg.reroll:
-        rules.append("re-roll next to own disc")
-    lines = [f"Katoiz 3-set (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
-    lines.append("    " + " ".join(f"  {ch}  " for ch in "abcdef"))
-    for y in range(SIDE - 1, -1, -1):
-        row = []
-        for x in range(SIDE):
-            c = x + SIDE * y
-            t, d = state.board[c], state.discs[c]
-            row.append(" ... " if t < 0 else f"{tile_code(t)}{'.' if d < 0 else d + 1} ")
-        lines.append(f" {y + 1}  " + " ".join(row))
-    sc = scores(state)
-    for p, pile in enumerate(state.piles):
-        hand = DISCS - state.discs.count(p)
-        lines.append(
-            f"{seat_name(p)}: {len(pile) // 3} sets, score {sc[p]}, {hand} disc(s) in hand; "
-            f"tiles: {' '.join(tile_code(t) for t in pile) or '-'}"
+    def apply(self, state: SetState, move: Move) -> SetState:
+        """Remove, place or move a disc, take a completed 3-set, and roll for the next turn."""
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"katoiz 3-set: the game is over ({end_reason(state)})")
+        if move not in state.moves:
+            raise IllegalMoveError(_why_illegal(state, move))
+        cfg, seat = state.config, state.seat
+        board, discs = list(state.board), list(state.discs)
+        piles = list(state.piles)
+        if move.rem >= 0:
+            discs[move.rem] = -1
+        bonus = False
+        if move.kind != "pass":
+            if move.src >= 0:
+                discs[move.src] = -1
+            discs[move.dst] = seat
+            if cfg.reroll and not state.bonus:
+                near = KING if cfg.diagonal_next else ORTHOGONAL
+                bonus = any(discs[c] == seat for c in near[move.dst])
+            own = [c for c in range(CELLS) if discs[c] == seat]
+            if len(own) == DISCS and is_set(
+                board[own[0]], board[own[1]], board[own[2]], cfg.set_rule
+            ):
+                piles[seat] = (*piles[seat], *(board[c] for c in own))
+                for c in own:
+                    board[c], discs[c] = -1, -1
+        forfeits = state.forfeits + 1 if move.kind == "pass" and move.rem < 0 else 0
+        nxt = seat if bonus else (seat + 1) % cfg.players
+        after = SetState(
+            cfg,
+            state.rng,
+            None,
+            tuple(board),
+            tuple(discs),
+            tuple(piles),
+            state.aside,
+            nxt,
+            state.turn + 1,
+            forfeits,
+            bonus,
         )
-    if is_terminal(state):
-        res = result(state)
-        verdict = (
-            f"{seat_name(res.winners[0])} wins"
-            if res.winners
-            else ("no winner (solo)" if cfg.players == 1 else "a draw")
+        if self.is_terminal(after):
+            return after
+        roll, rng = roll_dice(state.rng, True)
+        return SetState(
+            cfg,
+            rng,
+            roll,
+            after.board,
+            after.discs,
+            after.piles,
+            after.aside,
+            nxt,
+            after.turn,
+            forfeits,
+            bonus,
         )
-        lines.append(f"Game over ({end_reason(state)}): {verdict}")
-    else:
-        extra = " (extra roll)" if state.bonus else ""
-        lines.append(
-            f"Turn {state.turn + 1}: {seat_name(state.seat)} rolled {roll_text(state.roll)}{extra}"
+
+    def result(self, state: SetState) -> Result:
+        """Scores, winner (a shared top is a draw; solo names none) and the sets taken."""
+        if not self.is_terminal(state):
+            raise GameError(f"katoiz 3-set: the game is not over (turn {state.turn})")
+        sc = scores(state)
+        winners = unique_top(sc) if state.config.players > 1 else ()
+        detail = {
+            "type": "3-set",
+            "end": end_reason(state),
+            "sets": [len(p) // 3 for p in state.piles],
+            "score": "stack"
+            if state.config.stack_score
+            else "categories"
+            if state.config.category_score
+            else "sets",
+        }
+        return Result(tuple(float(s) for s in sc), winners, detail)
+
+    def format_move(self, state: SetState, move: Move) -> str:
+        """``c4`` (place), ``a1-c4`` (move), ``pass``; ``xb2 `` in front removes b2's disc."""
+        parts = [f"x{cell_name(move.rem)}"] if move.rem >= 0 else []
+        if move.kind == "pass":
+            parts.append("pass")
+        elif move.kind == "move":
+            parts.append(f"{cell_name(move.src)}-{cell_name(move.dst)}")
+        else:
+            parts.append(cell_name(move.dst))
+        return " ".join(parts)
+
+    def parse_move(self, state: SetState, text: str) -> Move:
+        """Parse ``c4``, ``a1-c4``, ``pass``, ``xb2 c4``, ``xb2 pass`` (or ``xb2`` alone)."""
+        m = _MOVE_RE.match(text.strip().lower()) if isinstance(text, str) else None
+        if (
+            m is None
+            or not (m.group(1) or m.group(3))
+            or (m.group(2) and m.group(3) in (None, "pass"))
+        ):
+            raise MoveParseError(
+                f"katoiz 3-set: {text!r} is not a move; type a cell to place a disc (c4), "
+                "from-to to move one (a1-c4), 'pass', and 'xb2 ' first to remove b2's disc"
+            )
+        rem = parse_cell(m.group(1), "katoiz 3-set") if m.group(1) else -1
+        target = m.group(3)
+        if target in (None, "pass"):
+            return Move("pass", rem=rem)
+        dst = parse_cell(target, "katoiz 3-set")
+        if m.group(2):
+            return Move("move", src=parse_cell(m.group(2), "katoiz 3-set"), dst=dst, rem=rem)
+        return Move("place", dst=dst, rem=rem)
+
+    def state_fields(self, state: SetState) -> dict[str, Any]:
+        """The position's own fields."""
+        return {
+            "roll": None if state.roll is None else list(state.roll),
+            "board": list(state.board),
+            "discs": list(state.discs),
+            "piles": [list(p) for p in state.piles],
+            "aside": list(state.aside),
+            "seat": state.seat,
+            "turn": state.turn,
+            "forfeits": state.forfeits,
+            "bonus": state.bonus,
+        }
+
+    def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> SetState:
+        """Rebuild and check a position (tiles conserved, discs on tiles); StateFormatError."""
+        board = json_ints(obj.get("board"), "board", -1, 39, CELLS)
+        discs = json_ints(obj.get("discs"), "discs", -1, cfg.players - 1, CELLS)
+        raw = obj.get("piles")
+        if not isinstance(raw, list) or len(raw) != cfg.players:
+            raise StateFormatError(f"katoiz state: 'piles' must list {cfg.players} players")
+        piles = tuple(json_ints(p, f"piles[{i}]", 0, 39) for i, p in enumerate(raw))
+        aside = json_ints(obj.get("aside"), "aside", 30, 39, 4)
+        tiles = [t for t in board if t >= 0] + [t for p in piles for t in p] + list(aside)
+        if sorted(tiles) != list(PICTURE_TILES):
+            raise StateFormatError(
+                "katoiz state: tiles not conserved (board + piles + aside != 40)"
+            )
+        if any(len(p) % 3 for p in piles):
+            raise StateFormatError("katoiz state: a pile must hold whole 3-sets")
+        for c in range(CELLS):
+            if discs[c] >= 0 and board[c] < 0:
+                raise StateFormatError(
+                    f"katoiz state: a disc lies on {cell_name(c)}, which is empty"
+                )
+        for p in range(cfg.players):
+            if discs.count(p) > DISCS:
+                raise StateFormatError(f"katoiz state: {seat_name(p)} has more than {DISCS} discs")
+        bonus = obj.get("bonus")
+        if not isinstance(bonus, bool):
+            raise StateFormatError("katoiz state: 'bonus' must be true or false")
+        state = SetState(
+            cfg,
+            rng,
+            json_roll(obj.get("roll")),
+            board,
+            discs,
+            piles,
+            aside,
+            json_int(obj.get("seat"), "seat", 0, cfg.players - 1),
+            json_int(obj.get("turn"), "turn", 0, 10**6),
+            json_int(obj.get("forfeits"), "forfeits", 0, FORFEITS_TO_END),
+            bonus,
         )
-    return "\n".join(lines)
+        if (state.roll is None) != self.is_terminal(state) or (state.roll and state.roll[1] < 0):
+            raise StateFormatError(
+                "katoiz state: 'roll' must be both dice, and null only at the end"
+            )
+        return state
+
+    def describe(self, state: SetState) -> str:
+        """The 6x6 board (tile code, then the disc's player number or ``.``), piles, dice."""
+        cfg = state.config
+        rules = [f"{cfg.set_rule} 3-sets"]
+        if cfg.stack_score:
+            rules.append(f"stack score ({cfg.stack_matches} match)")
+        if cfg.category_score:
+            rules.append("category score")
+        if cfg.remove_disc:
+            rules.append("remove discs")
+        if cfg.reroll:
+            rules.append("re-roll next to own disc")
+        lines = [f"Katoiz 3-set (level {cfg.level}: {', '.join(rules)}), {cfg.players} players"]
+        lines.append("    " + " ".join(f"  {ch}  " for ch in "abcdef"))
+        for y in range(SIDE - 1, -1, -1):
+            row = []
+            for x in range(SIDE):
+                c = x + SIDE * y
+                t, d = state.board[c], state.discs[c]
+                row.append(" ... " if t < 0 else f"{tile_code(t)}{'.' if d < 0 else d + 1} ")
+            lines.append(f" {y + 1}  " + " ".join(row))
+        sc = scores(state)
+        for p, pile in enumerate(state.piles):
+            hand = DISCS - state.discs.count(p)
+            lines.append(
+                f"{seat_name(p)}: {len(pile) // 3} sets, score {sc[p]}, {hand} disc(s) in hand; "
+                f"tiles: {' '.join(tile_code(t) for t in pile) or '-'}"
+            )
+        if self.is_terminal(state):
+            res = self.result(state)
+            verdict = (
+                f"{seat_name(res.winners[0])} wins"
+                if res.winners
+                else ("no winner (solo)" if cfg.players == 1 else "a draw")
+            )
+            lines.append(f"Game over ({end_reason(state)}): {verdict}")
+        else:
+            extra = " (extra roll)" if state.bonus else ""
+            who, roll = seat_name(state.seat), roll_text(state.roll)
+            lines.append(f"Turn {state.turn + 1}: {who} rolled {roll}{extra}")
+        return "\n".join(lines)
+
+
+THREE_SET = ThreeSet()
+"""The 3-set rules, registered in :data:`games.katoiz.game.VARIANTS`."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from sim.cli import UsageError
@@ -76,16 +77,22 @@ def _judged_game(ref: str) -> bool:
     return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
 
 
+def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, list[str]]:
+    """The move --at names (default: the last move that passed time at the table), checked."""
+    texts = [m.move for m in log.moves]  # type: ignore[attr-defined]
+    timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
+    number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
+    if not (1 <= number <= len(texts)):
+        raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
+    return number, texts
+
+
 def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
     """Frames of the judged run of one move, and what they show."""
     from sim.view.film import judged_move_frames
 
     log = read_game_log(args.source)
-    texts = [m.move for m in log.moves]
-    timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
-    number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
-    if not (1 <= number <= len(texts)):
-        raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
+    number, texts = _judged_move_number(log, args)
     frames = judged_move_frames(log, number, fps=args.fps, slow=args.slow, **common)
     what = (
         f"{log.header.game} move {number} ({texts[number - 1]}) as the physics table judged it "
@@ -94,78 +101,97 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
     return frames, what
 
 
-def run(args: argparse.Namespace) -> int:
-    """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
-    from games.session import Divergence
-    from sim.scene import InvalidSceneError, resolve_scene
-    from sim.view.backend import BackendUnavailableError, resolve_backend
-    from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
-    from sim.world import PhysicsBlowUpError
-
-    if str(args.out).lower().endswith(".glb"):
-        return run_glb(args)
-    out = check_output(args.out, (".gif", ".mp4", ".glb"), force=args.force)
-    size = parse_size(args.size)
-    camera = parse_camera_arg(args.camera)
+def _check_timing(args: argparse.Namespace) -> None:
+    """--fps, --slow and --seconds within their ranges, or a UsageError naming the option."""
     if not (0 < args.fps <= 120):
         raise UsageError(f"--fps must be in (0, 120], got {args.fps}")
     if not (0 < args.slow <= 100):
         raise UsageError(f"--slow must be in (0, 100], got {args.slow}")
     if not (0 < args.seconds <= 60):
         raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
-    if not (0 < args.per_move <= 60):
-        raise UsageError(f"--per-move must be in (0, 60], got {args.per_move}")
-    if args.supersample < 1 or args.supersample > 4:
-        raise UsageError(f"--supersample must be 1..4, got {args.supersample}")
-    t0 = time.perf_counter()
+
+
+def _guarded(source: str, make: Callable[[], int]) -> int:
+    """Run ``make`` (which writes the output and returns 0), mapping failures to exit codes.
+
+    Bad input (a scene, a backend, an option value) -> UsageError (exit 2); a log that does not
+    reproduce, or physics that blew up -> a line and exit 1. Nothing is written in either case:
+    the writers are atomic.
+    """
+    from games.session import Divergence
+    from sim.scene import InvalidSceneError
+    from sim.view.backend import BackendUnavailableError
+    from sim.world import PhysicsBlowUpError
+
     try:
-        backend = resolve_backend(args.backend)
-        common = dict(size=size, backend=backend, camera=camera, supersample=args.supersample)
-        hold = max(1, round(args.per_move * args.fps))
-        if args.source.startswith("example:"):
-            frames = state_frames([example_layout(args.source)], hold=hold, **common)
-            what = args.source
-        elif is_log(args.source) and not args.by_move and _judged_game(args.source):
-            frames, what = _judged_film(args, common)
-        elif is_log(args.source):
-            game, states = log_states(args.source, args.at, whole=True)
-            layouts = [layout_of_state(game, s) for s in states]
-            frames = state_frames(layouts, hold=hold, **common)
-            what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
-        else:
-            if args.at is not None:
-                raise UsageError("--at applies to game logs; for a scene use --seconds")
-            scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
-            film_frame_count(args.seconds, args.fps, args.slow)
-            frames = scene_frames(
-                scene,
-                seconds=args.seconds,
-                fps=args.fps,
-                slow=args.slow,
-                profile=args.profile,
-                **common,
-            )
-            what = (
-                f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile"
-                + (f", replica {args.replica} of seed {args.seed}" if args.replica else "")
-                + f") at speed {args.slow:g}"
-            )
-        path, n = write_film(frames, out, args.fps)
+        return make()
     except (InvalidSceneError, BackendUnavailableError) as exc:
         raise UsageError(str(exc)) from None
     except LogDivergedError as exc:
         print(f"tablesim record: {exc}; nothing written")
-        return 1
     except Divergence as exc:
-        print(f"tablesim record: {args.source} does not reproduce: {exc}; nothing written")
-        return 1
+        print(f"tablesim record: {source} does not reproduce: {exc}; nothing written")
     except PhysicsBlowUpError as exc:
         print(f"tablesim record: physics blew up (nothing written): {exc}")
-        return 1
-    except RuntimeError as exc:  # MP4 without imageio-ffmpeg
+    except (RuntimeError, ValueError) as exc:  # RuntimeError: MP4 without imageio-ffmpeg
         raise UsageError(str(exc)) from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    """Film and print what was written; exit 2 for bad input, 1 for a physics blow-up."""
+    if str(args.out).lower().endswith(".glb"):
+        return run_glb(args)
+    out = check_output(args.out, (".gif", ".mp4", ".glb"), force=args.force)
+    size = parse_size(args.size)
+    camera = parse_camera_arg(args.camera)
+    _check_timing(args)
+    if not (0 < args.per_move <= 60):
+        raise UsageError(f"--per-move must be in (0, 60], got {args.per_move}")
+    if args.supersample < 1 or args.supersample > 4:
+        raise UsageError(f"--supersample must be 1..4, got {args.supersample}")
+    return _guarded(args.source, lambda: _film(args, out, size, camera))
+
+
+def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: object) -> int:
+    """Render the film of ``args.source`` to ``out`` and print what was written."""
+    from sim.scene import resolve_scene
+    from sim.view.backend import resolve_backend
+    from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
+
+    t0 = time.perf_counter()
+    backend = resolve_backend(args.backend)
+    common = dict(size=size, backend=backend, camera=camera, supersample=args.supersample)
+    hold = max(1, round(args.per_move * args.fps))
+    if args.source.startswith("example:"):
+        frames = state_frames([example_layout(args.source)], hold=hold, **common)
+        what = args.source
+    elif is_log(args.source) and not args.by_move and _judged_game(args.source):
+        frames, what = _judged_film(args, common)
+    elif is_log(args.source):
+        game, states = log_states(args.source, args.at, whole=True)
+        layouts = [layout_of_state(game, s) for s in states]
+        frames = state_frames(layouts, hold=hold, **common)
+        what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
+    else:
+        if args.at is not None:
+            raise UsageError("--at applies to game logs; for a scene use --seconds")
+        scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
+        film_frame_count(args.seconds, args.fps, args.slow)
+        frames = scene_frames(
+            scene,
+            seconds=args.seconds,
+            fps=args.fps,
+            slow=args.slow,
+            profile=args.profile,
+            **common,
+        )
+        what = (
+            f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile"
+            + (f", replica {args.replica} of seed {args.seed}" if args.replica else "")
+            + f") at speed {args.slow:g}"
+        )
+    path, n = write_film(frames, out, args.fps)
     secs = time.perf_counter() - t0
     print(
         f"{path}: {what}; {n} frames, {size[0]}x{size[1]}, {args.fps:g} fps, "
@@ -176,53 +202,36 @@ def run(args: argparse.Namespace) -> int:
 
 def run_glb(args: argparse.Namespace) -> int:
     """``-o fall.glb``: the scene's run (or a judged Kozo/Kataboom move) as an animated glTF."""
-    from games.session import Divergence
-    from sim.scene import InvalidSceneError, resolve_scene
-    from sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
-    from sim.world import PhysicsBlowUpError
-
     out = check_output(args.out, (".glb",), force=args.force)
-    if not (0 < args.fps <= 120):
-        raise UsageError(f"--fps must be in (0, 120], got {args.fps}")
-    if not (0 < args.slow <= 100):
-        raise UsageError(f"--slow must be in (0, 100], got {args.slow}")
-    if not (0 < args.seconds <= 60):
-        raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
-    try:
-        if args.source.startswith("example:") or (
-            is_log(args.source) and not _judged_game(args.source)
-        ):
-            raise UsageError(
-                f"{args.source}: a .glb film needs physics: a scene, or the log of a Kozo or "
-                "Kataboom game played on the physics table (use .gif or .mp4 for the others)"
-            )
-        if is_log(args.source):
-            log = read_game_log(args.source)
-            texts = [m.move for m in log.moves]
-            timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]
-            number = args.at if args.at is not None else (timed[-1] if timed else len(texts))
-            if not (1 <= number <= len(texts)):
-                raise UsageError(f"--at {number}: the log {args.source} has moves 1..{len(texts)}")
-            scene, track = judged_move_tracks(log, number, fps=args.fps, slow=args.slow)
-            what = f"{log.header.game} move {number} ({texts[number - 1]}) as the table judged it"
-        else:
-            if args.at is not None:
-                raise UsageError("--at applies to game logs; for a scene use --seconds")
-            scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
-            track = scene_tracks(scene, seconds=args.seconds, fps=args.fps, slow=args.slow,
-                                 profile=args.profile)  # fmt: skip
-            what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile)"
-        path, n = write_glb(out, scene, track, name=Path(out).stem)
-    except InvalidSceneError as exc:
-        raise UsageError(str(exc)) from None
-    except Divergence as exc:
-        print(f"tablesim record: {args.source} does not reproduce (nothing written): {exc}")
-        return 1
-    except PhysicsBlowUpError as exc:
-        print(f"tablesim record: physics blew up (nothing written): {exc}")
-        return 1
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    _check_timing(args)
+    if args.source.startswith("example:") or (
+        is_log(args.source) and not _judged_game(args.source)
+    ):
+        raise UsageError(
+            f"{args.source}: a .glb film needs physics: a scene, or the log of a Kozo or "
+            "Kataboom game played on the physics table (use .gif or .mp4 for the others)"
+        )
+    return _guarded(args.source, lambda: _glb(args, out))
+
+
+def _glb(args: argparse.Namespace, out: Path) -> int:
+    """Write the animated glTF of ``args.source`` to ``out`` and print what was written."""
+    from sim.scene import resolve_scene
+    from sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
+
+    if is_log(args.source):
+        log = read_game_log(args.source)
+        number, texts = _judged_move_number(log, args)
+        scene, track = judged_move_tracks(log, number, fps=args.fps, slow=args.slow)
+        what = f"{log.header.game} move {number} ({texts[number - 1]}) as the table judged it"
+    else:
+        if args.at is not None:
+            raise UsageError("--at applies to game logs; for a scene use --seconds")
+        scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
+        track = scene_tracks(scene, seconds=args.seconds, fps=args.fps, slow=args.slow,
+                             profile=args.profile)  # fmt: skip
+        what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile)"
+    path, n = write_glb(out, scene, track, name=Path(out).stem)
     print(
         f"{path}: {what} at speed {args.slow:g}; animated glTF, {len(scene.pieces)} nodes, "
         f"{len(track[1])} animated, {n} keyframes at {args.fps:g} fps ({(n - 1) / args.fps:.2f} s)"

@@ -1,0 +1,33 @@
+"""What the ``katamino`` game asks of each of its mode families.
+
+A *family* is a whole :class:`games.core.Game` for a group of modes (the solo puzzles of
+:mod:`games.katamino.solo`, the duels of :mod:`games.katamino.duel`); the registered game
+(:mod:`games.katamino.game`) keeps them in a :class:`games.variants.VariantRegistry` by mode
+and forwards every call to the family of the config's or state's ``mode``.
+
+Contract: a family declares an ``Option("mode", "str", ..., choices=its modes)`` among its
+options, gives its config and state a ``mode`` attribute, writes ``"mode"`` in
+``config_to_json`` and ``state_to_json``, and returns its bots (a ``smart`` one among them)
+from :meth:`ModeFamily.bots`.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Generic
+
+from games.core import Bot, C, Game, M, S
+
+
+class ModeFamily(Game[S, M, C], Generic[S, M, C]):
+    """A Katamino mode family: a Game for some modes, with its bots and its timing hook."""
+
+    @abstractmethod
+    def bots(self) -> Mapping[str, type[Bot]]:
+        """This family's own bots by name (``smart`` among them)."""
+
+    def stamp_seconds(self, state: S, move: M, seconds: float) -> M:
+        """``move`` with the seconds a front end measured for a person, in families that time
+        moves (the duel races); this default, for families that do not, returns it as is."""
+        return move
