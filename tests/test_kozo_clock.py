@@ -55,13 +55,13 @@ def after_p1_turn(config):
 
 def test_a_placement_carries_its_time_to_place_in_its_text() -> None:
     s = after_p1_turn(stand_in())
-    m = GAME.parse_move(s, "2a r%d at 0,2,0 @2.5" % BAR2_X)
+    m = GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0 @2.5")
     assert m.kind == PLACE and m.secs == 2.5 and m.pos == (0.0, 2.0, 0.0)
-    assert GAME.format_move(s, m) == "2a r%d at 0,2,0 @2.5" % BAR2_X
+    assert GAME.format_move(s, m) == f"2a r{BAR2_X} at 0,2,0 @2.5"
     assert GAME.parse_move(s, GAME.format_move(s, m)).secs == 2.5
     # the time is not part of the move's identity: the stamped move is the legal one
     assert m in GAME.legal_moves(s)
-    assert GAME.format_move(s, GAME.parse_move(s, "2a r%d at 0,2,0" % BAR2_X)).endswith(",0")
+    assert GAME.format_move(s, GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0")).endswith(",0")
     for bad in ("2a r0 at 0,2,0 @", "2a r0 at 0,2,0 @soon", "2a r0 at 0,2,0 @-1",
                 "2a r0 at 0,2,0 @1e9", "2a r0 at 0,2,0 @nan", "nocube @2", "take 2a @1"):
         with pytest.raises(MoveParseError):
@@ -77,11 +77,11 @@ def test_the_front_end_stamps_a_persons_seconds_into_placements_only() -> None:
     # the round's first polycube follows no turn: nothing to time
     assert GAME.stamp_seconds(first, BAR, 3.21).secs is None
     s = after_p1_turn(c)
-    place = GAME.parse_move(s, "2a r%d at 0,2,0" % BAR2_X)
+    place = GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0")
     assert GAME.stamp_seconds(s, place, 3.26).secs == 3.3  # 0.1 s, as logs keep it
     assert GAME.stamp_seconds(s, place, -1.0).secs == 0.0
     assert GAME.stamp_seconds(s, place, 1e9).secs == 3600.0
-    already = GAME.parse_move(s, "2a r%d at 0,2,0 @7" % BAR2_X)
+    already = GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0 @7")
     assert GAME.stamp_seconds(s, already, 1.0).secs == 7.0
     take = GAME.parse_move(s, "take 2a")
     assert GAME.stamp_seconds(s, take, 2.0) is take
@@ -130,7 +130,7 @@ def test_a_quick_players_fall_is_theirs_in_the_stand_in_judge() -> None:
     # 5 s. Seat 1's turn had begun: "If the tower falls during your turn, you lose your
     # points" -- seat 1 loses the round, seat 0 keeps its 3.
     s = after_p1_turn(stand_in(stand_in_risk=1.0))
-    quick = GAME.parse_move(s, "2a r%d at 0,2,0 @2" % BAR2_X)
+    quick = GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0 @2")
     end = GAME.apply(s, quick)
     r = end.rounds[0]
     assert (r.reason, r.toppler, r.points) == ("topple", 1, (3, 0))
