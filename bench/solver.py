@@ -9,9 +9,15 @@ X pentomino restricted to the 8 placements with its centre in the quadrant x < 4
 (the symmetry group of the 6x10 has order 4 and no X placement is fixed by a non-identity
 symmetry, so each class of solutions is counted exactly once), the 11 other pieces free.
 
-Also measured: the JIT warm-up (first call in a fresh process, with an empty numba cache and
-with the cache filled), and on request our pure-Python backend (``--python``, about 9 s) and a
-plain-Python Algorithm X with dict-of-sets (``--baseline``, about a minute).
+Also measured: the kernel with its hole check on (``ours_hole_*``: same count, fewer nodes);
+the kernel's first use in a fresh process, from an empty cache (numba builds the object file:
+``kernel_build_s``) and from the file (llvmlite links it: ``kernel_load_s``); whole processes
+(CPU of the child, process plus system), each beside ``python -c pass`` measured in the same
+loop: ``tablesim --help`` and ``tablesim solve --board 6x10 --pieces pentominoes --count
+--distinct --json`` (``--no-process`` skips them); the 1-minute load before and after. On
+request: every distinct filling of the 3x4x5 box (``--box``, 3940, about 20 s of CPU per cut
+setting), our pure-Python backend (``--python``, about 9 s) and a plain-Python Algorithm X
+with dict-of-sets (``--baseline``, about a minute).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +41,10 @@ from games.katamino import Problem, Target  # noqa: E402
 from games.katamino import search as ksearch  # noqa: E402
 
 EXPECTED = 2339
+PLAIN_NODES = 2_455_947
+"""Nodes of the plain lowest-empty-cell tree of this problem (hole check off): the same as
+the reference C solver's and as every earlier version of our kernel."""
+BOX_DISTINCT = 3940
 
 
 def quadrant_problem() -> tuple[Problem, int, list[int]]:
@@ -50,11 +61,17 @@ def quadrant_problem() -> tuple[Problem, int, list[int]]:
     return p, xt, quad
 
 
-def ours(p: Problem, quad: list[int], backend: str = "numba") -> int:
+def ours(p: Problem, quad: list[int], backend: str = "numba", hole: bool = False) -> int:
     """Our count: X branched on first over its 8 quadrant placements, then the kernel."""
-    s = ksearch.Search(p, backend=backend, roots=quad)
+    return ours_nodes(p, quad, backend, hole)[0]
+
+
+def ours_nodes(p: Problem, quad: list[int], backend: str = "numba",
+               hole: bool = False) -> tuple[int, int]:  # fmt: skip
+    """(solutions, nodes) of :func:`ours`."""
+    s = ksearch.Search(p, backend=backend, roots=quad, hole=hole)
     s.run()
-    return s.solutions
+    return s.solutions, s.nodes
 
 
 def xcover_options(p: Problem, xt: int, quad: list[int]) -> list[list]:
@@ -133,23 +150,74 @@ def timed(fn, repeat: int) -> dict:
             "cpu_s": statistics.median(cpus)}  # fmt: skip
 
 
-def jit_warmup(empty_cache: bool) -> float:
-    """CPU seconds of the first kernel call in a fresh process (numba import excluded)."""
+def kernel_first_use(cache: str) -> float:
+    """CPU seconds of the kernel's first use in a fresh process (``numba_kernel()``: build or
+    link) with the kernel cache in folder ``cache``."""
     code = (
         f"import time, sys; sys.path.insert(0, {str(ROOT)!r})\n"
-        "from games.katamino import solve_count\n"
         "from games.katamino.search import numba_kernel\n"
-        "numba_kernel()\n"
-        "t = time.process_time(); solve_count('3x5', 'pentominoes:LPU', backend='numba')\n"
-        "print(time.process_time() - t)\n"
+        "t = time.process_time(); k = numba_kernel()\n"
+        "print(time.process_time() - t, k.source)\n"
     )
-    env = dict(os.environ)
-    with tempfile.TemporaryDirectory() as tmp:
-        if empty_cache:
-            env["NUMBA_CACHE_DIR"] = tmp
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env=env, check=True)  # fmt: skip
-    return float(out.stdout.strip().splitlines()[-1])
+    env = dict(os.environ, TABLESIM_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True)  # fmt: skip
+    return float(out.stdout.split()[-2])
+
+
+def process_cpu(argv: list[str], repeat: int) -> dict:
+    """Median and minimum CPU seconds (user + system) and median wall seconds of a whole child
+    process, over ``repeat`` runs."""
+    cpus, walls = [], []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))  # fmt: skip
+    for _ in range(repeat):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w0 = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, check=True)
+        walls.append(time.perf_counter() - w0)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+    return {"cpu_s": statistics.median(cpus), "cpu_min_s": min(cpus),
+            "wall_s": statistics.median(walls)}  # fmt: skip
+
+
+def process_figures(repeat: int) -> dict:
+    """The whole-process figures, interleaved with the empty interpreter as their baseline."""
+    py = sys.executable
+    cmds = {
+        "python_pass": [py, "-c", "pass"],
+        "help": [py, "-m", "sim.cli", "--help"],
+        "solve_6x10": [py, "-m", "sim.cli", "solve", "--board", "6x10", "--pieces",
+                       "pentominoes", "--count", "--distinct", "--json"],
+    }  # fmt: skip
+    runs: dict[str, list[dict]] = {k: [] for k in cmds}
+    for _ in range(repeat):
+        for k, argv in cmds.items():
+            runs[k].append(process_cpu(argv, 1))
+    out = {}
+    for k, rs in runs.items():
+        out[f"process_{k}_cpu_s"] = statistics.median(r["cpu_s"] for r in rs)
+        out[f"process_{k}_cpu_min_s"] = min(r["cpu_s"] for r in rs)
+        out[f"process_{k}_wall_s"] = statistics.median(r["wall_s"] for r in rs)
+    base = out["process_python_pass_cpu_s"]
+    for k in ("help", "solve_6x10"):
+        out[f"process_{k}_ratio_to_python_pass"] = out[f"process_{k}_cpu_s"] / base
+    return out
+
+
+def box_figures() -> dict:
+    """``count_distinct`` of the 3x4x5 box with the 12 pentominoes, hole check off and on."""
+    from games.katamino import Target, count_distinct
+
+    out: dict = {}
+    for hole in (False, True):
+        key = "box_hole" if hole else "box"
+        c0 = time.process_time()
+        r = count_distinct(Target.box(3, 4, 5), "pentominoes", hole=hole)
+        out.update({f"{key}_cpu_s": time.process_time() - c0, f"{key}_nodes": r.nodes,
+                    f"{key}_distinct": r.distinct, f"{key}_total": r.count})  # fmt: skip
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,17 +227,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per solver (median)")
     ap.add_argument("--python", action="store_true", help="also time our pure-Python backend")
     ap.add_argument("--baseline", action="store_true", help="also time plain Algorithm X")
+    ap.add_argument("--box", action="store_true", help="also count the 3x4x5 box (3940)")
+    ap.add_argument("--no-process", action="store_true", help="skip the whole-process figures")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
 
-    res: dict = {"problem": "6x10 pentominoes, X in one quadrant", "expected": EXPECTED}
-    res["jit_compile_s"] = jit_warmup(empty_cache=True)
-    res["jit_cached_s"] = jit_warmup(empty_cache=False)
+    res: dict = {"problem": "6x10 pentominoes, X in one quadrant", "expected": EXPECTED,
+                 "load_before": os.getloadavg()[0]}  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        res["kernel_build_s"] = kernel_first_use(tmp)
+        res["kernel_load_s"] = kernel_first_use(tmp)
     p, xt, quad = quadrant_problem()
     ours(p, quad)  # warm
-    o = timed(lambda: ours(p, quad), args.repeat)
-    res.update(ours_s=o["cpu_s"], ours_wall_s=o["wall_s"], ours_count=o["result"])
+    ours(p, quad, hole=True)
+    o = timed(lambda: ours_nodes(p, quad), args.repeat)
+    h = timed(lambda: ours_nodes(p, quad, hole=True), args.repeat)
+    res.update(ours_s=o["cpu_s"], ours_wall_s=o["wall_s"], ours_count=o["result"][0],
+               ours_nodes=o["result"][1], ours_hole_s=h["cpu_s"], ours_hole_count=h["result"][0],
+               ours_hole_nodes=h["result"][1])  # fmt: skip
+    if not args.no_process:
+        res.update(process_figures(args.repeat))
+    if args.box:
+        res.update(box_figures())
     opts = xcover_options(p, xt, quad)
     res["options"] = len(opts)
     try:
@@ -186,12 +266,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         b = timed(lambda: algorithm_x_count(opts), 1)
         res.update(algorithm_x_s=b["cpu_s"], algorithm_x_count=b["result"])
+    res["load_after"] = os.getloadavg()[0]
     for k in sorted(res):
         v = res[k]
         print(f"{k:>22}: {v:.4f}" if isinstance(v, float) else f"{k:>22}: {v}")
     counts = [res[k] for k in res if k.endswith("_count")]
     if any(c != EXPECTED for c in counts):
         print(f"error: a count differs from {EXPECTED}", file=sys.stderr)
+        return 1
+    if res["ours_nodes"] != PLAIN_NODES:
+        print(f"error: {res['ours_nodes']} nodes, not the plain tree's {PLAIN_NODES}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    if args.box and not res["box_distinct"] == res["box_hole_distinct"] == BOX_DISTINCT:
+        print(f"error: the 3x4x5 box has {BOX_DISTINCT} distinct fillings", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(res, sort_keys=True))

@@ -445,7 +445,7 @@ def _catalogue(name: str, cube: str, description: str, rows: Sequence[tuple]) ->
     return Catalogue(name, cube, description, tuple(pieces))
 
 
-# Kozo: the two 2s are 1x1x2 bars (forced); the rest is our choice (RULES-NOTES, docs/rules/kozo.md):
+# Kozo: the two 2s are 1x1x2 bars (forced); the rest is our choice (docs/rules/kozo.md):
 # the 3s are the I- and L-tricube; 4s: flat L, T, S and the non-flat branch and screw;
 # 5s: flat U and V (both fit the 8-square ring around the chimney) and a non-flat pentacube.
 _KOZO = [
@@ -463,7 +463,8 @@ _KOZO = [
     ("5R", "5", [(0, 0, 0), (1, 0, 0), (2, 0, 0), (2, 1, 0), (0, 0, 1)], 5),
 ]
 
-# Katamino Duo (RULES-NOTES): pentomino numbers 2..8 are our assignment (not published).
+# Katamino Duo: pentomino numbers 2..8 are our assignment, not published
+# (docs/rules/katamino-duo.md).
 _KATAMINO_NUMBERS = {"2": "L", "3": "Y", "4": "N", "5": "P", "6": "U", "7": "V", "8": "Z"}
 _KATAMINO_TETRA = {"A": "I", "B": "L", "C": "O", "D": "S", "E": "T"}
 _KATAMINO: list[tuple] = (

@@ -1,5 +1,5 @@
 """Quaternions (x, y, z, w), the convention PyBullet and every tablesim pose use: the one
-conversion to and from rotation matrices, and from Euler angles. Pure numpy, shared by the
+conversion to and from rotation matrices, and from Euler angles, and their product. Pure numpy, shared by the
 rules (games.kozo.geometry), the physics (sim.model, sim.world) and the view."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["matrix_to_quat", "quat_from_euler_deg", "quat_to_matrix"]
+__all__ = ["matrix_to_quat", "quat_conj", "quat_from_euler_deg", "quat_mul", "quat_to_matrix"]
 
 
 def quat_from_euler_deg(rx: float, ry: float, rz: float) -> tuple[float, float, float, float]:
@@ -24,6 +24,23 @@ def quat_from_euler_deg(rx: float, ry: float, rz: float) -> tuple[float, float, 
     y = cz * sy * cx + sz * cy * sx
     z = sz * cy * cx - cz * sy * sx
     return (x, y, z, w)
+
+
+def quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
+    """Hamilton product ``a * b`` of quaternions (x, y, z, w): rotate by ``b``, then by ``a``."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def quat_conj(q: Sequence[float]) -> tuple[float, float, float, float]:
+    """The conjugate (the inverse rotation of a unit quaternion)."""
+    return (-q[0], -q[1], -q[2], q[3])
 
 
 def quat_to_matrix(q: Sequence[float]) -> np.ndarray:

@@ -123,7 +123,3 @@ class VariantRegistry(Generic[V]):
             if all(v is not w for w in out):
                 out.append(v)
         return tuple(out)
-
-    def names_of(self, variant: V) -> tuple[str, ...]:
-        """The names under which ``variant`` is registered."""
-        return tuple(n for n in self.names if self.get(n) is variant)

@@ -149,7 +149,7 @@ def build(
             (sp,) = scene_of([piece], phys).pieces
             on_table = {TABLE} if min(c[2] for c in piece.cells) == 0 else set()
             rng = Rng.from_seed(seed, "katamino-build", i)
-            hand_place(world, sp, rng, quiet, on_table)  # type: ignore[arg-type]
+            hand_place(world, sp, rng, quiet, on_table)
             fall = watch(world, window_s, RULE)
             moved = float(world.com_displacements().max()) * 1e3
             report.steps.append({"piece": piece.name, "fell": list(fall.fell),

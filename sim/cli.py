@@ -20,9 +20,29 @@ import sys
 import threading
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
+COMMAND_HELP = {
+    "demo": "judge the shipped towers in physics, play a bot game, draw and film them",
+    "list": "list games, bots, scenes, piece sets, game options or example sweep specs",
+    "play": "play a game (headless: prints each turn and a result line)",
+    "replay": "re-run a JSONL game log and check it reproduces",
+    "balance": "play many seeded bot games and report win rates",
+    "simulate": "judge a scene in physics: stands or topples, with probability and explanation",
+    "meshes": "export piece meshes (GLB, OBJ, STL, URDF)",
+    "sweep": "run a grid or seeded random sample of verdicts over scene and physics parameters",
+    "tournament": "seeded round-robin of bots: win rates with 95%% intervals, seat advantage",
+    "plot": "plot a sweep (collapse probability vs a parameter) or a tournament (win rates)",
+    "solve": "Katamino solver: count, show or hint covers of a board or 3D box",
+    "render": "a picture of a scene, a game log or an example table (offscreen, no display)",
+    "record": "a GIF or MP4 film of a scene falling (World poses) or of a game log",
+    "katamino": "Katamino 3D boxes in physics: assembly orders, piece-by-piece builds, verdicts",
+    "view": "look at a scene in a window (orbit, zoom, pan; space runs the physics)",
+}
+"""Each command's one-line help (as its module registers it), so ``tablesim --help`` lists the
+commands without importing any command module (tests/test_cli_startup.py keeps them equal)."""
+_INDEX_ARGS = frozenset(("-h", "--help", "--version"))
 
 
 class UsageError(Exception):
@@ -30,7 +50,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 itself; keep its message format
+    def error(self, message: str) -> NoReturn:  # argparse exits 2 itself; keep its format
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
@@ -58,12 +78,18 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, *, index: bool = False) -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered, or with just ``only`` (a command
-    line that starts with a command needs no other command's module: start-up stays short)."""
+    line that starts with a command needs no other command's module: start-up stays short).
+    ``index``: every command by name and help line only (:data:`COMMAND_HELP`), no module
+    imported: enough for ``tablesim``, ``tablesim --help`` and ``--version``."""
     parser = _Parser(prog="tablesim", description="A physics table for five family board games.")
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if index:
+        for name in COMMANDS:
+            sub.add_parser(name, help=COMMAND_HELP[name])
+        return parser
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"sim.commands.{name}").register(sub)
     return parser
@@ -72,7 +98,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tablesim`` command; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    if argv and argv[0] in COMMANDS:
+        parser = build_parser(argv[0])
+    else:
+        parser = build_parser(index=_INDEX_ARGS.issuperset(argv))
     try:  # argparse exits (2 for a bad argument, 0 for --help): return its code instead
         args, extra = parser.parse_known_args(argv)
         if extra and not getattr(args, "accepts_extra", False):

@@ -195,6 +195,11 @@ class ProblemCollector:
             return None
         return tuple(out)  # type: ignore[arg-type]
 
+    def vector3(self, value: Any, path: str) -> tuple[float, float, float] | None:
+        """Three finite numbers (a point or a size), or None after reporting every bad one."""
+        v = self.vector(value, path, 3)
+        return None if v is None else (v[0], v[1], v[2])
+
     def string(self, value: Any, path: str, choices: Sequence[str] | None = None) -> str | None:
         """A string (one of ``choices`` if given), or None after reporting a problem."""
         if not isinstance(value, str):

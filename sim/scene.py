@@ -438,7 +438,7 @@ def _parse_piece(col: ProblemCollector, t: Any, i: int, default_cube: str | None
                 f"required with cells when unit = 'mm' (allowed: {', '.join(CUBE_KINDS)})",
             )
     else:
-        size = col.vector(t["box"], f"{path}.box")
+        size = col.vector3(t["box"], f"{path}.box")
         if size is not None and min(size) <= 0:
             col.add(f"{path}.box", f"sizes must be > 0, got {list(size)}")
             size = None
@@ -456,9 +456,9 @@ def _parse_piece(col: ProblemCollector, t: Any, i: int, default_cube: str | None
     if "at" in t and "corner" in t:
         col.add(f"{path}.corner", "give either at or corner, not both")
     elif "at" in t:
-        at = col.vector(t["at"], f"{path}.at")
+        at = col.vector3(t["at"], f"{path}.at")
     elif "corner" in t:
-        corner = col.vector(t["corner"], f"{path}.corner")
+        corner = col.vector3(t["corner"], f"{path}.corner")
     else:
         col.add(path, "missing position: give at = [x, y, z] (or corner = [x, y, z])")
 

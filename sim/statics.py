@@ -2,8 +2,9 @@
 
 :func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
 HiGHS (highspy) and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
-``"topples"`` or ``"undecided"`` (the caller then simulates). Background and the comparison
-with the simulation: ``shared/research/physics-pybullet.md`` section 5.
+``"topples"`` or ``"undecided"`` (the caller then simulates). The method is rigid-block
+equilibrium (Whiting, Ochsendorf and Durand 2009; Kao et al. 2022 on where a force-only check
+misleads); how the verdict combines it with the simulation: docs/architecture.md, "Statics".
 
 LP formulation
 --------------

@@ -5,7 +5,7 @@ A :class:`World` is built from a :class:`sim.model.Scene` and a solver :class:`s
 the global one, so many worlds can live in one process; ``close()`` (or leaving a ``with`` block)
 disconnects it.
 
-How a piece becomes a body (the measured reasons are in ``research/physics-pybullet.md``):
+How a piece becomes a body (the measured reasons: docs/architecture.md, "Physics"):
 
 * one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path);
 * its collision shape is a compound of ``GEOM_BOX`` children, the piece's merged boxes
@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from games.polycubes import mass_properties
+from games.quat import quat_conj, quat_mul
 from sim.config import PhysicsConfig, Profile, get_profile
 from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
     MAX_ANGULAR_SPEED,
@@ -120,22 +121,6 @@ class _Body:
     axes: np.ndarray
     q_axes: tuple[float, float, float, float]
     moments: np.ndarray
-
-
-def _quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
-    """Hamilton product a*b of quaternions (x, y, z, w)."""
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    )
-
-
-def _quat_conj(q: Sequence[float]) -> tuple[float, float, float, float]:
-    return (-q[0], -q[1], -q[2], q[3])
 
 
 def _quat_angle(q: Sequence[float]) -> float:
@@ -540,7 +525,7 @@ class World:
         """Pose of one piece's frame (static pieces too): position (3,) m, quaternion (4,) x,y,z,w."""
         b = self._by_id[piece_id]
         com, q_body = self._body_pose(b)
-        q_piece = _quat_mul(q_body, _quat_conj(b.q_axes))
+        q_piece = quat_mul(q_body, quat_conj(b.q_axes))
         if q_piece[3] < 0:
             q_piece = (-q_piece[0], -q_piece[1], -q_piece[2], -q_piece[3])
         r_piece = quat_to_matrix(q_body) @ b.axes.T
@@ -564,7 +549,7 @@ class World:
         out = np.empty(len(self._dynamic))
         for i, b in enumerate(self._dynamic):
             q_now = self._body_pose(b)[1]
-            out[i] = math.degrees(_quat_angle(_quat_mul(q_now, _quat_conj(self._initial_q[i]))))
+            out[i] = math.degrees(_quat_angle(quat_mul(q_now, quat_conj(self._initial_q[i]))))
         return out
 
     def tip_angles_deg(self) -> np.ndarray:
@@ -574,7 +559,7 @@ class World:
         unanchored piece."""
         out = np.empty(len(self._dynamic))
         for i, b in enumerate(self._dynamic):
-            rel = _quat_mul(self._body_pose(b)[1], _quat_conj(self._initial_q[i]))
+            rel = quat_mul(self._body_pose(b)[1], quat_conj(self._initial_q[i]))
             up = quat_to_matrix(rel)[:, 2]
             out[i] = math.degrees(math.atan2(math.hypot(up[0], up[1]), up[2]))
         return out

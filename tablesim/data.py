@@ -9,11 +9,15 @@ through the current folder or another top-level package of the same name: a user
 
 from __future__ import annotations
 
+import sys
 from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 KINDS: tuple[str, ...] = ("scenes", "experiments")
 

@@ -13,7 +13,8 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import tablesim  # noqa: E402
 from games.registry import game_names, get_game  # noqa: E402
-from tablesim.envs.core import ACTION_BOUNDS, EnvError, decode_observation  # noqa: E402
+from tablesim.envs.codecs import CODECS  # noqa: E402
+from tablesim.envs.core import EnvError, decode_observation  # noqa: E402
 
 # Kozo and Kataboom on the seeded stand-in judge (fast); the physics table is a slow case.
 FAST = {"kozo": {"table": "stand-in"}, "kataboom": {"table": "stand-in"}}
@@ -28,7 +29,7 @@ GAMES = [g if g != "kataboom" else pytest.param(g, marks=pytest.mark.slow) for g
 
 
 def test_every_game_has_an_env() -> None:
-    assert sorted(ACTION_BOUNDS) == game_names()
+    assert sorted(CODECS) == game_names()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -55,7 +56,7 @@ def test_gymnasium_check_env(game: str) -> None:
 
 
 def _masked_random_episode(game: str, seed: int) -> tuple[list[str], dict, dict]:
-    env = tablesim.env(game, **_options(game))
+    env = tablesim.env(game, observation="json", **_options(game))
     env.reset(seed=seed)
     rng = random.Random(seed)
     texts: list[str] = []
@@ -68,11 +69,13 @@ def _masked_random_episode(game: str, seed: int) -> tuple[list[str], dict, dict]
             env.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
-        # the mask marks exactly the rules' legal moves, named in info in action order
-        assert len(legal) == len(info["legal_moves"])
+        # the mask marks exactly the rules' legal moves; info names them with their ids
+        assert sorted(info["legal_actions"]) == legal.tolist()
+        assert len(info["legal_moves"]) == len(legal)
         a = int(rng.choice(list(legal)))
-        texts.append(info["legal_moves"][a])
-        assert env.action_of(info["legal_moves"][a]) == a
+        text = info["legal_moves"][info["legal_actions"].index(a)]
+        texts.append(text)
+        assert env.action_of(text) == a
         env.step(a)
     return texts, final_rewards, final_obs
 
@@ -103,22 +106,38 @@ def test_same_seed_same_episode(game: str) -> None:
     assert _masked_random_episode(game, 5)[0] == _masked_random_episode(game, 5)[0]
 
 
-def test_observation_hides_the_random_stream() -> None:
-    env = tablesim.env("catego")
+def test_json_observations_pass_both_checkers() -> None:
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    env = tablesim.env("kaito", observation="json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=20)
+        check_env(tablesim.gym_env("kaito", observation="json"), skip_render_check=True)
+
+
+def test_json_observation_hides_the_random_stream() -> None:
+    env = tablesim.env("catego", observation="json")
     env.reset(seed=1)
     obs = decode_observation(env.observe("player_0")["observation"])
     assert "rng" not in obs and obs["game"] == "catego"
+    with pytest.raises(EnvError, match="observation 'text' is not one of planes, json"):
+        tablesim.env("catego", observation="text")
 
 
 def test_illegal_actions() -> None:
-    env = tablesim.env("catego")
+    env = tablesim.env("kaito")
     env.reset(seed=0)
-    n_legal = int(env.observe(env.agent_selection)["action_mask"].sum())
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask.sum() == 1  # the opening: removing the two opening tiles is the only move
     with pytest.raises(EnvError, match="not legal"):
-        env.step(n_legal)
-    g = tablesim.gym_env("catego", opponent="strong")
-    g.reset(seed=0)
-    _, reward, terminated, _, info = g.step(g.action_space.n - 1)
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(EnvError, match="an action is an integer"):
+        env.step(1.5)
+    g = tablesim.gym_env("kaito", opponent="random")
+    obs, _ = g.reset(seed=0)
+    _, reward, terminated, _, info = g.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
 
 
@@ -133,6 +152,25 @@ def test_gym_opponent_plays_the_other_seat() -> None:
         a = int(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
         obs, reward, done, _, info = env.step(a)
     assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_gym_action_masks_match_the_observation() -> None:
+    env = tablesim.gym_env("kaito", opponent="random")
+    obs, info = env.reset(seed=3)
+    masks = env.action_masks()
+    assert masks.dtype == bool and (masks == obs["action_mask"].astype(bool)).all()
+    assert sorted(np.flatnonzero(masks).tolist()) == sorted(info["legal_actions"])
+
+
+def test_info_texts_are_lazy_and_pickle_as_a_list() -> None:
+    import pickle
+
+    env = tablesim.gym_env("catego")
+    _, info = env.reset(seed=0)
+    texts = info["legal_moves"]
+    assert len(texts) == 11 and texts[0] == "2" and list(texts) == [str(c) for c in range(2, 13)]
+    back = pickle.loads(pickle.dumps(info))
+    assert type(back["legal_moves"]) is list and back["legal_moves"] == list(texts)
 
 
 def test_unknown_bot_and_seat() -> None:
@@ -165,6 +203,17 @@ def test_kozo_on_the_physics_table() -> None:
 
 
 @pytest.mark.slow
+def test_kataboom_on_the_physics_table() -> None:
+    from pettingzoo.test import api_test
+
+    env = tablesim.env("kataboom")  # table = physics, the game's default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=6)
+    env.close()
+
+
+@pytest.mark.slow
 def test_rollout_example_is_seeded() -> None:
     import json
     import subprocess
@@ -184,5 +233,7 @@ def test_rollout_example_is_seeded() -> None:
     a, b = run(), run()
     assert sorted(a["games"]) == game_names()
     # the same seeds play the same moves: equal step counts, whatever the speed
-    assert {g: r["steps"] for g, r in a["games"].items()} == {g: r["steps"] for g, r in b["games"].items()}
+    assert {g: r["steps"] for g, r in a["games"].items()} == {
+        g: r["steps"] for g, r in b["games"].items()
+    }
     assert all(r["steps"] > 0 for r in a["games"].values())

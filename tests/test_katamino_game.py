@@ -36,7 +36,7 @@ def test_modes_are_two_families_loaded_on_first_use() -> None:
 
     assert MODES.names[:6] == SOLO_MODES and MODES.names[6:] == DUEL_MODES
     assert MODES.distinct() == (SOLO_GAME, DUEL_GAME)
-    assert MODES.names_of(DUEL_GAME) == DUEL_MODES
+    assert tuple(m for m in MODES.names if family(m) is DUEL_GAME) == DUEL_MODES
     for fam in MODES.distinct():
         assert "smart" in fam.bots()
     code = ("import sys, games.katamino.game as g; "

@@ -498,11 +498,11 @@ def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
     import numpy as np
 
     from games.katamino import Problem, Target
-    from games.katamino.search import window_table
+    from games.katamino.search import row_types, window_table
 
     p = Problem(Target.rectangle(5, 6), "pentominoes")
     nt = len(p.counts())
-    ptr, masks, ids, kinds, skip = window_table(p.ptr, list(p.masks), p.nbits, nt)
+    ptr, masks, ids, kinds, skip = window_table(p.ptr, list(p.masks), p.nbits, nt, 8)
     rng = random.Random(7)
     for _ in range(200):
         c, w = rng.randrange(p.nbits), rng.randrange(256)
@@ -523,6 +523,10 @@ def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
             assert all(kinds[j] == kinds[k] for j in range(k, end))
             assert end == ptr[row + 1] or kinds[end] != kinds[k]
     assert np.all(np.diff(ptr) >= 0)
+    # row_types: the bitmask of the types present in each row
+    rtypes = row_types(ptr, kinds)
+    for row in rng.sample(range(len(ptr) - 1), 300):
+        assert int(rtypes[row]) == sum({1 << int(k) for k in kinds[ptr[row] : ptr[row + 1]]})
 
 
 @pytest.mark.parametrize("backend", ["numba", "python"])

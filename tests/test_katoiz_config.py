@@ -1,7 +1,7 @@
 """Katoiz components and options: the tile set, dice, matches, level presets and conflicts.
 
-Expected values come from the rulebook and RULES-NOTES (tile counts, dice faces), worked by
-hand.
+Expected values come from the rulebook and the component counts and dice faces in
+docs/rules/katoiz.md, worked by hand.
 """
 
 from __future__ import annotations

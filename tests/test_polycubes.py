@@ -93,7 +93,7 @@ def test_kozo_standard_values() -> None:
     assert values == [2, 2, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5]
     assert all(p.value == p.size for p in cat.pieces)
     assert cat.total_cubes == 45
-    # Both 2-point pieces are 1x1x2 bars (RULES-NOTES).
+    # Both 2-point pieces are 1x1x2 bars (docs/rules/kozo.md).
     assert [pc.bounding_box(p.cells) for p in cat.pieces if p.value == 2] == [(2, 1, 1)] * 2
 
 

@@ -87,7 +87,7 @@ def test_katamino_reports_every_problem() -> None:
 # ---------------------------------------------------------------------------- Katoiz
 def test_katoiz_set_has_45_tiles() -> None:
     tiles = katoiz_tiles()
-    assert len(tiles) == 45  # 30 unique + 10 duplicates + 5 blanks (RULES-NOTES)
+    assert len(tiles) == 45  # 30 unique + 10 duplicates + 5 blanks (docs/rules/katoiz.md)
     assert sum(t.blank for t in tiles) == 5
     assert len({(t.colour, t.shape, t.size) for t in tiles if not t.blank}) == 30
 

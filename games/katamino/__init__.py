@@ -2,8 +2,9 @@
 the Duo duel) and its solver: exact cover of 2D boards and 3D voxel targets by a multiset of
 polyominoes and polycubes, with exact symmetry counts, hints and a measured difficulty.
 
-Pure (no physics, meshes or rendering imports). The compiled backend (numba) is imported only
-when a search first runs with it; a pure-Python kernel gives the same answers for any size.
+Pure (no physics, meshes or rendering imports). The compiled backend is linked (llvmlite) only
+when a search first runs with it, numba imported only to build it once; a pure-Python kernel
+gives the same answers for any size.
 Documented in docs/katamino-solver.md.
 """
 

@@ -1,24 +1,36 @@
 """The compiled search kernel: ``_kernel_python``'s code objects compiled by numba with 64-bit
-helpers (boards are ``uint64``: bounding boxes of at most 64 cells). Imported lazily by
-``games.katamino.search``; compiled on first use and cached on disk (``cache=True``)."""
+helpers (boards are ``uint64``: bounding boxes of at most 64 cells; arrays are raw pointers).
+
+Imported only to build the kernel (``games.katamino._kernel_native`` loads the result without
+numba). :func:`build` compiles ``search`` once, for the one signature :data:`SIGNATURE`, with
+no Python wrapper, no bounds checks and numpy's error model (no exception paths), and returns
+its machine code as an object file: the object references no outside symbol, so any LLVM JIT
+can link it into a process.
+"""
 
 from __future__ import annotations
 
-import types
+import types as pytypes
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros as _tz
 
 from games.katamino import _kernel_python as _src
 
+trailing_zeros: Any = _tz  # an intrinsic: typed by numba, called with one argument in njit code
 
-@njit(cache=True, inline="always")
+_OPTIONS: dict[str, Any] = {"error_model": "numpy", "boundscheck": False}
+
+
+@njit(inline="always", **_OPTIONS)
 def _u(x):  # noqa: ANN001, ANN202
     return np.uint64(x)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **_OPTIONS)
 def _popcount(x):  # noqa: ANN001, ANN202
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -26,51 +38,94 @@ def _popcount(x):  # noqa: ANN001, ANN202
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **_OPTIONS)
 def _gcd(a, b):  # noqa: ANN001, ANN202
     while b:
         a, b = b, a % b
     return a
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **_OPTIONS)
 def _first_empty(b):  # noqa: ANN001, ANN202
     return np.int64(trailing_zeros(~b))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **_OPTIONS)
 def _window(b, c, wmask):  # noqa: ANN001, ANN202
-    if wmask == 0 or c >= 63:  # a shift by 64 is undefined; nothing lies beyond bit 63
-        return np.int64(0)
-    return np.int64((b >> np.uint64(c + 1)) & np.uint64(wmask))
+    return np.int64(((b >> np.uint64(c)) >> np.uint64(1)) & wmask)
 
 
-@njit(cache=True, inline="always")
-def _store(out, k, chosen, d):  # noqa: ANN001, ANN202
+@njit(inline="always", **_OPTIONS)
+def _lowest_bit(x):  # noqa: ANN001, ANN202
+    return np.int64(trailing_zeros(x))
+
+
+@njit(inline="always", **_OPTIONS)
+def _store(out, width, k, chosen, d, wids):  # noqa: ANN001, ANN202
+    base = k * width
     for j in range(d + 1):
-        out[k, j] = chosen[j]
+        out[base + j] = wids[chosen[j]]
 
 
-def _compile(fn: types.FunctionType, helpers: dict):  # noqa: ANN202
-    """``fn``'s code with the 64-bit helpers as globals, compiled."""
+_U64P = types.CPointer(types.uint64)
+_I64P = types.CPointer(types.int64)
+_I64 = types.int64
+SIGNATURE = (
+    types.uint64, types.CPointer(types.int32), _U64P, _U64P, types.CPointer(types.uint8), _I64P, _I64,  # full, table
+    _I64P, _I64, types.uint64, _I64P, _U64P, _I64P, _I64, _I64,  # counts, nt, single, sizes,
+    # shifts, strides, cuts
+    _I64P, _U64P, _I64P, _I64P, _U64P, _I64P, _I64P,  # state, the stack
+    _I64P, _I64, _I64, _I64,  # out, width, out_rows, stop_after
+)  # fmt: skip
+"""The argument types of ``_kernel_python.search`` in its compiled form (it returns int64)."""
+
+
+def _compile(fn: Callable[..., Any], helpers: dict, **options: Any) -> Any:
+    """``fn``'s code with the 64-bit helpers as globals, compiled lazily by numba."""
+    if not isinstance(fn, pytypes.FunctionType):
+        raise TypeError(f"{fn!r} is not a plain function")
     g = dict(vars(_src))
     g.update(helpers)
-    clone = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__)
+    clone = pytypes.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__)
     clone.__qualname__ = fn.__qualname__
     clone.__module__ = __name__
-    return njit(cache=True)(clone)
+    return njit(**_OPTIONS, **options)(clone)
 
 
-_HELPERS = {
-    "_ZERO": np.uint64(0),
-    "_ONE": np.uint64(1),
-    "_u": _u,
-    "_popcount": _popcount,
-    "_gcd": _gcd,
-    "_first_empty": _first_empty,
-    "_window": _window,
-    "_store": _store,
-}
-_HELPERS["_regions_ok"] = _compile(_src._regions_ok, _HELPERS)
-search = _compile(_src.search, _HELPERS)
-"""Same signature and contract as ``_kernel_python.search``; ``out`` a 2D int64 array."""
+def _helpers() -> dict:
+    h: dict[str, Any] = {
+        "_ZERO": np.uint64(0),
+        "_ONE": np.uint64(1),
+        "_u": _u,
+        "_popcount": _popcount,
+        "_gcd": _gcd,
+        "_first_empty": _first_empty,
+        "_window": _window,
+        "_store": _store,
+        "_lowest_bit": _lowest_bit,
+    }
+    for name in ("_neighbours", "_walled_in", "_available", "_fits"):
+        h[name] = _compile(getattr(_src, name), h, inline="always")
+    h["_regions_ok"] = _compile(_src._regions_ok, h)
+    return h
+
+
+def build(cuts: int = 0) -> tuple[bytes, str]:
+    """Compile the kernel with the cuts ``cuts`` = prune + 2 * hole fixed (the two arguments
+    are then ignored); return (object file bytes, symbol of its entry point).
+
+    The entry point has numba's calling convention: ``int32 f(int64 *result, void **exc,
+    *SIGNATURE)``, status 0 and the return value in ``*result``. Raises RuntimeError if the
+    machine code needs any outside symbol (it would not link into another process)."""
+    if cuts not in range(4):
+        raise ValueError(f"cuts {cuts!r}: 0 to 3")
+    search = _compile(_src.search, {**_helpers(), "_CUTS": cuts}, no_cpython_wrapper=True,
+                      no_cfunc_wrapper=True)  # fmt: skip
+    search.compile(SIGNATURE)
+    cres = search.overloads[SIGNATURE]
+    library = cres.library
+    outside = sorted(f.name for f in library._final_module.functions
+                     if f.is_declaration and not f.name.startswith("llvm."))  # fmt: skip
+    if outside:
+        raise RuntimeError(f"the compiled kernel calls outside functions: {outside}")
+    return bytes(library._get_compiled_object()), cres.fndesc.mangled_name

@@ -1,10 +1,11 @@
 """Running the kernels: backend choice (compiled or pure Python) and resumable searches.
 
-The backend is ``"numba"`` (compiled, 64-bit boards: the target's bounding box has at most 64
-cells), ``"python"`` (any size, about 30 times slower) or ``"auto"`` (numba when
-it is installed and the board fits, else python). The environment variable
-``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it. numba is
-imported only when a search first runs with it.
+The backend is ``"numba"`` (compiled by numba, 64-bit boards: the target's bounding box has at
+most 64 cells, and at most 64 piece types), ``"python"`` (any size, about 50 times slower) or
+``"auto"`` (numba when it is installed and the problem fits, else python). The environment
+variable ``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it.
+The compiled kernel is linked when a search first runs with it, from the object file numba
+built once (``games.katamino._kernel_native``): numba itself is imported only to build it.
 """
 
 from __future__ import annotations
@@ -12,34 +13,44 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from games.katamino.errors import SolverError
 from games.katamino.problem import Problem
 
-WINDOW_BITS = 8
+if TYPE_CHECKING:
+    from games.katamino._kernel_native import Kernel
+
+WINDOW_BITS = 7
 """Board bits after the empty cell that key the compiled kernel's candidate table."""
 BACKEND_ENV = "TABLESIM_SOLVER_BACKEND"
 BACKENDS = ("auto", "numba", "python")
 MAX_NUMBA_BITS = 64
+MAX_NUMBA_TYPES = 64
 
-_numba_kernel = None
+_numba_kernels: dict[int, Kernel] = {}
 
 
-def numba_kernel():
-    """The compiled kernel module, imported on first use (ImportError if numba is missing)."""
-    global _numba_kernel
-    if _numba_kernel is None:
-        from games.katamino import _kernel_numba
+def numba_kernel(cuts: int = 0) -> Kernel:
+    """The compiled kernel with the cuts ``cuts`` = prune + 2 * hole compiled in, linked on
+    first use (ImportError if it can be neither loaded nor built: llvmlite missing, or numba
+    missing and no object file cached)."""
+    if cuts not in _numba_kernels:
+        from games.katamino import _kernel_native
 
-        _numba_kernel = _numba_kernel = _kernel_numba
-    return _numba_kernel
+        _numba_kernels[cuts] = _kernel_native.load(cuts)
+    return _numba_kernels[cuts]
+
+
+Table = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(ptr, masks, ids, kinds, skip)``: see :func:`window_table`."""
 
 
 def window_table(
     ptr: Sequence[int], masks: Sequence[int], nbits: int, nt: int, wbits: int = WINDOW_BITS
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> Table:
     """The kernel's candidate table (see ``_kernel_python``): ``(ptr, masks, ids, kinds, skip)``,
     where row ``c * 2**wbits + w`` (cell ``c``, ``w`` the ``wbits`` board bits after it) lists,
     in the order of the plain table ``ptr``/``masks`` (grouped by anchor cell then type), the
@@ -48,11 +59,12 @@ def window_table(
     ``wbits`` is 0); ``ids``, ``kinds`` and ``skip`` (entries,) int64: placement index, type,
     and the first entry of the row past this type's entries."""
     nw = 1 << wbits
-    groups = np.diff(np.asarray(ptr[: nbits * nt + 1], dtype=np.int64))  # (cell, type) sizes
-    kinds_all = np.repeat(np.tile(np.arange(nt), nbits), groups)
+    starts = np.asarray(ptr[: nbits * nt + 1], dtype=np.int64)
+    groups = starts[1:] - starts[:-1]  # (cell, type) sizes
+    kinds_all = np.repeat(np.tile(np.arange(nt, dtype=np.int64), nbits), groups)
     if wbits == 0:  # the plain table, for the Python backend (any board size)
         rows = np.asarray([ptr[c * nt] for c in range(nbits + 1)], dtype=np.int64)
-        ids = np.arange(len(masks))
+        ids = np.arange(len(masks), dtype=np.int64)
         return rows, np.asarray(masks, dtype=object), ids, kinds_all, _skips(rows, kinds_all, nt)
     pats = np.arange(nw, dtype=np.uint64)
     all_masks = np.asarray(masks, dtype=np.uint64)
@@ -71,7 +83,7 @@ def window_table(
     wptr = np.zeros(nbits * nw + 1, dtype=np.int64)
     np.cumsum(sizes.ravel(), out=wptr[1:])
     ids = np.concatenate(chunks).astype(np.int64)
-    kinds = kinds_all[ids].astype(np.int64)
+    kinds = np.ascontiguousarray(kinds_all[ids], dtype=np.int64)
     return wptr, all_masks[ids], ids, kinds, _skips(wptr, kinds, nt)
 
 
@@ -82,19 +94,28 @@ def _skips(rows: np.ndarray, kinds: np.ndarray, nt: int) -> np.ndarray:
     return np.searchsorted(group, group, side="right").astype(np.int64)
 
 
+def row_types(ptr: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """For each row of a candidate table, the bitmask of the types of its entries (uint64)."""
+    out = np.zeros(len(ptr) - 1, dtype=np.uint64)
+    row_of = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    np.bitwise_or.at(out, row_of, np.left_shift(np.uint64(1), kinds.astype(np.uint64)))
+    return out
+
+
 @lru_cache(maxsize=16)
-def _cached_table(
-    ptr: tuple[int, ...], masks: tuple[int, ...], nbits: int, nt: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`window_table`, kept for the next searches of the same problem (a symmetry plan
-    runs one search per orbit; a duel asks the same board again and again)."""
-    table = window_table(ptr, masks, nbits, nt)
+def _cached_table(ptr: tuple[int, ...], masks: tuple[int, ...], nbits: int,
+                  nt: int) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """The compiled kernel's ``(ptr, rtypes, masks, kinds, ids)`` (:func:`window_table` and
+    :func:`row_types`; kinds as uint8), kept for the next searches of the same problem (a symmetry plan runs one search
+    per orbit; a duel asks the same board again and again)."""
+    wptr, wmasks, ids, kinds, _skip = window_table(ptr, masks, nbits, nt)
+    table = (wptr.astype(np.int32), row_types(wptr, kinds), wmasks, kinds.astype(np.uint8), ids)
     for a in table:
         a.setflags(write=False)
     return table
 
 
-def resolve_backend(backend: str | None, nbits: int) -> str:
+def resolve_backend(backend: str | None, nbits: int, ntypes: int = 0) -> str:
     """The backend that will run: ``numba`` or ``python`` (see the module docstring)."""
     choice = backend if backend is not None else os.environ.get(BACKEND_ENV, "auto")
     if choice not in BACKENDS:
@@ -102,11 +123,12 @@ def resolve_backend(backend: str | None, nbits: int) -> str:
         raise SolverError(f"{where} {choice!r}: allowed {', '.join(BACKENDS)}")
     if choice == "python":
         return "python"
-    if nbits > MAX_NUMBA_BITS:
+    if nbits > MAX_NUMBA_BITS or ntypes > MAX_NUMBA_TYPES:
         if choice == "numba":
             raise SolverError(
                 f"the numba backend needs a bounding box of at most {MAX_NUMBA_BITS} cells "
-                f"(this one has {nbits}); use backend 'python' or 'auto'"
+                f"and at most {MAX_NUMBA_TYPES} piece shapes (this one has {nbits} and "
+                f"{ntypes}); use backend 'python' or 'auto'"
             )
         return "python"
     try:
@@ -118,6 +140,12 @@ def resolve_backend(backend: str | None, nbits: int) -> str:
     return "numba"
 
 
+def hole_check_valid(problem: Problem) -> bool:
+    """True when the kernel's hole check is exact for ``problem``: no piece is a monomino, so
+    a walled-in empty cell can never be filled."""
+    return all(t.size >= 2 for t in problem.types)
+
+
 class Search:
     """One search over a problem, resumable. ``keep`` restricts some types to a subset of their
     placements; ``roots`` (placement ids of one single-copy type) are branched on first, one
@@ -125,8 +153,10 @@ class Search:
     constrained piece first cuts the tree (the X pentomino on the 6x10 has 32 placements).
     ``prune`` adds the region check (every region of empty cells must suit the remaining piece
     sizes): it cuts 10-45 % of the nodes but costs more time than it saves on every problem
-    measured (6x10, 5x12, 8x8, 2x3x10, Soma), so it is off by default.
-    ``run`` advances it; solutions come back as tuples of placement ids."""
+    measured (6x10, 5x12, 8x8, 2x3x10, Soma), so it is off by default. ``hole`` adds the
+    cheaper check for an empty cell walled in on every side (ignored when a piece is a
+    monomino); off by default so node counts are those of the plain tree (docs/performance.md
+    has both). ``run`` advances it; solutions come back as tuples of placement ids."""
 
     def __init__(
         self,
@@ -136,9 +166,10 @@ class Search:
         keep: dict[int, set[int]] | None = None,
         roots: Sequence[int] | None = None,
         prune: bool = False,
+        hole: bool = False,
     ) -> None:
         self.problem = problem
-        self.backend = resolve_backend(backend, problem.nbits)
+        self.backend = resolve_backend(backend, problem.nbits, len(problem.types))
         if keep:
             self._ptr, self.ids = problem.restricted(keep)
         else:
@@ -149,8 +180,8 @@ class Search:
         self.solutions = 0
         self.nodes = 0
         self._prune = bool(prune)
-        self._a: dict | None = None
-        self._table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._hole = bool(hole) and hole_check_valid(problem)
+        self._a: dict[str, Any] | None = None
         if not problem.area_matches:
             self.finished = True
 
@@ -159,47 +190,43 @@ class Search:
         depth = problem.n_pieces + 1
         masks = [problem.masks[i] for i in self.ids]
         counts = problem.counts()
+        nt = len(counts)
         start = problem.start
         if root is not None:
             counts[problem.ptypes[root]] -= 1
             start |= problem.masks[root]
+        # types of one copy (tracked by a bitmask alone in the kernel; not with prune)
+        single = 0 if self._prune else sum(1 << t for t, n in enumerate(counts) if n <= 1)
+        state: Any
+        a: dict[str, Any] = {"root": root, "base": (self.solutions, self.nodes), "done": False}
         if self.backend == "numba":
-            if self._table is None:
-                self._table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, len(counts))
-            wptr, wmasks, wids, kinds, skip = self._table
-            a = dict(
-                full=np.uint64(problem.full),
-                ptr=wptr,
-                masks=wmasks,
-                wmask=(1 << WINDOW_BITS) - 1,
-                wids=wids,
-                kinds=kinds,
-                skip=skip,
-                counts=np.asarray(counts, dtype=np.int64),
-                sizes=np.asarray(problem.sizes(), dtype=np.int64),
-                shifts=np.asarray(problem.shifts, dtype=np.uint64),
-                strides=np.asarray(problem.strides, dtype=np.int64),
-                state=np.zeros(5, dtype=np.int64),
-                boards=np.zeros(depth, dtype=np.uint64),
-                cells=np.zeros(depth, dtype=np.int64),
-                tys=np.zeros(depth, dtype=np.int64),
-                idx=np.zeros(depth, dtype=np.int64),
-                chosen=np.zeros(depth, dtype=np.int64),
-            )
-            a["boards"][0] = np.uint64(start)
+            table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, nt)
+            state = np.zeros(5, np.int64)
+            boards: Any = np.zeros(depth, np.uint64)
+            boards[0] = start
+            i64 = np.int64
+            arrays = (np.asarray(counts, i64), np.asarray(problem.sizes(), i64),
+                      np.asarray(problem.shifts, np.uint64), np.asarray(problem.strides, i64),
+                      state, boards, np.zeros(depth, i64), np.zeros(depth, i64),
+                      np.zeros(depth, np.uint64), np.zeros(depth, i64), np.zeros(depth, i64))  # fmt: skip
+            p = [x.__array_interface__["data"][0] for x in (*table, *arrays)]
+            # search's arguments before `out`: full, the table, wbits, counts, nt, sizes,
+            # shifts, strides, prune, hole, state and the stack
+            a["args"] = (problem.full, *p[:5], WINDOW_BITS, p[5], nt, single, *p[6:9],
+                         int(self._prune), int(self._hole), *p[9:])  # fmt: skip
+            a["keep"] = (table, arrays)  # the buffers the addresses point into
         else:
-            rows, _, _, kinds, skip = window_table(self._ptr, masks, problem.nbits, len(counts), 0)
-            a = dict(
-                full=problem.full, ptr=rows.tolist(), masks=masks, counts=counts,
-                sizes=problem.sizes(), shifts=list(problem.shifts), strides=list(problem.strides),
-                state=[0] * 5, boards=[0] * depth, cells=[0] * depth, tys=[0] * depth,
-                idx=[0] * depth, chosen=[0] * depth, wmask=0, wids=range(len(masks)),
-                kinds=kinds.tolist(), skip=skip.tolist(),
+            rows, _, _, kinds, _skip = window_table(self._ptr, masks, problem.nbits, nt, 0)
+            state = [0] * 5
+            boards = [0] * depth
+            boards[0] = start
+            a["args"] = (
+                problem.full, rows.tolist(), row_types(rows, kinds).tolist(), masks,
+                kinds.tolist(), range(len(masks)), 0,
+                counts, nt, single, problem.sizes(), list(problem.shifts), list(problem.strides),
+                self._prune, self._hole, state, boards, *([0] * depth for _ in range(5)),
             )  # fmt: skip
-            a["boards"][0] = start
-        a["root"] = root
-        a["base"] = (self.solutions, self.nodes)
-        a["done"] = False
+        a["state"] = state
         self._a = a
 
     def _next_kernel_run(self) -> bool:
@@ -239,28 +266,27 @@ class Search:
         root = a["root"]
         pre = (root,) if root is not None else ()
         base_solutions, base_nodes = a["base"]
+        state = a["state"]
+        width = max(self.problem.n_pieces, 1)
         if self.backend == "numba":
-            out = np.zeros((max_rows, self.problem.n_pieces), dtype=np.int64)
-            status = numba_kernel().search(
-                a["full"], a["ptr"], a["masks"], a["counts"], a["sizes"], a["shifts"],
-                a["strides"], self._prune, a["state"], a["boards"], a["cells"], a["tys"],
-                a["idx"], a["chosen"], out, max_rows, stop_after, a["wmask"], a["wids"], a["kinds"], a["skip"],
-            )  # fmt: skip
-            n = int(a["state"][3])
-            rows = [pre + tuple(self.ids[int(i)] for i in r[: len(r) - len(pre)]) for r in out[:n]]
+            out = np.zeros(max(max_rows, 1) * width, dtype=np.int64)
+            kernel = numba_kernel(int(self._prune) + 2 * int(self._hole))
+            address = out.__array_interface__["data"][0]
+            status = kernel(*a["args"], address, width, max_rows, stop_after)
+            n = int(state[3])
+            ids, k = self.ids, self.problem.n_pieces - len(pre)
+            rows = [pre + tuple(ids[i] for i in r[:k])
+                    for r in out[: n * width].reshape(n, width).tolist()]  # fmt: skip
         else:
             from games.katamino._kernel_python import search
 
             res: list[list[int]] = []
-            status = search(
-                a["full"], a["ptr"], a["masks"], a["counts"], a["sizes"], a["shifts"],
-                a["strides"], self._prune, a["state"], a["boards"], a["cells"], a["tys"],
-                a["idx"], a["chosen"], res, max_rows, stop_after, a["wmask"], a["wids"], a["kinds"], a["skip"],
-            )  # fmt: skip
+            args = (*a["args"], res, width, max_rows, stop_after)
+            status = search(*args)
             rows = [pre + tuple(self.ids[i] for i in r) for r in res]
-        a["state"][3] = 0
-        self.solutions = base_solutions + int(a["state"][1])
-        self.nodes = base_nodes + int(a["state"][2]) + (1 if root is not None else 0)
+        state[3] = 0
+        self.solutions = base_solutions + int(state[1])
+        self.nodes = base_nodes + int(state[2]) + (1 if root is not None else 0)
         a["done"] = status == 0
         return rows
 

@@ -186,8 +186,9 @@ def to_solution(problem: Problem, row: Sequence[int]) -> Solution:
 
 
 def solve_count(target, pieces=None, *, straight_horizontal: bool = False,
-                backend: str | None = None) -> CountResult:  # fmt: skip
-    """Count every solution (identical pieces counted once per arrangement).
+                backend: str | None = None, hole: bool = False) -> CountResult:  # fmt: skip
+    """Count every solution (identical pieces counted once per arrangement). ``hole`` turns
+    on the kernel's walled-in-cell cut (same count, fewer nodes; see ``search.Search``).
 
     When the problem has symmetries, only one placement per orbit of a symmetric single-copy
     piece is searched and its completions are multiplied by the orbit size (a symmetry maps the
@@ -196,18 +197,18 @@ def solve_count(target, pieces=None, *, straight_horizontal: bool = False,
     p = make_problem(target, pieces, straight_horizontal=straight_horizontal)
     plan = _symmetry_plan(p)
     if plan is None:
-        s = search.Search(p, backend=backend, roots=_roots(p))
+        s = search.Search(p, backend=backend, roots=_roots(p), hole=hole)
         s.run()
         return CountResult(s.solutions, s.nodes, s.backend)
     total = nodes = 0
     used = ""
     for pid, orbit, _stab in plan:
-        s = search.Search(p, backend=backend, roots=[pid])
+        s = search.Search(p, backend=backend, roots=[pid], hole=hole)
         s.run()
         total += orbit * s.solutions
         nodes += s.nodes
         used = s.backend
-    return CountResult(total, nodes, used or search.resolve_backend(backend, p.nbits))
+    return CountResult(total, nodes, used or search.resolve_backend(backend, p.nbits, len(p.types)))
 
 
 def _symmetry_plan(problem: Problem) -> list[tuple[int, int, list[tuple[int, ...]]]] | None:
@@ -294,8 +295,9 @@ def _count_canonical(s: search.Search, perms: list[tuple[int, ...]]) -> int:
 
 
 def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
-                   backend: str | None = None) -> CountResult:  # fmt: skip
-    """Count solutions in total and up to the symmetries of the target that keep the rules.
+                   backend: str | None = None, hole: bool = False) -> CountResult:  # fmt: skip
+    """Count solutions in total and up to the symmetries of the target that keep the rules
+    (``hole``: as in :func:`solve_count`).
 
     Symmetry breaking (see ``_symmetry_plan``): a symmetric single-copy piece is fixed to one
     representative of each orbit of its placements. A representative fixed by no symmetry
@@ -308,15 +310,15 @@ def count_distinct(target, pieces=None, *, straight_horizontal: bool = False,
     plan = _symmetry_plan(p)
     if plan is None:
         if order == 1:
-            total = solve_count(p, backend=backend)
-            return CountResult(total.count, total.nodes, total.backend, total.count, order)
-        s = search.Search(p, backend=backend, roots=_roots(p))
+            res = solve_count(p, backend=backend, hole=hole)
+            return CountResult(res.count, res.nodes, res.backend, res.count, order)
+        s = search.Search(p, backend=backend, roots=_roots(p), hole=hole)
         distinct = _count_canonical(s, _perms(p))
         return CountResult(s.solutions, s.nodes, s.backend, distinct, order)
     total = distinct = nodes = 0
-    used = search.resolve_backend(backend, p.nbits)
+    used = search.resolve_backend(backend, p.nbits, len(p.types))
     for pid, orbit, stab in plan:
-        s = search.Search(p, backend=backend, roots=[pid])
+        s = search.Search(p, backend=backend, roots=[pid], hole=hole)
         if len(stab) == 1:
             s.run()
             distinct += s.solutions

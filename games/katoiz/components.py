@@ -1,6 +1,6 @@
 """Katoiz components: the 45 tiles, the two dice, matches, board cells and shared helpers.
 
-Tiles (``/work/shared/RULES-NOTES.md``): 5 colours x 3 shapes x 2 sizes = 30 unique picture
+Tiles (docs/rules/katoiz.md, "Components"): 5 colours x 3 shapes x 2 sizes = 30 unique picture
 tiles (ids 0..29), 10 duplicates (ids 30..39: one large and one small tile per colour; which
 shapes are duplicated is not printed, so it is data here, :data:`DUPLICATE_SHAPES`) and 5 blank
 tiles (ids 40..44, one per colour: the colour ladder of Stapeltje-four level 5).
@@ -227,23 +227,11 @@ def check_int(game: str, key: str, value: Any, lo: int, hi: int, what: str = "")
     return int(value)
 
 
-def json_int(value: Any, what: str, lo: int, hi: int) -> int:
-    """A state JSON integer in ``lo..hi``, else StateFormatError."""
-    return core.json_int(value, f"katoiz state: {what}", lo, hi)
-
-
-def json_ints(
-    value: Any, what: str, lo: int, hi: int, length: int | None = None
-) -> tuple[int, ...]:
-    """A state JSON list of integers in ``lo..hi`` (optionally of a given length)."""
-    return core.json_ints(value, f"katoiz state: {what}", length, lo, hi)
-
-
 def json_roll(value: Any, what: str = "roll") -> tuple[int, int] | None:
     """A roll ``[colour face, picture face]`` (picture -1 when unused) or null."""
     if value is None:
         return None
-    colour, picture = json_ints(value, what, -1, 5, 2)
+    colour, picture = core.json_ints(value, f"katoiz state: {what}", length=2, lo=-1, hi=5)
     if colour < 0:
         raise StateFormatError(f"katoiz state: {what}[0] must be a colour face 0..5")
     return colour, picture

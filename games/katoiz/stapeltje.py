@@ -41,7 +41,15 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any
 
-from games.core import GameError, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.core import (
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Result,
+    StateFormatError,
+    json_int,
+    json_ints,
+)
 from games.katoiz.components import (
     BLANK_FACE,
     CELLS,
@@ -55,8 +63,6 @@ from games.katoiz.components import (
     cell_name,
     deal_board,
     fits,
-    json_int,
-    json_ints,
     json_roll,
     parse_cell,
     roll_dice,
@@ -565,22 +571,34 @@ class Stapeltje:
         raw = obj.get("stacks")
         if not isinstance(raw, list) or len(raw) != CELLS:
             raise StateFormatError(f"katoiz state: 'stacks' must list {CELLS} cells")
-        stacks = tuple(json_ints(s, f"stacks[{i}]", 0, 39) for i, s in enumerate(raw))
+        stacks = tuple(
+            json_ints(s, f"katoiz state: stacks[{i}]", lo=0, hi=39) for i, s in enumerate(raw)
+        )
         rawh = obj.get("homes")
         if not isinstance(rawh, list) or len(rawh) != cfg.players:
             raise StateFormatError(f"katoiz state: 'homes' must list {cfg.players} home stacks")
-        homes = tuple(json_ints(s, f"homes[{i}]", 0, 39) for i, s in enumerate(rawh))
+        homes = tuple(
+            json_ints(s, f"katoiz state: homes[{i}]", lo=0, hi=39) for i, s in enumerate(rawh)
+        )
         if any(not hs for hs in homes):
             raise StateFormatError("katoiz state: a home stack is never empty")
-        aside = json_ints(obj.get("aside"), "aside", 30, 39, 4 - cfg.players)
+        aside = json_ints(
+            obj.get("aside"), "katoiz state: aside", lo=30, hi=39, length=4 - cfg.players
+        )
         tiles = [t for s in stacks for t in s] + [t for hs in homes for t in hs] + list(aside)
         if sorted(tiles) != list(PICTURE_TILES):
             raise StateFormatError(
                 "katoiz state: tiles not conserved (board + homes + aside != 40)"
             )
         n = cfg.players
-        clocks = json_ints(obj.get("clocks"), "clocks", -(10**7), 10**7, n if cfg.clock else 0)
-        out = json_ints(obj.get("out"), "out", 0, n - 1)
+        clocks = json_ints(
+            obj.get("clocks"),
+            "katoiz state: clocks",
+            lo=-(10**7),
+            hi=10**7,
+            length=n if cfg.clock else 0,
+        )
+        out = json_ints(obj.get("out"), "katoiz state: out", lo=0, hi=n - 1)
         if len(set(out)) != len(out) or (out and not cfg.clock):
             raise StateFormatError("katoiz state: 'out' lists seats out of time, each once")
         state = StapelState(
@@ -590,14 +608,14 @@ class Stapeltje:
             stacks,
             homes,
             aside,
-            json_int(obj.get("last"), "last", -1, 39),
-            json_int(obj.get("seat"), "seat", 0, n - 1),
-            json_int(obj.get("turn"), "turn", 0, 10**6),
-            json_int(obj.get("blocked"), "blocked", 0, 10**6),
+            json_int(obj.get("last"), "katoiz state: last", -1, 39),
+            json_int(obj.get("seat"), "katoiz state: seat", 0, n - 1),
+            json_int(obj.get("turn"), "katoiz state: turn", 0, 10**6),
+            json_int(obj.get("blocked"), "katoiz state: blocked", 0, 10**6),
             clocks,
             out,
-            json_int(obj.get("elapsed"), "elapsed", 0, 10**9),
-            json_int(obj.get("winner"), "winner", -1, n - 1),
+            json_int(obj.get("elapsed"), "katoiz state: elapsed", 0, 10**9),
+            json_int(obj.get("winner"), "katoiz state: winner", -1, n - 1),
         )
         wants_roll = not cfg.colour_ladder and not self.is_terminal(state)
         if (state.roll is not None) != wants_roll or (state.roll and state.roll[1] < 0):

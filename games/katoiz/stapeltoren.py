@@ -29,15 +29,21 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.core import GameError, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.core import (
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Result,
+    StateFormatError,
+    json_int,
+    json_ints,
+)
 from games.katoiz.components import (
     MATCH,
     PICTURE_TILES,
     TILE_CODES,
     Move,
     fits,
-    json_int,
-    json_ints,
     json_roll,
     roll_dice,
     roll_text,
@@ -260,7 +266,7 @@ class Stapeltoren:
 
     def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> TorenState:
         """Rebuild and check a position; raises StateFormatError."""
-        supply = json_ints(obj.get("supply"), "supply", 0, 39)
+        supply = json_ints(obj.get("supply"), "katoiz state: supply", lo=0, hi=39)
         raw = obj.get("stacks")
         if not isinstance(raw, list) or len(raw) != cfg.players:
             raise StateFormatError(f"katoiz state: 'stacks' must list {cfg.players} players")
@@ -269,10 +275,15 @@ class Stapeltoren:
             if not isinstance(own, list):
                 raise StateFormatError(f"katoiz state: stacks[{p}] must be a list of stacks")
             stacks.append(
-                tuple(json_ints(s, f"stacks[{p}][{i}]", 0, 39) for i, s in enumerate(own))
+                tuple(
+                    json_ints(s, f"katoiz state: stacks[{p}][{i}]", lo=0, hi=39)
+                    for i, s in enumerate(own)
+                )
             )
-        turn = json_int(obj.get("turn"), "turn", 0, 10**6)
-        passes = json_int(obj.get("passes"), "passes", 0, 10**6 if cfg.colour_die else cfg.players)
+        turn = json_int(obj.get("turn"), "katoiz state: turn", 0, 10**6)
+        passes = json_int(
+            obj.get("passes"), "katoiz state: passes", 0, 10**6 if cfg.colour_die else cfg.players
+        )
         tiles = [*supply, *(t for own in stacks for s in own for t in s)]
         if len(tiles) != cfg.supply or len(set(tiles)) != len(tiles):
             raise StateFormatError(

@@ -32,7 +32,15 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
-from games.core import GameError, IllegalMoveError, MoveParseError, Result, StateFormatError
+from games.core import (
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    Result,
+    StateFormatError,
+    json_int,
+    json_ints,
+)
 from games.katoiz.components import (
     CELLS,
     KING,
@@ -45,8 +53,6 @@ from games.katoiz.components import (
     cell_name,
     deal_board,
     fits,
-    json_int,
-    json_ints,
     json_roll,
     parse_cell,
     roll_dice,
@@ -367,13 +373,17 @@ class ThreeSet:
 
     def state_from_fields(self, cfg: KatoizConfig, rng: Rng, obj: Mapping[str, Any]) -> SetState:
         """Rebuild and check a position (tiles conserved, discs on tiles); StateFormatError."""
-        board = json_ints(obj.get("board"), "board", -1, 39, CELLS)
-        discs = json_ints(obj.get("discs"), "discs", -1, cfg.players - 1, CELLS)
+        board = json_ints(obj.get("board"), "katoiz state: board", lo=-1, hi=39, length=CELLS)
+        discs = json_ints(
+            obj.get("discs"), "katoiz state: discs", lo=-1, hi=cfg.players - 1, length=CELLS
+        )
         raw = obj.get("piles")
         if not isinstance(raw, list) or len(raw) != cfg.players:
             raise StateFormatError(f"katoiz state: 'piles' must list {cfg.players} players")
-        piles = tuple(json_ints(p, f"piles[{i}]", 0, 39) for i, p in enumerate(raw))
-        aside = json_ints(obj.get("aside"), "aside", 30, 39, 4)
+        piles = tuple(
+            json_ints(p, f"katoiz state: piles[{i}]", lo=0, hi=39) for i, p in enumerate(raw)
+        )
+        aside = json_ints(obj.get("aside"), "katoiz state: aside", lo=30, hi=39, length=4)
         tiles = [t for t in board if t >= 0] + [t for p in piles for t in p] + list(aside)
         if sorted(tiles) != list(PICTURE_TILES):
             raise StateFormatError(
@@ -400,9 +410,9 @@ class ThreeSet:
             discs,
             piles,
             aside,
-            json_int(obj.get("seat"), "seat", 0, cfg.players - 1),
-            json_int(obj.get("turn"), "turn", 0, 10**6),
-            json_int(obj.get("forfeits"), "forfeits", 0, FORFEITS_TO_END),
+            json_int(obj.get("seat"), "katoiz state: seat", 0, cfg.players - 1),
+            json_int(obj.get("turn"), "katoiz state: turn", 0, 10**6),
+            json_int(obj.get("forfeits"), "katoiz state: forfeits", 0, FORFEITS_TO_END),
             bonus,
         )
         if (state.roll is None) != self.is_terminal(state) or (state.roll and state.roll[1] < 0):

@@ -168,7 +168,8 @@ def run_stand(args: argparse.Namespace) -> int:
     v = free_standing(board, pieces, seed=args.seed, replicas=args.replicas)
     if args.scene_out and v is not None:
         sol = solve_one(board, pieces)
-        _write_scene(args.scene_out, sol.pieces, board, pieces, "standing alone")
+        if sol is not None:  # a verdict was measured, so the pieces tile the board
+            _write_scene(args.scene_out, sol.pieces, board, pieces, "standing alone")
     if args.json:
         obj = {"board": board, "pieces": pieces, "verdict": None if v is None else v.to_json()}
         print(canonical_json(obj))

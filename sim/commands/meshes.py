@@ -1,4 +1,4 @@
-"""``tablesim meshes``: meshes of the pieces (group; ``export`` for now).
+"""``tablesim meshes``: meshes of the pieces (a command group; its one subcommand is ``export``).
 
 ``tablesim meshes export --set NAME --format glb|obj|stl|urdf --out DIR`` writes one file per
 piece of a catalogue and prints the files written. trimesh is imported only when the command

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.cli import UsageError
 from sim.commands._common import int_in
@@ -33,6 +34,9 @@ from sim.commands.render import (
     read_game_log,
     replica_scene,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,7 +91,7 @@ def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, lis
     return number, texts
 
 
-def _judged_film(args: argparse.Namespace, common: dict) -> tuple[object, str]:
+def _judged_film(args: argparse.Namespace, common: dict) -> tuple[Iterator[np.ndarray], str]:
     """Frames of the judged run of one move, and what they show."""
     from sim.view.film import judged_move_frames
 

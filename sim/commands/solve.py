@@ -98,9 +98,6 @@ def run(args: argparse.Namespace) -> int:
         hint,
         solve_count,
     )
-    from games.katamino.partial import parse_partial
-    from games.katamino.render import draw
-
     if args.show is not None and args.show < 1:
         raise UsageError(f"--show {args.show}: must be at least 1")
     if args.partial and not args.hint:
@@ -125,7 +122,11 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {advice}" if advice else "")
         )
 
+    if args.hint or not args.count:
+        from games.katamino.render import draw  # the drawings: not needed to count
     if args.hint:
+        from games.katamino.partial import parse_partial
+
         placed = parse_partial(_read(Path(args.partial), "--partial"), problem, args.partial)
         h = hint(problem, placed=placed, backend=args.backend)
         out["count"] = h.completions

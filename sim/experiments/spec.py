@@ -272,7 +272,7 @@ def _parse_axis(pb: ProblemCollector, name: str, raw: Any, mode: str) -> Axis | 
                 good = False
             elif not _check_value(pb, name, v, f"{path}.{key}"):
                 good = False
-        if not good:
+        if not good or low is None or high is None:
             return None
         if low > high:
             pb.add(path, f"min {low:g} is greater than max {high:g}")

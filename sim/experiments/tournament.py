@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.core import ConfigError, canonical_json
@@ -40,7 +40,7 @@ COLUMNS = (
 )
 
 
-def _join(values: Sequence[Any]) -> str:
+def _join(values: Iterable[Any]) -> str:
     return "|".join(str(v) for v in values)
 
 

@@ -1,6 +1,6 @@
 """Rendering backends: which Panda3D display module draws, and the X server it may need.
 
-Two backends (``../shared/research/measurements.md`` section 3):
+Two backends (compared in docs/view.md, "Backends"):
 
 ``tiny``
     ``p3tinydisplay``, Panda3D's software rasteriser, into an offscreen buffer. Needs no X, EGL
@@ -11,7 +11,7 @@ Two backends (``../shared/research/measurements.md`` section 3):
     shader generator on: per-pixel lighting and real shadow maps. It needs an X server: the one
     in ``$DISPLAY`` if set, else a private ``Xvfb`` this module starts on a free display number
     (``Xvfb -displayfd``), which ends when this process disconnects or dies. Headless EGL (``p3headlessgl``) is
-    not offered: Panda3D 1.10's shader generator emits Cg, which fails there (pitfall P12).
+    not offered: Panda3D 1.10's shader generator emits Cg, which does not compile there.
 
 ``auto`` takes ``gl`` when an X display is reachable (``$DISPLAY``, or ``Xvfb`` on the PATH) and
 the pipe opens, else ``tiny``. The choice is made once per process.
@@ -158,7 +158,7 @@ def _open(backend: str) -> Any:
         for c in cats:
             c.set_severity(NS_fatal)
         # Xlib prints 'extension "XFree86-DGA" missing' straight to fd 2 when pandagl opens an
-        # Xvfb display: harmless (pitfall P15), so fd 2 goes to /dev/null for that moment
+        # Xvfb display: harmless, so fd 2 goes to /dev/null for that moment
         with open(os.devnull, "w") as null:
             os.dup2(null.fileno(), 2)
             pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])

@@ -35,7 +35,7 @@ DEFAULT_YAW = 35.0
 DEFAULT_PITCH = -27.0
 """Pitch (degrees) of the automatic camera: negative looks down."""
 NEAR = 1e-3
-"""Camera near plane (m): the default 1.0 would clip a centimetre-scale table (pitfall P10)."""
+"""Camera near plane (m): the default 1.0 would clip a centimetre-scale table."""
 FILL = 0.62
 """Fraction of the picture's half-height/half-width the automatic camera fills with the scene."""
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from games.quat import quat_to_matrix
 from games.rng import Rng
 from sim.view.drawings.common import DIE_EDGE, die_faces
 from sim.view.layout import Item, LayoutError, Pose, box_item
@@ -133,9 +134,7 @@ def relabel(labels: Mapping[str, Hashable], up: str, value: Hashable) -> dict[st
 def up_face(quat: Sequence[float]) -> tuple[str, float]:
     """The body face (key of :data:`FACE_AXES`) pointing most nearly up for a body of
     orientation ``quat`` (x, y, z, w), and the z component of its normal (1 when flat)."""
-    x, y, z, w = quat
-    # third row of the rotation matrix: world z of each body axis
-    row = np.array([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)])
+    row = quat_to_matrix(quat)[2]  # world z of each body axis
     best, best_z = "+z", -2.0
     for key, axis in FACE_AXES.items():
         dz = float(row @ np.array(axis))
@@ -290,7 +289,7 @@ class DiceRoll:
         for i, spec in enumerate(self.specs):
             q = self.throw.quats[i, frame]
             centre = self.throw.positions[i, frame]
-            out[spec.id] = (tuple(centre - _rot(q) @ half), tuple(q))  # type: ignore[assignment]
+            out[spec.id] = (tuple(centre - quat_to_matrix(q) @ half), tuple(q))  # type: ignore[assignment]
         return out
 
     def items(self, frame: int = 0) -> tuple[Item, ...]:
@@ -304,17 +303,6 @@ class DiceRoll:
                 box_item(spec.id, (self.edge,) * 3, pos, (0.96, 0.95, 0.92), quat=q, faces=faces)
             )
         return tuple(out)
-
-
-def _rot(q: Sequence[float]) -> np.ndarray:
-    x, y, z, w = q
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
 
 
 def throw_dice(

@@ -20,7 +20,7 @@ renderers can live in one process, next to code that does use ShowBase. The look
 - shadows: the gl backend turns on Panda3D's shader generator and a 2048^2 shadow map on the key
   light; the tiny backend has no shaders and fakes soft shadows (:mod:`sim.view.shadows`);
 - ``supersample`` renders at that many times the size and downscales (box filter) for smooth
-  edges, since multisampling has no effect on screenshots (pitfall P14).
+  edges, since multisampling has no effect on screenshots.
 
 The renderer only reads layouts and poses; it never changes a game state or a world.
 """

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from games.quat import quat_mul
 from sim.view.app import SceneApp, pick
 from sim.view.layout import TableLayout
 
@@ -145,14 +146,6 @@ def separate(scene: Any, max_passes: int = 400) -> Any:
     raise ValueError(f"the pieces still overlap after {max_passes} small moves")
 
 
-def _quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
-    """Hamilton product of quaternions (x, y, z, w)."""
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)  # fmt: skip
-
-
 def _axis_quat(axis: str, degrees: float) -> tuple[float, float, float, float]:
     h = math.radians(degrees) / 2
     s = math.sin(h)
@@ -212,11 +205,6 @@ class SandboxApp(SceneApp):
                             orientation=tuple(float(v) for v in q))  # fmt: skip
             pieces.append(p)
         return replace(self.table, pieces=tuple(pieces))
-
-    def _change(self, table: Any) -> None:
-        self.history.append(self._settled())
-        self.table = table
-        self._restart()
 
     def undo(self) -> bool:
         """Back to the table before the last take or let-go (False: nothing to undo)."""
@@ -298,8 +286,8 @@ class SandboxApp(SceneApp):
 
     def _held_quat(self) -> tuple[float, float, float, float]:
         yaw, tip = self._turn
-        turn = _quat_mul(_axis_quat("z", 90.0 * yaw), _axis_quat("x", 90.0 * tip))
-        return _quat_mul(turn, self.held.orientation)
+        turn = quat_mul(_axis_quat("z", 90.0 * yaw), _axis_quat("x", 90.0 * tip))
+        return quat_mul(turn, self.held.orientation)
 
     def _place_held(self, x: float, y: float) -> None:
         """Put the held piece under pixel (x, y): footprint centred on the point under the

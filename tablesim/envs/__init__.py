@@ -1,8 +1,10 @@
 """Reinforcement-learning environments for every tablesim game (``pip install 'tablesim[rl]'``).
 
 - :func:`env` (``tablesim.env("kaito")``): a PettingZoo AEC environment, one agent per seat
-  (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}`` as
-  arrays, a fixed ``Discrete`` action space per game, ``render_mode`` ``"rgb_array"``
+  (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}``: feature
+  planes seen from the agent's seat (:mod:`tablesim.envs.features`; ``observation="json"``
+  for the state's JSON bytes), a fixed ``Discrete(N)`` per game whose action ``k`` is always
+  the same move (:mod:`tablesim.envs.codecs`; ``docs/envs.md``), ``render_mode`` ``"rgb_array"``
   (:class:`sim.view.table_view.TableView`, offscreen) or ``"human"`` (a window).
 - :func:`gym_env` (``tablesim.gym_env("catego", opponent="strong")``): a Gymnasium
   single-agent environment; the other seats are played by a named bot.
@@ -31,7 +33,9 @@ def _need_rl() -> None:
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> Any:
     """A PettingZoo AEC environment of ``game`` with game ``options`` (see
-    ``tablesim list options GAME``); ``players=N`` sets the number of seats."""
+    ``tablesim list options GAME``); ``players=N`` sets the number of seats,
+    ``observation="json"`` gives the state's JSON bytes instead of feature planes and
+    ``size=(W, H)`` the rendered frame's size."""
     _need_rl()
     from tablesim.envs.aec import TableGameEnv
 

@@ -15,9 +15,11 @@ class TableGameEnv(AECEnv):
     """One tablesim game as a PettingZoo AEC environment.
 
     Agents ``player_0``..``player_{N-1}`` are the seats; ``agent_selection`` is the seat to
-    move. ``observe(agent)`` is ``{"observation": uint8[OBS_BYTES], "action_mask":
-    int8[n]}``; ``step(a)`` plays action ``a`` (an index into the sorted legal moves, see
-    :mod:`tablesim.envs.core`); an illegal action raises :class:`EnvError`. Rewards come at the
+    move. ``observe(agent)`` is ``{"observation": float32 planes seen from that agent's seat
+    (or the JSON bytes with ``observation="json"``), "action_mask": int8[N]}``; ``step(a)``
+    plays action ``a``, a fixed move id (:mod:`tablesim.envs.codecs`); an illegal action
+    raises :class:`EnvError`. ``infos[agent_selection]`` has ``legal_moves`` (texts) and
+    ``legal_actions`` (their ids, same order). Rewards come at the
     end: +1 to the winners, -1 to the others, 0 to all for a draw. ``reset(seed=K)`` starts the
     game of seed K (the same seed, the same game, as in ``tablesim play --seed K``).
     """
@@ -31,10 +33,10 @@ class TableGameEnv(AECEnv):
 
     def __init__(
         self, game: str, render_mode: str | None = None, size: tuple[int, int] = (640, 360),
-        **options: Any,
+        observation: str = "planes", **options: Any,
     ) -> None:  # fmt: skip
         super().__init__()
-        self.match = Match(game, options)
+        self.match = Match(game, options, observation)
         self.metadata = dict(self.metadata, name=f"tablesim_{self.match.game.name}")
         self.render_mode = render_mode
         self._picture = Picture(self.match.game.name, render_mode, size)
@@ -51,7 +53,7 @@ class TableGameEnv(AECEnv):
         return self._obs_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(n)``, n fixed per game (``ACTION_BOUNDS``)."""
+        """``Discrete(N)``: N fixed by the game and its options (:mod:`tablesim.envs.codecs`)."""
         return self._act_spaces[agent]
 
     # ---- episode ----------------------------------------------------------------------------
@@ -77,17 +79,19 @@ class TableGameEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def _set_infos(self) -> None:
-        texts = self.match.move_texts()
-        self.infos = {
-            a: ({"legal_moves": texts} if a == self.agent_selection else {}) for a in self.agents
+        here = {
+            "legal_moves": self.match.lazy_move_texts(),
+            "legal_actions": self.match.legal_actions,
         }
+        self.infos = {a: (dict(here) if a == self.agent_selection else {}) for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The public table and, for the agent to move, the legal actions."""
         mask = self.match.mask()
         if agent != self.agent_selection or self.terminations.get(agent, False):
             mask = np.zeros_like(mask)
-        return {"observation": self.match.observation(), "action_mask": mask}
+        seat = self.possible_agents.index(agent)
+        return {"observation": self.match.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (None for an agent that is done)."""
@@ -116,7 +120,9 @@ class TableGameEnv(AECEnv):
         if self.render_mode is None:
             import warnings
 
-            warnings.warn("render() without a render_mode: pass render_mode='rgb_array'", stacklevel=2)
+            warnings.warn(
+                "render() without a render_mode: pass render_mode='rgb_array'", stacklevel=2
+            )
             return None
         return self._picture.render(self.match.state)
 
@@ -127,11 +133,20 @@ class TableGameEnv(AECEnv):
 
     # ---- helpers for people -----------------------------------------------------------------
     def legal_moves(self) -> list[str]:
-        """The legal moves' texts, in action order."""
+        """The legal moves' texts, in the order of ``infos[agent]["legal_actions"]``."""
         return self.match.move_texts()
 
     def action_of(self, text: str) -> int:
-        """The action that plays the move ``text`` (``"c6-c4"``)."""
+        """The action that plays the move ``text`` (``"c6-c4"``) now."""
         return self.match.action_of(text)
+
+    def move_of(self, action: int) -> Any:
+        """The move (the game's move value) action ``action`` names now (see the mask)."""
+        return self.match.move_of(action)
+
+    @property
+    def codec(self) -> Any:
+        """The game's action codec (``encode(move)``, ``decode(action, state)``, ``n``)."""
+        return self.match.codec
 
     decode_observation = staticmethod(decode_observation)

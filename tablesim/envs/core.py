@@ -1,38 +1,35 @@
 """What the PettingZoo and Gymnasium environments share: one game in progress, its actions,
 observations and pictures.
 
-Actions. Each game has a fixed ``Discrete(n)`` action space: action ``i`` is the ``i``-th move
-of the game's sorted ``legal_moves`` (the rules API sorts them, so the numbering is the same in
-every process), and the action mask marks the legal ones. ``n`` (:data:`ACTION_BOUNDS`) is an
-upper bound on the number of legal moves of the game under any option; a position with more
-raises :class:`EnvError` rather than hiding moves. ``move_of(i)`` / ``action_of(text)`` and
-``info["legal_moves"]`` (the move texts in action order) translate.
+Actions. Each game has a fixed ``Discrete(N)`` action space per config in which action ``k``
+always names the same move (:mod:`tablesim.envs.codecs`: ``encode(move)``,
+``decode(k, state)``); the action mask marks the legal ones. ``info["legal_moves"]`` gives the
+legal moves' texts, ``info["legal_actions"]`` their ids in the same order; ``action_of(text)``
+translates a typed move.
 
-Observations. The state's canonical JSON without its random stream (``rng``: the future dice
-would otherwise be visible), UTF-8 encoded into a fixed-length ``uint8`` array padded with
-zeros (:data:`OBS_BYTES`); ``decode_observation`` reads it back. Every seat sees the same
-public table (these games have no hidden hands).
+Observations (``observation=``). ``"planes"`` (default): the game's feature planes seen from
+the observing seat (:mod:`tablesim.envs.features`, tabled in ``docs/envs.md``). ``"json"``: the
+state's canonical JSON without its random stream (``rng``: the future dice would otherwise be
+visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (:data:`OBS_BYTES`);
+``decode_observation`` reads it back. Every seat sees the same public table (these games
+have no hidden hands).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import numpy as np
 
-from games.core import GameError, canonical_json, make_referee
+from games.core import canonical_json, make_referee
+from tablesim.envs.codecs import ActionCodec, EnvError, codec_for
+from tablesim.envs.features import Features, features_for
 
-# Upper bounds on legal moves per position, over every option (tests/test_envs.py checks them
-# on seeded playouts of every game; the largest counts seen are noted).
-ACTION_BOUNDS: dict[str, int] = {
-    "catego": 16,  # one move per column label; columns 2..12 by default (11 seen)
-    "kaito": 1024,  # 36 x 35 removal pairs in the opening is the most (remove phase)
-    "katoiz": 2048,  # 3-set level 4: disc moves x removals (176 seen)
-    "katamino": 4096,  # solo placements of every piece (505 seen)
-    "kozo": 4096,  # placements of 12 pieces x 24 rotations on the tower (364 seen)
-    "kataboom": 16384,  # placements on the growing structure (3726 seen)
-}
+__all__ = ["EnvError", "Match", "OBSERVATIONS", "OBS_BYTES", "agent_name", "decode_observation"]
+
+OBSERVATIONS = ("planes", "json")
 OBS_BYTES: dict[str, int] = {
     "catego": 4096,
     "kaito": 4096,
@@ -43,46 +40,88 @@ OBS_BYTES: dict[str, int] = {
 }
 
 
-class EnvError(GameError):
-    """A position or action the environment cannot represent (says which and why)."""
-
-
 def agent_name(seat: int) -> str:
     """The PettingZoo agent name of a seat: ``player_0``, ``player_1``, ..."""
     return f"player_{seat}"
 
 
 def decode_observation(obs: np.ndarray) -> dict[str, Any]:
-    """The state JSON (without ``rng``) held in an observation array."""
+    """The state JSON (without ``rng``) held in a ``observation="json"`` array."""
     raw = bytes(np.asarray(obs, dtype=np.uint8)).rstrip(b"\0")
     return dict(json.loads(raw.decode("utf-8")))
 
 
+class LazyTexts(Sequence[str]):
+    """The legal moves' texts, formatted on first use (Kataboom has thousands a position, and
+    most steps of a rollout never read them): a read-only sequence, pickled as a list
+    (``list(info["legal_moves"])`` for a list)."""
+
+    def __init__(self, make: Callable[[], list[str]]) -> None:
+        self._make: Callable[[], list[str]] | None = make
+        self._texts: list[str] = []
+
+    def _get(self) -> list[str]:
+        if self._make is not None:
+            self._texts, self._make = self._make(), None
+        return self._texts
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        return self._get()[i]
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self._get()) == (list(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return repr(self._get())
+
+    def __reduce__(self) -> tuple[type[list[str]], tuple[list[str]]]:
+        """Pickled (vector environments send infos between processes) as the plain list."""
+        return list, (list(self._get()),)
+
+
 class Match:
-    """One game in progress: the rules, the state, the table that measures moves.
+    """One game in progress: the rules, the state, the table that measures moves, and the
+    game's action codec and observation builder.
 
     Parameters
     ----------
     game_name: a registered game (``tablesim list games``).
     options: game options; ``players`` (default: the game's minimum of 2 or more) sets seats.
+    observation: ``"planes"`` (default) or ``"json"`` (module docstring).
     """
 
-    def __init__(self, game_name: str, options: dict[str, Any]) -> None:
+    def __init__(
+        self, game_name: str, options: dict[str, Any], observation: str = "planes"
+    ) -> None:
         import sim.referees  # noqa: F401  (registers the physics referees)
         from games.registry import get_game
 
+        if observation not in OBSERVATIONS:
+            raise EnvError(f"observation {observation!r} is not one of {', '.join(OBSERVATIONS)}")
         self.game = get_game(game_name)
         opts = dict(options)
         players = int(opts.pop("players", max(2, self.game.min_players)))
         players = min(max(players, self.game.min_players), self.game.max_players)
         self.config = self.game.make_config(opts, players=players)
         self.players = players
-        self.n_actions = ACTION_BOUNDS[self.game.name]
+        self.codec: ActionCodec = codec_for(self.game.name, self.config)
+        self.n_actions = self.codec.n
+        self.observation_kind = observation
+        self.features: Features = features_for(self.game, self.config, self.codec)
         self.obs_bytes = OBS_BYTES[self.game.name]
         self.state: Any = None
         self.seed = 0
         self._referee: Any = None
         self._legal: tuple[Any, ...] = ()
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._by_id: dict[int, Any] = {}
 
     # ---- the game ---------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -97,16 +136,24 @@ class Match:
 
     def _refresh(self) -> None:
         self._legal = () if self.game.is_terminal(self.state) else self.game.legal_moves(self.state)
-        if len(self._legal) > self.n_actions:
+        ids = [self.codec.encode(m) for m in self._legal]
+        self._by_id = dict(zip(ids, self._legal, strict=True))
+        if len(self._by_id) != len(ids):
             raise EnvError(
-                f"{self.game.name}: {len(self._legal)} legal moves exceed the action space of "
-                f"{self.n_actions} (tablesim.envs.core.ACTION_BOUNDS)"
+                f"{self.game.name}: two legal moves share an action id in this position "
+                "(tablesim.envs.codecs); please report it"
             )
+        self._ids = np.asarray(ids, dtype=np.int64)
 
     @property
     def legal(self) -> tuple[Any, ...]:
-        """The legal moves in action order."""
+        """The legal moves, in the rules' order."""
         return self._legal
+
+    @property
+    def legal_actions(self) -> list[int]:
+        """The legal moves' action ids, in the same order as :attr:`legal`."""
+        return [int(a) for a in self._ids]
 
     def current_seat(self) -> int | None:
         """The seat to move (None at the end)."""
@@ -117,12 +164,17 @@ class Match:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise EnvError(f"{self.game.name}: an action is an integer, got {action!r}")
         a = int(action)
-        if not 0 <= a < len(self._legal):
+        move = self._by_id.get(a)
+        if move is None:
+            where = f"0..{self.n_actions - 1}"
             raise EnvError(
                 f"{self.game.name}: action {a} is not legal here ({len(self._legal)} legal "
-                f"moves: actions 0..{len(self._legal) - 1}; see the action mask)"
+                f"moves among actions {where}; see the action mask or info['legal_actions'])"
             )
-        move = self._legal[a]
+        self.play_move(move)
+
+    def play_move(self, move: Any) -> None:
+        """Play a legal move value (a bot's choice) for the seat to move."""
         if self._referee is not None:
             move = self._referee.measure(self.state, move)
         self.state = self.game.apply(self.state, move)
@@ -144,33 +196,59 @@ class Match:
         ``action_mask`` boxes."""
         from gymnasium import spaces
 
+        if self.observation_kind == "json":
+            obs = spaces.Box(0, 255, (self.obs_bytes,), dtype=np.uint8)
+        else:
+            obs = self.features.space()
         return spaces.Dict(
-            {
-                "observation": spaces.Box(0, 255, (self.obs_bytes,), dtype=np.uint8),
-                "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8),
-            }
+            {"observation": obs, "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8)}
         )
 
     # ---- translation ------------------------------------------------------------------------
     def move_texts(self) -> list[str]:
-        """The legal moves' texts, in action order."""
+        """The legal moves' texts, in the order of :attr:`legal_actions`."""
         return [self.game.format_move(self.state, m) for m in self._legal]
+
+    def lazy_move_texts(self) -> LazyTexts:
+        """:meth:`move_texts` of the current position, formatted when first read."""
+        state, legal, fmt = self.state, self._legal, self.game.format_move
+        return LazyTexts(lambda: [fmt(state, m) for m in legal])
 
     def action_of(self, text: str) -> int:
         """The action of a move written as text (EnvError when it is not legal now)."""
         move = self.game.parse_move(self.state, text)
         try:
-            return self._legal.index(move)
+            return int(self._ids[self._legal.index(move)])
         except ValueError:
             raise EnvError(f"{self.game.name}: {text!r} is not a legal move now") from None
+
+    def action_of_move(self, move: Any) -> int:
+        """The action id of a move value (the same in every position)."""
+        return self.codec.encode(move)
+
+    def move_of(self, action: int) -> Any:
+        """The move action ``action`` names in the current position (the mask says whether it
+        is legal; EnvError where only a legal move can say, e.g. a Kozo piece's height)."""
+        move = self._by_id.get(int(action))
+        if move is None:
+            return self.codec.decode(int(action), self.state)
+        return move
 
     def mask(self) -> np.ndarray:
         """``int8`` array of length ``n_actions``: 1 where the action is legal."""
         m = np.zeros(self.n_actions, dtype=np.int8)
-        m[: len(self._legal)] = 1
+        m[self._ids] = 1
         return m
 
-    def observation(self) -> np.ndarray:
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """The observation of ``seat`` (default: the seat to move, else seat 0)."""
+        if self.observation_kind == "json":
+            return self.json_observation()
+        if seat is None:
+            seat = self.current_seat() or 0
+        return self.features(self.state, seat)
+
+    def json_observation(self) -> np.ndarray:
         """The public state as a ``uint8`` array of length ``obs_bytes`` (module docstring)."""
         obj = dict(self.game.state_to_json(self.state))
         obj.pop("rng", None)

@@ -15,7 +15,7 @@ class SingleAgentEnv(gym.Env):
     """The agent plays ``seat``; every other seat is played by bot ``opponent``.
 
     Observations and actions are those of :class:`tablesim.envs.aec.TableGameEnv` (a Dict with
-    ``observation`` and ``action_mask``; ``Discrete(n)`` actions). ``reset`` plays the bots'
+    ``observation``, seen from ``seat``, and ``action_mask``; ``Discrete(N)`` fixed move ids). ``reset`` plays the bots'
     moves up to the agent's first turn; ``step`` plays the agent's move and then the bots'
     until it is the agent's turn again or the game ends. Reward at the end: +1 win, -1 loss,
     0 draw. An action outside the mask ends the episode as a loss (reward -1,
@@ -27,13 +27,16 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(
         self, game: str, opponent: str = "random", seat: int = 0,
-        render_mode: str | None = None, size: tuple[int, int] = (640, 360), **options: Any,
+        render_mode: str | None = None, size: tuple[int, int] = (640, 360),
+        observation: str = "planes", **options: Any,
     ) -> None:  # fmt: skip
         from games.registry import make_bot
 
-        self.match = Match(game, options)
+        self.match = Match(game, options, observation)
         if not 0 <= seat < self.match.players:
-            raise EnvError(f"{game}: seat {seat} does not exist (seats 0..{self.match.players - 1})")
+            raise EnvError(
+                f"{game}: seat {seat} does not exist (seats 0..{self.match.players - 1})"
+            )
         make_bot(self.match.game.name, opponent, seed=0)  # ConfigError naming the bots
         self.opponent = opponent
         self.seat = seat
@@ -45,17 +48,19 @@ class SingleAgentEnv(gym.Env):
         self._forfeit = False
 
     def _obs(self) -> dict[str, np.ndarray]:
-        return {"observation": self.match.observation(), "action_mask": self.match.mask()}
+        return {"observation": self.match.observation(self.seat), "action_mask": self.match.mask()}
 
     def _info(self) -> dict[str, Any]:
-        return {"legal_moves": self.match.move_texts()}
+        return {
+            "legal_moves": self.match.lazy_move_texts(),
+            "legal_actions": self.match.legal_actions,
+        }
 
     def _play_bots(self) -> None:
         while not self.match.terminal() and self.match.current_seat() != self.seat:
             seat = self.match.current_seat()
             assert seat is not None  # not terminal
-            move = self._bots[seat].choose(self.match.state)
-            self.match.play(self.match.legal.index(move))
+            self.match.play_move(self._bots[seat].choose(self.match.state))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -90,6 +95,18 @@ class SingleAgentEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         return self._obs(), float(reward), done, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        return self.match.mask().astype(bool)
+
+    def action_of(self, text: str) -> int:
+        """The action that plays the move ``text`` now (``"12"``, ``"c6-c4"``)."""
+        return self.match.action_of(text)
+
+    def move_of(self, action: int) -> Any:
+        """The move (the game's move value) action ``action`` names now (see the mask)."""
+        return self.match.move_of(action)
 
     def render(self) -> np.ndarray | None:  # type: ignore[override]
         """``rgb_array``: ``(H, W, 3) uint8``; ``human``: draws the window; None without a mode."""

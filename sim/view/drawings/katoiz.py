@@ -43,7 +43,7 @@ COLOURS: dict[str, str] = {
 """The five tile colours and how they are drawn."""
 SHAPES: tuple[str, ...] = ("round", "square", "triangle")
 PICTURE_FACES: tuple[str, ...] = ("round", "square", "triangle", "large", "small", "blank")
-"""Faces of the picture die (RULES-NOTES)."""
+"""Faces of the picture die (docs/rules/katoiz.md, "Components")."""
 COLOUR_FACES: tuple[str, ...] = ("yellow", "green", "white", "red", "blue", "purple")
 """Faces of the colour die: the five colours and purple (any colour)."""
 PURPLE = "#7a3fa6"
