@@ -174,3 +174,12 @@ def test_a_log_written_before_times_to_place_replays_and_is_played_again_byte_fo
                 "stand-in", "--bot-place-s", "0", "--log", str(out))  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == legacy.read_bytes()
+
+
+@pytest.mark.slow
+def test_a_physics_log_written_before_times_to_place_replays() -> None:
+    # main's golden physics game (careful vs greedy, seed 3) as written before this change:
+    # its placements start at 5 s and its cube windows now take snapshots; same bits.
+    r = run_cli("replay", str(LEGACY / "kozo-physics-3.jsonl"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "reproduced" in r.stdout
