@@ -183,14 +183,18 @@ def test_smart_beats_random_on_normal() -> None:
 # ------------------------------------------------------------------------------ defaults
 
 
-def test_the_child_and_the_weaker_seat_are_slower_by_default() -> None:
+def test_the_child_is_slower_and_the_weaker_seat_evens_its_replacement_by_default() -> None:
     ca = G.make_config({"mode": "child-adult"}, players=2)
     assert ca.speeds == ("easy/beginner", "normal")  # the child (seat 0) slower in both
     for weaker in (0, 1):
         hc = G.make_config({"mode": "handicap", "weaker": weaker}, players=2)
         slow = ["difficult", "difficult"]
-        slow[weaker] = "difficult/normal"  # lays pieces as fast, thinks one level slower
+        # one piece more to lay each duel: hands a level faster; an easier puzzle: the mind
+        # two levels slower (docs/rules/katamino-duo.md, "Duels at different levels")
+        slow[weaker] = "expert/easy"
         assert list(hc.speeds) == slow
+    hx = G.make_config({"mode": "handicap", "level": "expert", "weaker": 1}, players=2)
+    assert hx.speeds == ("expert", "expert/normal")  # no hands faster than expert's
     assert G.make_config({"mode": "duel", "level": "expert"}, players=2).speeds == (
         "expert", "expert")
     with pytest.raises(ConfigError, match="HANDS/MIND"):

@@ -235,3 +235,91 @@ def test_play_and_replay_cli(tmp_path: Path) -> None:
     assert r.returncode == 1 and "move 2" in r.stdout
     r = run_cli("play", "kozo", "--players", "careful,greedy", "--rounds", "x")
     assert r.returncode == 2
+
+
+# ---- issue 21 item 8: the next player's time to place ---------------------------------------
+CUBE_ON_BAR_BACK = KozoMove(CUBE, "", 0, (0.5, 2.5, 1.0))
+
+
+def timed(move: KozoMove, secs: float) -> KozoMove:
+    return replace(move, secs=secs)
+
+
+def clocked(knock=None):
+    """A knock hook (or none) that also notes the world's clock at each move's first check."""
+    first: dict[int, float] = {}
+
+    def hook(world, index, t) -> None:
+        first.setdefault(index, world.time - t)  # the world time the move's watch started
+        if knock is not None:
+            knock(world, index, t)
+
+    return hook, first
+
+
+def test_a_quick_player_places_on_the_world_as_it_stood_then_and_owns_a_later_fall() -> None:
+    # Seat 0 ends its turn (3-bar, cube); seat 1 lets its 2-bar go 2 s later, its cube 0.5 s
+    # after that, and the 3-bar is knocked 3.5 s into seat 1's window: 4 s after seat 1's
+    # placement, 6 s after seat 0's turn ended. By hand: seat 0's responsibility ended when
+    # seat 1 placed (and would have at 5 s anyway); the fall is during seat 1's turn's window,
+    # so seat 1 loses the round's points and seat 0 keeps its 3.
+    c = physics()
+    hook, start = clocked(flip(3, 3.5))
+    with KozoReferee(c, 1, knock=hook) as table:
+        s, measured = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR,
+                           timed(BAR_BACK, 2.0), CUBE_ON_BAR_BACK)  # fmt: skip
+    r = s.rounds[0]
+    assert (r.reason, r.toppler, r.points) == ("topple", 1, (3, 0)) and "3I" in r.fell
+    assert 3.5 <= measured[3].outcome.fall_time < 3.6
+    # the table let seat 1's bar go 2 s (plus the hand's one free-flight step) after seat 0's
+    # window began, not 5 s
+    assert 2.0 <= start[2] - start[1] <= 2.0 + 0.002
+    assert 0.5 <= start[3] - start[2] <= 0.5 + 0.002
+
+
+def test_a_fall_after_a_quick_placement_inside_the_movers_5_s_is_the_placers() -> None:
+    # The same knock 1 s after seat 1's placement at 2 s: 3 s after seat 0's turn, inside its
+    # 5 s. Seat 1's turn had begun ("If the tower falls during your turn, you lose your
+    # points"): seat 1's, although the literal 5 s would still run.
+    c = physics()
+    with KozoReferee(c, 1, knock=flip(3, 0.5)) as table:
+        s, _ = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR, timed(BAR_BACK, 2.0),
+                    CUBE_ON_BAR_BACK)  # fmt: skip
+    assert (s.rounds[0].toppler, s.rounds[0].points) == (1, (3, 0))
+
+
+def test_a_fall_while_a_slow_player_has_not_placed_yet_is_theirs() -> None:
+    # Seat 1 takes 8 s; the 3-bar is knocked 6 s after seat 0's turn (2 s before seat 1 lets
+    # go). The responsibility shifted to seat 1 at 5 s: seat 1's. Its bar never reached the
+    # tower: it stays where it was meant to go and is not among what fell.
+    c = physics()
+    with KozoReferee(c, 1, knock=flip(2, -2.0)) as table:
+        s, measured = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR, timed(BAR_BACK, 8.0))
+    r = s.rounds[0]
+    assert (r.reason, r.toppler, r.points) == ("topple", 1, (3, 0))
+    out = measured[2].outcome
+    assert "2a" not in out.fell and "3I" in out.fell
+    assert -2.0 <= out.fall_time < -1.9
+    assert out.poses[-1] == (0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    # a fall seen in seat 0's own window (3 s) is still seat 0's, however quick seat 1 is
+    with KozoReferee(c, 1, knock=flip(1, 3.0)) as table:
+        s, _ = play(table, GAME.new_game(c, 1), BAR, CUBE_ON_BAR)
+    assert s.rounds[0].toppler == 0
+
+
+def test_timed_placements_rebuild_bit_for_bit() -> None:
+    # A round with a quick (2 s) and a slow (7.5 s) placement: a second table asked about the
+    # last state rebuilds the world from the move texts and measures the next move to the
+    # same bits as the table that played them.
+    c = physics()
+    moves = (BAR, CUBE_ON_BAR, timed(BAR_BACK, 2.0), CUBE_ON_BAR_BACK)
+    with KozoReferee(c, 4) as table:
+        s, _ = play(table, GAME.new_game(c, 4), *moves)
+        on_board = [m for m in GAME.legal_moves(s) if m.piece == "2b" and m.pos[2] == 0]
+        nxt = timed(on_board[0], 7.5)
+        live = table.measure(s, nxt)
+    with KozoReferee(c, 4) as fresh:
+        rebuilt = fresh.measure(s, nxt)
+        assert fresh.rebuilds == 1
+    assert live.outcome == rebuilt.outcome
+    assert not live.outcome.fell

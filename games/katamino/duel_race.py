@@ -62,16 +62,24 @@ def _below(level: str) -> str:
     return SPEED_LEVELS[max(SPEED_LEVELS.index(level) - 1, 0)]
 
 
+def _above(level: str) -> str:
+    return SPEED_LEVELS[min(SPEED_LEVELS.index(level) + 1, len(SPEED_LEVELS) - 1)]
+
+
 def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
     """The seats' speeds when ``--speed`` is not given (docs/rules/katamino-duo.md, measured so
     that equal bots win 40-60 % from either seat): ``child-adult``: the child (seat 0) lays
     pieces one level below ``level`` and thinks two below (``easy/beginner`` against
-    ``normal``); ``handicap``: the weaker seat lays pieces at ``level`` but thinks one level
-    below (``level/lower``); every other seat and mode at ``level``."""
+    ``normal``); ``handicap``: the weaker seat lays pieces one level *above* ``level`` and
+    thinks two below (``expert/easy`` against ``difficult``): its replacement gives it one
+    piece more to lay in every duel (n + 1 against n, n = 5..7: a HANDLE n / (n + 1) = 0.83-0.88
+    times as long evens that, expert's 3.0 s against difficult's 3.5 s) and an easier puzzle
+    to think through (two levels slower evens that best on the level clock); every other seat
+    and mode at ``level``."""
     if mode == "child-adult":
         return (f"{_below(level)}/{_below(_below(level))}", level)
     if mode == "handicap":
-        slow = f"{level}/{_below(level)}"
+        slow = f"{_above(level)}/{_below(_below(level))}"
         return (slow, level) if weaker == 0 else (level, slow)
     return (level, level)
 

@@ -76,10 +76,15 @@ def stand_in_outcome(
     names: tuple[str, ...],
     polycubes: tuple[str, ...],
     risk: float,
+    span: float = 0.0,
 ) -> tuple[Outcome, Rng]:
     """Judge one move: every item keeps its (intended) pose; with probability ``risk`` (one
-    uniform draw from ``rng``) the tower topples and every polycube falls at t = 0."""
+    uniform draw ``u`` from ``rng``) the tower topples and every polycube falls, at
+    ``span * u / risk`` seconds after the piece was let go: uniformly over the ``span`` the
+    move is watched (the hold after a polycube, the window after the balance cube). The same
+    single draw decides both, so the stream is the one it was before falls had a time."""
     u, rng = rng.random()
     if u < risk:
-        return Outcome(poses, tuple(n for n in names if n in polycubes), 0.0, "stand-in"), rng
+        when = round(span * u / risk, 3) if risk > 0 else 0.0
+        return Outcome(poses, tuple(n for n in names if n in polycubes), when, "stand-in"), rng
     return Outcome(poses, (), None, "stand-in"), rng

@@ -42,6 +42,7 @@ from games.core import (
     state_head,
     state_rng,
 )
+from games.kozo.clock import SECS_LIMIT, RoundClock, round_clock
 from games.kozo.geometry import (
     Blocks,
     PlacementError,
@@ -212,6 +213,8 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         Option("lift_mm", "float", 0.3, "a piece is let go this far above where it rests (mm)"),
         Option("hold_s", "float", 0.5, "table time between the polycube and the balance cube (s)"),
         Option("window_s", "float", 5.0, "the mover's responsibility after the turn (s)"),
+        Option("bot_place_s", "float", 6.0, "bots' median time to place (s after the previous "
+               "turn; log-normal, log-sd 0.5); 0: every placement starts when the window ends"),
     )  # fmt: skip
 
     # ---- configuration -------------------------------------------------------------------
@@ -234,14 +237,26 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             ("lift_mm", 0 <= merged["lift_mm"] <= 5, "in [0, 5] mm"),
             ("hold_s", 0 <= merged["hold_s"] <= 10, "in [0, 10] s"),
             ("window_s", 0 < merged["window_s"] <= 30, "in (0, 30] s"),
+            ("bot_place_s", 0 <= merged["bot_place_s"] <= 30, "in [0, 30] s"),
         ))  # fmt: skip
         if merged["solo"] and players != 1:
             raise ConfigError(f"kozo: option 'solo' is played by 1 player, got {players}")
         return KozoConfig(players=players, **merged)
 
     def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
-        """The config as JSON, ``players`` included."""
-        return options_to_json(self, config)
+        """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0,
+        so the states of logs written before it existed keep their digests."""
+        out = options_to_json(self, config)
+        if not out["bot_place_s"]:
+            del out["bot_place_s"]
+        return out
+
+    def config_from_json(self, obj: Mapping[str, Any]) -> KozoConfig:
+        """Rebuild a config; a log written before bots had a time to place (no
+        ``bot_place_s``) replays with 0: every placement started when the window ended."""
+        values = dict(obj)
+        values.setdefault("bot_place_s", 0.0)
+        return super().config_from_json(values)
 
     def referee_name(self, config: KozoConfig) -> str | None:
         """``kozo-physics`` when moves are measured by the physics table, else None."""
@@ -411,9 +426,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                     "for rules-only play use the option table=stand-in"
                 )
             polys = tuple(it.name for it in tower if not it.is_balance)
+            span = cfg.hold_s if move.kind == PLACE else cfg.window_s
             outcome, rng = stand_in_outcome(
-                rng, tuple(it.pose for it in tower), names, polys, topple_risk(cfg, move, margin)
-            )
+                rng, tuple(it.pose for it in tower), names, polys,
+                topple_risk(cfg, move, margin), span,
+            )  # fmt: skip
         _check_outcome(outcome, names)
         tower = tuple(
             Item(it.name, it.rot, it.intended, pose, it.seat)
@@ -450,6 +467,25 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         if not state.supply:
             return self._end_round(state, "supply", None, ())
         return self._begin_turn(_replace(state, to_move=(mover + 1) % cfg.players))
+
+    # ---- the table clock (the 5-second rule, games/kozo/clock.py) ------------------------
+    def clock(self, state: KozoState) -> RoundClock:
+        """The table clock of the current round (turn ends, when the polycube was let go):
+        the physics table runs its world by it. A fall is charged to the player whose move
+        the table was measuring when it began (see :mod:`games.kozo.clock`)."""
+        cfg = state.config
+        return round_clock(state.history, state.start, cfg.players, cfg.hold_s, cfg.window_s)
+
+    def stamp_seconds(self, state: KozoState, move: KozoMove, seconds: float) -> KozoMove:
+        """``move`` as a person made it, ``seconds`` after ``state`` was first shown to them: a
+        placement after an earlier turn of the round, without a time of its own, takes them
+        (0.1 s, at most :data:`SECS_LIMIT`) as its time to place; other moves are returned as
+        they are. The front end measures the time; the rules never read a clock."""
+        if not isinstance(move, KozoMove) or move.kind != PLACE or move.secs is not None:
+            return move
+        if state.over or self.clock(state).last_end is None:
+            return move
+        return _replace_move(move, secs=_secs(seconds))
 
     def _check_piece(self, state: KozoState, piece: str) -> None:
         if piece not in state.supply:
@@ -586,7 +622,8 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
 
     # ---- text ----------------------------------------------------------------------------
     def format_move(self, state: KozoState, move: KozoMove) -> str:
-        """``take 4L``, ``4L r3 at 0,0,1``, ``cube at 1.5,0.5,2``, ``nocube``."""
+        """``take 4L``, ``4L r3 at 0,0,1`` (``4L r3 at 0,0,1 @2.3``: placed 2.3 s after the
+        previous turn ended), ``cube at 1.5,0.5,2``, ``nocube``."""
         if move.kind == TAKE:
             return f"take {move.piece}"
         if move.kind == NOCUBE:
@@ -594,15 +631,22 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         pos = ",".join(_num(v) for v in move.pos)
         if move.kind == CUBE:
             return f"cube at {pos}"
-        return f"{move.piece} r{move.rot} at {pos}"
+        secs = "" if move.secs is None else f" @{move.secs:g}"
+        return f"{move.piece} r{move.rot} at {pos}{secs}"
 
     def parse_move(self, state: KozoState, text: str) -> KozoMove:
         """Parse a move text; ``at x,y`` without z drops the piece straight down onto the
         settled tower. Raises MoveParseError with the accepted forms."""
         if not isinstance(text, str):
             raise MoveParseError(f"kozo: a move is text, got {text!r}")
-        t = " ".join(text.strip().split())
-        forms = "take 4L | 4L r3 at 0,0,1 | 4L r3 at 0,0 | cube at 1.5,0.5,2 | nocube"
+        body, at, secs_text = text.partition("@")
+        t = " ".join(body.strip().split())
+        forms = "take 4L | 4L r3 at 0,0,1 | 4L r3 at 0,0 | 4L r3 at 0,0 @2.5 | cube at 1.5,0.5,2 | nocube"
+        secs = _parse_secs(text, secs_text) if at else None
+        if at and (t == "nocube" or t.startswith(("take ", "cube "))):
+            raise MoveParseError(
+                f"kozo: {text!r}: only a placement carries its time to place (@SECS)"
+            )
         if t == "nocube":
             return KozoMove(NOCUBE)
         m = re.fullmatch(r"take (\S+)", t)
@@ -629,7 +673,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             blocks = tower_blocks(state.config, state.tower)
             z = q4(drop_height(shapes[rot], pos[0], pos[1], blocks, state.config.tolerance))
             pos = (*pos, z)
-        return KozoMove(PLACE, piece, rot, pos)  # type: ignore[arg-type]
+        return KozoMove(PLACE, piece, rot, pos, secs=secs)  # type: ignore[arg-type]
 
     def _cube_drop(self, state: KozoState, xy: Sequence[float]) -> float:
         blocks = tower_blocks(state.config, state.tower)
@@ -775,6 +819,29 @@ def _replace(state: KozoState, **changes: Any) -> KozoState:
     from dataclasses import replace
 
     return replace(state, **changes)
+
+
+def _replace_move(move: KozoMove, **changes: Any) -> KozoMove:
+    from dataclasses import replace
+
+    return replace(move, **changes)
+
+
+def _secs(seconds: float) -> float:
+    """A time to place as moves carry it: 0.1 s resolution, in [0, SECS_LIMIT]."""
+    return round(min(max(float(seconds), 0.0), SECS_LIMIT), 1) + 0.0
+
+
+def _parse_secs(text: str, secs_text: str) -> float:
+    try:
+        secs = float(secs_text)
+    except ValueError:
+        raise MoveParseError(
+            f"kozo: {text!r}: after @ give the seconds to place, e.g. @2.5"
+        ) from None
+    if not (math.isfinite(secs) and 0 <= secs <= SECS_LIMIT):
+        raise MoveParseError(f"kozo: {text!r}: seconds to place must be in 0..{SECS_LIMIT:g}")
+    return _secs(secs)
 
 
 def _check_outcome(outcome: Outcome, names: tuple[str, ...]) -> None:

@@ -43,6 +43,7 @@ class KozoConfig:
     lift_mm: float = 0.3
     hold_s: float = 0.5
     window_s: float = 5.0
+    bot_place_s: float = 6.0
 
     @property
     def balance_edge(self) -> float:
@@ -59,17 +60,23 @@ class KozoConfig:
 class KozoMove:
     """One move: ``take`` a piece (touch-move), ``place`` a polycube (``piece``, rotation index
     ``rot``, minimum corner ``pos``), put the balance ``cube`` (bottom-face centre ``pos``), or
-    ``nocube`` when no spot is legal. ``outcome`` is set by the table (not compared)."""
+    ``nocube`` when no spot is legal. ``outcome`` is set by the table (not compared).
+
+    ``secs`` (place moves only, not compared): the player's time to place, seconds from the end
+    of the previous turn to letting the polycube go (a person's real seconds stamped by the
+    front end, a bot's seeded draw); None, as in logs written before it existed, is the old
+    default: the placement starts the moment the previous turn's window ends (``window_s``)."""
 
     kind: str
     piece: str = ""
     rot: int = 0
     pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
     outcome: Outcome | None = field(default=None, compare=False, hash=False)
+    secs: float | None = field(default=None, compare=False, hash=False)
 
     def intended(self) -> KozoMove:
-        """The same move without its measured outcome."""
-        return KozoMove(self.kind, self.piece, self.rot, self.pos)
+        """The same move without its measured outcome (its time to place kept: the player's)."""
+        return KozoMove(self.kind, self.piece, self.rot, self.pos, secs=self.secs)
 
 
 @dataclass(frozen=True)

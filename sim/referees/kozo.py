@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from games.core import Referee
+from games.kozo.clock import round_clock, wait_after_turn
 from games.kozo.geometry import piece_orientations
 from games.kozo.rules import GAME, REFEREE
 from games.kozo.state import (
@@ -61,6 +62,9 @@ ASSESS_EARLY_STOP_DEG = 2.0
 """Least tilt margin (degrees) at which :meth:`KozoReferee.assess` lets a quiet tower's replicas
 stop early (leaning stacks with margins of a fraction of a degree rock in PyBullet before they
 go over: docs/architecture.md, "Where the step still matters")."""
+SNAPSHOT_S = 0.1
+"""The table keeps a snapshot of the world every 0.1 s of a turn's window (the resolution of a
+time to place): a next player who places before the window ends starts from that instant."""
 
 Knock = Callable[[PersistentWorld, int, float], None]
 """A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
@@ -114,6 +118,8 @@ class KozoReferee(Referee):
         self.rebuilds = 0
         """How many times the world was rebuilt from a log (for tests and benchmarks)."""
         self._balance_counter = 0
+        self._snaps: dict[int, tuple[int, int]] = {}
+        """Snapshots of the last window, every SNAPSHOT_S s from its start."""
 
     # ------------------------------------------------------------------ geometry
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
@@ -164,6 +170,7 @@ class KozoReferee(Referee):
 
     # ------------------------------------------------------------------ the world
     def _fresh(self) -> PersistentWorld:
+        self._forget_snapshots()
         if self._world is not None:
             self._world.close()
         self._world = PersistentWorld(Scene("kozo-table", (base_piece(self.phys),), self.phys))
@@ -175,9 +182,82 @@ class KozoReferee(Referee):
         allowed = {BASE_ID} if place.on_board else set()
         hand_place(world, place.piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm), allowed)
 
-    def _run(self, world: PersistentWorld, move: KozoMove, index: int, round_no: int) -> FallReport:
-        """Make one move in the running world and watch it."""
+    def _checker(self, index: int, shift: float = 0.0) -> Callable[[Any, float], None] | None:
+        """The knock hook for move ``index`` (its times shifted by ``shift``), or None."""
+        if self.knock is None:
+            return None
+        knock = self.knock
+
+        def on_check(w: Any, t: float) -> None:
+            knock(w, index, t + shift)
+
+        return on_check
+
+    def _forget_snapshots(self) -> None:
+        if self._world is not None and not self._world.closed:
+            for snap in self._snaps.values():
+                self._world.forget(snap)
+        self._snaps = {}
+
+    def _watch_window(self, world: PersistentWorld, index: int) -> FallReport:
+        """The window after a turn's end, with a snapshot every :data:`SNAPSHOT_S` (from 0) for
+        a next player who places before it ends."""
         cfg = self.config
+        self._forget_snapshots()
+        knock = self._checker(index)
+        self._snaps[0] = world.save()
+        k = 1
+
+        def on_check(w: Any, t: float) -> None:
+            nonlocal k
+            if knock is not None:
+                knock(w, t)
+            while k * SNAPSHOT_S < cfg.window_s - 1e-9 and t >= k * SNAPSHOT_S - 1e-9:
+                self._snaps[k] = w.save()
+                k += 1
+
+        return watch(world, cfg.window_s, on_check=on_check)
+
+    def _before_placement(
+        self, world: PersistentWorld, wait: float, index: int
+    ) -> tuple[FallReport, float]:
+        """Bring the world to the moment a polycube is let go, ``wait`` s after the previous
+        turn ended (the world stands at the end of that turn's window): back to the snapshot
+        of that instant for a quick player, or on through the extra seconds, watched, for a
+        slow one. Returns what fell while waiting and the seconds waited past the window."""
+        cfg = self.config
+        if wait < cfg.window_s - 1e-9:
+            k = int(round(wait / SNAPSHOT_S))
+            if k not in self._snaps:
+                raise RuntimeError(f"kozo table: no snapshot {wait} s into the window")
+            world.restore(self._snaps[k])
+            self._forget_snapshots()
+            return FallReport(), 0.0
+        self._forget_snapshots()
+        extra = wait - cfg.window_s
+        if extra <= 1e-9:
+            return FallReport(), 0.0
+        return watch(world, extra, on_check=self._checker(index, -extra)), extra
+
+    def _run(
+        self,
+        world: PersistentWorld,
+        move: KozoMove,
+        index: int,
+        round_no: int,
+        wait: float | None = None,
+    ) -> tuple[FallReport, bool]:
+        """Make one move in the running world and watch it: ``wait`` (place moves after the
+        round's first turn) s after the previous turn ended. Returns the report (times from
+        the moment the piece was let go) and whether the piece was put down (not when the
+        tower fell while a slow player had not placed yet)."""
+        cfg = self.config
+        waited, extra = FallReport(), 0.0
+        if move.kind == PLACE and wait is not None:
+            waited, extra = self._before_placement(world, wait, index)
+            if waited.fell and self._over(world, waited):
+                first = None if waited.first is None else waited.first - extra
+                return FallReport(waited.fell, first, waited.reasons), False
         if move.kind in (PLACE, CUBE):
             place = self.placement(move, self._balance_counter + 1 if move.kind == CUBE else 0)
             if move.kind == CUBE:
@@ -186,17 +266,30 @@ class KozoReferee(Referee):
             self._hand(world, place, rng)
         else:
             world.rebase()
-        seconds = cfg.hold_s if move.kind == PLACE else cfg.window_s
-        on_check = None
-        if self.knock is not None:
-            knock = self.knock
+        if move.kind != PLACE:
+            return self._watch_window(world, index), True
+        report = (
+            watch(world, cfg.hold_s, on_check=self._checker(index))
+            if cfg.hold_s > 0
+            else FallReport()
+        )
+        if waited.fell:  # balance cubes fell alone while waiting (balance_fall = ignore)
+            assert waited.first is not None
+            report = FallReport(
+                [*waited.fell, *(p for p in report.fell if p not in waited.fell)],
+                waited.first - extra,
+                {**report.reasons, **waited.reasons},
+            )
+        return report, True
 
-            def on_check(w: Any, t: float) -> None:
-                knock(w, index, t)
-
-        if seconds <= 0:
-            return FallReport()
-        return watch(world, seconds, on_check=on_check)
+    def _wait(self, state: KozoState, history: Sequence[str], move: KozoMove) -> float | None:
+        """Seconds from the previous turn's end to ``move`` (a placement), None for the
+        round's first placement and for other moves."""
+        if move.kind != PLACE:
+            return None
+        cfg = self.config
+        clock = round_clock(history, state.start, cfg.players, cfg.hold_s, cfg.window_s)
+        return wait_after_turn(clock, move.secs, cfg.window_s)
 
     def _sync(self, state: KozoState) -> PersistentWorld:
         """The world of ``state``'s round after its logged moves (cached or rebuilt)."""
@@ -210,18 +303,25 @@ class KozoReferee(Referee):
             mv = GAME.parse_move(state, text)
             if mv.kind == TAKE:
                 continue
-            report = self._run(world, mv, i, state.round)
+            wait = self._wait(state, state.history[:i], mv)
+            report, _ = self._run(world, mv, i, state.round, wait)
             self._after(world, report)
         self._key = key
         return world
+
+    def _over(self, world: PersistentWorld, report: FallReport) -> bool:
+        """Whether what ``report`` saw ends the round (a polycube, or any piece when a
+        balance cube's fall is a topple)."""
+        fell = set(report.fell)
+        polys = {pid for pid in fell if world.polycube[pid]}
+        return bool(polys) or (bool(fell) and self.config.balance_fall == "topple")
 
     def _after(self, world: PersistentWorld, report: FallReport) -> bool:
         """Apply the balance-fall option to the world; True when the round is over."""
         fell = set(report.fell)
         if not fell:
             return False
-        polys = {pid for pid in fell if world.polycube[pid]}
-        if polys or self.config.balance_fall == "topple":
+        if self._over(world, report):
             return True
         for pid in sorted(fell):
             world.remove_piece(pid)
@@ -239,11 +339,14 @@ class KozoReferee(Referee):
             raise ValueError(f"kozo table: cannot measure a {move.kind!r} move")
         world = self._sync(state)
         index = len(state.history)
-        report = self._run(world, move.intended(), index, state.round)
+        wait = self._wait(state, state.history, move)
+        report, placed = self._run(world, move.intended(), index, state.round, wait)
         poses = []
         for pid in world.piece_ids:
             pos, q = world.pose(pid)
             poses.append(self.to_grid(pos, q))
+        if not placed:  # the tower fell before the piece was let go: it stays as intended
+            poses.append((*(float(v) for v in move.pos), 0.0, 0.0, 0.0, 1.0))
         outcome = Outcome(
             tuple(poses),  # type: ignore[arg-type]
             tuple(report.fell),
@@ -259,6 +362,7 @@ class KozoReferee(Referee):
 
     def close(self) -> None:
         """Close the cached world."""
+        self._forget_snapshots()
         if self._world is not None:
             self._world.close()
         self._world = None

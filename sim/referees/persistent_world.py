@@ -92,6 +92,25 @@ class PersistentWorld(World):
         self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
         self._initial_com = self.com_positions()
 
+    def save(self) -> tuple[int, int]:
+        """A snapshot of the bodies' state (PyBullet ``saveState``) and of the clock, for
+        :meth:`restore`. Restoring is not bit-identical to never having left (Bullet's contact
+        caches are not all restored), so a caller that must reproduce its bits makes the same
+        saves and restores in the same order every time."""
+        return self._p.saveState(physicsClientId=self.client), self._steps
+
+    def restore(self, snapshot: tuple[int, int]) -> None:
+        """Go back to a snapshot of :meth:`save` (the clock too); the pieces and their
+        book-keeping must be those of the snapshot (nothing added or removed since)."""
+        state_id, steps = snapshot
+        self._p.restoreState(stateId=state_id, physicsClientId=self.client)
+        self._steps = steps
+        self.wake()
+
+    def forget(self, snapshot: tuple[int, int]) -> None:
+        """Free a snapshot of :meth:`save`."""
+        self._p.removeState(snapshot[0], physicsClientId=self.client)
+
     def body(self, piece_id: str) -> _Body:
         """Book-keeping of one piece (body id, mass, principal frame)."""
         return self._by_id[piece_id]

@@ -19,7 +19,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -297,14 +298,31 @@ class KozoController(TowerController):
     """Kozo: touch-move takes, the placement, then the balance cube."""
 
     catalogue = "kozo-standard"
+    now: Callable[[], float] = staticmethod(time.monotonic)
+    """The wall clock of a person's time to place (replaceable, e.g. by tests)."""
+    shown_at = 0.0
 
     def reset(self, game: Any, state: Any) -> None:
-        """Follow the touched piece and the phase."""
+        """Follow the touched piece and the phase; a new turn starts the person's clock (a
+        take keeps it: the placement's time runs from the end of the previous turn)."""
         self.catalogue = state.config.catalogue
         self._table = None
         if state.touched is not None:
             self.selected = state.touched
+        else:
+            self.shown_at = self.now()
         super().reset(game, state)
+
+    def stamp(self, move: Any) -> Any:
+        """A placement with the person's time to place: the seconds since the position was
+        shown (the rules never read a clock)."""
+        if move is None or self.state is None:
+            return move
+        return self.game.stamp_seconds(self.state, move, self.now() - self.shown_at)
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """As for every tower game, the dropped placement stamped with its time to place."""
+        return self.stamp(super().on_click(p))
 
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
         """The catalogue's orientations (the move's ``rN``)."""
