@@ -170,3 +170,20 @@ def test_katoiz_clocks_and_colour_ladder_on_screen() -> None:
         assert np.argmin(np.abs(np.asarray(rungs) - mark)) == 0  # turn 0: the bottom rung
         assert "colour-die" not in ids  # no dice with the ladder
         assert np.isfinite(h.frame()).all()
+
+
+def test_catego_help_leaves_the_score_sheet_uncovered() -> None:
+    """F1's help box goes where the table is free: on Catego every pixel of the score sheet
+    (the bright paper at the top of the picture) is the same with the help shown."""
+    with _harness("catego", seed=3, size=(960, 540)) as h:
+        app = h.app
+        plain = app.frame().astype(int)
+        h.key("f1")
+        assert "undo" in h.text()["bottom-right"]
+        helped = app.frame().astype(int)
+    sheet = plain.min(axis=2) > 215  # the sheet's white paper (the table is orange-brown wood)
+    sheet[270:] = False  # the sheet lies in the top half; below are only the labels' white text
+    assert sheet.sum() > 20_000  # the sheet is in the picture (about 360 x 120 px at 960x540)
+    changed = np.abs(helped - plain).max(axis=2) > 8
+    assert changed.sum() > 5_000  # the help box is drawn
+    assert not (changed & sheet).any()

@@ -808,11 +808,16 @@ class WindowApp:
             mine.append(f"move> {self.typing}_")
         if mine:
             blocks["bottom-left"] = "\n".join(mine)
+        corner = self.help_corner()
         if self.show_help:
-            blocks["top-right"] = "\n".join([*self.controller.help(), *_HELP])
+            blocks[corner] = "\n".join([*self.controller.help(), *_HELP])
         else:
-            blocks["top-right"] = "f1: help"
+            blocks[corner] = "f1: help"
         return blocks
+
+    def help_corner(self) -> str:
+        """Where the key help goes: a corner the table's pieces and boards leave free."""
+        return "top-right"
 
     def frame(self) -> np.ndarray | None:
         """Draw the table (rebuilt when something changed): (H, W, 3) uint8 offscreen, None in

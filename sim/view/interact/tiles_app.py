@@ -49,7 +49,12 @@ class TilesApp(WindowApp):
         self._rolls: dict[tuple[int, Any], Any] = {}
         super().__init__(game, **kw)
 
+    def help_corner(self) -> str:
+        """Catego's score sheet fills the top of the picture: its help goes bottom right."""
+        return "bottom-right" if self.game.name == "catego" else super().help_corner()
+
     # ---- the dice -------------------------------------------------------------------------
+
     def roll_faces(self, state: Any | None = None) -> tuple[Any, ...] | None:
         """The faces the state's roll shows, as the dice are labelled (Catego: the two
         numbers; Katoiz: colour face and picture face names), or None without dice."""
