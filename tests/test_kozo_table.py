@@ -217,7 +217,7 @@ def test_careful_beats_greedy_at_the_physics_table() -> None:
 def test_play_and_replay_cli(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     p = run_cli(
-        "play", "kozo", "--players", "careful,greedy", "--seed", "3", "--rounds", "1",
+        "play", "kozo", "--players", "greedy,random", "--seed", "3", "--rounds", "1",
         "--headless", "--log", str(log),
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
