@@ -150,9 +150,9 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
     from games.core import GameError
+    from games.outputs import OutputError
     from games.play import LogError
     from games.polycubes import PieceError
-    from sim.outputs import OutputError
 
     return (UsageError, GameError, LogError, PieceError, OutputError)
 

@@ -47,6 +47,7 @@ from games.katamino.duel_cards import (
     size_of,
 )
 from games.katamino.duel_race import balanced, duels_won, side_seconds
+from games.outputs import atomic_write
 from games.rng import Rng
 
 DEFAULT_SEED = 6
@@ -303,9 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         same = path.exists() and path.read_text() == text
         print("up to date" if same else f"{path} differs from the generator's output")
         return 0 if same else 1
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+    atomic_write(path, text)
     print(f"wrote {path}")
     return 0
 

@@ -31,6 +31,7 @@ from games.katamino.solo_data import (
     piece,
     target_of,
 )
+from games.outputs import atomic_write
 from games.rng import Rng
 
 PENTAS = ("2", "3", "4", "5", "6", "7", "8")
@@ -519,9 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for mode in args.only or SOLO_MODES:
         t0 = time.perf_counter()
         text = table_text(mode, args.seed)
-        tmp = out / f".{mode}.json.tmp"
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out / f"{mode}.json")
+        atomic_write(out / f"{mode}.json", text)
         print(f"{mode}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return 0
 

@@ -54,8 +54,8 @@ def parse_game_options(game: Game[Any, Any, Any], extra: Sequence[str]) -> dict[
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, mode 0644 (:func:`sim.outputs.atomic_write`)."""
-    from sim.outputs import atomic_write
+    """Write ``text`` to ``path`` atomically, mode 0644 (:func:`games.outputs.atomic_write`)."""
+    from games.outputs import atomic_write
 
     atomic_write(path, text)
 

@@ -123,7 +123,7 @@ def run_assemble(args: argparse.Namespace) -> int:
 def _check_scene_out(args: argparse.Namespace) -> None:
     """--scene-out checked before the build (exit 2: folder missing, exists without --force)."""
     if args.scene_out:
-        from sim.outputs import check_output
+        from games.outputs import check_output
 
         check_output(args.scene_out, force=args.force, option="--scene-out")
 

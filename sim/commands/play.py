@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core import GameError, canonical_json
+from games.outputs import check_output
 from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from games.registry import game_names, get_game
 from games.session import Observer, Played, Session, make_seats
@@ -20,7 +21,6 @@ from sim.commands._common import (
     parse_game_options,
 )
 from sim.commands.list import GameHelpAction
-from sim.outputs import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -28,9 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Draw the figure."""
+    from games.outputs import check_output
     from sim.experiments.plot import plot_file
     from sim.experiments.results import ResultsError
-    from sim.outputs import check_output
 
     check_output(args.output, force=args.force, option="-o")
     try:

@@ -123,9 +123,9 @@ def example_layout(ref: str) -> Any:
 
 def check_output(path: str, suffixes: tuple[str, ...], *, force: bool = False) -> Path:
     """The output path, checked before any work: allowed suffix, then
-    :func:`sim.outputs.check_output` (folder exists and takes a file; existing file only with
+    :func:`games.outputs.check_output` (folder exists and takes a file; existing file only with
     ``force``)."""
-    from sim.outputs import check_output as check_writable
+    from games.outputs import check_output as check_writable
 
     out = Path(path)
     if out.suffix.lower() not in suffixes:

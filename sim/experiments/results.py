@@ -202,8 +202,8 @@ def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
-    """``write(tmp)`` then rename, mode 0644 (:func:`sim.outputs.atomic_write`)."""
-    from sim.outputs import atomic_write
+    """``write(tmp)`` then rename, mode 0644 (:func:`games.outputs.atomic_write`)."""
+    from games.outputs import atomic_write
 
     atomic_write(path, write)
 

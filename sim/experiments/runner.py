@@ -60,8 +60,8 @@ def check_output(out: Path, fmt: str | None, overwrite: bool) -> str:
     kind = output_format(out, fmt)
     if kind == "parquet":
         require_pyarrow()
-    from sim.outputs import OutputError
-    from sim.outputs import check_output as check_writable
+    from games.outputs import OutputError
+    from games.outputs import check_output as check_writable
 
     try:
         check_writable(out, exists_ok=True)  # a folder that takes files; not a folder itself

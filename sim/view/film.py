@@ -125,7 +125,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     without ``imageio-ffmpeg`` installed. The file appears only when complete."""
     from PIL import Image
 
-    from sim.outputs import atomic_write
+    from games.outputs import atomic_write
 
     out = Path(path)
     suffix = out.suffix.lower()

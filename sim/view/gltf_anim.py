@@ -202,9 +202,9 @@ def write_glb(path: str | Path, scene: Any, track: Track, name: str = "fall") ->
     body = struct.pack("<II", len(text), 0x4E4F534A) + text
     body += struct.pack("<II", len(binary), 0x004E4942) + binary
     blob = struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body
-    from sim.outputs import atomic_write
+    from games.outputs import atomic_write
 
     out = Path(path)
-    atomic_write(out, blob)  # whole or nothing, 0644 (sim.outputs)
+    atomic_write(out, blob)  # whole or nothing, 0644 (games.outputs)
     return out, len(track[0])
 

@@ -113,6 +113,7 @@ def _worker_main(argv: Sequence[str]) -> int:
     (scene, seconds, replicas, seed), the answer a pickled ("ok", verdict) or ("error", exc)."""
     import pickle
 
+    from games.outputs import atomic_write
     from sim.verdict import simulate
 
     job, answer = argv
@@ -123,10 +124,7 @@ def _worker_main(argv: Sequence[str]) -> int:
                                                seed=seed, workers=1))  # fmt: skip
     except Exception as exc:  # noqa: BLE001 - handed to the parent, which re-raises it
         out = ("error", exc)
-    tmp = answer + ".part"
-    with open(tmp, "wb") as fh:
-        pickle.dump(out, fh)
-    os.replace(tmp, answer)
+    atomic_write(answer, pickle.dumps(out))  # the parent sees the whole answer or none
     return 0
 
 

@@ -67,7 +67,7 @@ def save_png(pixels: np.ndarray, out_png: str | Path) -> Path:
     parent directories are created."""
     from PIL import Image
 
-    from sim.outputs import atomic_write
+    from games.outputs import atomic_write
 
     out = Path(out_png)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
-"""Output files: checked before any work starts, written atomically, mode 0644.
+"""Output files: checked before any work starts, written atomically, mode 0644 (every layer uses
+it: the rules tools in games/, the commands in sim/).
 
 Every file tablesim writes (logs, tables, pictures, films, scenes, journals' final tables) goes
 through :func:`atomic_write`: the bytes go to a temporary file in the same folder, which gets
