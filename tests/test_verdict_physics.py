@@ -150,6 +150,7 @@ def test_extra_cases_are_built_as_described() -> None:
     assert com[0] == pytest.approx(1.5 * A, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_statics_never_disagrees_with_simulation() -> None:
     """For every shipped scene and every hand-built case: when the static LP decides ("stands"
     or "topples"), an always-simulated 4-replica verdict says the same, and both match the
