@@ -71,18 +71,21 @@ class Window:
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self.title = title
         self.wid = self._wait_window(title)
         self.box = self.geometry()
         self.wait(lambda: self.grab().mean() > 30, "the window never drew (it stays black)")
 
     def geometry(self) -> tuple[int, int, int, int]:
         """(x, y, width, height) of the window on the screen."""
-        for _ in range(50):
+        for attempt in range(50):
             geo = self.xdotool("getwindowgeometry", "--shell", self.wid)
             g = dict(line.split("=", 1) for line in geo.split() if "=" in line)
             if {"X", "Y", "WIDTH", "HEIGHT"} <= set(g):
                 return int(g["X"]), int(g["Y"]), int(g["WIDTH"]), int(g["HEIGHT"])
             time.sleep(0.2)
+            if attempt % 5 == 4:  # the id found first can be gone (a window replaced as it
+                self.wid = self._wait_window(self.title)  # opened, seen once in CI): look again
         pytest.fail(f"no geometry for window {self.wid}")
 
     def _read(self) -> None:
