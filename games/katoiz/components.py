@@ -242,6 +242,13 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+def game_over_line(end: str, winners: Sequence[int], *, nobody: str) -> str:
+    """The ``describe()`` line of a finished game: ``Game over (END): P1 wins``, or ``nobody``
+    (the variant's words for no winner) in place of the winner."""
+    verdict = f"{seat_name(winners[0])} wins" if winners else nobody
+    return f"Game over ({end}): {verdict}"
+
+
 def unique_top(values: Sequence[float]) -> tuple[int, ...]:
     """The seat with the single highest value, or ``()`` when the top is shared."""
     top = max(values)

@@ -63,6 +63,7 @@ from games.katoiz.components import (
     cell_name,
     deal_board,
     fits,
+    game_over_line,
     json_roll,
     parse_cell,
     roll_dice,
@@ -658,12 +659,8 @@ class Stapeltje:
             )
         if self.is_terminal(state):
             res = self.result(state)
-            verdict = (
-                f"{seat_name(res.winners[0])} wins"
-                if res.winners
-                else ("solo game" if cfg.players == 1 else "a draw")
-            )
-            lines.append(f"Game over ({end_reason(state)}): {verdict}")
+            nobody = "solo game" if cfg.players == 1 else "a draw"
+            lines.append(game_over_line(end_reason(state), res.winners, nobody=nobody))
         else:
             last = f"; not {tile_code(state.last)} (moved last)" if state.last >= 0 else ""
             lines.append(

@@ -44,6 +44,7 @@ from games.katoiz.components import (
     TILE_CODES,
     Move,
     fits,
+    game_over_line,
     json_roll,
     roll_dice,
     roll_text,
@@ -325,14 +326,11 @@ class Stapeltoren:
             lines.append(f"{seat_name(p)} stacks (bottom..top): {text or '-'}")
         if self.is_terminal(state):
             res = self.result(state)
-            verdict = (
-                "no winner is named at this level"
-                if not cfg.colour_die
-                else f"{seat_name(res.winners[0])} wins"
-                if res.winners
-                else "a draw"
-            )
-            lines.append(f"Game over ({res.detail['end']}): {verdict}")
+            if cfg.colour_die:
+                line = game_over_line(res.detail["end"], res.winners, nobody="a draw")
+            else:
+                line = game_over_line(res.detail["end"], (), nobody="no winner is named at this level")
+            lines.append(line)
         else:
             what = "choose a starting tile" if state.starting else roll_text(state.roll)
             lines.append(f"Turn {state.turn + 1}: {seat_name(state.seat)} to play ({what})")

@@ -53,6 +53,7 @@ from games.katoiz.components import (
     cell_name,
     deal_board,
     fits,
+    game_over_line,
     json_roll,
     parse_cell,
     roll_dice,
@@ -451,12 +452,8 @@ class ThreeSet:
             )
         if self.is_terminal(state):
             res = self.result(state)
-            verdict = (
-                f"{seat_name(res.winners[0])} wins"
-                if res.winners
-                else ("no winner (solo)" if cfg.players == 1 else "a draw")
-            )
-            lines.append(f"Game over ({end_reason(state)}): {verdict}")
+            nobody = "no winner (solo)" if cfg.players == 1 else "a draw"
+            lines.append(game_over_line(end_reason(state), res.winners, nobody=nobody))
         else:
             extra = " (extra roll)" if state.bonus else ""
             who, roll = seat_name(state.seat), roll_text(state.roll)
