@@ -211,6 +211,7 @@ class WindowApp:
         self.controller.reset(self.game, self.state)
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
+        self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
         self.size = self.renderer.size
         self._orbit: dict[str, Any] | None = None
         self._drag: tuple[str, float, float] | None = None
@@ -936,6 +937,7 @@ class SceneApp(WindowApp):
         self.controller = BaseController()
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
+        self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
         self.size = self.renderer.size
         self._orbit = None
         self._drag = None

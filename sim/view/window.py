@@ -35,6 +35,10 @@ FRAME_RATE = 60.0
 """Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
 MAX_DT = 0.1
 """Longest time step (s) one frame may advance the app: a slower frame plays slower."""
+REFRESH_S = 0.5
+"""The renderer draws only what changed (``Renderer.incremental``); the whole picture is
+drawn again at least this often (seconds) and after every window event, so a window that was
+covered, mapped late or moved never keeps a stale picture for long."""
 
 _MODIFIERS = {
     "shift": "shift", "lshift": "shift", "rshift": "shift",
@@ -71,6 +75,7 @@ class _Driver:
         self.max_frames = max_frames
         self.frames = 0
         self.started = time.monotonic()
+        self.refreshed = self.started
         self.mods: set[str] = set()
         self.held: dict[str, str] = {}
         self.size = tuple(app.size)
@@ -123,6 +128,7 @@ class _Driver:
     def window_event(self, win: Any) -> None:
         if win != self.win:
             return
+        self.app.renderer.invalidate()
         props = win.get_properties()
         if not props.get_open():
             self.stop()
@@ -145,6 +151,10 @@ class _Driver:
         self.app.tick(min(dt, MAX_DT))
         if self.app.closed:
             return self.stop()
+        now = time.monotonic()
+        if now - self.refreshed >= REFRESH_S:
+            self.refreshed = now
+            self.app.renderer.invalidate()
         self.app.frame()
         self.frames += 1
         if self.max_frames is not None and self.frames >= self.max_frames:
