@@ -71,6 +71,12 @@ GEOM_CACHE = 512
 """Meshes (shape, finish, faces) whose triangles a renderer keeps for items drawn again."""
 DECAL_TILE = 64
 """Side (texels) of the tiles a shadow decal is cut into; tiles without shadow are not drawn."""
+TABLE_SPLITS = 4
+"""Times the table's triangles are split in four before drawing (4: 3072 triangles).
+p3tinydisplay interpolates texture coordinates across a triangle in fixed point: across the
+one quad of a 1-2 m table top seen at a slant they drift by several texels (the plank joints
+bent), and the drift depends on where the triangle was clipped, so a rectangle drawn on its
+own (:meth:`Renderer._draw_rects`) showed seams. Small triangles keep both right."""
 RECT_MAX_AREA = 0.5
 """Incremental drawing: the largest share of the picture a change may cover and still be
 drawn as a rectangle of its own; past it the whole picture is drawn."""
@@ -469,7 +475,10 @@ class Renderer:
         picture (a ghost and its shadow) is drawn in that rectangle only (:meth:`_draw_rect`),
         the rest of the frame buffer staying as it was."""
         self.stats = {"full": 0, "rect": 0, "skipped": 0}
-        """Frames drawn whole, drawn as a rectangle, and not drawn (nothing changed)."""
+        """Frames drawn whole, drawn as rectangles, and not drawn (nothing changed)."""
+        self.last_rects: tuple[tuple[int, int, int, int], ...] = ()
+        """The rectangles (x0, x1, y0, y1 buffer pixels, row 0 at the top) the last frame
+        drew; empty when it was drawn whole or not at all."""
         self.window = bool(window)
         if self.window:
             self._buf = self._open_window(backend, title)
@@ -696,6 +705,11 @@ class Renderer:
         if hit is not None:
             self._geom_cache.move_to_end(key)
             return hit
+        if item.id == "__table__" and TABLE_SPLITS > 0:
+            mesh = item.mesh
+            for _ in range(TABLE_SPLITS):
+                mesh = mesh.subdivide()
+            v, f = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
         groups = face_rows(v, f, finish=item.finish, edge=item.edge, printed=tuple(item.faces))
         if item.id == "__table__":  # wider planks on the table than on blocks
             groups[""][:, 6:8] *= 0.3 / 0.45
@@ -1184,6 +1198,7 @@ class Renderer:
                 self._update_layer()
             self._moving = False
         plan = self._plan()
+        self.last_rects = plan if isinstance(plan, tuple) else ()  # type: ignore[assignment]
         if plan == "skip":
             self.stats["skipped"] += 1
             if self.window or not self.readback:
