@@ -77,6 +77,9 @@ p3tinydisplay interpolates texture coordinates across a triangle in fixed point:
 one quad of a 1-2 m table top seen at a slant they drift by several texels (the plank joints
 bent), and the drift depends on where the triangle was clipped, so a rectangle drawn on its
 own (:meth:`Renderer._draw_rects`) showed seams. Small triangles keep both right."""
+MAX_TEXTURED_EDGE = 0.03
+"""Longest triangle edge (m) of the other wooden or printed surfaces (boards, pads, tiles),
+for the same reason as :data:`TABLE_SPLITS`; cube faces with grooves are small already."""
 RECT_MAX_AREA = 0.5
 """Incremental drawing: the largest share of the picture a change may cover and still be
 drawn as a rectangle of its own; past it the whole picture is drawn."""
@@ -335,6 +338,19 @@ def _decal(
     np_.set_depth_test(False)
     np_.set_depth_write(False)
     return np_
+
+
+def _split_to(v: np.ndarray, f: np.ndarray, max_edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices and faces of a mesh whose triangles are split until no edge is longer than
+    ``max_edge`` (m); the mesh as it is when none is."""
+    tri = v[f]
+    longest = float(np.linalg.norm(tri - np.roll(tri, 1, axis=1), axis=2).max())
+    if longest <= max_edge:
+        return v, f
+    from trimesh.remesh import subdivide_to_size
+
+    out_v, out_f = subdivide_to_size(v, f, max_edge)
+    return np.asarray(out_v, dtype=float), np.asarray(out_f)
 
 
 def _item_box(item: Item) -> np.ndarray:
@@ -710,6 +726,8 @@ class Renderer:
             for _ in range(TABLE_SPLITS):
                 mesh = mesh.subdivide()
             v, f = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
+        elif item.finish != "groove" and len(f):
+            v, f = _split_to(v, f, MAX_TEXTURED_EDGE)
         groups = face_rows(v, f, finish=item.finish, edge=item.edge, printed=tuple(item.faces))
         if item.id == "__table__":  # wider planks on the table than on blocks
             groups[""][:, 6:8] *= 0.3 / 0.45
