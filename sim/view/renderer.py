@@ -498,6 +498,10 @@ class Renderer:
         self.window = bool(window)
         if self.window:
             self._buf = self._open_window(backend, title)
+            # a frame is shown as soon as it is drawn: without this the engine flips it at the
+            # start of the next render_frame, and a window that draws only on change would
+            # always show the frame before the last
+            self._engine.set_auto_flip(True)
         else:
             self.backend, pipe = make_pipe(backend)
             self._engine = GraphicsEngine(pipe)
@@ -1219,7 +1223,10 @@ class Renderer:
         self.last_rects = plan if isinstance(plan, tuple) else ()  # type: ignore[assignment]
         if plan == "skip":
             self.stats["skipped"] += 1
-            if self.window or not self.readback:
+            if self.window:
+                self._idle_frame()
+                return None
+            if not self.readback:
                 return None
             return self._last.copy()  # type: ignore[union-attr]  # _plan checked it
         self._frames += 1
@@ -1237,6 +1244,21 @@ class Renderer:
         pixels = self._read_back()
         self._last = pixels if self.incremental else None
         return pixels.copy() if self.incremental else pixels
+
+    def _idle_frame(self) -> None:
+        """A window's frame with nothing to draw: the engine still runs, with every display
+        region off and no clear, because it is the engine's frame that reads the window's
+        events (keys, pointer, resizes) from the X server; the picture stays as it is."""
+        regions = [d for d in self._buf.get_display_regions() if d.is_active()]
+        for d in regions:
+            d.set_active(False)
+        self._buf.set_clear_color_active(False)
+        try:
+            self._engine.render_frame()
+        finally:
+            self._buf.set_clear_color_active(True)
+            for d in regions:
+                d.set_active(True)
 
     def invalidate(self) -> None:
         """Draw the whole picture at the next :meth:`render` (incremental mode: after the

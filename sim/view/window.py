@@ -38,7 +38,9 @@ MAX_DT = 0.1
 REFRESH_S = 0.5
 """The renderer draws only what changed (``Renderer.incremental``); the whole picture is
 drawn again at least this often (seconds) and after every window event, so a window that was
-covered, mapped late or moved never keeps a stale picture for long."""
+covered, mapped late or moved never keeps a stale picture for long. ``TABLESIM_WINDOW_REFRESH``
+(seconds, 0: only after window events) overrides it (the window tests turn it off to see
+that what changed is drawn at once)."""
 
 _MODIFIERS = {
     "shift": "shift", "lshift": "shift", "rshift": "shift",
@@ -76,6 +78,9 @@ class _Driver:
         self.frames = 0
         self.started = time.monotonic()
         self.refreshed = self.started
+        self.cpu_started = time.process_time()
+        refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
+        self.refresh = REFRESH_S if refresh is None else float(refresh)
         self.mods: set[str] = set()
         self.held: dict[str, str] = {}
         self.size = tuple(app.size)
@@ -152,7 +157,7 @@ class _Driver:
         if self.app.closed:
             return self.stop()
         now = time.monotonic()
-        if now - self.refreshed >= REFRESH_S:
+        if self.refresh > 0 and now - self.refreshed >= self.refresh:
             self.refreshed = now
             self.app.renderer.invalidate()
         self.app.frame()
@@ -166,8 +171,12 @@ class _Driver:
 
         if os.environ.get("TABLESIM_WINDOW_DEBUG"):
             wall = time.monotonic() - self.started
-            print(f"window: stop after {self.frames} frames, {wall:.1f} s, "
-                  f"{self.frames / max(wall, 1e-9):.1f} fps {why}", file=sys.stderr)
+            stats = getattr(self.app.renderer, "stats", {})
+            cpu = time.process_time() - self.cpu_started
+            print(f"window: stop after {self.frames} frames, {wall:.1f} s, {cpu:.1f} s CPU, "
+                  f"{self.frames / max(wall, 1e-9):.1f} fps {why}; drawn whole "
+                  f"{stats.get('full')}, as rectangles {stats.get('rect')}, "
+                  f"not drawn {stats.get('skipped')}", file=sys.stderr)  # fmt: skip
         self.base.taskMgr.stop()
         return Task.done
 
