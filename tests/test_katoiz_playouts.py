@@ -3,7 +3,7 @@
 Default run: 150 playouts per game type, each ending, with the invariants checked after every
 move (tiles conserved, one disc per tile and at most three per player, 3-set piles made of
 3-sets, heights consistent with the height rule); the first 20 per type also round-trip the
-state (JSON and text) and the move text at every step. Slow: 10,000 more per type, and the smart
+state (JSON and text) and the move text at every step. Slow: 4000 more per type, and the smart
 bot against random over 200 seeded games per type.
 """
 
@@ -117,8 +117,10 @@ def test_same_seed_same_game(kind: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", TYPES)
-def test_10000_random_playouts(kind: str) -> None:
-    for seed in (s for s in range(150, 10_152) if s not in (433, 448)):
+def test_4000_random_playouts(kind: str) -> None:
+    # 4000 more per type rather than 10,000 (Stapeltje alone took 252 s): the slow step's 45
+    # minutes are shared by every game.
+    for seed in (s for s in range(150, 4_152) if s not in (433, 448)):
         playout(kind, seed, round_trip=False)
 
 
