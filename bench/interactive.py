@@ -88,6 +88,12 @@ def _drawn_whole(h: Any) -> None:
     h.app.frame()
 
 
+def _orbited(h: Any) -> None:
+    """One step of a camera orbit (a right-drag of 5 pixels) and its frame."""
+    h.app.orbit(2.0, 0.0)
+    h.app.frame()
+
+
 def _moved_whole(h: Any, xy: tuple[float, float]) -> None:
     """A mouse move whose frame is drawn whole (as before incremental drawing)."""
     h.app.renderer.invalidate()
@@ -120,6 +126,7 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         ghost_drawn = _timed(lambda: h.move(*next(it)), moves)
         h.app.renderer.readback = True
         ghost_whole = _timed(lambda: _moved_whole(h, next(it)), moves)
+        orbit = _timed(lambda: _orbited(h), moves)
         prof_ghost = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
     out: dict[str, Any] = {
         "still_ms": still[0] * 1e3,
@@ -130,6 +137,7 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         "ghost_over_still": ghost[1] / still[1],
         "ghost_drawn_cpu_ms": ghost_drawn[1] * 1e3,
         "ghost_whole_cpu_ms": ghost_whole[1] * 1e3,
+        "orbit_cpu_ms": orbit[1] * 1e3,
         "frames": dict(h.app.renderer.stats),
     }
     if profile:
@@ -244,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU ({app['ghost_cpu_ms'] / base:.2f}x empty, {app['ghost_over_still']:.2f}x still); "
           f"drawn as in a window (no readback) {app['ghost_drawn_cpu_ms']:.1f} ms CPU; "
           f"drawn whole {app['ghost_whole_cpu_ms']:.1f} ms CPU; a still frame not drawn again "
-          f"{app['still_skipped_cpu_ms']:.2f} ms CPU; frames {app['frames']}")  # fmt: skip
+          f"{app['still_skipped_cpu_ms']:.2f} ms CPU; an orbit step {app['orbit_cpu_ms']:.1f} ms "
+          f"CPU; frames {app['frames']}")  # fmt: skip
     drag = bench_katamino_drag(args.moves, args.profile)
     print(f"katamino (load {_load():.2f}): still frame {drag['still_ms']:.1f} ms wall, "
           f"{drag['still_cpu_ms']:.1f} ms CPU ({drag['still_cpu_ms'] / base:.2f}x empty); a drag "

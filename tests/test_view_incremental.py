@@ -106,3 +106,20 @@ def test_sub_lens_puts_points_on_the_pixels_of_the_whole_lens() -> None:
         whole = pixel(full, p, big, 0, 0)
         part = pixel(sub, p, (x1 - x0, y1 - y0), x0, y0)
         assert part == pytest.approx(whole, abs=1e-3)
+
+
+def test_orbiting_moves_the_camera_without_building_the_table_again() -> None:
+    from tests.test_view_frame_caches import _counting_shows
+
+    with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(480, 270)) as h:
+        before = h.app.frame()
+        shows = _counting_shows(h)
+        h.app.key("arrow_left")  # orbit 10 degrees
+        turned = h.app.frame()
+        assert shows == []  # the camera moved, the table was not built again
+        assert not _close(turned, before)  # and the picture did turn
+        h.app._shown_key = None  # the same table built from scratch with that camera
+        h.app._dirty = True
+        built = h.app.frame()
+        assert shows == [1]
+        assert _close(turned, built)

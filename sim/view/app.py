@@ -848,15 +848,20 @@ class WindowApp:
             ghosts = tuple(self.controller.ghosts())
             self._ensure_orbit(base)
             cam = self.camera_spec()
-            key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())),
-                   tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"])  # fmt: skip
+            key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())))
+            view = (tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"], self.size)
             table = _recolour(base, colours)
             layout = replace(table, items=table.items + ghosts) if ghosts else table
             if self._layout is not None and getattr(self, "_shown_key", None) == key:
+                # the same table: the ghosts swapped, the camera moved (an orbit, a zoom, a
+                # resize) without building the table again
+                if getattr(self, "_shown_view", None) != view:
+                    self.renderer.set_camera(cam)
                 self.renderer.replace_items(self._ghost_ids, ghosts)
             else:
                 self.renderer.show(layout, cam)
             self._shown_key = key
+            self._shown_view = view
             self._ghost_ids = [g.id for g in ghosts]
         self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout

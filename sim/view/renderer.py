@@ -693,25 +693,48 @@ class Renderer:
         self._static_maps = {}
         self._baked = {}
         self._layer_key = frozenset()
-        self._add_lights(root, half_table)
-
-        lens = PerspectiveLens()
-        hfov = math.degrees(2 * math.atan(math.tan(math.radians(view.fov) / 2) * w / h))
-        lens.set_fov(hfov, view.fov)
-        cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
-        lens.set_near_far(NEAR, cam_dist + 4 * half_table + float(np.linalg.norm(view.pos)) + 1.0)
-        cam = root.attach_new_node(Camera("cam", lens))
-        cam.set_pos(*view.pos)
-        cam.look_at(*view.look_at)
-        self._dr.set_camera(cam)
+        self._half_table = half_table
         self._table_top = (cxy - half_table, cxy + half_table)
-        self._update_sky()
-        self._shadows_dirty = True
-        self._whole = True
+        self._add_lights(root)
+        cam = root.attach_new_node(Camera("cam", PerspectiveLens()))
+        self._dr.set_camera(cam)
+        self._place_camera(view)
         if self.backend == "gl":
             # the shadow buffer (and the sky) only appear from the second frame on: draw one now
             self._engine.render_frame()
         return view
+
+    def set_camera(self, camera: Mapping[str, Any] | None = None) -> CameraView:
+        """Place the camera of the table shown (``camera`` spec, else the layout's, else the
+        automatic view) without building the table again: the lens, the lights (the key light
+        follows the camera), the sky and the faked shadows follow. Returns the camera used.
+        The same picture as :meth:`show` of the same layout with that camera."""
+        if self._layout is None or self._closed:
+            raise RuntimeError("show() a layout before moving the camera")
+        w, h = self.size
+        spec = self._layout.camera if camera is None else camera
+        view = camera_for_scene(spec, self._layout.points(), w / h)
+        self._place_camera(view)
+        return view
+
+    def _place_camera(self, view: CameraView) -> None:
+        """Put the scene's camera, the lights that follow it, and the sky at ``view``."""
+        w, h = self.size
+        self.view = view
+        self._light = light_direction(view)
+        self._aim_lights()
+        cam = self._dr.get_camera()
+        lens = cam.node().get_lens()
+        hfov = math.degrees(2 * math.atan(math.tan(math.radians(view.fov) / 2) * w / h))
+        lens.set_fov(hfov, view.fov)
+        cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
+        far = cam_dist + 4 * self._half_table + float(np.linalg.norm(view.pos)) + 1.0
+        lens.set_near_far(NEAR, far)
+        cam.set_pos(*view.pos)
+        cam.look_at(*view.look_at)
+        self._update_sky()
+        self._shadows_dirty = True
+        self._whole = True
 
     def _geoms(self, item: Item) -> tuple[int, tuple[tuple[str, Any], ...]]:
         """(shape token, ((face key, Geom), ...)) of ``item``: cached by the mesh's content,
@@ -822,35 +845,44 @@ class Renderer:
             self._whole = True
         self._dr_sky.set_active(not covered)
 
-    def _add_lights(self, root: Any, half_table: float) -> None:
-        from panda3d.core import AmbientLight, DirectionalLight, LVector3f
+    def _add_lights(self, root: Any) -> None:
+        """An ambient, a key and a fill light under ``root`` (aimed by :meth:`_aim_lights`)."""
+        from panda3d.core import AmbientLight, DirectionalLight
 
-        light = self._light
         ambient = AmbientLight("ambient")
         ambient.set_color((*_AMBIENT, 1))
         key = DirectionalLight("key")
         key.set_color((*_KEY, 1))
         fill = DirectionalLight("fill")
         fill.set_color((*_FILL, 1))
-        fill_dir = -light * np.array([1.0, 1.0, 0.0])  # horizontal: lights the shaded sides only
-        fill.set_direction(LVector3f(*(fill_dir / np.linalg.norm(fill_dir))))
         key_np = root.attach_new_node(key)
+        if self.backend == "gl":
+            key.set_shadow_caster(True, SHADOW_MAP, SHADOW_MAP)
+            root.set_shader_auto()
+        self._key_np, self._fill = key_np, fill
+        for node in (root.attach_new_node(ambient), key_np, root.attach_new_node(fill)):
+            root.set_light(node)
+
+    def _aim_lights(self) -> None:
+        """Aim the key light along :attr:`_light` and the fill light against it."""
+        from panda3d.core import LVector3f
+
+        light = self._light
+        key_np, key = self._key_np, self._key_np.node()
+        fill_dir = -light * np.array([1.0, 1.0, 0.0])  # horizontal: lights the shaded sides only
+        self._fill.set_direction(LVector3f(*(fill_dir / np.linalg.norm(fill_dir))))
         if self.backend == "gl":
             # a real shadow map: the light's lens must be placed and sized explicitly (P16)
             lo, hi = self._bounds
             centre = (lo + hi) / 2
             reach = float(np.linalg.norm(hi - lo)) / 2 + 0.02
-            key.set_shadow_caster(True, SHADOW_MAP, SHADOW_MAP)
             lens = key.get_lens()
             lens.set_film_size(2.6 * reach, 2.6 * reach)
             lens.set_near_far(0.01, 8 * reach + 0.1)
             key_np.set_pos(*(centre - light * 4 * reach))
             key_np.look_at(*centre)
-            root.set_shader_auto()
         else:
             key.set_direction(LVector3f(*light))
-        for node in (root.attach_new_node(ambient), key_np, root.attach_new_node(fill)):
-            root.set_light(node)
 
     # ------------------------------------------------------------------ on-screen text
     def set_text(self, blocks: Mapping[str, str], *, scale: float = 15.0) -> None:
