@@ -115,7 +115,8 @@ def test_orbiting_moves_the_camera_without_building_the_table_again() -> None:
         before = h.app.frame()
         shows = _counting_shows(h)
         h.app.key("arrow_left")  # orbit 10 degrees
-        turned = h.app.frame()
+        h.app.frame()  # while the camera moves the faked shadows are coarse
+        turned = h.app.frame()  # the camera stopped: full shadows
         assert shows == []  # the camera moved, the table was not built again
         assert not _close(turned, before)  # and the picture did turn
         h.app._shown_key = None  # the same table built from scratch with that camera

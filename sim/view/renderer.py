@@ -715,6 +715,7 @@ class Renderer:
         spec = self._layout.camera if camera is None else camera
         view = camera_for_scene(spec, self._layout.points(), w / h)
         self._place_camera(view)
+        self._moving = True  # the shadows turn with the light: coarse until the camera stops
         return view
 
     def _place_camera(self, view: CameraView) -> None:
