@@ -72,7 +72,7 @@ GEOM_CACHE = 512
 DECAL_TILE = 64
 """Side (texels) of the tiles a shadow decal is cut into; tiles without shadow are not drawn."""
 TABLE_SPLITS = 4
-"""Times the table's triangles are split in four before drawing (4: 3072 triangles).
+"""Times the table top's triangles are split in four before drawing (4: 512 triangles).
 p3tinydisplay interpolates texture coordinates across a triangle in fixed point: across the
 one quad of a 1-2 m table top seen at a slant they drift by several texels (the plank joints
 bent), and the drift depends on where the triangle was clipped, so a rectangle drawn on its
@@ -751,8 +751,8 @@ class Renderer:
             return hit
         if item.id == "__table__" and TABLE_SPLITS > 0:
             mesh = item.mesh
-            for _ in range(TABLE_SPLITS):
-                mesh = mesh.subdivide()
+            for _ in range(TABLE_SPLITS):  # the top only: the sides are thin, the bottom unseen
+                mesh = mesh.subdivide(np.nonzero(mesh.face_normals[:, 2] > 0.999)[0])
             v, f = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
         elif item.finish != "groove" and len(f):
             v, f = _split_to(v, f, MAX_TEXTURED_EDGE)
