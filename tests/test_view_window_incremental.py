@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fixtures)
+from test_view_window import NEEDS_X, kozo_holding_4l, shots, xdisplay  # noqa: F401  (fixtures)
 
 LEGAL, ILLEGAL = (0.25, 0.85, 0.35), (0.92, 0.18, 0.15)  # towers.LEGAL / ILLEGAL
 
@@ -34,13 +34,8 @@ def test_window_draws_a_moved_ghost_at_once_and_a_still_table_not_again(
 ) -> None:
     monkeypatch.setenv("TABLESIM_WINDOW_REFRESH", "0")
     monkeypatch.setenv("TABLESIM_WINDOW_DEBUG", "1")
-    w = Window(xdisplay, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
-                          "--window"], "tablesim kozo", shots)  # fmt: skip
+    w = kozo_holding_4l(xdisplay, shots)  # r1: it fits on the board somewhere
     try:
-        w.keys("Return")
-        w.type("take 4L")
-        w.keys("Return")
-        w.keys("r")  # r1, as in test_view_window: it fits on the board somewhere
         w.point(0.1, 0.9)  # far off the board: a red ghost
         time.sleep(0.7)
         base = w.grab("incremental-ghost-off-board")

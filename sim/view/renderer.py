@@ -1282,15 +1282,23 @@ class Renderer:
         """A window's frame with nothing to draw: the engine still runs, with every display
         region off and no clear, because it is the engine's frame that reads the window's
         events (keys, pointer, resizes) from the X server; the picture stays as it is."""
-        regions = [d for d in self._buf.get_display_regions() if d.is_active()]
-        for d in regions:
+        self._render_keeping([d for d in self._buf.get_display_regions() if d.is_active()], [])
+
+    def _render_keeping(self, off: Sequence[Any], on: Sequence[Any]) -> None:
+        """One engine frame that keeps the frame buffer (no whole-output clear) with display
+        regions ``off`` turned off and ``on`` turned on for it only."""
+        for d in off:
             d.set_active(False)
+        for d in on:
+            d.set_active(True)
         self._buf.set_clear_color_active(False)
         try:
             self._engine.render_frame()
         finally:
             self._buf.set_clear_color_active(True)
-            for d in regions:
+            for d in on:
+                d.set_active(False)
+            for d in off:
                 d.set_active(True)
 
     def invalidate(self) -> None:
@@ -1384,21 +1392,8 @@ class Renderer:
                 cam.node().set_lens(_sub_lens(main_cam.node().get_lens(), big, rect))  # type: ignore[arg-type]
                 sub.set_camera(cam)
                 sub.set_dimensions(*dims)
-                sub.set_active(True)
                 used.append(sub)
-        for dr, on in zip(mains, live, strict=True):
-            if on:
-                dr.set_active(False)
-        self._buf.set_clear_color_active(False)
-        try:
-            self._engine.render_frame()
-        finally:
-            self._buf.set_clear_color_active(True)
-            for dr, on in zip(mains, live, strict=True):
-                if on:
-                    dr.set_active(True)
-            for sub in used:
-                sub.set_active(False)
+        self._render_keeping([d for d, on in zip(mains, live, strict=True) if on], used)
 
     def _read_back(self) -> np.ndarray:
         """The frame drawn, (H, W, 3) uint8, row 0 at the top (downscaled when supersampled)."""
