@@ -390,7 +390,7 @@ def _sub_lens(full: Any, size: tuple[int, int], rect: tuple[int, int, int, int])
     return sub
 
 
-def NodePath_of(node: Any) -> Any:  # noqa: N802 - reads as the Panda3D constructor
+def _node_path(node: Any) -> Any:
     """``NodePath(node)``."""
     from panda3d.core import NodePath
 
@@ -1378,7 +1378,7 @@ class Renderer:
                 sub.set_sort(0 if kind == "sky" else 1 if kind == "table" else 2)
                 sub.set_clear_depth_active(kind == "table")
                 sub.set_active(False)
-                slot.append((sub, NodePath_of(Camera(f"rect-{kind}"))))
+                slot.append((sub, _node_path(Camera(f"rect-{kind}"))))
             self._rect_drs.append(slot)
         used = []
         for rect, slot in zip(rects, self._rect_drs, strict=False):
