@@ -695,7 +695,7 @@ class World:
 
     # ------------------------------------------------------------------ the topple rule's reads
     # The rule is checked every 10 ms of simulated time for every piece; done piece by piece in
-    # Python these reads cost as much as a quarter of the stepping (docs/performance.md). The
+    # Python these reads cost a fifth of the stepping of the tower (docs/performance.md). The
     # methods below read each body once per check and answer the rule's questions with numpy,
     # giving exactly the answers of com_positions / tip_angles_deg / contacts_with_static.
     def states(self) -> BodyStates:
