@@ -32,8 +32,9 @@ quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole w
 The ensemble stops once its verdict and its probability are settled (sequential stopping,
 :class:`sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
 the verdict of all N is certain and the 95 % Wilson interval lies on one side of 0.5; N = 8
-standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in a warm process pool and
-in warm PyBullet clients (:mod:`sim.ensemble`), which give the bits of fresh ones.
+standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in the calling process and
+a warm process pool (``workers`` processes in all), in warm PyBullet clients
+(:mod:`sim.ensemble`), which give the bits of fresh ones.
 
 Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
