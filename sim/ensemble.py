@@ -35,7 +35,7 @@ Warm pool (:func:`warm_pool`)
 With ``workers`` = W > 1, W processes simulate: the calling process and W - 1 workers of a
 process pool kept alive between verdicts (the caller runs a replica whenever it would otherwise
 wait, and collects the pool's results at that replica's rule checks). The pool is per process,
-for the main thread; other threads get a pool of their own for one verdict, since a worker bound to
+for the main thread; other threads get a pool of their own for one verdict (a worker bound to
 its parent with ``PR_SET_PDEATHSIG`` dies with the *thread* that started it). Each worker keeps
 its warm client, so a later verdict pays neither the fork nor the connection. A shared
 cancellation counter ends a worker's replica at its next rule check once the parent no longer
