@@ -249,8 +249,6 @@ def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -
         w.kill()
 
 
-@NEEDS_X
-@pytest.mark.slow
 def kozo_holding_4l(display: str, shots: Path) -> Window:
     """``tablesim play kozo --window`` (two humans) with the 4L taken through the move line and
     turned once with ``r`` (orientation r1: a key handled twice would give r2)."""
@@ -263,6 +261,8 @@ def kozo_holding_4l(display: str, shots: Path) -> Window:
     return w
 
 
+@NEEDS_X
+@pytest.mark.slow
 def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, shots: Path) -> None:
     w = kozo_holding_4l(xdisplay, shots)
     try:
