@@ -55,10 +55,10 @@ _HELP = [
 
 
 _SCENE_HELP = [
-    "space: run the scene (display physics, live) and judge it (verdict profile)",
+    "space: run it live (display physics), then judge it (verdict)",
     "r: the scene as written",
-    _HELP[0],
-    "keys: arrows orbit, +/- zoom, home reset view, f1 help, escape quit",
+    "right-drag orbit, middle- or shift+right-drag pan, wheel zoom",
+    "arrows orbit, +/- zoom, home reset view, f1 help, escape quit",
 ]
 
 
@@ -981,11 +981,16 @@ class SceneApp(WindowApp):
         """No moves in a scene."""
         return False
 
+    def help_corner(self) -> str:
+        """Bottom right: a scene's tower stands in the middle and reaches the top of the
+        picture, while the table's near right corner is bare floor."""
+        return "bottom-right"
+
     def text_blocks(self) -> dict[str, str]:
         """The text by corner, with the scene's own keys in the help."""
         blocks = super().text_blocks()
         if self.show_help:
-            blocks["top-right"] = "\n".join(_SCENE_HELP)
+            blocks[self.help_corner()] = "\n".join(_SCENE_HELP)
         return blocks
 
     def status_lines(self) -> list[str]:

@@ -44,12 +44,12 @@ HELD = "held"
 """Layout id of the piece in hand."""
 
 _HELP = [
-    "sandbox: n / b next / previous palette piece, p take it; click a piece to take it,",
-    "click again to let it go; r / e turn, t tip over, x put back; u undo, c reset,",
-    "s save the table, space judge it",
+    "n / b: next / previous palette piece, p: take it",
+    "click a piece: take it, click again: let it go",
+    "r / e: turn, t: tip over, x: put back",
+    "u: undo, c: reset, s: save the table, space: judge it",
 ]
-_CAMERA_HELP = ("camera: right-drag orbit, middle-drag pan, wheel zoom, arrows, home; "
-                "f1 help, escape quit")
+_CAMERA_HELP = "right-drag orbit, middle-drag pan, wheel zoom\nhome reset view, f1 help, escape quit"
 
 
 def palette() -> list[tuple[str, str]]:
@@ -423,7 +423,7 @@ class SandboxApp(SceneApp):
         """The scene app's text with the sandbox's own help (f1)."""
         blocks = super().text_blocks()
         if self.show_help:
-            blocks["top-right"] = "\n".join([*_HELP, _CAMERA_HELP])
+            blocks[self.help_corner()] = "\n".join([*_HELP, _CAMERA_HELP])
         return blocks
 
     def status_lines(self) -> list[str]:
