@@ -293,6 +293,40 @@ def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     return p[keep]
 
 
+class _Points(NamedTuple):
+    """The pooled contact points of an equilibrium problem (:func:`_pooled_points`), one entry
+    per point, in pool then hull order: position ``p`` (N, 3), the pool's ``normal``, tangents
+    ``t1``/``t2`` (N, 3 each) and friction ``mu`` (N,), and the equation blocks ``row_a`` /
+    ``row_b`` (N,) of the bodies the force acts on (-1: the table or a static piece)."""
+
+    p: np.ndarray
+    normal: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    mu: np.ndarray
+    row_a: np.ndarray
+    row_b: np.ndarray
+
+
+def _points(contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool) -> _Points:
+    """The pooled points of ``contacts`` as flat arrays (see :class:`_Points`)."""
+    pts, nrm, tg1, tg2, mus, row_a, row_b = [], [], [], [], [], [], []
+    for body_a, body_b, n, r, points in _pooled_points(contacts, bodies, permissive):
+        t1, t2 = _tangents(n)
+        k = len(points)
+        pts.append(points)
+        nrm.append(np.broadcast_to(n, (k, 3)))
+        tg1.append(np.broadcast_to(t1, (k, 3)))
+        tg2.append(np.broadcast_to(t2, (k, 3)))
+        mus.append(np.full(k, r))
+        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
+        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
+    if not pts:
+        e3, e1 = np.zeros((0, 3)), np.zeros(0, dtype=int)
+        return _Points(e3, e3, e3, e3, np.zeros(0), e1, e1)
+    return _Points(*(np.concatenate(x) for x in (pts, nrm, tg1, tg2, mus, row_a, row_b)))
+
+
 def assemble(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
 ) -> tuple[Csc, np.ndarray]:
@@ -302,33 +336,35 @@ def assemble(
     Rows: 6 per dynamic body (force / W, moment about the COM / (W L)) with W the mean body
     weight and L the mean box size. ``b`` is minus the scaled gravity.
     """
+    return _matrix(_points(contacts, bodies, permissive), bodies, permissive, sides)
+
+
+def _weight_unit(bodies: Bodies) -> float:
+    """W, the force unit of the scaled equations: the mean dynamic body's weight."""
+    return float(np.mean(bodies.mass)) * bodies.gravity if bodies.count else 1.0
+
+
+def _matrix(
+    pts: _Points, bodies: Bodies, permissive: bool, sides: int
+) -> tuple[Csc, np.ndarray]:
+    """:func:`assemble`'s ``A`` and ``b`` from the pooled points."""
     nb = bodies.count
-    w = float(np.mean(bodies.mass)) * bodies.gravity if nb else 1.0
+    w = _weight_unit(bodies)
     length = bodies.length
     th = 2 * math.pi * np.arange(sides) / sides
     cos_t, sin_t = np.cos(th), np.sin(th)
     scale = 1.0 / math.cos(math.pi / sides) if permissive else 1.0
-    pts, gens, row_a, row_b = [], [], [], []
-    for body_a, body_b, n, r, points in _pooled_points(contacts, bodies, permissive):
-        t1, t2 = _tangents(n)
-        g = n[None, :] + (r * scale) * (
-            cos_t[:, None] * t1[None, :] + sin_t[:, None] * t2[None, :]
-        )
-        k = len(points)
-        pts.append(points)
-        gens.append(np.broadcast_to(g, (k, sides, 3)))
-        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
-        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
     b = np.zeros(6 * nb)
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
-    if not pts:
+    npts = len(pts.p)
+    if not npts:
         return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
-    p = np.concatenate(pts)  # (N, 3)
-    g = np.concatenate(gens)  # (N, K, 3)
-    ra = np.concatenate(row_a)
-    rb = np.concatenate(row_b)
-    npts = len(p)
+    p, ra, rb = pts.p, pts.row_a, pts.row_b
+    # The generators of every point's pyramid, (N, K, 3): n + r (cos th t1 + sin th t2).
+    g = pts.normal[:, None, :] + (pts.mu * scale)[:, None, None] * (
+        cos_t[None, :, None] * pts.t1[:, None, :] + sin_t[None, :, None] * pts.t2[:, None, :]
+    )
     cols = np.arange(npts * sides).reshape(npts, sides)
     r_idx, c_idx, vals = [], [], []
     for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
@@ -483,33 +519,162 @@ def _conservative(
     (with ``margin``, when it is) the tilt margin in degrees and the worst load direction.
 
     One HiGHS model for all of it: first ``s`` fixed at 0 (the feasibility check), then for
-    each direction the load column is set and ``s`` maximised from the previous basis."""
+    each direction the load column is set and ``s`` maximised from the previous basis, capped
+    at the smallest ``s`` so far (a direction that reaches the cap cannot be the worst).
+
+    A direction whose ``s`` is proved to reach past the cap without an LP
+    (:func:`_parallel_certificate`) is not solved; when a later direction has to be, the
+    skipped ones are solved first, in order, so every LP that runs starts from the basis it
+    started from when every direction was solved: the margin is the same to the last bit.
+    """
     if bodies.count == 0:
         return True, max_tilt_deg, None
     if _unsupported_bodies(contacts, bodies):
         return False, None, None
-    a, b = assemble(contacts, bodies, permissive=False, sides=sides)
+    pts = _points(contacts, bodies, permissive=False)
+    a, b = _matrix(pts, bodies, permissive=False, sides=sides)
     model = _Model(a, b, math.tan(math.radians(max_tilt_deg)))
     cons = _status_to_bool(model.solve())
     if not cons or not margin:
         return cons, None, None
-    w = float(np.mean(bodies.mass)) * bodies.gravity
-    weight = bodies.mass * bodies.gravity / w
+    weight = bodies.mass * bodies.gravity / _weight_unit(bodies)
+    certify = _ParallelCertificate(pts, bodies, sides)
     worst: float | None = None
     worst_dir: tuple[float, float] | None = None
+    skipped: list[tuple[float, float]] = []
     for k in range(directions):
         phi = 2 * math.pi * k / directions
         d = (math.cos(phi), math.sin(phi))
-        # contacts + s * load + gravity = 0  ->  A lam + s * load = b
-        model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1), worst)
-        if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
-            return cons, None, None
-        s = max(0.0, model.s)
-        if worst is None or s < worst - 1e-12:
-            worst, worst_dir = s, (round(d[0], 12) + 0.0, round(d[1], 12) + 0.0)
+        if worst is not None and certify(worst + _CERTIFY_ABOVE, d):
+            skipped.append(d)
+            continue
+        for dj in (*skipped, d):
+            # contacts + s * load + gravity = 0  ->  A lam + s * load = b
+            model.set_load(np.stack([weight * dj[0], weight * dj[1]], axis=1), worst)
+            if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
+                return cons, None, None
+            s = max(0.0, model.s)
+            if worst is None or s < worst - 1e-12:
+                worst, worst_dir = s, (round(dj[0], 12) + 0.0, round(dj[1], 12) + 0.0)
+        skipped.clear()
     if worst is None:
         return cons, None, None
     return cons, math.degrees(math.atan(worst)), worst_dir
+
+
+_CERTIFY_ABOVE = 1e-6
+"""A direction is skipped only when its ``s`` is proved at least this far above the cap."""
+
+
+class _ParallelCertificate:
+    """A proof, without the tilt LP, that load direction ``d`` holds the load ``s``.
+
+    The tilt LP asks for contact forces balancing gravity plus ``s m g d`` on every piece, i.e.
+    a total force ``m g u`` with ``u = z - s d`` from each piece's contacts. Restrict the forces
+    to multiples of that one vector: ``alpha u`` (``alpha >= 0``) at every pooled point whose
+    (inscribed) friction pyramid contains ``u``, and nothing elsewhere. A piece is then in
+    equilibrium when its ``alpha`` sum to ``m g`` (the force) and, since parallel forces have no
+    moment about a point of their common line, when the points, slid along ``u`` onto a
+    horizontal plane (``x -> x_xy + x_z s d``), balance about the centre of mass slid the same
+    way (the moment). That is a small feasibility LP: 3 rows a piece, 1 column a point, instead
+    of 6 rows and ``sides`` columns. Its solution is one of the tilt LP's (``alpha u`` is a
+    non-negative combination of the pyramid's edges), so the tilt LP's maximum is at least
+    ``s``; the converse need not hold (the tilt LP may also turn friction forces), so a failed
+    proof only means the tilt LP must be solved. The solution is checked in numpy (``alpha >=
+    0``, every equation to 1e-9 of the scaled loads) before it counts.
+
+    The LP keeps one column per point for every direction (a point whose pyramid does not hold
+    ``u`` gets the bounds ``[0, 0]``), so its sparsity never changes and each proof starts from
+    the previous proof's basis.
+    """
+
+    def __init__(self, pts: _Points, bodies: Bodies, sides: int) -> None:
+        self._pts = pts
+        self._nb = bodies.count
+        self._cos = math.cos(math.pi / sides)
+        mid = 2 * math.pi * (np.arange(sides) + 0.5) / sides  # the pyramid's face normals
+        self._faces = np.stack([np.cos(mid), np.sin(mid)], axis=1)
+        self._rhs = np.zeros(3 * self._nb)
+        self._rhs[0::3] = bodies.mass * bodies.gravity / _weight_unit(bodies)
+        # Column j: the rows of body a (-1, -proj_a) and of body b (+1, +proj_b), lower block
+        # first, where proj = arm_xy + arm_z * (s d); blocks of the table or a static piece
+        # (row -1) left out. An entry's value is base + zcoef * (s d)[comp].
+        m = len(pts.p)
+        com = np.vstack([bodies.com, np.zeros((1, 3))])  # row -1 -> the extra zero row
+        blocks = []
+        for rows, sign in ((pts.row_a, -1.0), (pts.row_b, 1.0)):
+            arm = (pts.p - com[rows]) / bodies.length
+            r3 = 3 * rows[:, None] + np.arange(3)[None, :]
+            base = sign * np.column_stack([np.ones(m), arm[:, 0], arm[:, 1]])
+            zcoef = sign * np.column_stack([np.zeros(m), arm[:, 2], arm[:, 2]])
+            blocks.append((r3, base, zcoef))
+        a_first = (pts.row_a < pts.row_b)[:, None]
+        (ra3, ba, za), (rb3, bb, zb) = blocks
+        rows = np.hstack([np.where(a_first, ra3, rb3), np.where(a_first, rb3, ra3)])
+        base = np.hstack([np.where(a_first, ba, bb), np.where(a_first, bb, ba)])
+        zcoef = np.hstack([np.where(a_first, za, zb), np.where(a_first, zb, za)])
+        comp = np.tile([0, 0, 1], (m, 2))  # entry -> the component of s d it takes
+        keep = rows >= 0
+        self._m = m
+        self._indptr = np.zeros(m + 1, dtype=np.int32)
+        np.cumsum(keep.sum(axis=1), out=self._indptr[1:])
+        self._index = rows[keep].astype(np.int32)
+        self._base = base[keep]
+        self._zcoef = zcoef[keep]
+        self._comp = comp[keep]
+        self._col_of = np.repeat(np.arange(m), np.diff(self._indptr))
+        self._held_by = pts.row_b
+        self._h: Any = None
+        self._basis: Any = None
+
+    def __call__(self, s: float, d: tuple[float, float]) -> bool:
+        """Whether the load ``s`` in direction ``d`` is proved to be held."""
+        pts = self._pts
+        u = np.array([-s * d[0], -s * d[1], 1.0])
+        un = pts.normal @ u
+        ut = np.stack([pts.t1 @ u, pts.t2 @ u], axis=1)
+        # Inside the inscribed pyramid: every face of the polygon of radius mu (in the tangent
+        # plane, per unit normal force) keeps u inside, with a relative margin.
+        inside = (un > 0) & (
+            (ut @ self._faces.T).max(axis=1) <= (1 - 1e-9) * self._cos * pts.mu * un
+        )
+        held = np.zeros(self._nb + 1, dtype=bool)  # the extra entry takes row -1
+        held[self._held_by[inside]] = True
+        if not held[:-1].all():  # a piece with no usable support: no proof
+            return False
+        sd = np.array([s * d[0], s * d[1]])
+        value = self._base + self._zcoef * sd[self._comp]
+        alpha = self._solve(np.where(inside, _INF, 0.0), value)
+        if alpha is None:
+            return False
+        resid = np.bincount(self._index, weights=value * alpha[self._col_of], minlength=len(self._rhs))
+        return bool(np.max(np.abs(resid - self._rhs)) <= 1e-9)
+
+    def _solve(self, upper: np.ndarray, value: np.ndarray) -> np.ndarray | None:
+        """A non-negative solution of the parallel-force equations (None: none found)."""
+        from highspy import _core as hs
+
+        if self._h is None:
+            self._h = hs._Highs()
+            self._h.setOptionValue("output_flag", False)
+            self._h.setOptionValue("presolve", "off")
+        h, m = self._h, self._m
+        h.passModel(
+            m, len(self._rhs), len(value), int(hs.MatrixFormat.kColwise.value),
+            int(hs.ObjSense.kMinimize.value), 0.0, np.zeros(m), np.zeros(m), upper,
+            self._rhs, self._rhs, self._indptr[:-1], self._index, value,
+            np.zeros(m, dtype=np.int32),
+        )  # fmt: skip
+        if self._basis is not None:
+            h.setBasis(self._basis)
+        h.run()
+        if h.getModelStatus() != hs.HighsModelStatus.kOptimal:
+            return None
+        self._basis = h.getBasis()
+        return np.maximum(np.asarray(h.getSolution().col_value), 0.0)
+
+
+_INF = math.inf
 
 
 # ---------------------------------------------------------------------------------------
