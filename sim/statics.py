@@ -59,15 +59,22 @@ The report holds no timings, so it is a deterministic function of the scene.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from sim.config import MM, PhysicsConfig
-from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
-from sim.model import Scene
+from sim.contacts import (
+    TABLE,
+    ContactSet,
+    ContactTolerances,
+    FaceContact,
+    posed_boxes,
+    scene_contacts,
+)
+from sim.model import Scene, ScenePiece
 
 _POOL_EPS = 1e-9  # metres: pooled contact points closer than this are one point
 
@@ -185,6 +192,23 @@ class Bodies:
         return len(self.mass)
 
 
+_MASS: dict[tuple[ScenePiece, PhysicsConfig], tuple[float, np.ndarray, tuple[float, ...]]] = {}
+
+
+def _mass_com_sizes(
+    piece: ScenePiece, config: PhysicsConfig
+) -> tuple[float, np.ndarray, tuple[float, ...]]:
+    """``piece.mass_and_com(config)`` and the mean edge of each of its boxes (m), cached per
+    (piece, config); the centre of mass is read-only."""
+
+    def make() -> tuple[float, np.ndarray, tuple[float, ...]]:
+        m, c = piece.mass_and_com(config)
+        _frozen(c)
+        return m, c, tuple(2 * float(np.mean(b.half)) for b in posed_boxes(piece, config))
+
+    return _memo(_MASS, (piece, config), make)
+
+
 def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
     rows: list[int] = []
     masses: list[float] = []
@@ -196,11 +220,11 @@ def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
         if p.static:
             rows.append(-1)
             continue
-        m, c = p.mass_and_com(config)
+        m, c, size = _mass_com_sizes(p, config)
         rows.append(len(masses))
         masses.append(m)
         coms.append(c)
-        sizes.extend(2 * float(np.mean(b.half)) for b in p.world_boxes(config))
+        sizes.extend(size)
     length = float(np.mean(sizes)) if sizes else 1.0
     return Bodies(
         np.array(rows, dtype=int),
@@ -213,11 +237,44 @@ def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
     )
 
 
+_MEMO_LIMIT = 4096
+"""Entries a geometry cache holds before it starts again (a Kozo game needs a few hundred)."""
+
+
+def _memo(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make()`` the first time (the cache is emptied when full).
+    Every cached value is a function of its key alone, so a hit gives the same bits."""
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    if len(cache) >= _MEMO_LIMIT:
+        cache.clear()
+    value = cache[key] = make()
+    return value
+
+
+def _frozen(*arrays: np.ndarray) -> None:
+    for a in arrays:
+        a.setflags(write=False)
+
+
+_TANGENTS: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+
 def _tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ref = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    t1 = ref - (ref @ n) * n
-    t1 /= np.linalg.norm(t1)
-    return t1, np.cross(n, t1)
+    """``t1`` (world x projected on the plane normal to ``n``, world y when ``n`` is along x)
+    and ``t2 = n x t1``; cached per normal (read-only arrays)."""
+
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        ref = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+        t1 = ref - (ref @ n) * n
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(n, t1)
+        _frozen(t1, t2)
+        return t1, t2
+
+    return _memo(_TANGENTS, np.ascontiguousarray(n, dtype=float).tobytes(), make)
 
 
 def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
@@ -275,10 +332,24 @@ def _pooled_points(
     return out
 
 
+_HULLS: dict[tuple[bytes, bytes], np.ndarray] = {}
+
+
 def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     """The points of ``p`` (k, 3) that span the same cone as all of them (see
     :func:`_pooled_points`): the plane hull's vertices when they are coplanar, else the
-    distinct points."""
+    distinct points. Cached per (points, normal): a read-only array."""
+
+    def make() -> np.ndarray:
+        out = _hull_points_of(p, n)
+        _frozen(out)
+        return out
+
+    p = np.ascontiguousarray(p, dtype=float)
+    return _memo(_HULLS, (p.tobytes(), np.ascontiguousarray(n, dtype=float).tobytes()), make)
+
+
+def _hull_points_of(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     _, first = np.unique(np.round(p / _POOL_EPS), axis=0, return_index=True)
     p = p[np.sort(first)]
     height = p @ n
@@ -310,21 +381,23 @@ class _Points(NamedTuple):
 
 def _points(contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool) -> _Points:
     """The pooled points of ``contacts`` as flat arrays (see :class:`_Points`)."""
-    pts, nrm, tg1, tg2, mus, row_a, row_b = [], [], [], [], [], [], []
-    for body_a, body_b, n, r, points in _pooled_points(contacts, bodies, permissive):
-        t1, t2 = _tangents(n)
-        k = len(points)
-        pts.append(points)
-        nrm.append(np.broadcast_to(n, (k, 3)))
-        tg1.append(np.broadcast_to(t1, (k, 3)))
-        tg2.append(np.broadcast_to(t2, (k, 3)))
-        mus.append(np.full(k, r))
-        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
-        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
-    if not pts:
+    pools = _pooled_points(contacts, bodies, permissive)
+    if not pools:
         e3, e1 = np.zeros((0, 3)), np.zeros(0, dtype=int)
         return _Points(e3, e3, e3, e3, np.zeros(0), e1, e1)
-    return _Points(*(np.concatenate(x) for x in (pts, nrm, tg1, tg2, mus, row_a, row_b)))
+    frames = [_tangents(n) for _, _, n, _, _ in pools]
+    count = np.array([len(points) for *_, points in pools])
+    row = np.append(bodies.row, -1)  # index -1 (TABLE) -> -1
+    per_pool = (
+        np.array([n for _, _, n, _, _ in pools]),
+        np.array([t1 for t1, _ in frames]),
+        np.array([t2 for _, t2 in frames]),
+        np.array([r for _, _, _, r, _ in pools]),
+        row[[a for a, *_ in pools]],
+        row[[b for _, b, *_ in pools]],
+    )
+    p = np.concatenate([points for *_, points in pools])
+    return _Points(p, *(np.repeat(x, count, axis=0) for x in per_pool))
 
 
 def assemble(
@@ -425,27 +498,21 @@ class _Model:
         h = hs._Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
-        lp = hs.HighsLp()
-        lp.num_col_ = self.nvar + 1
-        lp.num_row_ = a.shape[0]
-        lp.col_cost_ = np.zeros(self.nvar + 1)
-        lp.col_lower_ = np.zeros(self.nvar + 1)
-        upper = np.full(self.nvar + 1, hs.kHighsInf)
+        ncol = self.nvar + 1
+        upper = np.full(ncol, hs.kHighsInf)
         upper[-1] = 0.0
-        lp.col_upper_ = upper
-        lp.row_lower_ = b
-        lp.row_upper_ = b
         # The s column starts with a placeholder entry in each force row x and y of every body
         # block, so later directions only change coefficients (no new non-zeros).
         nb = a.shape[0] // 6
         rows = (6 * np.arange(nb)[:, None] + np.array([0, 1])[None, :]).ravel()
-        lp.a_matrix_.format_ = hs.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.concatenate([a.indptr, [a.indptr[-1] + len(rows)]]).astype(
-            np.int32
-        )
-        lp.a_matrix_.index_ = np.concatenate([a.indices, rows]).astype(np.int32)
-        lp.a_matrix_.value_ = np.concatenate([a.data, np.ones(len(rows))])
-        h.passModel(lp)
+        index = np.concatenate([a.indices, rows]).astype(np.int32)
+        # numpy arrays straight into HiGHS (a HighsLp's fields convert element by element)
+        h.passModel(
+            ncol, a.shape[0], len(index), int(hs.MatrixFormat.kColwise.value),
+            int(hs.ObjSense.kMinimize.value), 0.0, np.zeros(ncol), np.zeros(ncol), upper,
+            b, b, a.indptr.astype(np.int32), index,
+            np.concatenate([a.data, np.ones(len(rows))]), np.zeros(ncol, dtype=np.int32),
+        )  # fmt: skip
         self._rows = rows
         self._h = h
         self._s_cap = s_cap
@@ -723,27 +790,41 @@ def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]
         v = q - p
         d = float(np.linalg.norm(v))
         return -d, (v / d if d > 0 else np.zeros(2))
-    n = len(hull)
-    inside = True
-    best_in, best_dir_in = math.inf, np.zeros(2)
-    best_out, best_dir_out = math.inf, np.zeros(2)
-    for i in range(n):
-        a, b = hull[i], hull[(i + 1) % n]
-        e = b - a
-        normal = np.array([e[1], -e[0]]) / np.linalg.norm(e)  # outward for CCW
-        h = float((q - a) @ normal)
-        if h > 0:
-            inside = False
-        if -h < best_in:
-            best_in, best_dir_in = -h, normal
-        p = _segment_closest(q, a, b)
-        dist = float(np.linalg.norm(q - p))
-        if dist < best_out:
-            best_out = dist
-            best_dir_out = (q - p) / dist if dist > 0 else normal
-    if inside:
-        return best_in, best_dir_in
-    return -best_out, best_dir_out
+    return _distance_to_edges(q, _edges(hull))
+
+
+class _Edges(NamedTuple):
+    """The edges of a convex polygon (k >= 3 vertices, counter-clockwise): from ``a`` (k, 2)
+    along ``e`` (k, 2), outward unit ``normal`` (k, 2), squared length ``ee`` (k,)."""
+
+    a: np.ndarray
+    e: np.ndarray
+    normal: np.ndarray
+    ee: np.ndarray
+
+
+def _edges(hull: np.ndarray) -> _Edges:
+    a = hull
+    e = np.concatenate([hull[1:], hull[:1]]) - a
+    length = np.sqrt(e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+    normal = np.stack([e[:, 1] / length, -e[:, 0] / length], axis=1)  # outward for CCW
+    return _Edges(a, e, normal, e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+
+
+def _distance_to_edges(q: np.ndarray, edges: _Edges) -> tuple[float, np.ndarray]:
+    """:func:`signed_distance` for a polygon of 3 or more vertices, from its edges."""
+    a, e, normal, ee = edges
+    qa = q - a
+    h = qa[:, 0] * normal[:, 0] + qa[:, 1] * normal[:, 1]
+    if not (h > 0).any():  # inside: the nearest edge's distance and outward normal
+        i = int(np.argmin(-h))
+        return float(-h[i]), normal[i]
+    t = np.clip((qa[:, 0] * e[:, 0] + qa[:, 1] * e[:, 1]) / np.where(ee == 0, 1.0, ee), 0.0, 1.0)
+    t[ee == 0] = 0.0
+    off = q - (a + t[:, None] * e)  # from the nearest point of each edge to q
+    dist = np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1])
+    i = int(np.argmin(dist))
+    return float(-dist[i]), (off[i] / dist[i] if dist[i] > 0 else normal[i])
 
 
 _LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
@@ -753,6 +834,23 @@ def direction_label(v: Sequence[float] | np.ndarray) -> str:
     """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
     ang = math.atan2(float(v[1]), float(v[0]))
     return _LABELS[round(ang / (math.pi / 4)) % 8]
+
+
+_SUPPORT_HULLS: dict[bytes, tuple[np.ndarray, _Edges | None]] = {}
+
+
+def _support_hull(points: np.ndarray) -> tuple[np.ndarray, _Edges | None]:
+    """``convex_hull_2d(points)`` and its edges (None below 3 vertices), cached per points
+    (read-only arrays)."""
+
+    def make() -> tuple[np.ndarray, _Edges | None]:
+        hull = convex_hull_2d(points)
+        edges = _edges(hull) if len(hull) >= 3 else None
+        _frozen(hull, *(edges or ()))
+        return hull, edges
+
+    points = np.ascontiguousarray(points, dtype=float)
+    return _memo(_SUPPORT_HULLS, points.tobytes(), make)
 
 
 def _piece_margins(
@@ -766,7 +864,9 @@ def _piece_margins(
             continue
         support[c.body_b].append(np.asarray(c.points)[:, :2])
         supporters[c.body_b].add(c.body_a)
-    mass_com = [p.mass_and_com(config) for p in scene.pieces]
+    mass = [_mass_com_sizes(p, config)[0] for p in scene.pieces]
+    moment = [m * _mass_com_sizes(p, config)[1] for m, p in zip(mass, scene.pieces, strict=True)]
+    resting = [(j, supporters[j]) for j in range(n) if not scene.pieces[j].static and supporters[j]]
     out = []
     for i, piece in enumerate(scene.pieces):
         if piece.static:
@@ -777,15 +877,13 @@ def _piece_margins(
         grew = True
         while grew:
             grew = False
-            for j in range(n):
-                if j in seen or scene.pieces[j].static or not supporters[j]:
-                    continue
-                if supporters[j] <= seen:
+            for j, sup in resting:
+                if j not in seen and sup <= seen:
                     seen.add(j)
                     grew = True
         carried = sorted(seen - {i})
-        m = sum(mass_com[j][0] for j in seen)
-        com: np.ndarray = sum((mass_com[j][0] * mass_com[j][1] for j in seen), np.zeros(3)) / m
+        m = sum(mass[j] for j in seen)
+        com: np.ndarray = sum((moment[j] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
@@ -804,8 +902,9 @@ def _piece_margins(
                 )
             )  # fmt: skip
             continue
-        hull = convex_hull_2d(np.concatenate(support[i]))
-        dist, direction = signed_distance(com[:2], hull)
+        hull, edges = _support_hull(np.concatenate(support[i]))
+        q = com[:2]
+        dist, direction = signed_distance(q, hull) if edges is None else _distance_to_edges(q, edges)
         mm = dist / MM
         label = direction_label(direction) if np.any(direction) else None
         marginal = abs(mm) < marginal_mm
