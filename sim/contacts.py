@@ -601,8 +601,10 @@ def _piece_boxes(
     return found
 
 
-_TOWER: list[Any] = [None]
-"""The last scene's pieces but its last one, and their findings: ``(key, boxes, keyed)``."""
+_TOWER: list[Any] = [None, None]
+"""``[tower, last]``: the last scene's pieces but its last one and their findings, and the last
+scene's own: ``(key, boxes, keyed)`` each (key: pieces, config, clearance, tolerances,
+ground). The next Kozo turn's tower is the last scene judged (the placed piece is its last)."""
 
 
 def scene_contacts(
@@ -634,10 +636,13 @@ def scene_contacts(
     lo = np.concatenate([lo for _, lo, _ in found])
     hi = np.concatenate([hi for _, _, hi in found])
     key = (scene.pieces[:-1], cfg, clearance, tol, scene.ground)
-    base = _TOWER[0]
+    base, last = _TOWER
     if base is None or base[0] != key:
-        n = len(flat) - len(bodies[-1])
-        base = (key, n, _keyed(flat[:n], static[:-1], scene.ground, tol, 0, (lo[:n], hi[:n])))
-        _TOWER[0] = base
+        if last is not None and last[0] == key:
+            base = last
+        else:
+            n = len(flat) - len(bodies[-1])
+            base = (key, n, _keyed(flat[:n], static[:-1], scene.ground, tol, 0, (lo[:n], hi[:n])))
     keyed = base[2] + _keyed(flat, static, scene.ground, tol, base[1], (lo, hi))
+    _TOWER[:] = [base, ((scene.pieces, cfg, clearance, tol, scene.ground), len(flat), keyed)]
     return _assemble_set(names, keyed, tol)

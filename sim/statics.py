@@ -254,6 +254,16 @@ def _memo(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
     return value
 
 
+def clear_caches() -> None:
+    """Forget every cached geometry of :func:`analyse` and :func:`sim.contacts.scene_contacts`
+    (for benchmarks of a first analysis; the answers never depend on the caches)."""
+    from sim import contacts
+
+    for cache in (_TANGENTS, _HULLS, _MASS, _SUPPORT_HULLS, contacts._BOXES, contacts._SHRUNK):
+        cache.clear()
+    contacts._TOWER[:] = [None, None]
+
+
 def _frozen(*arrays: np.ndarray) -> None:
     for a in arrays:
         a.setflags(write=False)
