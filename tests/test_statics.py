@@ -511,4 +511,4 @@ def test_proved_directions_leave_every_report_unchanged_to_the_bit(monkeypatch) 
     solves[0] = 0
     without = [_exact(analyse(s, clearance=s.physics.clearance)) for s in scenes]
     assert with_proofs == without
-    assert proved < solves[0] - len(scenes)  # the proofs did skip LPs
+    assert proved <= solves[0] - 5  # the proofs did skip LPs (5 of the shipped tower's 8)
