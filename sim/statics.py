@@ -621,7 +621,7 @@ def _conservative(
     if not cons or not margin:
         return cons, None, None
     weight = bodies.mass * bodies.gravity / _weight_unit(bodies)
-    certify = _ParallelCertificate(pts, bodies, sides)
+    proofs: list[_ParallelCertificate] = []  # made when first needed
     worst: float | None = None
     worst_dir: tuple[float, float] | None = None
     skipped: list[tuple[float, float]] = []
@@ -631,7 +631,7 @@ def _conservative(
         if (
             worst is not None
             and model.iterations >= _PROVE_AFTER_ITERATIONS
-            and certify(worst + _CERTIFY_ABOVE, d)
+            and _proved(proofs, pts, bodies, sides, worst + _CERTIFY_ABOVE, d)
         ):
             skipped.append(d)
             continue
@@ -647,6 +647,21 @@ def _conservative(
     if worst is None:
         return cons, None, None
     return cons, math.degrees(math.atan(worst)), worst_dir
+
+
+def _proved(
+    proofs: list[_ParallelCertificate],
+    pts: _Points,
+    bodies: Bodies,
+    sides: int,
+    s: float,
+    d: tuple[float, float],
+) -> bool:
+    """``_ParallelCertificate(...)(s, d)``, the certificate made on first use and kept in
+    ``proofs`` (so its basis carries over to the next direction)."""
+    if not proofs:
+        proofs.append(_ParallelCertificate(pts, bodies, sides))
+    return proofs[0](s, d)
 
 
 _CERTIFY_ABOVE = 1e-6
