@@ -34,7 +34,8 @@ LP formulation
   maximise ``s`` in ``[0, tan(max_tilt_deg)]`` for each of ``directions`` directions ``d``
   (at ``360/directions`` degree steps from +x); margin = ``atan(min s)`` in degrees. It is
   the table tilt (or the steady sideways acceleration) the scene survives, on the conservative
-  contacts.
+  contacts. A direction after the worst so far that a small parallel-force LP proves to hold
+  past it (:class:`_ParallelCertificate`) is not solved: the margin is the same to the bit.
 
 Decision
 --------
