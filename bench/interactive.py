@@ -81,6 +81,25 @@ def bench_empty(frames: int) -> dict[str, float]:
     return {"empty_ms": wall * 1e3, "empty_cpu_ms": cpu * 1e3}
 
 
+def _drawn_whole(h: Any) -> None:
+    """A frame drawn from scratch (the app draws only what changed: this is the drawing a
+    still table costs when it is drawn, e.g. after the window was uncovered)."""
+    h.app.renderer.invalidate()
+    h.app.frame()
+
+
+def _orbited(h: Any) -> None:
+    """One step of a camera orbit (a right-drag of 5 pixels) and its frame."""
+    h.app.orbit(2.0, 0.0)
+    h.app.frame()
+
+
+def _moved_whole(h: Any, xy: tuple[float, float]) -> None:
+    """A mouse move whose frame is drawn whole (as before incremental drawing)."""
+    h.app.renderer.invalidate()
+    h.move(*xy)
+
+
 def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
     """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
     import numpy as np
@@ -90,8 +109,9 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
 
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
         h.app.frame()
-        still = _timed(h.app.frame, moves)
-        prof_still = _profiled(h.app.frame, moves, profile) if profile else ""
+        still = _timed(lambda: _drawn_whole(h), moves)
+        skipped = _timed(h.app.frame, moves)
+        prof_still = _profiled(lambda: _drawn_whole(h), moves, profile) if profile else ""
         if not h.click_item("supply-2a"):
             raise RuntimeError("could not take the 2a domino from the supply")
         table = KozoReferee(h.app.state.config, h.app.state.seed)
@@ -105,14 +125,20 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
         h.app.renderer.readback = False  # drawn as in a window: no copy back to RAM
         ghost_drawn = _timed(lambda: h.move(*next(it)), moves)
         h.app.renderer.readback = True
+        ghost_whole = _timed(lambda: _moved_whole(h, next(it)), moves)
+        orbit = _timed(lambda: _orbited(h), moves)
         prof_ghost = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
     out: dict[str, Any] = {
         "still_ms": still[0] * 1e3,
         "still_cpu_ms": still[1] * 1e3,
+        "still_skipped_cpu_ms": skipped[1] * 1e3,
         "ghost_ms": ghost[0] * 1e3,
         "ghost_cpu_ms": ghost[1] * 1e3,
         "ghost_over_still": ghost[1] / still[1],
         "ghost_drawn_cpu_ms": ghost_drawn[1] * 1e3,
+        "ghost_whole_cpu_ms": ghost_whole[1] * 1e3,
+        "orbit_cpu_ms": orbit[1] * 1e3,
+        "frames": dict(h.app.renderer.stats),
     }
     if profile:
         out["profile"] = {"still": prof_still, "ghost": prof_ghost}
@@ -127,7 +153,7 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  size=(960, 540)) as h:  # fmt: skip
         h.app.frame()
-        still = _timed(h.app.frame, moves)
+        still = _timed(lambda: _drawn_whole(h), moves)
         loose = h.app.controller.loose()
         x0, y0 = h.item_pixel(f"piece-{loose[0]}")
         h.move(x0, y0)
@@ -142,12 +168,15 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
         h.app.renderer.readback = False
         drag_drawn = _timed(lambda: h.move(*next(it)), moves)
         h.app.renderer.readback = True
+        drag_whole = _timed(lambda: _moved_whole(h, next(it)), moves)
         prof = _profiled(lambda: h.move(*next(it)), moves, profile) if profile else ""
         h.app.mouse_up(*h.app._mouse, "left")
     out: dict[str, Any] = {"still_ms": still[0] * 1e3, "still_cpu_ms": still[1] * 1e3,
                            "drag_ms": drag[0] * 1e3, "drag_cpu_ms": drag[1] * 1e3,
                            "drag_over_still": drag[1] / still[1],
-                           "drag_drawn_cpu_ms": drag_drawn[1] * 1e3}  # fmt: skip
+                           "drag_drawn_cpu_ms": drag_drawn[1] * 1e3,
+                           "drag_whole_cpu_ms": drag_whole[1] * 1e3,
+                           "frames": dict(h.app.renderer.stats)}  # fmt: skip
     if profile:
         out["profile"] = {"drag": prof}
     return out
@@ -221,13 +250,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{app['still_cpu_ms']:.1f} ms CPU ({app['still_cpu_ms'] / base:.2f}x empty); "
           f"mouse move with a ghost {app['ghost_ms']:.1f} ms wall, {app['ghost_cpu_ms']:.1f} ms "
           f"CPU ({app['ghost_cpu_ms'] / base:.2f}x empty, {app['ghost_over_still']:.2f}x still); "
-          f"drawn as in a window (no readback) {app['ghost_drawn_cpu_ms']:.1f} ms CPU")  # fmt: skip
+          f"drawn as in a window (no readback) {app['ghost_drawn_cpu_ms']:.1f} ms CPU; "
+          f"drawn whole {app['ghost_whole_cpu_ms']:.1f} ms CPU; a still frame not drawn again "
+          f"{app['still_skipped_cpu_ms']:.2f} ms CPU; an orbit step {app['orbit_cpu_ms']:.1f} ms "
+          f"CPU; frames {app['frames']}")  # fmt: skip
     drag = bench_katamino_drag(args.moves, args.profile)
     print(f"katamino (load {_load():.2f}): still frame {drag['still_ms']:.1f} ms wall, "
           f"{drag['still_cpu_ms']:.1f} ms CPU ({drag['still_cpu_ms'] / base:.2f}x empty); a drag "
           f"move {drag['drag_ms']:.1f} ms wall, {drag['drag_cpu_ms']:.1f} ms CPU "
           f"({drag['drag_cpu_ms'] / base:.2f}x empty, {drag['drag_over_still']:.2f}x still); "
-          f"drawn as in a window {drag['drag_drawn_cpu_ms']:.1f} ms CPU")  # fmt: skip
+          f"drawn as in a window {drag['drag_drawn_cpu_ms']:.1f} ms CPU; drawn whole "
+          f"{drag['drag_whole_cpu_ms']:.1f} ms CPU; frames {drag['frames']}")  # fmt: skip
     for name, part in (("kozo", app), ("katamino", drag)):
         for what, text in part.get("profile", {}).items():
             print(f"\n--- cProfile, {name} {what}, {args.moves} calls (CPU clock) ---\n{text}")

@@ -249,16 +249,23 @@ def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -
         w.kill()
 
 
+def kozo_holding_4l(display: str, shots: Path) -> Window:
+    """``tablesim play kozo --window`` (two humans) with the 4L taken through the move line and
+    turned once with ``r`` (orientation r1: a key handled twice would give r2)."""
+    w = Window(display, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
+                         "--window"], "tablesim kozo", shots)  # fmt: skip
+    w.keys("Return")
+    w.type("take 4L")
+    w.keys("Return")
+    w.keys("r")
+    return w
+
+
 @NEEDS_X
 @pytest.mark.slow
 def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, shots: Path) -> None:
-    w = Window(xdisplay, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
-                          "--window"], "tablesim kozo", shots)  # fmt: skip
+    w = kozo_holding_4l(xdisplay, shots)
     try:
-        w.keys("Return")
-        w.type("take 4L")
-        w.keys("Return")
-        w.keys("r")  # one press: orientation r1 (a key handled twice would give r2)
 
         def colour_share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
             target = np.asarray(rgb) * 255

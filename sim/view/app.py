@@ -211,6 +211,7 @@ class WindowApp:
         self.controller.reset(self.game, self.state)
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
+        self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
         self.size = self.renderer.size
         self._orbit: dict[str, Any] | None = None
         self._drag: tuple[str, float, float] | None = None
@@ -847,15 +848,20 @@ class WindowApp:
             ghosts = tuple(self.controller.ghosts())
             self._ensure_orbit(base)
             cam = self.camera_spec()
-            key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())),
-                   tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"])  # fmt: skip
+            key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())))
+            view = (tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"], self.size)
             table = _recolour(base, colours)
             layout = replace(table, items=table.items + ghosts) if ghosts else table
             if self._layout is not None and getattr(self, "_shown_key", None) == key:
+                # the same table: the ghosts swapped, the camera moved (an orbit, a zoom, a
+                # resize) without building the table again
+                if getattr(self, "_shown_view", None) != view:
+                    self.renderer.set_camera(cam)
                 self.renderer.replace_items(self._ghost_ids, ghosts)
             else:
                 self.renderer.show(layout, cam)
             self._shown_key = key
+            self._shown_view = view
             self._ghost_ids = [g.id for g in ghosts]
         self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
@@ -936,6 +942,7 @@ class SceneApp(WindowApp):
         self.controller = BaseController()
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
+        self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
         self.size = self.renderer.size
         self._orbit = None
         self._drag = None

@@ -71,6 +71,20 @@ GEOM_CACHE = 512
 """Meshes (shape, finish, faces) whose triangles a renderer keeps for items drawn again."""
 DECAL_TILE = 64
 """Side (texels) of the tiles a shadow decal is cut into; tiles without shadow are not drawn."""
+TABLE_SPLITS = 4
+"""Times the table top's triangles are split in four before drawing (4: 512 triangles).
+p3tinydisplay interpolates texture coordinates across a triangle in fixed point: across the
+one quad of a 1-2 m table top seen at a slant they drift by several texels (the plank joints
+bent), and the drift depends on where the triangle was clipped, so a rectangle drawn on its
+own (:meth:`Renderer._draw_rects`) showed seams. Small triangles keep both right."""
+MAX_TEXTURED_EDGE = 0.03
+"""Longest triangle edge (m) of the other wooden or printed surfaces (boards, pads, tiles),
+for the same reason as :data:`TABLE_SPLITS`; cube faces with grooves are small already."""
+RECT_MAX_AREA = 0.5
+"""Incremental drawing: the largest share of the picture a change may cover and still be
+drawn as a rectangle of its own; past it the whole picture is drawn."""
+RECT_MARGIN = 2
+"""Pixels added round the screen bounds of what changed (rounding of edges and filters)."""
 
 _AMBIENT = (0.40, 0.40, 0.43)
 _KEY = (0.72, 0.70, 0.65)
@@ -326,6 +340,83 @@ def _decal(
     return np_
 
 
+def _split_to(v: np.ndarray, f: np.ndarray, max_edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices and faces of a mesh whose triangles are split until no edge is longer than
+    ``max_edge`` (m); the mesh as it is when none is."""
+    tri = v[f]
+    longest = float(np.linalg.norm(tri - np.roll(tri, 1, axis=1), axis=2).max())
+    if longest <= max_edge:
+        return v, f
+    from trimesh.remesh import subdivide_to_size
+
+    out_v, out_f = subdivide_to_size(v, f, max_edge)
+    return np.asarray(out_v, dtype=float), np.asarray(out_f)
+
+
+def _item_box(item: Item) -> np.ndarray:
+    """(2, 3) world box (lo, hi) of an item as posed."""
+    v = item.world_vertices()
+    return np.stack([v.min(axis=0), v.max(axis=0)])
+
+
+def _bounds_of(node: Any) -> np.ndarray:
+    """(2, 3) box of a node's vertices in its parent's frame (a decal: the table's)."""
+    lo, hi = node.get_tight_bounds()
+    return np.array([tuple(lo), tuple(hi)], dtype=float)
+
+
+def _sub_lens(full: Any, size: tuple[int, int], rect: tuple[int, int, int, int]) -> Any:
+    """A copy of ``full`` (perspective or orthographic) that, drawn in a display region
+    covering only ``rect`` (x0, x1, y0, y1 buffer pixels, row 0 at the top) of a ``size``
+    output, puts every point on the pixel the full lens puts it on in the whole output.
+
+    p3tinydisplay maps a viewport of ``n`` pixels from ``m`` as ``m + (n - 0.5) / 2 (1 + x)``
+    (``vertex.c``, ``gl_eval_viewport``; rows downwards with ``-y``), so the sub-frustum is the
+    full one scaled by ``(N - 0.5) / (n - 0.5)`` and shifted, not simply cut at the pixels."""
+    big_w, big_h = size
+    x0, x1, y0, y1 = rect
+    a_x = (big_w - 0.5) / (x1 - x0 - 0.5)
+    b_x = (big_w - 0.5 - 2 * x0) / (x1 - x0 - 0.5) - 1
+    a_y = (big_h - 0.5) / (y1 - y0 - 0.5)
+    b_y = 1 - (big_h - 0.5 - 2 * y0) / (y1 - y0 - 0.5)
+    film = full.get_film_size()
+    off = full.get_film_offset()
+    sub = full.make_copy()
+    fw, fh = film[0] / a_x, film[1] / a_y
+    sub.set_film_size(fw, fh)
+    if full.is_perspective():
+        sub.set_focal_length(full.get_focal_length())
+    sub.set_film_offset(off[0] - b_x * fw / 2, off[1] - b_y * fh / 2)
+    return sub
+
+
+def _node_path(node: Any) -> Any:
+    """``NodePath(node)``."""
+    from panda3d.core import NodePath
+
+    return NodePath(node)
+
+
+def _merge_rects(rects: list[list[int]]) -> list[list[int]]:
+    """Rectangles (x0, x1, y0, y1) merged until none overlap (a merged pair is replaced by
+    the rectangle holding both)."""
+    out = [list(r) for r in rects]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]:
+                    out[i] = [min(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), max(a[3], b[3])]
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
 def collect_state_garbage() -> None:
     """Drop Panda3D's cached render states and attributes nobody uses any more.
 
@@ -393,9 +484,24 @@ class Renderer:
         self.readback = True
         """Offscreen: :meth:`render` reads the frame back into RAM and returns it; False
         draws only (what a window costs: the benches time both)."""
+        self.incremental = False
+        """Tiny backend: draw only what changed (the interactive app turns it on). A frame in
+        which nothing changed is not drawn again (the picture stays; offscreen
+        :meth:`render` returns the last frame); a change that covers a small part of the
+        picture (a ghost and its shadow) is drawn in that rectangle only (:meth:`_draw_rect`),
+        the rest of the frame buffer staying as it was."""
+        self.stats = {"full": 0, "rect": 0, "skipped": 0}
+        """Frames drawn whole, drawn as rectangles, and not drawn (nothing changed)."""
+        self.last_rects: tuple[tuple[int, int, int, int], ...] = ()
+        """The rectangles (x0, x1, y0, y1 buffer pixels, row 0 at the top) the last frame
+        drew; empty when it was drawn whole or not at all."""
         self.window = bool(window)
         if self.window:
             self._buf = self._open_window(backend, title)
+            # a frame is shown as soon as it is drawn: without this the engine flips it at the
+            # start of the next render_frame, and a window that draws only on change would
+            # always show the frame before the last
+            self._engine.set_auto_flip(True)
         else:
             self.backend, pipe = make_pipe(backend)
             self._engine = GraphicsEngine(pipe)
@@ -445,6 +551,12 @@ class Renderer:
         self._shadows_dirty = False
         self._closed = False
         self._frames = 0
+        self._whole = True  # the next frame is drawn whole (incremental mode)
+        self._damage: list[np.ndarray] = []  # world boxes (2, 3) of what changed since
+        self._damage_px: list[tuple[float, float, float, float]] = []  # and text rectangles
+        self._last: np.ndarray | None = None  # the last frame read back
+        self._dr_text: Any = None
+        self._rect_drs: list[list[tuple[Any, Any]]] = []  # display regions of rectangles
 
     def _open_window(self, backend: str, title: str) -> Any:
         """Open the on-screen window (``$DISPLAY``) on ``backend``: ``gl``, ``tiny``
@@ -581,24 +693,49 @@ class Renderer:
         self._static_maps = {}
         self._baked = {}
         self._layer_key = frozenset()
-        self._add_lights(root, half_table)
-
-        lens = PerspectiveLens()
-        hfov = math.degrees(2 * math.atan(math.tan(math.radians(view.fov) / 2) * w / h))
-        lens.set_fov(hfov, view.fov)
-        cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
-        lens.set_near_far(NEAR, cam_dist + 4 * half_table + float(np.linalg.norm(view.pos)) + 1.0)
-        cam = root.attach_new_node(Camera("cam", lens))
-        cam.set_pos(*view.pos)
-        cam.look_at(*view.look_at)
-        self._dr.set_camera(cam)
+        self._half_table = half_table
         self._table_top = (cxy - half_table, cxy + half_table)
-        self._update_sky()
-        self._shadows_dirty = True
+        self._add_lights(root)
+        cam = root.attach_new_node(Camera("cam", PerspectiveLens()))
+        self._dr.set_camera(cam)
+        self._place_camera(view)
         if self.backend == "gl":
             # the shadow buffer (and the sky) only appear from the second frame on: draw one now
             self._engine.render_frame()
         return view
+
+    def set_camera(self, camera: Mapping[str, Any] | None = None) -> CameraView:
+        """Place the camera of the table shown (``camera`` spec, else the layout's, else the
+        automatic view) without building the table again: the lens, the lights (the key light
+        follows the camera), the sky and the faked shadows follow. Returns the camera used.
+        The same picture as :meth:`show` of the same layout with that camera."""
+        if self._layout is None or self._closed:
+            raise RuntimeError("show() a layout before moving the camera")
+        w, h = self.size
+        spec = self._layout.camera if camera is None else camera
+        view = camera_for_scene(spec, self._layout.points(), w / h)
+        self._place_camera(view)
+        self._moving = True  # the shadows turn with the light: coarse until the camera stops
+        return view
+
+    def _place_camera(self, view: CameraView) -> None:
+        """Put the scene's camera, the lights that follow it, and the sky at ``view``."""
+        w, h = self.size
+        self.view = view
+        self._light = light_direction(view)
+        self._aim_lights()
+        cam = self._dr.get_camera()
+        lens = cam.node().get_lens()
+        hfov = math.degrees(2 * math.atan(math.tan(math.radians(view.fov) / 2) * w / h))
+        lens.set_fov(hfov, view.fov)
+        cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
+        far = cam_dist + 4 * self._half_table + float(np.linalg.norm(view.pos)) + 1.0
+        lens.set_near_far(NEAR, far)
+        cam.set_pos(*view.pos)
+        cam.look_at(*view.look_at)
+        self._update_sky()
+        self._shadows_dirty = True
+        self._whole = True
 
     def _geoms(self, item: Item) -> tuple[int, tuple[tuple[str, Any], ...]]:
         """(shape token, ((face key, Geom), ...)) of ``item``: cached by the mesh's content,
@@ -612,6 +749,13 @@ class Renderer:
         if hit is not None:
             self._geom_cache.move_to_end(key)
             return hit
+        if item.id == "__table__" and TABLE_SPLITS > 0:
+            mesh = item.mesh
+            for _ in range(TABLE_SPLITS):  # the top only: the sides are thin, the bottom unseen
+                mesh = mesh.subdivide(np.nonzero(mesh.face_normals[:, 2] > 0.999)[0])
+            v, f = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
+        elif item.finish != "groove" and len(f):
+            v, f = _split_to(v, f, MAX_TEXTURED_EDGE)
         groups = face_rows(v, f, finish=item.finish, edge=item.edge, printed=tuple(item.faces))
         if item.id == "__table__":  # wider planks on the table than on blocks
             groups[""][:, 6:8] *= 0.3 / 0.45
@@ -664,6 +808,8 @@ class Renderer:
         from panda3d.core import LQuaternionf
 
         node = self._nodes[new.id]
+        if new.position != old.position or new.quat != old.quat or new.color != old.color:
+            self._damage.extend((_item_box(old), _item_box(new)))
         if new.position != old.position:
             node.set_pos(*new.position)
         if new.quat != old.quat:
@@ -696,37 +842,48 @@ class Renderer:
                 if t * float(d @ fwd) <= 2 * NEAR or not ((p[:2] > lo).all() and (p[:2] < hi).all()):
                     covered = False
                     break
+        if self._dr_sky.is_active() == covered:
+            self._whole = True
         self._dr_sky.set_active(not covered)
 
-    def _add_lights(self, root: Any, half_table: float) -> None:
-        from panda3d.core import AmbientLight, DirectionalLight, LVector3f
+    def _add_lights(self, root: Any) -> None:
+        """An ambient, a key and a fill light under ``root`` (aimed by :meth:`_aim_lights`)."""
+        from panda3d.core import AmbientLight, DirectionalLight
 
-        light = self._light
         ambient = AmbientLight("ambient")
         ambient.set_color((*_AMBIENT, 1))
         key = DirectionalLight("key")
         key.set_color((*_KEY, 1))
         fill = DirectionalLight("fill")
         fill.set_color((*_FILL, 1))
-        fill_dir = -light * np.array([1.0, 1.0, 0.0])  # horizontal: lights the shaded sides only
-        fill.set_direction(LVector3f(*(fill_dir / np.linalg.norm(fill_dir))))
         key_np = root.attach_new_node(key)
+        if self.backend == "gl":
+            key.set_shadow_caster(True, SHADOW_MAP, SHADOW_MAP)
+            root.set_shader_auto()
+        self._key_np, self._fill = key_np, fill
+        for node in (root.attach_new_node(ambient), key_np, root.attach_new_node(fill)):
+            root.set_light(node)
+
+    def _aim_lights(self) -> None:
+        """Aim the key light along :attr:`_light` and the fill light against it."""
+        from panda3d.core import LVector3f
+
+        light = self._light
+        key_np, key = self._key_np, self._key_np.node()
+        fill_dir = -light * np.array([1.0, 1.0, 0.0])  # horizontal: lights the shaded sides only
+        self._fill.set_direction(LVector3f(*(fill_dir / np.linalg.norm(fill_dir))))
         if self.backend == "gl":
             # a real shadow map: the light's lens must be placed and sized explicitly (P16)
             lo, hi = self._bounds
             centre = (lo + hi) / 2
             reach = float(np.linalg.norm(hi - lo)) / 2 + 0.02
-            key.set_shadow_caster(True, SHADOW_MAP, SHADOW_MAP)
             lens = key.get_lens()
             lens.set_film_size(2.6 * reach, 2.6 * reach)
             lens.set_near_far(0.01, 8 * reach + 0.1)
             key_np.set_pos(*(centre - light * 4 * reach))
             key_np.look_at(*centre)
-            root.set_shader_auto()
         else:
             key.set_direction(LVector3f(*light))
-        for node in (root.attach_new_node(ambient), key_np, root.attach_new_node(fill)):
-            root.set_light(node)
 
     # ------------------------------------------------------------------ on-screen text
     def set_text(self, blocks: Mapping[str, str], *, scale: float = 15.0) -> None:
@@ -750,6 +907,7 @@ class Renderer:
             dr = self._buf.make_display_region()
             dr.set_sort(2)
             dr.set_camera(self._text_root.attach_new_node(Camera("text-cam", lens)))
+            self._dr_text = dr
         root = self._text_root
         w, h = (v * self.supersample for v in self.size)
         px = scale * self.supersample
@@ -764,6 +922,7 @@ class Renderer:
                 self._text_shown[corner] = old
                 continue
             if old is not None:
+                self._damage_px.append(self._text_rect(old[1]))
                 old[1].remove_node()
             node = TextNode(corner)
             node.set_wordwrap(0.48 * w / px)
@@ -781,8 +940,16 @@ class Renderer:
             tnp.set_pos(x, 0, y)
             tnp.set_transparency(True)
             self._text_shown[corner] = (key, tnp)
+            self._damage_px.append(self._text_rect(tnp))
         for _, tnp in shown.values():  # corners no longer written
+            self._damage_px.append(self._text_rect(tnp))
             tnp.remove_node()
+
+    def _text_rect(self, tnp: Any) -> tuple[float, float, float, float]:
+        """(x0, x1, y0, y1) buffer pixels, row 0 at the top, of a text node and its card."""
+        w, h = (v * self.supersample for v in self.size)
+        lo, hi = tnp.get_tight_bounds()
+        return (lo[0] + w / 2, hi[0] + w / 2, h / 2 - hi[2], h / 2 - lo[2])
 
     def resize(self, size: Sequence[int]) -> None:
         """Draw at ``size`` (width, height) pixels from now on: an offscreen buffer is resized,
@@ -792,6 +959,7 @@ class Renderer:
         if new == self.size or self._closed:
             return
         self.size = new
+        self._whole = True
         w, h = (v * self.supersample for v in new)
         if not self.window:
             self._buf.set_size(w, h)
@@ -848,6 +1016,7 @@ class Renderer:
                 self._items[rid] = new
                 kept.add(rid)
                 continue
+            self._damage.append(_item_box(old))
             self._nodes.pop(rid).remove_node()
             self._parts.pop(rid, None)
             self._shape.pop(rid, None)
@@ -856,6 +1025,7 @@ class Renderer:
             if item.id not in kept:
                 self._attach(item, self._root)
                 self._items[item.id] = item
+                self._damage.append(_item_box(item))
         left = tuple(it for it in self._layout.items if it.id not in gone)
         self._layout = _replace(self._layout, items=left + tuple(add))
 
@@ -873,7 +1043,10 @@ class Renderer:
                 f"poses for items not on table {self._layout.name!r}: {', '.join(unknown)}"
             )
         for item_id, pose in poses.items():
-            moved = self._items[item_id].posed(pose)
+            old = self._items[item_id]
+            moved = old.posed(pose)
+            if self.incremental and (moved.position != old.position or moved.quat != old.quat):
+                self._damage.extend((_item_box(old), _item_box(moved)))
             self._items[item_id] = moved
             node = self._nodes[item_id]
             node.set_pos(*moved.position)
@@ -941,6 +1114,7 @@ class Renderer:
             self._decals.append(decal)
         self._baked = {i: k for i, k in keys.items() if i not in exclude}
         self._shadows_dirty = False
+        self._whole = True
 
     def _update_layer(self) -> None:
         """The moving layer of the faked shadows: the casters that are not baked into the
@@ -957,6 +1131,7 @@ class Renderer:
         key = frozenset(moving.items())
         if key == self._layer_key:
             return
+        self._damage.extend(_bounds_of(d) for d in self._layer)
         self._drop_decals(self._layer)
         self._layer_key = key
         if not moving:
@@ -1058,12 +1233,11 @@ class Renderer:
         decal.reparent_to(self._root)
         decal.set_bin("background", order + 1)
         self._layer.append(decal)
+        self._damage.append(_bounds_of(decal))
 
     def render(self) -> np.ndarray | None:
         """Draw one frame: (H, W, 3) uint8, row 0 at the top; None for a window (or with
         :attr:`readback` off)."""
-        from PIL import Image
-
         if self._closed:
             raise RuntimeError("this renderer is closed")
         if self._layout is None:
@@ -1078,12 +1252,153 @@ class Renderer:
             else:
                 self._update_layer()
             self._moving = False
+        plan = self._plan()
+        self.last_rects = plan if isinstance(plan, tuple) else ()  # type: ignore[assignment]
+        if plan == "skip":
+            self.stats["skipped"] += 1
+            if self.window:
+                self._idle_frame()
+                return None
+            if not self.readback:
+                return None
+            return self._last.copy()  # type: ignore[union-attr]  # _plan checked it
         self._frames += 1
         if self._frames % 32 == 0:  # nobody else collects Panda3D's state cache (no ShowBase)
             collect_state_garbage()
-        self._engine.render_frame()
+        if plan == "whole":
+            self.stats["full"] += 1
+            self._engine.render_frame()
+        else:
+            self.stats["rect"] += 1
+            self._draw_rects(plan)  # type: ignore[arg-type]
         if self.window or not self.readback:
+            self._last = None
             return None
+        pixels = self._read_back()
+        self._last = pixels if self.incremental else None
+        return pixels.copy() if self.incremental else pixels
+
+    def _idle_frame(self) -> None:
+        """A window's frame with nothing to draw: the engine still runs, with every display
+        region off and no clear, because it is the engine's frame that reads the window's
+        events (keys, pointer, resizes) from the X server; the picture stays as it is."""
+        self._render_keeping([d for d in self._buf.get_display_regions() if d.is_active()], [])
+
+    def _render_keeping(self, off: Sequence[Any], on: Sequence[Any]) -> None:
+        """One engine frame that keeps the frame buffer (no whole-output clear) with display
+        regions ``off`` turned off and ``on`` turned on for it only."""
+        for d in off:
+            d.set_active(False)
+        for d in on:
+            d.set_active(True)
+        self._buf.set_clear_color_active(False)
+        try:
+            self._engine.render_frame()
+        finally:
+            self._buf.set_clear_color_active(True)
+            for d in on:
+                d.set_active(False)
+            for d in off:
+                d.set_active(True)
+
+    def invalidate(self) -> None:
+        """Draw the whole picture at the next :meth:`render` (incremental mode: after the
+        window was uncovered, or when a caller wants a frame drawn from scratch)."""
+        self._whole = True
+
+    def _plan(self) -> str | tuple[int, int, int, int]:
+        """What the next frame draws: ``"whole"``, ``"skip"`` (incremental, nothing changed)
+        or a rectangle (x0, x1, y0, y1) of buffer pixels, row 0 at the top, holding the
+        screen bounds of everything that changed (incremental mode, tiny backend).
+
+        A rectangle needs every changed box in front of the camera (its corners projected)
+        and all of them together covering at most :data:`RECT_MAX_AREA` of the picture."""
+        damage, self._damage = self._damage, []
+        flat, self._damage_px = self._damage_px, []
+        whole, self._whole = self._whole, False
+        if not self.incremental or self.backend != "tiny" or whole or self.view is None:
+            return "whole"
+        if not damage and not flat:
+            if self.window or not self.readback or self._last is not None:
+                return "skip"
+            return "whole"
+        if not (self.window or not self.readback or self._last is not None):
+            return "whole"  # the last frame was not read back: nothing to keep
+        boxes = np.asarray(damage, dtype=float).reshape(-1, 2, 3)  # (K, 2, 3)
+        corners = np.stack([boxes[:, [i, j, k], [0, 1, 2]]
+                            for i in (0, 1) for j in (0, 1) for k in (0, 1)], axis=1)  # fmt: skip
+        pts = corners.reshape(-1, 3)
+        depth = (pts - np.asarray(self.view.pos, float)) @ np.asarray(self.view.forward, float)
+        if (depth <= 2 * NEAR).any():
+            return "whole"
+        px = self.view.project(pts, self.size) * self.supersample
+        if not np.isfinite(px).all():
+            return "whole"
+        if flat:
+            r = np.asarray(flat, dtype=float)
+            px = np.concatenate([px, r[:, [0, 2]], r[:, [1, 3]]])
+        big_w, big_h = (v * self.supersample for v in self.size)
+        m = RECT_MARGIN * self.supersample
+        groups = [px[: len(pts)]] if len(pts) else []
+        groups += [np.asarray([[r[0], r[2]], [r[1], r[3]]], float) for r in flat]
+        rects: list[list[int]] = []
+        for g in groups:
+            x0 = max(0, int(math.floor(g[:, 0].min())) - m)
+            x1 = min(big_w, int(math.ceil(g[:, 0].max())) + m)
+            y0 = max(0, int(math.floor(g[:, 1].min())) - m)
+            y1 = min(big_h, int(math.ceil(g[:, 1].max())) + m)
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                rects.append([x0, x1, y0, y1])
+        rects = _merge_rects(rects)
+        if not rects:
+            return "skip"
+        if sum((r[1] - r[0]) * (r[3] - r[2]) for r in rects) > RECT_MAX_AREA * big_w * big_h:
+            return "whole"
+        return tuple(tuple(r) for r in rects)  # type: ignore[return-value]
+
+    def _draw_rects(self, rects: Sequence[tuple[int, int, int, int]]) -> None:
+        """Draw only ``rects`` (each x0, x1, y0, y1 buffer pixels, row 0 at the top; apart)
+        in one frame: each gets display regions of its own (sky, table, text, at the sorts of
+        the whole picture's) narrowed to it, whose cameras are children of the whole
+        picture's cameras with a lens that keeps every point on its pixel (:func:`_sub_lens`).
+        The frame buffer outside keeps the last frame (tiny keeps its frame buffer between
+        frames; the whole-output clear is off for this frame; each rectangle's table region
+        clears its own depth). Inside, the rasteriser starts its spans at the rectangle's edge
+        instead of the triangle's, so texture samples there can land one texel apart from
+        the whole frame's (``docs/performance.md``)."""
+        from panda3d.core import Camera
+
+        big = tuple(v * self.supersample for v in self.size)
+        mains = [self._dr_sky, self._dr, self._dr_text]
+        live = [d is not None and d.is_active() and not d.get_camera().is_empty() for d in mains]
+        while len(self._rect_drs) < len(rects):
+            slot = []
+            for kind in ("sky", "table", "text"):
+                sub = self._buf.make_display_region()
+                sub.set_sort(0 if kind == "sky" else 1 if kind == "table" else 2)
+                sub.set_clear_depth_active(kind == "table")
+                sub.set_active(False)
+                slot.append((sub, _node_path(Camera(f"rect-{kind}"))))
+            self._rect_drs.append(slot)
+        used = []
+        for rect, slot in zip(rects, self._rect_drs, strict=False):
+            x0, x1, y0, y1 = rect
+            dims = (x0 / big[0], x1 / big[0], 1 - y1 / big[1], 1 - y0 / big[1])
+            for (sub, cam), dr, on in zip(slot, mains, live, strict=True):
+                if not on:
+                    continue
+                main_cam = dr.get_camera()
+                cam.reparent_to(main_cam)
+                cam.node().set_lens(_sub_lens(main_cam.node().get_lens(), big, rect))  # type: ignore[arg-type]
+                sub.set_camera(cam)
+                sub.set_dimensions(*dims)
+                used.append(sub)
+        self._render_keeping([d for d, on in zip(mains, live, strict=True) if on], used)
+
+    def _read_back(self) -> np.ndarray:
+        """The frame drawn, (H, W, 3) uint8, row 0 at the top (downscaled when supersampled)."""
+        from PIL import Image
+
         tex = self._buf.get_screenshot()
         if tex is None:
             raise RuntimeError("Panda3D returned no screenshot")

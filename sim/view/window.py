@@ -35,6 +35,12 @@ FRAME_RATE = 60.0
 """Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
 MAX_DT = 0.1
 """Longest time step (s) one frame may advance the app: a slower frame plays slower."""
+REFRESH_S = 0.5
+"""The renderer draws only what changed (``Renderer.incremental``); the whole picture is
+drawn again at least this often (seconds) and after every window event, so a window that was
+covered, mapped late or moved never keeps a stale picture for long. ``TABLESIM_WINDOW_REFRESH``
+(seconds, 0: only after window events) overrides it (the window tests turn it off to see
+that what changed is drawn at once)."""
 
 _MODIFIERS = {
     "shift": "shift", "lshift": "shift", "rshift": "shift",
@@ -71,6 +77,10 @@ class _Driver:
         self.max_frames = max_frames
         self.frames = 0
         self.started = time.monotonic()
+        self.refreshed = self.started
+        self.cpu_started = time.process_time()
+        refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
+        self.refresh = REFRESH_S if refresh is None else float(refresh)
         self.mods: set[str] = set()
         self.held: dict[str, str] = {}
         self.size = tuple(app.size)
@@ -123,6 +133,7 @@ class _Driver:
     def window_event(self, win: Any) -> None:
         if win != self.win:
             return
+        self.app.renderer.invalidate()
         props = win.get_properties()
         if not props.get_open():
             self.stop()
@@ -145,6 +156,10 @@ class _Driver:
         self.app.tick(min(dt, MAX_DT))
         if self.app.closed:
             return self.stop()
+        now = time.monotonic()
+        if self.refresh > 0 and now - self.refreshed >= self.refresh:
+            self.refreshed = now
+            self.app.renderer.invalidate()
         self.app.frame()
         self.frames += 1
         if self.max_frames is not None and self.frames >= self.max_frames:
@@ -156,8 +171,12 @@ class _Driver:
 
         if os.environ.get("TABLESIM_WINDOW_DEBUG"):
             wall = time.monotonic() - self.started
-            print(f"window: stop after {self.frames} frames, {wall:.1f} s, "
-                  f"{self.frames / max(wall, 1e-9):.1f} fps {why}", file=sys.stderr)
+            stats = getattr(self.app.renderer, "stats", {})
+            cpu = time.process_time() - self.cpu_started
+            print(f"window: stop after {self.frames} frames, {wall:.1f} s, {cpu:.1f} s CPU, "
+                  f"{self.frames / max(wall, 1e-9):.1f} fps {why}; drawn whole "
+                  f"{stats.get('full')}, as rectangles {stats.get('rect')}, "
+                  f"not drawn {stats.get('skipped')}", file=sys.stderr)  # fmt: skip
         self.base.taskMgr.stop()
         return Task.done
 

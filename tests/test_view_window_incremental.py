@@ -1,0 +1,70 @@
+"""The real window draws only what changed, and what changed at once: ``tablesim play kozo
+--window`` on an Xvfb display with the periodic whole redraw turned off
+(``TABLESIM_WINDOW_REFRESH=0``), so every picture seen comes from the incremental frames.
+
+Expected values come from what a person sees: a ghost held over the board is green (the
+rules accept it there), moved far off the board it is red and no green is left anywhere (the
+old ghost erased, no trail); a still window is mostly not drawn again (the program's own count
+of frames, printed with ``TABLESIM_WINDOW_DEBUG``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import numpy as np
+import pytest
+from test_view_window import NEEDS_X, kozo_holding_4l, shots, xdisplay  # noqa: F401  (fixtures)
+
+LEGAL, ILLEGAL = (0.25, 0.85, 0.35), (0.92, 0.18, 0.15)  # towers.LEGAL / ILLEGAL
+
+
+def _share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
+    near = np.abs(img.astype(float) - np.asarray(rgb) * 255).max(axis=2) < 60
+    return float(near.mean())
+
+
+@NEEDS_X
+@pytest.mark.slow
+def test_window_draws_a_moved_ghost_at_once_and_a_still_table_not_again(
+    xdisplay: str,  # noqa: F811
+    shots,  # noqa: ANN001, F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TABLESIM_WINDOW_REFRESH", "0")
+    monkeypatch.setenv("TABLESIM_WINDOW_DEBUG", "1")
+    w = kozo_holding_4l(xdisplay, shots)  # r1: it fits on the board somewhere
+    try:
+        w.point(0.1, 0.9)  # far off the board: a red ghost
+        time.sleep(0.7)
+        base = w.grab("incremental-ghost-off-board")
+        supply_green = _share(base, LEGAL)  # the green pieces of the supply
+        assert _share(base, ILLEGAL) > 0.002
+        extra = 0.0
+        for fy in (0.38, 0.34, 0.42, 0.30, 0.46):  # over the board: a green ghost somewhere
+            for fx in (0.5, 0.45, 0.55):
+                w.point(fx, fy)
+                time.sleep(0.7)
+                extra = _share(w.grab(), LEGAL) - supply_green
+                if extra > 0.002:
+                    break
+            if extra > 0.002:
+                break
+        w.grab("incremental-ghost-on-board")
+        assert extra > 0.002
+        w.point(0.1, 0.9)  # off the board again: red, and the green ghost gone (no trail)
+        time.sleep(0.7)
+        img = w.grab("incremental-ghost-off-again")
+        assert _share(img, ILLEGAL) > 0.002
+        assert abs(_share(img, LEGAL) - supply_green) < extra / 10, (_share(img, LEGAL), supply_green)
+        time.sleep(2.0)  # nothing changes: frames not drawn
+        w.keys("Escape")
+        code, out, err = w.finish()
+        assert code == 0, err
+        m = re.search(r"drawn whole (\d+), as rectangles (\d+), not drawn (\d+)", err)
+        assert m, err
+        whole, rects, skipped = (int(v) for v in m.groups())
+        assert rects > 0 and skipped > whole, err
+    finally:
+        w.kill()
