@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from sim.config import MM, PhysicsConfig
-from sim.model import PosedBox, Scene
+from sim.model import PosedBox, Scene, ScenePiece
 
 TABLE = -1
 """Body index of the table plane z = 0."""
@@ -480,11 +480,13 @@ def _keyed(
     ground: bool,
     tol: ContactTolerances,
     new_from: int,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> _Keyed:
     """What :func:`detect_contacts` finds, each finding with its place in the from-scratch
     order: ``(0, box)`` for the table, ``(1, box_p, box_q)`` for a pair of boxes (flat
     indices). Only the findings of boxes ``flat[new_from:]`` (the table's and their pairs with
-    every other box): with ``new_from`` 0 everything, else what adding those boxes adds."""
+    every other box): with ``new_from`` 0 everything, else what adding those boxes adds.
+    ``bounds``: the boxes' axis-aligned bounds ``(lo, hi)`` (F, 3) when already known."""
     out: _Keyed = []
     if ground:
         for f in range(new_from, len(flat)):
@@ -495,8 +497,11 @@ def _keyed(
             if res is not None:
                 out.append(((0, f), res))
     if len(flat) > 1 and new_from < len(flat):
-        lo = np.array([_aabb(b)[0] for _, _, b in flat])
-        hi = np.array([_aabb(b)[1] for _, _, b in flat])
+        if bounds is None:
+            lo = np.array([_aabb(b)[0] for _, _, b in flat])
+            hi = np.array([_aabb(b)[1] for _, _, b in flat])
+        else:
+            lo, hi = bounds
         margin = max(tol.gap, 0.0)
         new = np.arange(new_from, len(flat))
         overlap = (
@@ -550,8 +555,56 @@ def shrink_horizontal(box: PosedBox, clearance: float) -> PosedBox:
     return PosedBox(box.centre, box.rotation, half)
 
 
-_TOWER: list[Any] = [None]
-"""The last scene's pieces but its last one, and their findings: ``(key, boxes, keyed)``."""
+_BOXES: dict[tuple[ScenePiece, PhysicsConfig], tuple[PosedBox, ...]] = {}
+_BOXES_LIMIT = 4096
+
+
+def posed_boxes(piece: ScenePiece, config: PhysicsConfig) -> tuple[PosedBox, ...]:
+    """``piece.world_boxes(config)``, kept per (piece, config): a Kozo turn analyses the same
+    tower pieces again and again. The boxes' arrays are read-only (they are shared)."""
+    key = (piece, config)
+    boxes = _BOXES.get(key)
+    if boxes is None:
+        if len(_BOXES) >= _BOXES_LIMIT:
+            _BOXES.clear()
+        boxes = tuple(piece.world_boxes(config))
+        for b in boxes:
+            for a in (b.centre, b.rotation, b.half):
+                a.setflags(write=False)
+        _BOXES[key] = boxes
+    return boxes
+
+
+_SHRUNK: dict[
+    tuple[ScenePiece, PhysicsConfig, float], tuple[tuple[PosedBox, ...], np.ndarray, np.ndarray]
+] = {}
+
+
+def _piece_boxes(
+    piece: ScenePiece, config: PhysicsConfig, clearance: float
+) -> tuple[tuple[PosedBox, ...], np.ndarray, np.ndarray]:
+    """The boxes :func:`scene_contacts` tests for ``piece`` (a dynamic piece's shrunk by
+    ``clearance``) and their axis-aligned bounds ``lo``, ``hi`` (k, 3); cached."""
+    key = (piece, config, clearance)
+    found = _SHRUNK.get(key)
+    if found is None:
+        if len(_SHRUNK) >= _BOXES_LIMIT:
+            _SHRUNK.clear()
+        boxes = posed_boxes(piece, config)
+        if not piece.static:
+            boxes = tuple(shrink_horizontal(b, clearance) for b in boxes)
+        lo = np.array([_aabb(b)[0] for b in boxes]).reshape(-1, 3)
+        hi = np.array([_aabb(b)[1] for b in boxes]).reshape(-1, 3)
+        for a in (lo, hi):
+            a.setflags(write=False)
+        found = _SHRUNK[key] = (boxes, lo, hi)
+    return found
+
+
+_TOWER: list[Any] = [None, None]
+"""``[tower, last]``: the last scene's pieces but its last one and their findings, and the last
+scene's own: ``(key, boxes, keyed)`` each (key: pieces, config, clearance, tolerances,
+ground). The next Kozo turn's tower is the last scene judged (the placed piece is its last)."""
 
 
 def scene_contacts(
@@ -573,22 +626,23 @@ def scene_contacts(
     """
     cfg = config or scene.physics
     tol = tolerances or ContactTolerances()
-    bodies = []
-    for p in scene.pieces:
-        boxes = p.world_boxes(cfg)
-        if not p.static:
-            boxes = [shrink_horizontal(b, clearance) for b in boxes]
-        bodies.append(boxes)
+    found = [_piece_boxes(p, cfg, clearance) for p in scene.pieces]
+    bodies = [boxes for boxes, _, _ in found]
     flat = _flatten(bodies)
     static = [p.static for p in scene.pieces]
     names = tuple(p.id for p in scene.pieces)
     if len(scene.pieces) < 2:
         return _assemble_set(names, _keyed(flat, static, scene.ground, tol, 0), tol)
+    lo = np.concatenate([lo for _, lo, _ in found])
+    hi = np.concatenate([hi for _, _, hi in found])
     key = (scene.pieces[:-1], cfg, clearance, tol, scene.ground)
-    base = _TOWER[0]
+    base, last = _TOWER
     if base is None or base[0] != key:
-        n = len(flat) - len(bodies[-1])
-        base = (key, n, _keyed(flat[:n], static[:-1], scene.ground, tol, 0))
-        _TOWER[0] = base
-    keyed = base[2] + _keyed(flat, static, scene.ground, tol, base[1])
+        if last is not None and last[0] == key:
+            base = last
+        else:
+            n = len(flat) - len(bodies[-1])
+            base = (key, n, _keyed(flat[:n], static[:-1], scene.ground, tol, 0, (lo[:n], hi[:n])))
+    keyed = base[2] + _keyed(flat, static, scene.ground, tol, base[1], (lo, hi))
+    _TOWER[:] = [base, ((scene.pieces, cfg, clearance, tol, scene.ground), len(flat), keyed)]
     return _assemble_set(names, keyed, tol)

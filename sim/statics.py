@@ -34,7 +34,8 @@ LP formulation
   maximise ``s`` in ``[0, tan(max_tilt_deg)]`` for each of ``directions`` directions ``d``
   (at ``360/directions`` degree steps from +x); margin = ``atan(min s)`` in degrees. It is
   the table tilt (or the steady sideways acceleration) the scene survives, on the conservative
-  contacts.
+  contacts. A direction after the worst so far that a small parallel-force LP proves to hold
+  past it (:class:`_ParallelCertificate`) is not solved: the margin is the same to the bit.
 
 Decision
 --------
@@ -59,15 +60,22 @@ The report holds no timings, so it is a deterministic function of the scene.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from sim.config import MM, PhysicsConfig
-from sim.contacts import TABLE, ContactSet, ContactTolerances, FaceContact, scene_contacts
-from sim.model import Scene
+from sim.contacts import (
+    TABLE,
+    ContactSet,
+    ContactTolerances,
+    FaceContact,
+    posed_boxes,
+    scene_contacts,
+)
+from sim.model import Scene, ScenePiece
 
 _POOL_EPS = 1e-9  # metres: pooled contact points closer than this are one point
 
@@ -185,6 +193,23 @@ class Bodies:
         return len(self.mass)
 
 
+_MASS: dict[tuple[ScenePiece, PhysicsConfig], tuple[float, np.ndarray, tuple[float, ...]]] = {}
+
+
+def _mass_com_sizes(
+    piece: ScenePiece, config: PhysicsConfig
+) -> tuple[float, np.ndarray, tuple[float, ...]]:
+    """``piece.mass_and_com(config)`` and the mean edge of each of its boxes (m), cached per
+    (piece, config); the centre of mass is read-only."""
+
+    def make() -> tuple[float, np.ndarray, tuple[float, ...]]:
+        m, c = piece.mass_and_com(config)
+        _frozen(c)
+        return m, c, tuple(2 * float(np.mean(b.half)) for b in posed_boxes(piece, config))
+
+    return _memo(_MASS, (piece, config), make)
+
+
 def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
     rows: list[int] = []
     masses: list[float] = []
@@ -196,11 +221,11 @@ def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
         if p.static:
             rows.append(-1)
             continue
-        m, c = p.mass_and_com(config)
+        m, c, size = _mass_com_sizes(p, config)
         rows.append(len(masses))
         masses.append(m)
         coms.append(c)
-        sizes.extend(2 * float(np.mean(b.half)) for b in p.world_boxes(config))
+        sizes.extend(size)
     length = float(np.mean(sizes)) if sizes else 1.0
     return Bodies(
         np.array(rows, dtype=int),
@@ -213,11 +238,54 @@ def _bodies(scene: Scene, config: PhysicsConfig) -> Bodies:
     )
 
 
+_MEMO_LIMIT = 4096
+"""Entries a geometry cache holds before it starts again (a Kozo game needs a few hundred)."""
+
+
+def _memo(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make()`` the first time (the cache is emptied when full).
+    Every cached value is a function of its key alone, so a hit gives the same bits."""
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    if len(cache) >= _MEMO_LIMIT:
+        cache.clear()
+    value = cache[key] = make()
+    return value
+
+
+def clear_caches() -> None:
+    """Forget every cached geometry of :func:`analyse` and :func:`sim.contacts.scene_contacts`
+    (for benchmarks of a first analysis; the answers never depend on the caches)."""
+    from sim import contacts
+
+    for cache in (_TANGENTS, _HULLS, _MASS, _SUPPORT_HULLS, contacts._BOXES, contacts._SHRUNK):
+        cache.clear()
+    contacts._TOWER[:] = [None, None]
+
+
+def _frozen(*arrays: np.ndarray) -> None:
+    for a in arrays:
+        a.setflags(write=False)
+
+
+_TANGENTS: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+
 def _tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ref = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    t1 = ref - (ref @ n) * n
-    t1 /= np.linalg.norm(t1)
-    return t1, np.cross(n, t1)
+    """``t1`` (world x projected on the plane normal to ``n``, world y when ``n`` is along x)
+    and ``t2 = n x t1``; cached per normal (read-only arrays)."""
+
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        ref = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+        t1 = ref - (ref @ n) * n
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(n, t1)
+        _frozen(t1, t2)
+        return t1, t2
+
+    return _memo(_TANGENTS, np.ascontiguousarray(n, dtype=float).tobytes(), make)
 
 
 def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
@@ -275,10 +343,24 @@ def _pooled_points(
     return out
 
 
+_HULLS: dict[tuple[bytes, bytes], np.ndarray] = {}
+
+
 def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     """The points of ``p`` (k, 3) that span the same cone as all of them (see
     :func:`_pooled_points`): the plane hull's vertices when they are coplanar, else the
-    distinct points."""
+    distinct points. Cached per (points, normal): a read-only array."""
+
+    def make() -> np.ndarray:
+        out = _hull_points_of(p, n)
+        _frozen(out)
+        return out
+
+    p = np.ascontiguousarray(p, dtype=float)
+    return _memo(_HULLS, (p.tobytes(), np.ascontiguousarray(n, dtype=float).tobytes()), make)
+
+
+def _hull_points_of(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     _, first = np.unique(np.round(p / _POOL_EPS), axis=0, return_index=True)
     p = p[np.sort(first)]
     height = p @ n
@@ -293,6 +375,42 @@ def _hull_points(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     return p[keep]
 
 
+class _Points(NamedTuple):
+    """The pooled contact points of an equilibrium problem (:func:`_pooled_points`), one entry
+    per point, in pool then hull order: position ``p`` (N, 3), the pool's ``normal``, tangents
+    ``t1``/``t2`` (N, 3 each) and friction ``mu`` (N,), and the equation blocks ``row_a`` /
+    ``row_b`` (N,) of the bodies the force acts on (-1: the table or a static piece)."""
+
+    p: np.ndarray
+    normal: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    mu: np.ndarray
+    row_a: np.ndarray
+    row_b: np.ndarray
+
+
+def _points(contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool) -> _Points:
+    """The pooled points of ``contacts`` as flat arrays (see :class:`_Points`)."""
+    pools = _pooled_points(contacts, bodies, permissive)
+    if not pools:
+        e3, e1 = np.zeros((0, 3)), np.zeros(0, dtype=int)
+        return _Points(e3, e3, e3, e3, np.zeros(0), e1, e1)
+    frames = [_tangents(n) for _, _, n, _, _ in pools]
+    count = np.array([len(points) for *_, points in pools])
+    row = np.append(bodies.row, -1)  # index -1 (TABLE) -> -1
+    per_pool = (
+        np.array([n for _, _, n, _, _ in pools]),
+        np.array([t1 for t1, _ in frames]),
+        np.array([t2 for _, t2 in frames]),
+        np.array([r for _, _, _, r, _ in pools]),
+        row[[a for a, *_ in pools]],
+        row[[b for _, b, *_ in pools]],
+    )
+    p = np.concatenate([points for *_, points in pools])
+    return _Points(p, *(np.repeat(x, count, axis=0) for x in per_pool))
+
+
 def assemble(
     contacts: Sequence[FaceContact], bodies: Bodies, permissive: bool, sides: int = 8
 ) -> tuple[Csc, np.ndarray]:
@@ -302,33 +420,35 @@ def assemble(
     Rows: 6 per dynamic body (force / W, moment about the COM / (W L)) with W the mean body
     weight and L the mean box size. ``b`` is minus the scaled gravity.
     """
+    return _matrix(_points(contacts, bodies, permissive), bodies, permissive, sides)
+
+
+def _weight_unit(bodies: Bodies) -> float:
+    """W, the force unit of the scaled equations: the mean dynamic body's weight."""
+    return float(np.mean(bodies.mass)) * bodies.gravity if bodies.count else 1.0
+
+
+def _matrix(
+    pts: _Points, bodies: Bodies, permissive: bool, sides: int
+) -> tuple[Csc, np.ndarray]:
+    """:func:`assemble`'s ``A`` and ``b`` from the pooled points."""
     nb = bodies.count
-    w = float(np.mean(bodies.mass)) * bodies.gravity if nb else 1.0
+    w = _weight_unit(bodies)
     length = bodies.length
     th = 2 * math.pi * np.arange(sides) / sides
     cos_t, sin_t = np.cos(th), np.sin(th)
     scale = 1.0 / math.cos(math.pi / sides) if permissive else 1.0
-    pts, gens, row_a, row_b = [], [], [], []
-    for body_a, body_b, n, r, points in _pooled_points(contacts, bodies, permissive):
-        t1, t2 = _tangents(n)
-        g = n[None, :] + (r * scale) * (
-            cos_t[:, None] * t1[None, :] + sin_t[:, None] * t2[None, :]
-        )
-        k = len(points)
-        pts.append(points)
-        gens.append(np.broadcast_to(g, (k, sides, 3)))
-        row_a.append(np.full(k, -1 if body_a == TABLE else int(bodies.row[body_a])))
-        row_b.append(np.full(k, -1 if body_b == TABLE else int(bodies.row[body_b])))
     b = np.zeros(6 * nb)
     if nb:
         b.reshape(nb, 6)[:, 2] = bodies.mass * bodies.gravity / w
-    if not pts:
+    npts = len(pts.p)
+    if not npts:
         return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
-    p = np.concatenate(pts)  # (N, 3)
-    g = np.concatenate(gens)  # (N, K, 3)
-    ra = np.concatenate(row_a)
-    rb = np.concatenate(row_b)
-    npts = len(p)
+    p, ra, rb = pts.p, pts.row_a, pts.row_b
+    # The generators of every point's pyramid, (N, K, 3): n + r (cos th t1 + sin th t2).
+    g = pts.normal[:, None, :] + (pts.mu * scale)[:, None, None] * (
+        cos_t[None, :, None] * pts.t1[:, None, :] + sin_t[None, :, None] * pts.t2[:, None, :]
+    )
     cols = np.arange(npts * sides).reshape(npts, sides)
     r_idx, c_idx, vals = [], [], []
     for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
@@ -389,27 +509,21 @@ class _Model:
         h = hs._Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
-        lp = hs.HighsLp()
-        lp.num_col_ = self.nvar + 1
-        lp.num_row_ = a.shape[0]
-        lp.col_cost_ = np.zeros(self.nvar + 1)
-        lp.col_lower_ = np.zeros(self.nvar + 1)
-        upper = np.full(self.nvar + 1, hs.kHighsInf)
+        ncol = self.nvar + 1
+        upper = np.full(ncol, hs.kHighsInf)
         upper[-1] = 0.0
-        lp.col_upper_ = upper
-        lp.row_lower_ = b
-        lp.row_upper_ = b
         # The s column starts with a placeholder entry in each force row x and y of every body
         # block, so later directions only change coefficients (no new non-zeros).
         nb = a.shape[0] // 6
         rows = (6 * np.arange(nb)[:, None] + np.array([0, 1])[None, :]).ravel()
-        lp.a_matrix_.format_ = hs.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.concatenate([a.indptr, [a.indptr[-1] + len(rows)]]).astype(
-            np.int32
-        )
-        lp.a_matrix_.index_ = np.concatenate([a.indices, rows]).astype(np.int32)
-        lp.a_matrix_.value_ = np.concatenate([a.data, np.ones(len(rows))])
-        h.passModel(lp)
+        index = np.concatenate([a.indices, rows]).astype(np.int32)
+        # numpy arrays straight into HiGHS (a HighsLp's fields convert element by element)
+        h.passModel(
+            ncol, a.shape[0], len(index), int(hs.MatrixFormat.kColwise.value),
+            int(hs.ObjSense.kMinimize.value), 0.0, np.zeros(ncol), np.zeros(ncol), upper,
+            b, b, a.indptr.astype(np.int32), index,
+            np.concatenate([a.data, np.ones(len(rows))]), np.zeros(ncol, dtype=np.int32),
+        )  # fmt: skip
         self._rows = rows
         self._h = h
         self._s_cap = s_cap
@@ -433,6 +547,11 @@ class _Model:
             h.changeCoeff(r, col, v)
         h.changeColBounds(col, 0.0, self._s_cap if cap is None else min(cap, self._s_cap))
         h.changeColCost(col, -1.0)
+
+    @property
+    def iterations(self) -> int:
+        """Simplex iterations of the last solve."""
+        return int(self._h.getInfo().simplex_iteration_count)
 
     @property
     def s(self) -> float:
@@ -483,33 +602,187 @@ def _conservative(
     (with ``margin``, when it is) the tilt margin in degrees and the worst load direction.
 
     One HiGHS model for all of it: first ``s`` fixed at 0 (the feasibility check), then for
-    each direction the load column is set and ``s`` maximised from the previous basis."""
+    each direction the load column is set and ``s`` maximised from the previous basis, capped
+    at the smallest ``s`` so far (a direction that reaches the cap cannot be the worst).
+
+    A direction whose ``s`` is proved to reach past the cap without an LP
+    (:class:`_ParallelCertificate`, tried after long tilt LPs only) is not solved; when a later
+    direction has to be, the skipped ones are solved first, in order, so every LP that runs
+    starts from the basis it started from when every direction was solved: the margin is the
+    same to the last bit.
+    """
     if bodies.count == 0:
         return True, max_tilt_deg, None
     if _unsupported_bodies(contacts, bodies):
         return False, None, None
-    a, b = assemble(contacts, bodies, permissive=False, sides=sides)
+    pts = _points(contacts, bodies, permissive=False)
+    a, b = _matrix(pts, bodies, permissive=False, sides=sides)
     model = _Model(a, b, math.tan(math.radians(max_tilt_deg)))
     cons = _status_to_bool(model.solve())
     if not cons or not margin:
         return cons, None, None
-    w = float(np.mean(bodies.mass)) * bodies.gravity
-    weight = bodies.mass * bodies.gravity / w
+    weight = bodies.mass * bodies.gravity / _weight_unit(bodies)
+    proofs: list[_ParallelCertificate] = []  # made when first needed
     worst: float | None = None
     worst_dir: tuple[float, float] | None = None
+    skipped: list[tuple[float, float]] = []
     for k in range(directions):
         phi = 2 * math.pi * k / directions
         d = (math.cos(phi), math.sin(phi))
-        # contacts + s * load + gravity = 0  ->  A lam + s * load = b
-        model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1), worst)
-        if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
-            return cons, None, None
-        s = max(0.0, model.s)
-        if worst is None or s < worst - 1e-12:
-            worst, worst_dir = s, (round(d[0], 12) + 0.0, round(d[1], 12) + 0.0)
+        if (
+            worst is not None
+            and model.iterations >= _PROVE_AFTER_ITERATIONS
+            and _proved(proofs, pts, bodies, sides, worst + _CERTIFY_ABOVE, d)
+        ):
+            skipped.append(d)
+            continue
+        for dj in (*skipped, d):
+            # contacts + s * load + gravity = 0  ->  A lam + s * load = b
+            model.set_load(np.stack([weight * dj[0], weight * dj[1]], axis=1), worst)
+            if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
+                return cons, None, None
+            s = max(0.0, model.s)
+            if worst is None or s < worst - 1e-12:
+                worst, worst_dir = s, (round(dj[0], 12) + 0.0, round(dj[1], 12) + 0.0)
+        skipped.clear()
     if worst is None:
         return cons, None, None
     return cons, math.degrees(math.atan(worst)), worst_dir
+
+
+def _proved(
+    proofs: list[_ParallelCertificate],
+    pts: _Points,
+    bodies: Bodies,
+    sides: int,
+    s: float,
+    d: tuple[float, float],
+) -> bool:
+    """``_ParallelCertificate(...)(s, d)``, the certificate made on first use and kept in
+    ``proofs`` (so its basis carries over to the next direction)."""
+    if not proofs:
+        proofs.append(_ParallelCertificate(pts, bodies, sides))
+    return proofs[0](s, d)
+
+
+_CERTIFY_ABOVE = 1e-6
+"""A direction is skipped only when its ``s`` is proved at least this far above the cap."""
+_PROVE_AFTER_ITERATIONS = 100
+"""Proofs are tried only while the last tilt LP took at least this many simplex iterations: a
+proof costs about one HiGHS run (0.3-1 ms), so it pays where the tilt LPs are long (the 24-piece
+tower: 130-240 iterations each) and not on small towers, whose capped LPs take 1-40 (measured in
+docs/performance.md). The count is deterministic, and either way the answer is the same."""
+
+
+class _ParallelCertificate:
+    """A proof, without the tilt LP, that load direction ``d`` holds the load ``s``.
+
+    The tilt LP asks for contact forces balancing gravity plus ``s m g d`` on every piece, i.e.
+    a total force ``m g u`` with ``u = z - s d`` from each piece's contacts. Restrict the forces
+    to multiples of that one vector: ``alpha u`` (``alpha >= 0``) at every pooled point whose
+    (inscribed) friction pyramid contains ``u``, and nothing elsewhere. A piece is then in
+    equilibrium when its ``alpha`` sum to ``m g`` (the force) and, since parallel forces have no
+    moment about a point of their common line, when the points, slid along ``u`` onto a
+    horizontal plane (``x -> x_xy + x_z s d``), balance about the centre of mass slid the same
+    way (the moment). That is a small feasibility LP: 3 rows a piece, 1 column a point, instead
+    of 6 rows and ``sides`` columns. Its solution is one of the tilt LP's (``alpha u`` is a
+    non-negative combination of the pyramid's edges), so the tilt LP's maximum is at least
+    ``s``; the converse need not hold (the tilt LP may also turn friction forces), so a failed
+    proof only means the tilt LP must be solved. The solution is checked in numpy (``alpha >=
+    0``, every equation to 1e-9 of the scaled loads) before it counts.
+
+    The LP keeps one column per point for every direction (a point whose pyramid does not hold
+    ``u`` gets the bounds ``[0, 0]``), so its sparsity never changes and each proof starts from
+    the previous proof's basis.
+    """
+
+    def __init__(self, pts: _Points, bodies: Bodies, sides: int) -> None:
+        self._pts = pts
+        self._nb = bodies.count
+        self._cos = math.cos(math.pi / sides)
+        mid = 2 * math.pi * (np.arange(sides) + 0.5) / sides  # the pyramid's face normals
+        self._faces = np.stack([np.cos(mid), np.sin(mid)], axis=1)
+        self._rhs = np.zeros(3 * self._nb)
+        self._rhs[0::3] = bodies.mass * bodies.gravity / _weight_unit(bodies)
+        # Column j: the rows of body a (-1, -proj_a) and of body b (+1, +proj_b), lower block
+        # first, where proj = arm_xy + arm_z * (s d); blocks of the table or a static piece
+        # (row -1) left out. An entry's value is base + zcoef * (s d)[comp].
+        m = len(pts.p)
+        com = np.vstack([bodies.com, np.zeros((1, 3))])  # row -1 -> the extra zero row
+        blocks = []
+        for rows, sign in ((pts.row_a, -1.0), (pts.row_b, 1.0)):
+            arm = (pts.p - com[rows]) / bodies.length
+            r3 = 3 * rows[:, None] + np.arange(3)[None, :]
+            base = sign * np.column_stack([np.ones(m), arm[:, 0], arm[:, 1]])
+            zcoef = sign * np.column_stack([np.zeros(m), arm[:, 2], arm[:, 2]])
+            blocks.append((r3, base, zcoef))
+        a_first = (pts.row_a < pts.row_b)[:, None]
+        (ra3, ba, za), (rb3, bb, zb) = blocks
+        rows = np.hstack([np.where(a_first, ra3, rb3), np.where(a_first, rb3, ra3)])
+        base = np.hstack([np.where(a_first, ba, bb), np.where(a_first, bb, ba)])
+        zcoef = np.hstack([np.where(a_first, za, zb), np.where(a_first, zb, za)])
+        comp = np.tile([0, 0, 1], (m, 2))  # entry -> the component of s d it takes
+        keep = rows >= 0
+        self._m = m
+        self._indptr = np.zeros(m + 1, dtype=np.int32)
+        np.cumsum(keep.sum(axis=1), out=self._indptr[1:])
+        self._index = rows[keep].astype(np.int32)
+        self._base = base[keep]
+        self._zcoef = zcoef[keep]
+        self._comp = comp[keep]
+        self._col_of = np.repeat(np.arange(m), np.diff(self._indptr))
+        self._held_by = pts.row_b
+        self._h: Any = None
+        self._basis: Any = None
+
+    def __call__(self, s: float, d: tuple[float, float]) -> bool:
+        """Whether the load ``s`` in direction ``d`` is proved to be held."""
+        pts = self._pts
+        u = np.array([-s * d[0], -s * d[1], 1.0])
+        un = pts.normal @ u
+        ut = np.stack([pts.t1 @ u, pts.t2 @ u], axis=1)
+        # Inside the inscribed pyramid: every face of the polygon of radius mu (in the tangent
+        # plane, per unit normal force) keeps u inside, with a relative margin.
+        inside = (un > 0) & (
+            (ut @ self._faces.T).max(axis=1) <= (1 - 1e-9) * self._cos * pts.mu * un
+        )
+        held = np.zeros(self._nb + 1, dtype=bool)  # the extra entry takes row -1
+        held[self._held_by[inside]] = True
+        if not held[:-1].all():  # a piece with no usable support: no proof
+            return False
+        sd = np.array([s * d[0], s * d[1]])
+        value = self._base + self._zcoef * sd[self._comp]
+        alpha = self._solve(np.where(inside, _INF, 0.0), value)
+        if alpha is None:
+            return False
+        resid = np.bincount(self._index, weights=value * alpha[self._col_of], minlength=len(self._rhs))
+        return bool(np.max(np.abs(resid - self._rhs)) <= 1e-9)
+
+    def _solve(self, upper: np.ndarray, value: np.ndarray) -> np.ndarray | None:
+        """A non-negative solution of the parallel-force equations (None: none found)."""
+        from highspy import _core as hs
+
+        if self._h is None:
+            self._h = hs._Highs()
+            self._h.setOptionValue("output_flag", False)
+            self._h.setOptionValue("presolve", "off")
+        h, m = self._h, self._m
+        h.passModel(
+            m, len(self._rhs), len(value), int(hs.MatrixFormat.kColwise.value),
+            int(hs.ObjSense.kMinimize.value), 0.0, np.zeros(m), np.zeros(m), upper,
+            self._rhs, self._rhs, self._indptr[:-1], self._index, value,
+            np.zeros(m, dtype=np.int32),
+        )  # fmt: skip
+        if self._basis is not None:
+            h.setBasis(self._basis)
+        h.run()
+        if h.getModelStatus() != hs.HighsModelStatus.kOptimal:
+            return None
+        self._basis = h.getBasis()
+        return np.maximum(np.asarray(h.getSolution().col_value), 0.0)
+
+
+_INF = math.inf
 
 
 # ---------------------------------------------------------------------------------------
@@ -558,27 +831,41 @@ def signed_distance(q: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]
         v = q - p
         d = float(np.linalg.norm(v))
         return -d, (v / d if d > 0 else np.zeros(2))
-    n = len(hull)
-    inside = True
-    best_in, best_dir_in = math.inf, np.zeros(2)
-    best_out, best_dir_out = math.inf, np.zeros(2)
-    for i in range(n):
-        a, b = hull[i], hull[(i + 1) % n]
-        e = b - a
-        normal = np.array([e[1], -e[0]]) / np.linalg.norm(e)  # outward for CCW
-        h = float((q - a) @ normal)
-        if h > 0:
-            inside = False
-        if -h < best_in:
-            best_in, best_dir_in = -h, normal
-        p = _segment_closest(q, a, b)
-        dist = float(np.linalg.norm(q - p))
-        if dist < best_out:
-            best_out = dist
-            best_dir_out = (q - p) / dist if dist > 0 else normal
-    if inside:
-        return best_in, best_dir_in
-    return -best_out, best_dir_out
+    return _distance_to_edges(q, _edges(hull))
+
+
+class _Edges(NamedTuple):
+    """The edges of a convex polygon (k >= 3 vertices, counter-clockwise): from ``a`` (k, 2)
+    along ``e`` (k, 2), outward unit ``normal`` (k, 2), squared length ``ee`` (k,)."""
+
+    a: np.ndarray
+    e: np.ndarray
+    normal: np.ndarray
+    ee: np.ndarray
+
+
+def _edges(hull: np.ndarray) -> _Edges:
+    a = hull
+    e = np.concatenate([hull[1:], hull[:1]]) - a
+    length = np.sqrt(e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+    normal = np.stack([e[:, 1] / length, -e[:, 0] / length], axis=1)  # outward for CCW
+    return _Edges(a, e, normal, e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+
+
+def _distance_to_edges(q: np.ndarray, edges: _Edges) -> tuple[float, np.ndarray]:
+    """:func:`signed_distance` for a polygon of 3 or more vertices, from its edges."""
+    a, e, normal, ee = edges
+    qa = q - a
+    h = qa[:, 0] * normal[:, 0] + qa[:, 1] * normal[:, 1]
+    if not (h > 0).any():  # inside: the nearest edge's distance and outward normal
+        i = int(np.argmin(-h))
+        return float(-h[i]), normal[i]
+    t = np.clip((qa[:, 0] * e[:, 0] + qa[:, 1] * e[:, 1]) / np.where(ee == 0, 1.0, ee), 0.0, 1.0)
+    t[ee == 0] = 0.0
+    off = q - (a + t[:, None] * e)  # from the nearest point of each edge to q
+    dist = np.sqrt(off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1])
+    i = int(np.argmin(dist))
+    return float(-dist[i]), (off[i] / dist[i] if dist[i] > 0 else normal[i])
 
 
 _LABELS = ("+x", "+x+y", "+y", "-x+y", "-x", "-x-y", "-y", "+x-y")
@@ -588,6 +875,23 @@ def direction_label(v: Sequence[float] | np.ndarray) -> str:
     """The nearest of 8 world direction labels (``+x``, ``+x+y``, ...) of a 2D vector."""
     ang = math.atan2(float(v[1]), float(v[0]))
     return _LABELS[round(ang / (math.pi / 4)) % 8]
+
+
+_SUPPORT_HULLS: dict[bytes, tuple[np.ndarray, _Edges | None]] = {}
+
+
+def _support_hull(points: np.ndarray) -> tuple[np.ndarray, _Edges | None]:
+    """``convex_hull_2d(points)`` and its edges (None below 3 vertices), cached per points
+    (read-only arrays)."""
+
+    def make() -> tuple[np.ndarray, _Edges | None]:
+        hull = convex_hull_2d(points)
+        edges = _edges(hull) if len(hull) >= 3 else None
+        _frozen(hull, *(edges or ()))
+        return hull, edges
+
+    points = np.ascontiguousarray(points, dtype=float)
+    return _memo(_SUPPORT_HULLS, points.tobytes(), make)
 
 
 def _piece_margins(
@@ -601,7 +905,9 @@ def _piece_margins(
             continue
         support[c.body_b].append(np.asarray(c.points)[:, :2])
         supporters[c.body_b].add(c.body_a)
-    mass_com = [p.mass_and_com(config) for p in scene.pieces]
+    mass = [_mass_com_sizes(p, config)[0] for p in scene.pieces]
+    moment = [m * _mass_com_sizes(p, config)[1] for m, p in zip(mass, scene.pieces, strict=True)]
+    resting = [(j, supporters[j]) for j in range(n) if not scene.pieces[j].static and supporters[j]]
     out = []
     for i, piece in enumerate(scene.pieces):
         if piece.static:
@@ -612,15 +918,13 @@ def _piece_margins(
         grew = True
         while grew:
             grew = False
-            for j in range(n):
-                if j in seen or scene.pieces[j].static or not supporters[j]:
-                    continue
-                if supporters[j] <= seen:
+            for j, sup in resting:
+                if j not in seen and sup <= seen:
                     seen.add(j)
                     grew = True
         carried = sorted(seen - {i})
-        m = sum(mass_com[j][0] for j in seen)
-        com: np.ndarray = sum((mass_com[j][0] * mass_com[j][1] for j in seen), np.zeros(3)) / m
+        m = sum(mass[j] for j in seen)
+        com: np.ndarray = sum((moment[j] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
@@ -639,8 +943,9 @@ def _piece_margins(
                 )
             )  # fmt: skip
             continue
-        hull = convex_hull_2d(np.concatenate(support[i]))
-        dist, direction = signed_distance(com[:2], hull)
+        hull, edges = _support_hull(np.concatenate(support[i]))
+        q = com[:2]
+        dist, direction = signed_distance(q, hull) if edges is None else _distance_to_edges(q, edges)
         mm = dist / MM
         label = direction_label(direction) if np.any(direction) else None
         marginal = abs(mm) < marginal_mm

@@ -435,3 +435,80 @@ def test_a_conservative_equilibrium_is_a_permissive_one() -> None:
         assert feasible(cons, bodies, permissive=False)
         assert feasible(cs.contacts, bodies, permissive=True)
         assert analyse(scene, clearance=scene.physics.clearance).permissive_feasible is True
+
+
+# ---------------------------------------------------------------------------------------
+# Tilt directions proved without their LP (issue #24)
+# ---------------------------------------------------------------------------------------
+def _certificate(scene: Scene):  # noqa: ANN202 - sim.statics._ParallelCertificate
+    from sim.statics import _ParallelCertificate, _points
+
+    cs = scene_contacts(scene)
+    bodies = _bodies(scene, scene.physics)
+    cons = [c for c in cs.contacts if c.stacking and c.has_area]
+    return _ParallelCertificate(_points(cons, bodies, permissive=False), bodies, 8)
+
+
+def test_parallel_force_proof_of_a_two_cube_stack() -> None:
+    """Top cube shifted d = 4 mm in +x on a cube on the table; every force along u = z - s d.
+    Slid along u onto the table plane, a point at height h moves by s h along d. Load +x: the
+    top cube's centre (height 1.5a) lands at a/2 + d + 1.5 a s, its support (height a) spans
+    [d + a s, a + a s]: held while s <= (a/2 - d)/(a/2) = 0.551; the pair's centre
+    a/2 + d/2 + a s must stay on the table face [0, a]: s <= (a - d)/(2a) = 0.38764, the tilt
+    LP's tipping limit (test_block_on_block_inside). Load -x: the pair holds to
+    (a + d)/(2a) = 0.612, the top cube to 1, so friction decides: u leaves the inscribed
+    pyramid at s = mu = 0.45."""
+    d = 4 * MM
+    proof = _certificate(Scene("s", (cube("b", 0, 0, 0), cube("t", d, 0, A))))
+    tip = (A - d) / (2 * A)
+    assert proof(tip - 1e-6, (1.0, 0.0))
+    assert not proof(tip + 1e-6, (1.0, 0.0))
+    assert proof(MU - 1e-6, (-1.0, 0.0))
+    assert not proof(MU + 1e-6, (-1.0, 0.0))
+
+
+def _exact(report) -> str:  # noqa: ANN001 - StaticReport
+    floats = [report.tilt_margin_deg, *(p.margin_mm for p in report.pieces)]
+    return json.dumps(
+        [report.to_json(), [None if f is None else f.hex() for f in floats], report.tilt_direction],
+        sort_keys=True,
+    )
+
+
+def _solve_every_direction(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Turn the proofs off (every direction then gets its LP, the old path); count solves."""
+    import sim.statics as statics
+
+    solves = [0]
+    real = statics._Model.solve
+
+    def counted(self):  # noqa: ANN001, ANN202
+        solves[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(statics._Model, "solve", counted)
+    return solves
+
+
+def test_proved_directions_leave_every_report_unchanged_to_the_bit(monkeypatch) -> None:
+    """Skipping the proved directions changes no bit of any report: the shipped scenes and this
+    file's scenes with and without the proofs. The skipped LPs are the ones after the worst
+    direction, so the worst one still starts from the same basis."""
+    import sim.statics as statics
+    from sim.scene import load_scene, shipped_scene_path
+
+    scenes = [
+        load_scene(shipped_scene_path(n))
+        for n in ("kozo-tower", "kozo-marginal", "kozo-overhang", "cantilever-safe", "cantilever-tips")
+    ]
+    scenes += [tower(), _cantilever(13 * MM), Scene("s", (cube("b", 0, 0, 0), cube("t", 4 * MM, 0, A)))]
+    solves = _solve_every_direction(monkeypatch)
+    with_proofs = []
+    for s in scenes:
+        with_proofs.append(_exact(analyse(s, clearance=s.physics.clearance)))
+    proved = solves[0]
+    monkeypatch.setattr(statics._ParallelCertificate, "__call__", lambda self, s, d: False)
+    solves[0] = 0
+    without = [_exact(analyse(s, clearance=s.physics.clearance)) for s in scenes]
+    assert with_proofs == without
+    assert proved <= solves[0] - 5  # the proofs did skip LPs (5 of the shipped tower's 8)
