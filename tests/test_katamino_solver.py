@@ -160,6 +160,20 @@ def test_small_problems_match_brute_force() -> None:
     assert solvable >= 8 and unsolvable >= 3
 
 
+def test_l_p_u_do_not_tile_the_3x5() -> None:
+    # `solve --board 3x5 --pieces pentominoes:LPU` prints 0 solutions: right, the independent
+    # brute force finds no tiling either (pieces may be turned over). With L and P, only the V
+    # completes a 3x5 (of the seven 3-pentomino sets that tile it: FPU, LNV, LPV, LTY, NPU,
+    # PUV, PUY, found by the same brute force).
+    lpu = [PENTS.piece(n) for n in "LPU"]
+    assert brute_solutions(3, 5, lpu) == set() and solve_count("3x5", lpu).count == 0
+    with_l_p = {n for n in "FINTUVWXYZ"
+                if brute_solutions(3, 5, [PENTS.piece(m) for m in "LP" + n])}  # fmt: skip
+    assert with_l_p == {"V"}
+    assert solve_count("3x5", "pentominoes:LPV").count == len(
+        brute_solutions(3, 5, [PENTS.piece(n) for n in "LPV"])) > 0  # fmt: skip
+
+
 def test_mixed_sizes_with_copies_match_brute_force() -> None:
     duo = get_catalogue("katamino-duo")
     pcs = [duo.piece(n) for n in ("B", "C", "W1", "W2", "V1", "V2", "X")]  # 4+4+2+2+1+1+3

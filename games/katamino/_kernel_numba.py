@@ -5,7 +5,9 @@ Imported only to build the kernel (``games.katamino._kernel_native`` loads the r
 numba). :func:`build` compiles ``search`` once, for the one signature :data:`SIGNATURE`, with
 no Python wrapper, no bounds checks and numpy's error model (no exception paths), and returns
 its machine code as an object file: the object references no outside symbol, so any LLVM JIT
-can link it into a process.
+can link it into a process. Two helpers are written as LLVM IR (numba intrinsics): the
+population count, and ``_fits4``, whose four lanes are one vector operation (LLVM lowers it
+to AVX2 here, to SSE2 or scalar code on CPUs without).
 """
 
 from __future__ import annotations

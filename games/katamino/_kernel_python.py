@@ -7,13 +7,17 @@ The search fills the lowest empty cell of the board with every fitting placement
 there, type by type, decrementing the type's count (copies are never permuted). Candidates
 come from a table keyed on the empty cell and on the ``wbits`` board bits after it: row
 ``c << wbits | window`` lists, type by type in the original order, only the placements
-anchored at ``c`` that miss those bits, so most collisions are never looked at. The table is
-keyed on the unused pieces too: ``rtypes[r]``, the types present in row ``r``, against the
-bitmask of the types still available, ends a node whose row has none left without reading an
-entry; otherwise one branch-free pass over the row (``_fits``, vectorised when compiled)
-gives the bits of the entries that fit and whose type is available, taken lowest first.
-The order of the candidates, so the node tree, is that of the plain table (``wbits = 0``, the
-Python backend's, whose row is the cell).
+anchored at ``c`` that miss those bits, so most collisions are never looked at; each row is
+padded to whole groups of ``LANES`` entries (pad entries have a type that is never
+available), so one pass over the row (``_fits``) tests four entries at a time (one vector
+operation when compiled) and gives the bits of the entries that fit and whose type is
+available. The table is keyed on the unused pieces too: ``rtypes[r]``, the types present in
+row ``r``, against the bitmask of the types still available. That test is made for all of a
+node's candidates at once, before any is visited (``_alive``): a candidate whose child's row
+has no type left (or, with ``hole``, that walls in an empty cell) is a dead end, counted as
+a node but never pushed, so about two thirds of the nodes cost a few instructions each and
+no branch of their own. The order of the candidates, so the node tree, is that of the plain
+table (``wbits = 0``, the Python backend's, whose row is the cell).
 
 Two optional cuts, each counting the node it cuts (so node counts differ with them on):
 ``hole`` drops a board with an empty cell walled in on every side (valid when no piece is a
@@ -23,8 +27,8 @@ the smallest). The search is an explicit stack (no recursion) whose state lives 
 caller-owned arrays, so a call can stop after a batch of stored solutions and a later call
 resumes exactly where it stopped (lazy enumeration).
 
-The helpers below (``_ZERO`` ... ``_store``, and ``_CUTS``) are the only part the compiled
-version replaces.
+The helpers below (``_ZERO`` ... ``_store``, ``_fits4``, ``_CUTS``; ``WINDOW_BITS`` is
+fixed when compiled) are the only part the compiled version replaces.
 """
 
 from __future__ import annotations

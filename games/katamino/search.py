@@ -1,7 +1,7 @@
 """Running the kernels: backend choice (compiled or pure Python) and resumable searches.
 
 The backend is ``"numba"`` (compiled by numba, 64-bit boards: the target's bounding box has at
-most 64 cells, and at most 64 piece types), ``"python"`` (any size, about 50 times slower) or
+most 64 cells, and at most 63 piece types), ``"python"`` (any size, about 50 times slower) or
 ``"auto"`` (numba when it is installed and the problem fits, else python). The environment
 variable ``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it.
 The compiled kernel is linked when a search first runs with it, from the object file numba
