@@ -187,8 +187,11 @@ class Search:
         self.backend = resolve_backend(backend, problem.nbits, len(problem.types))
         if keep:
             self._ptr, self.ids = problem.restricted(keep)
+            self._masks = tuple(problem.masks[i] for i in self.ids)
         else:
             self._ptr, self.ids = problem.ptr, tuple(range(len(problem.masks)))
+            self._masks = problem.masks
+        self._table: Any = None  # built on the first kernel run, shared by every root
         self._roots = list(roots) if roots is not None else None
         self._ri = 0
         self.finished = False
@@ -203,7 +206,6 @@ class Search:
     def _fresh(self, root: int | None) -> None:
         problem = self.problem
         depth = problem.n_pieces + 1
-        masks = [problem.masks[i] for i in self.ids]
         counts = problem.counts()
         nt = len(counts)
         start = problem.start
@@ -215,7 +217,9 @@ class Search:
         state: Any
         a: dict[str, Any] = {"root": root, "base": (self.solutions, self.nodes), "done": False}
         if self.backend == "numba":
-            table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, nt)
+            if self._table is None:
+                self._table = _cached_table(tuple(self._ptr), tuple(self._masks), problem.nbits, nt)
+            table = self._table
             state = np.zeros(5, np.int64)
             stack: Any = np.zeros(depth * SLOT, np.uint64)
             stack[0] = start
@@ -230,13 +234,15 @@ class Search:
                          int(self._prune), int(self._hole), *p[9:])  # fmt: skip
             a["keep"] = (table, arrays)  # the buffers the addresses point into
         else:
-            rows, pmasks, ids, kinds = window_table(self._ptr, masks, problem.nbits, nt, 0)
+            if self._table is None:
+                rows, pmasks, ids, kinds = window_table(self._ptr, self._masks, problem.nbits, nt, 0)
+                self._table = (rows.tolist(), row_types(rows, kinds, nt), pmasks.tolist(),
+                               kinds.tolist(), ids.tolist())  # fmt: skip
             state = [0] * 5
             stack = [0] * (depth * SLOT)
             stack[0] = start
             a["args"] = (
-                problem.full, rows.tolist(), row_types(rows, kinds, nt), pmasks.tolist(),
-                kinds.tolist(), ids.tolist(), 0,
+                problem.full, *self._table, 0,
                 counts, nt, single, problem.sizes(), list(problem.shifts), list(problem.strides),
                 self._prune, self._hole, state, stack, [0] * depth,
             )  # fmt: skip
