@@ -157,8 +157,11 @@ def _helpers() -> dict:
         "_lowest_bit": _lowest_bit,
         "_fits4": _fits4,
     }
-    for name in ("_neighbours", "_walled_in", "_available", "_fits", "_alive", "_save"):
+    for name in ("_neighbours", "_walled_in", "_available", "_save"):
         h[name] = _compile(getattr(_src, name), h, inline="always")
+    # the lane-group pass and the row look-ahead: the compiled kernel's versions
+    h["_fits"] = _compile(_src._fits_lanes, h, inline="always")
+    h["_alive"] = _compile(_src._alive_rows, h, inline="always")
     h["_regions_ok"] = _compile(_src._regions_ok, h)
     return h
 

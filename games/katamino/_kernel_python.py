@@ -17,7 +17,11 @@ node's candidates at once, before any is visited (``_alive``): a candidate whose
 has no type left (or, with ``hole``, that walls in an empty cell) is a dead end, counted as
 a node but never pushed, so about two thirds of the nodes cost a few instructions each and
 no branch of their own. The order of the candidates, so the node tree, is that of the plain
-table (``wbits = 0``, the Python backend's, whose row is the cell).
+table (``wbits = 0``, the Python backend's, whose row is the cell). Two helpers have a plain
+Python form for the Python backend (``_fits`` entry by entry, ``_alive`` with the hole check
+alone: both faster in Python) beside the form the compiler gets (``_fits_lanes``,
+``_alive_rows``); since ``_alive`` only drops candidates without a child, the two forms give
+the same nodes, counts and order, which the tests compare.
 
 Two optional cuts, each counting the node it cuts (so node counts differ with them on):
 ``hole`` drops a board with an empty cell walled in on every side (valid when no piece is a
@@ -152,8 +156,18 @@ def _fits4(masks, kinds, j, b, avail):  # noqa: ANN001, ANN201
 
 
 def _fits(masks, kinds, lo, hi, b, avail):  # noqa: ANN001, ANN201
-    """Bit ``j - lo`` set for each entry ``j`` in ``lo:hi`` (at most 64, whole lane groups) that
-    misses board ``b`` and whose type is in ``avail``."""
+    """Bit ``j - lo`` set for each entry ``j`` in ``lo:hi`` (at most 64) that misses board
+    ``b`` and whose type is in ``avail`` (the Python backend's: entry by entry; the compiled
+    kernel's is ``_fits_lanes``)."""
+    bits = 0
+    for j in range(lo, hi):
+        if not masks[j] & b and (avail >> kinds[j]) & 1:
+            bits |= 1 << (j - lo)
+    return bits
+
+
+def _fits_lanes(masks, kinds, lo, hi, b, avail):  # noqa: ANN001, ANN201
+    """``_fits`` by whole lane groups (``_fits4``): the compiled kernel's."""
     bits = _ZERO
     for j in range(lo, hi, LANES):
         bits |= _fits4(masks, kinds, j, b, avail) << _u(j - lo)
@@ -162,6 +176,23 @@ def _fits(masks, kinds, lo, hi, b, avail):  # noqa: ANN001, ANN201
 
 def _alive(cand, base, b, avail, single, masks, kinds, rtypes, full, wbits, wmask, hole, shifts,
            strides):  # noqa: ANN001, ANN201  # fmt: skip
+    """The Python backend's ``_alive_rows``: only the hole check drops candidates (looking up
+    every child's row first costs more than it saves in Python). The node tree, its order and
+    its count are the same either way: a dropped candidate is one without a child."""
+    if not hole:
+        return cand
+    keep = 0
+    x = cand
+    while x:
+        j = _lowest_bit(x)
+        x &= x - 1
+        if not _walled_in(full & ~(b | masks[base + j]), shifts, strides):
+            keep |= 1 << j
+    return keep
+
+
+def _alive_rows(cand, base, b, avail, single, masks, kinds, rtypes, full, wbits, wmask, hole,
+                shifts, strides):  # noqa: ANN001, ANN201  # fmt: skip
     """Of the candidates ``cand`` (bits relative to entry ``base``) of board ``b``, those worth
     descending into: the ones that fill the board, and the others whose child's row has a
     type still available (with ``hole``: and that wall in no empty cell). A dropped candidate
