@@ -160,6 +160,20 @@ def test_small_problems_match_brute_force() -> None:
     assert solvable >= 8 and unsolvable >= 3
 
 
+def test_l_p_u_do_not_tile_the_3x5() -> None:
+    # `solve --board 3x5 --pieces pentominoes:LPU` prints 0 solutions: right, the independent
+    # brute force finds no tiling either (pieces may be turned over). With L and P, only the V
+    # completes a 3x5 (of the seven 3-pentomino sets that tile it: FPU, LNV, LPV, LTY, NPU,
+    # PUV, PUY, found by the same brute force).
+    lpu = [PENTS.piece(n) for n in "LPU"]
+    assert brute_solutions(3, 5, lpu) == set() and solve_count("3x5", lpu).count == 0
+    with_l_p = {n for n in "FINTUVWXYZ"
+                if brute_solutions(3, 5, [PENTS.piece(m) for m in "LP" + n])}  # fmt: skip
+    assert with_l_p == {"V"}
+    assert solve_count("3x5", "pentominoes:LPV").count == len(
+        brute_solutions(3, 5, [PENTS.piece(n) for n in "LPV"])) > 0  # fmt: skip
+
+
 def test_mixed_sizes_with_copies_match_brute_force() -> None:
     duo = get_catalogue("katamino-duo")
     pcs = [duo.piece(n) for n in ("B", "C", "W1", "W2", "V1", "V2", "X")]  # 4+4+2+2+1+1+3
@@ -494,7 +508,9 @@ def test_mask_text_round_trip_and_3d_partial() -> None:
 def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
     """Each row of the compiled kernel's candidate table (cell c, the 8 board bits after it w)
     lists exactly the placements anchored at c that miss the bits of w, in the plain table's
-    order, with their type; checked against a direct scan of the problem's placements."""
+    order, with their type, then pad entries (id -1, type nt, mask 0) up to a multiple of 4;
+    checked against a direct scan of the problem's placements. The rows past the last cell
+    (a full board's) are empty."""
     import numpy as np
 
     from games.katamino import Problem, Target
@@ -502,7 +518,8 @@ def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
 
     p = Problem(Target.rectangle(5, 6), "pentominoes")
     nt = len(p.counts())
-    ptr, masks, ids, kinds, skip = window_table(p.ptr, list(p.masks), p.nbits, nt, 8)
+    ptr, masks, ids, kinds = window_table(p.ptr, list(p.masks), p.nbits, nt, 8)
+    assert len(ptr) == (p.nbits + 1) * 256 + 1 and ptr[p.nbits * 256] == ptr[-1] == len(ids)
     rng = random.Random(7)
     for _ in range(200):
         c, w = rng.randrange(p.nbits), rng.randrange(256)
@@ -513,20 +530,18 @@ def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
             if not (p.masks[i] >> (c + 1)) & w
         ]
         row = c * 256 + w
-        got = list(zip(ids[ptr[row] : ptr[row + 1]].tolist(),
-                       kinds[ptr[row] : ptr[row + 1]].tolist(), strict=True))  # fmt: skip
-        assert got == want
-        assert all(int(masks[k]) == p.masks[int(ids[k])] for k in range(ptr[row], ptr[row + 1]))
-        # skip[k]: the first entry of the row past the run of k's type
-        for k in range(ptr[row], ptr[row + 1]):
-            end = int(skip[k])
-            assert all(kinds[j] == kinds[k] for j in range(k, end))
-            assert end == ptr[row + 1] or kinds[end] != kinds[k]
-    assert np.all(np.diff(ptr) >= 0)
-    # row_types: the bitmask of the types present in each row
-    rtypes = row_types(ptr, kinds)
+        lo, hi = int(ptr[row]), int(ptr[row + 1])
+        got = list(zip(ids[lo:hi].tolist(), kinds[lo:hi].tolist(), strict=True))
+        pad = (-len(want)) % 4
+        assert got == want + [(-1, nt)] * pad
+        assert all(int(masks[k]) == p.masks[int(ids[k])] for k in range(lo, hi - pad))
+        assert not masks[hi - pad : hi].any()
+    assert np.all(np.diff(ptr) % 4 == 0)
+    # row_types: the bitmask of the (real) types present in each row
+    rtypes = row_types(ptr, kinds, nt)
     for row in rng.sample(range(len(ptr) - 1), 300):
-        assert int(rtypes[row]) == sum({1 << int(k) for k in kinds[ptr[row] : ptr[row + 1]]})
+        real = {1 << int(k) for k in kinds[ptr[row] : ptr[row + 1]] if k < nt}
+        assert rtypes[row] == sum(real)
 
 
 @pytest.mark.parametrize("backend", ["numba", "python"])

@@ -28,14 +28,14 @@ from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 _SOURCES = ("_kernel_python.py", "_kernel_numba.py", "_kernel_native.py")
-_MAGIC = b"tablesim-katamino-kernel 1\n"
+_MAGIC = b"tablesim-katamino-kernel 2\n"
 _VP, _I64 = ctypes.c_void_p, ctypes.c_int64
 ARGTYPES = (
     ctypes.c_uint64, _VP, _VP, _VP, _VP, _VP, _I64,  # full, table (ptr, rtypes, masks, kinds,
     # wids), wbits
     _VP, _I64, ctypes.c_uint64, _VP, _VP, _VP, _I64, _I64,  # counts, nt, single, sizes,
     # shifts, strides, prune, hole
-    _VP, _VP, _VP, _VP, _VP, _VP, _VP,  # state, boards, bases, ends, bitss, tys, chosen
+    _VP, _VP, _VP,  # state, stack, chosen
     _VP, _I64, _I64, _I64,  # out, width, out_rows, stop_after
 )  # fmt: skip
 """ctypes argument types of the entry point, in ``_kernel_python.search``'s order (arrays by

@@ -5,7 +5,9 @@ Imported only to build the kernel (``games.katamino._kernel_native`` loads the r
 numba). :func:`build` compiles ``search`` once, for the one signature :data:`SIGNATURE`, with
 no Python wrapper, no bounds checks and numpy's error model (no exception paths), and returns
 its machine code as an object file: the object references no outside symbol, so any LLVM JIT
-can link it into a process.
+can link it into a process. Two helpers are written as LLVM IR (numba intrinsics): the
+population count, and ``_fits4``, whose four lanes are one vector operation (LLVM lowers it
+to AVX2 here, to SSE2 or scalar code on CPUs without).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros as _tz
 
 from games.katamino import _kernel_python as _src
@@ -30,12 +34,57 @@ def _u(x):  # noqa: ANN001, ANN202
     return np.uint64(x)
 
 
+@intrinsic
+def _ctpop(typingctx, x):  # noqa: ANN001, ANN202
+    """LLVM's population count (one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _fits4_vector(typingctx, masks, kinds, j, b, avail):  # noqa: ANN001, ANN202
+    """``_kernel_python._fits4`` as one 4-lane vector operation: load 4 masks and 4 types at
+    entry ``j``, test each mask against ``b`` and each type against ``avail``, and return the
+    4 results as the low bits of an integer (AVX2: a load, and, compare, variable shift and
+    movemask)."""
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        m, k, jj, bb, av = args
+        i64, i8 = ir.IntType(64), ir.IntType(8)
+        v4, v4i8, v4i1 = ir.VectorType(i64, 4), ir.VectorType(i8, 4), ir.VectorType(ir.IntType(1), 4)
+        zero4 = ir.Constant(v4, [0] * 4)
+        lanes = ir.Constant(ir.VectorType(ir.IntType(32), 4), [0] * 4)
+
+        def splat(x):  # noqa: ANN001, ANN202
+            one = builder.insert_element(ir.Constant(v4, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+            return builder.shuffle_vector(one, ir.Constant(v4, ir.Undefined), lanes)
+
+        vm = builder.load(builder.bitcast(builder.gep(m, [jj]), v4.as_pointer()), align=8)
+        vk = builder.zext(builder.load(builder.bitcast(builder.gep(k, [jj]), v4i8.as_pointer()), align=1), v4)
+        fit = builder.icmp_unsigned("==", builder.and_(vm, splat(bb)), zero4)
+        left = builder.trunc(builder.lshr(splat(av), vk), v4i1)
+        ok = builder.bitcast(builder.and_(fit, left), ir.IntType(4))
+        return builder.zext(ok, i64)
+
+    return types.uint64(masks, kinds, types.int64, types.uint64, types.uint64), codegen
+
+
 @njit(inline="always", **_OPTIONS)
 def _popcount(x):  # noqa: ANN001, ANN202
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(inline="always", **_OPTIONS)
+def _fits4(masks, kinds, j, b, avail):  # noqa: ANN001, ANN202
+    return _fits4_vector(masks, kinds, np.int64(j), np.uint64(b), np.uint64(avail))
+
+
+@njit(inline="always", **_OPTIONS)
+def _i(x):  # noqa: ANN001, ANN202
+    return np.int64(x)
 
 
 @njit(inline="always", **_OPTIONS)
@@ -52,7 +101,9 @@ def _first_empty(b):  # noqa: ANN001, ANN202
 
 @njit(inline="always", **_OPTIONS)
 def _window(b, c, wmask):  # noqa: ANN001, ANN202
-    return np.int64(((b >> np.uint64(c)) >> np.uint64(1)) & wmask)
+    # c is 64 only on a full 64-cell board, whose row is one of the empty rows of cell 64
+    # whatever the window: "& 63" keeps the shift defined
+    return np.int64(((b >> np.uint64(c & 63)) >> np.uint64(1)) & wmask)
 
 
 @njit(inline="always", **_OPTIONS)
@@ -74,7 +125,7 @@ SIGNATURE = (
     types.uint64, types.CPointer(types.int32), _U64P, _U64P, types.CPointer(types.uint8), _I64P, _I64,  # full, table
     _I64P, _I64, types.uint64, _I64P, _U64P, _I64P, _I64, _I64,  # counts, nt, single, sizes,
     # shifts, strides, cuts
-    _I64P, _U64P, _I64P, _I64P, _U64P, _I64P, _I64P,  # state, the stack
+    _I64P, _U64P, _I64P,  # state, the stack, chosen
     _I64P, _I64, _I64, _I64,  # out, width, out_rows, stop_after
 )  # fmt: skip
 """The argument types of ``_kernel_python.search`` in its compiled form (it returns int64)."""
@@ -97,15 +148,20 @@ def _helpers() -> dict:
         "_ZERO": np.uint64(0),
         "_ONE": np.uint64(1),
         "_u": _u,
+        "_i": _i,
         "_popcount": _popcount,
         "_gcd": _gcd,
         "_first_empty": _first_empty,
         "_window": _window,
         "_store": _store,
         "_lowest_bit": _lowest_bit,
+        "_fits4": _fits4,
     }
-    for name in ("_neighbours", "_walled_in", "_available", "_fits"):
+    for name in ("_neighbours", "_walled_in", "_available", "_save"):
         h[name] = _compile(getattr(_src, name), h, inline="always")
+    # the lane-group pass and the row look-ahead: the compiled kernel's versions
+    h["_fits"] = _compile(_src._fits_lanes, h, inline="always")
+    h["_alive"] = _compile(_src._alive_rows, h, inline="always")
     h["_regions_ok"] = _compile(_src._regions_ok, h)
     return h
 

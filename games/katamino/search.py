@@ -1,7 +1,7 @@
 """Running the kernels: backend choice (compiled or pure Python) and resumable searches.
 
 The backend is ``"numba"`` (compiled by numba, 64-bit boards: the target's bounding box has at
-most 64 cells, and at most 64 piece types), ``"python"`` (any size, about 50 times slower) or
+most 64 cells, and at most 63 piece types), ``"python"`` (any size, about 50 times slower) or
 ``"auto"`` (numba when it is installed and the problem fits, else python). The environment
 variable ``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it.
 The compiled kernel is linked when a search first runs with it, from the object file numba
@@ -17,18 +17,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from games.katamino._kernel_python import LANES, SLOT, WINDOW_BITS
 from games.katamino.errors import SolverError
 from games.katamino.problem import Problem
 
 if TYPE_CHECKING:
     from games.katamino._kernel_native import Kernel
 
-WINDOW_BITS = 7
-"""Board bits after the empty cell that key the compiled kernel's candidate table."""
 BACKEND_ENV = "TABLESIM_SOLVER_BACKEND"
 BACKENDS = ("auto", "numba", "python")
 MAX_NUMBA_BITS = 64
-MAX_NUMBA_TYPES = 64
+MAX_NUMBA_TYPES = 63
 
 _numba_kernels: dict[int, Kernel] = {}
 
@@ -44,61 +43,76 @@ def numba_kernel(cuts: int = 0) -> Kernel:
     return _numba_kernels[cuts]
 
 
-Table = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""``(ptr, masks, ids, kinds, skip)``: see :func:`window_table`."""
+Table = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(ptr, masks, ids, kinds)``: see :func:`window_table`."""
 
 
 def window_table(
     ptr: Sequence[int], masks: Sequence[int], nbits: int, nt: int, wbits: int = WINDOW_BITS
 ) -> Table:
-    """The kernel's candidate table (see ``_kernel_python``): ``(ptr, masks, ids, kinds, skip)``,
+    """The kernel's candidate table (see ``_kernel_python``): ``(ptr, masks, ids, kinds)``,
     where row ``c * 2**wbits + w`` (cell ``c``, ``w`` the ``wbits`` board bits after it) lists,
     in the order of the plain table ``ptr``/``masks`` (grouped by anchor cell then type), the
-    placements anchored at ``c`` that miss the bits set in ``w``. Shapes: ``ptr``
-    (nbits * 2**wbits + 1,) int64; ``masks`` (entries,) uint64 (masks of at most 64 bits unless
-    ``wbits`` is 0); ``ids``, ``kinds`` and ``skip`` (entries,) int64: placement index, type,
-    and the first entry of the row past this type's entries."""
+    placements anchored at ``c`` that miss the bits set in ``w``, then pad entries up to a
+    multiple of ``LANES`` (id -1, type ``nt``: never available, mask 0). The rows of cell
+    ``nbits`` (the full board's) are empty. Shapes: ``ptr`` ((nbits + 1) * 2**wbits + 1,)
+    int64; ``masks`` (entries,) uint64 (Python integers when ``wbits`` is 0, the Python
+    backend's plain table: any board size); ``ids`` and ``kinds`` (entries,) int64: placement
+    index and type."""
     nw = 1 << wbits
     starts = np.asarray(ptr[: nbits * nt + 1], dtype=np.int64)
     groups = starts[1:] - starts[:-1]  # (cell, type) sizes
     kinds_all = np.repeat(np.tile(np.arange(nt, dtype=np.int64), nbits), groups)
-    if wbits == 0:  # the plain table, for the Python backend (any board size)
-        rows = np.asarray([ptr[c * nt] for c in range(nbits + 1)], dtype=np.int64)
+    sizes = np.zeros((nbits + 1, nw), dtype=np.int64)  # entries per row before padding
+    if wbits == 0:
+        sizes[:nbits, 0] = starts[nt::nt] - starts[: nbits * nt : nt]
         ids = np.arange(len(masks), dtype=np.int64)
-        return rows, np.asarray(masks, dtype=object), ids, kinds_all, _skips(rows, kinds_all, nt)
-    pats = np.arange(nw, dtype=np.uint64)
-    all_masks = np.asarray(masks, dtype=np.uint64)
-    sizes = np.zeros((nbits, nw), dtype=np.int64)
-    chunks: list[np.ndarray] = []
-    for c in range(nbits):
-        lo, hi = ptr[c * nt], ptr[(c + 1) * nt]
-        seg = all_masks[lo:hi]
-        if c + 1 < 64:
-            win = (seg >> np.uint64(c + 1)) & np.uint64(nw - 1)
-        else:
-            win = np.zeros(len(seg), dtype=np.uint64)
-        fits = (win[None, :] & pats[:, None]) == 0  # (nw, k), row-major: window, then order
-        sizes[c] = fits.sum(axis=1)
-        chunks.append(np.nonzero(fits)[1] + lo)
-    wptr = np.zeros(nbits * nw + 1, dtype=np.int64)
-    np.cumsum(sizes.ravel(), out=wptr[1:])
-    ids = np.concatenate(chunks).astype(np.int64)
-    kinds = np.ascontiguousarray(kinds_all[ids], dtype=np.int64)
-    return wptr, all_masks[ids], ids, kinds, _skips(wptr, kinds, nt)
+    else:
+        pats = np.arange(nw, dtype=np.uint64)
+        all_masks = np.asarray(masks, dtype=np.uint64)
+        chunks: list[np.ndarray] = []
+        for c in range(nbits):
+            lo, hi = ptr[c * nt], ptr[(c + 1) * nt]
+            seg = all_masks[lo:hi]
+            if c + 1 < 64:
+                win = (seg >> np.uint64(c + 1)) & np.uint64(nw - 1)
+            else:
+                win = np.zeros(len(seg), dtype=np.uint64)
+            fits = (win[None, :] & pats[:, None]) == 0  # (nw, k), row-major: window, then order
+            sizes[c] = fits.sum(axis=1)
+            chunks.append(np.nonzero(fits)[1] + lo)
+        ids = np.concatenate(chunks).astype(np.int64) if chunks else np.zeros(0, np.int64)
+    n = sizes.ravel()
+    padded = -(-n // LANES) * LANES
+    wptr = np.zeros(len(n) + 1, dtype=np.int64)
+    np.cumsum(padded, out=wptr[1:])
+    # where each unpadded entry goes: its row's new start plus its place in the row
+    old = np.zeros(len(n) + 1, dtype=np.int64)
+    np.cumsum(n, out=old[1:])
+    row_of = np.repeat(np.arange(len(n)), n)
+    dest = wptr[row_of] + np.arange(len(ids)) - old[row_of]
+    out_ids = np.full(wptr[-1], -1, dtype=np.int64)
+    out_ids[dest] = ids
+    out_kinds = np.full(wptr[-1], nt, dtype=np.int64)
+    out_kinds[dest] = kinds_all[ids]
+    if wbits == 0:
+        out_masks = np.zeros(wptr[-1], dtype=object)
+        out_masks[dest] = np.asarray(masks, dtype=object)[ids] if len(ids) else []
+    else:
+        out_masks = np.zeros(wptr[-1], dtype=np.uint64)
+        out_masks[dest] = all_masks[ids]
+    return wptr, out_masks, out_ids, out_kinds
 
 
-def _skips(rows: np.ndarray, kinds: np.ndarray, nt: int) -> np.ndarray:
-    """For each entry, the end of its run of one type within its row (rows: row starts)."""
-    row_of = np.repeat(np.arange(len(rows) - 1), np.diff(rows))
-    group = row_of * nt + kinds  # non-decreasing: rows in order, types in order within a row
-    return np.searchsorted(group, group, side="right").astype(np.int64)
-
-
-def row_types(ptr: np.ndarray, kinds: np.ndarray) -> np.ndarray:
-    """For each row of a candidate table, the bitmask of the types of its entries (uint64)."""
-    out = np.zeros(len(ptr) - 1, dtype=np.uint64)
+def row_types(ptr: np.ndarray, kinds: np.ndarray, nt: int) -> list[int]:
+    """For each row of a candidate table, the bitmask of the types of its entries (pad
+    entries, of type ``nt``, left out): Python integers, any number of types."""
     row_of = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
-    np.bitwise_or.at(out, row_of, np.left_shift(np.uint64(1), kinds.astype(np.uint64)))
+    real = kinds < nt
+    out = [0] * (len(ptr) - 1)
+    for t in range(nt):
+        for r in np.unique(row_of[real & (kinds == t)]).tolist():
+            out[r] |= 1 << t
     return out
 
 
@@ -108,8 +122,9 @@ def _cached_table(ptr: tuple[int, ...], masks: tuple[int, ...], nbits: int,
     """The compiled kernel's ``(ptr, rtypes, masks, kinds, ids)`` (:func:`window_table` and
     :func:`row_types`; kinds as uint8), kept for the next searches of the same problem (a symmetry plan runs one search
     per orbit; a duel asks the same board again and again)."""
-    wptr, wmasks, ids, kinds, _skip = window_table(ptr, masks, nbits, nt)
-    table = (wptr.astype(np.int32), row_types(wptr, kinds), wmasks, kinds.astype(np.uint8), ids)
+    wptr, wmasks, ids, kinds = window_table(ptr, masks, nbits, nt)
+    rtypes = np.asarray(row_types(wptr, kinds, nt), dtype=np.uint64)
+    table = (wptr.astype(np.int32), rtypes, wmasks, kinds.astype(np.uint8), ids)
     for a in table:
         a.setflags(write=False)
     return table
@@ -172,8 +187,11 @@ class Search:
         self.backend = resolve_backend(backend, problem.nbits, len(problem.types))
         if keep:
             self._ptr, self.ids = problem.restricted(keep)
+            self._masks = tuple(problem.masks[i] for i in self.ids)
         else:
             self._ptr, self.ids = problem.ptr, tuple(range(len(problem.masks)))
+            self._masks = problem.masks
+        self._table: Any = None  # built on the first kernel run, shared by every root
         self._roots = list(roots) if roots is not None else None
         self._ri = 0
         self.finished = False
@@ -188,7 +206,6 @@ class Search:
     def _fresh(self, root: int | None) -> None:
         problem = self.problem
         depth = problem.n_pieces + 1
-        masks = [problem.masks[i] for i in self.ids]
         counts = problem.counts()
         nt = len(counts)
         start = problem.start
@@ -200,15 +217,16 @@ class Search:
         state: Any
         a: dict[str, Any] = {"root": root, "base": (self.solutions, self.nodes), "done": False}
         if self.backend == "numba":
-            table = _cached_table(tuple(self._ptr), tuple(masks), problem.nbits, nt)
+            if self._table is None:
+                self._table = _cached_table(tuple(self._ptr), tuple(self._masks), problem.nbits, nt)
+            table = self._table
             state = np.zeros(5, np.int64)
-            boards: Any = np.zeros(depth, np.uint64)
-            boards[0] = start
+            stack: Any = np.zeros(depth * SLOT, np.uint64)
+            stack[0] = start
             i64 = np.int64
             arrays = (np.asarray(counts, i64), np.asarray(problem.sizes(), i64),
                       np.asarray(problem.shifts, np.uint64), np.asarray(problem.strides, i64),
-                      state, boards, np.zeros(depth, i64), np.zeros(depth, i64),
-                      np.zeros(depth, np.uint64), np.zeros(depth, i64), np.zeros(depth, i64))  # fmt: skip
+                      state, stack, np.zeros(depth, i64))  # fmt: skip
             p = [x.__array_interface__["data"][0] for x in (*table, *arrays)]
             # search's arguments before `out`: full, the table, wbits, counts, nt, sizes,
             # shifts, strides, prune, hole, state and the stack
@@ -216,15 +234,17 @@ class Search:
                          int(self._prune), int(self._hole), *p[9:])  # fmt: skip
             a["keep"] = (table, arrays)  # the buffers the addresses point into
         else:
-            rows, _, _, kinds, _skip = window_table(self._ptr, masks, problem.nbits, nt, 0)
+            if self._table is None:
+                rows, pmasks, ids, kinds = window_table(self._ptr, self._masks, problem.nbits, nt, 0)
+                self._table = (rows.tolist(), row_types(rows, kinds, nt), pmasks.tolist(),
+                               kinds.tolist(), ids.tolist())  # fmt: skip
             state = [0] * 5
-            boards = [0] * depth
-            boards[0] = start
+            stack = [0] * (depth * SLOT)
+            stack[0] = start
             a["args"] = (
-                problem.full, rows.tolist(), row_types(rows, kinds).tolist(), masks,
-                kinds.tolist(), range(len(masks)), 0,
+                problem.full, *self._table, 0,
                 counts, nt, single, problem.sizes(), list(problem.shifts), list(problem.strides),
-                self._prune, self._hole, state, boards, *([0] * depth for _ in range(5)),
+                self._prune, self._hole, state, stack, [0] * depth,
             )  # fmt: skip
         a["state"] = state
         self._a = a
