@@ -1,7 +1,7 @@
 """Slow Katamino duel checks: every shipped card re-verified, every handicap replacement, every
 3D draft, the difficulty figures, the generator's reproducibility and a longer bot match.
 
-Run with ``pytest -m slow tests/test_katamino_duel_slow.py`` (about 3 minutes on one core).
+Run with ``pytest -m slow tests/test_katamino_duel_slow.py`` (about 5 minutes on one core).
 """
 
 from __future__ import annotations
@@ -166,8 +166,10 @@ def test_smart_wins_three_quarters_of_normal_games_against_random() -> None:
     assert won >= 0.75 * n
 
 
-FAIR_CASES = [("child-adult", "normal", 0), ("handicap", "difficult", 0),
-              ("handicap", "difficult", 1)]  # fmt: skip
+FAIR_CASES = [("child-adult", "normal", 0), ("handicap", "difficult", 0)]
+"""``--weaker 1`` is the mirror of ``--weaker 0`` (the deck holds each side both ways round;
+measured: seat 0 wins 50.0 % / 57.0 %, the complements of 50.0 % / 43.0 %), left out for time
+(84 s of CPU a handicap deck)."""
 
 
 @pytest.mark.parametrize(("mode", "level", "weaker"), FAIR_CASES)
@@ -191,10 +193,13 @@ def test_the_exact_random_chance_agrees_with_played_games() -> None:
     # the enumeration follows one solution per race; real random bots choose among every
     # sensible placement (each at the same cost) and draw gifts and replacements by their
     # seeds: over 40 played games the count stays within the binomial 99.9 % range of n p
-    card = cards("difficult")[2]
-    p = random_chance(side_state("handicap", card.id, card.halves,
-                                 default_speeds("handicap", "difficult", 1), 1))  # fmt: skip
-    assert 0.1 < p < 0.9, p  # a side both seats win sometimes, so the check can fail
+    speeds = default_speeds("handicap", "difficult", 1)
+    chances = (
+        (c, random_chance(side_state("handicap", c.id, c.halves, speeds, 1)))
+        for c in cards("difficult")
+    )
+    # the first side both seats win often, so that a wrong chance would show
+    card, p = next((c, p) for c, p in chances if 0.2 < p < 0.8)
     cfg = DUEL_GAME.make_config({"mode": "handicap", "weaker": 1, "card": card.card,
                                  "side": card.side}, players=2)  # fmt: skip
     n = 40
