@@ -140,7 +140,8 @@ def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None,
 
 def orient(k: int, side: tuple, secs: dict) -> tuple[tuple, dict]:
     """Equal-start sides alternate which seat holds the faster half on the level clock (seat 0
-    on even entries), so that no seat is favoured over a colour's cards."""
+    on even entries), so that a side named by ``--card`` favours neither seat over a colour;
+    a seeded game draws each side both ways round anyway (``duel_cards.deck``)."""
     a, b = secs["level"]
     if (a <= b) == (k % 2 == 0):
         return side, secs
