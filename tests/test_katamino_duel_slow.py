@@ -181,7 +181,7 @@ def test_equal_bots_win_40_to_60_percent_from_either_seat_over_the_whole_deck(
     # deck mean: two smart bots play one deterministic game per side, two random bots have an
     # exact chance per side (enumerated over their gifts and replacements). No sampling: the
     # bound holds for the expectation itself (100 seeded games then give 40-60 with about
-    # 95 % probability; the CLI's figures are in docs/rules/katamino-duo.md). Before, the
+    # 96 % probability; the CLI's figures are in docs/rules/katamino-duo.md). Before, the
     # cards lay one way round and the child-adult sides were picked by predicted signs:
     # smart seat 0 won 7 of 12 difficult sides, the child 2 of 18 two-coloured sides.
     f = deck_figures(mode, level, weaker)
