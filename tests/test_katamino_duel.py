@@ -25,6 +25,7 @@ from games.katamino.duel_cards import (
     apply_replacement,
     cards,
     cards3d,
+    deck,
     get_card,
     load,
     piece,
@@ -179,6 +180,32 @@ def test_equal_start_sides_alternate_the_faster_seat() -> None:
     for level in ("beginner", "easy", "normal", "difficult", "expert"):
         faster0 = [dict(c.seconds)["level"][0] <= dict(c.seconds)["level"][1] for c in cards(level)]
         assert abs(sum(faster0) - len(faster0) / 2) <= 1, level
+
+
+def test_a_seeded_game_lays_an_equal_start_side_either_way_round() -> None:
+    # "either side of the card does not matter. One half of the card indicates the pieces
+    # player 1 needs to use, and the other half the pieces for player 2": which player is
+    # player 1 is where they sit, so the seed draws the side and which way round it lies; each
+    # half goes to each seat equally often. The two-coloured cards lie one way (yellow: child).
+    for level in ("beginner", "difficult"):
+        sides = deck(level)
+        assert len(sides) == 2 * len(cards(level))
+        for c in cards(level):
+            t = get_card(c.id + "~")
+            assert t in sides and c in sides
+            assert t.halves == (c.halves[1], c.halves[0])
+            assert t.handicap == (c.handicap[1], c.handicap[0])
+    assert deck("child-adult") == cards("child-adult")
+    with pytest.raises(ConfigError, match="child-adult-1A~"):
+        get_card("child-adult-1A~")
+    drawn = [new("handicap", seed).card for seed in range(40)]
+    turned = [c for c in drawn if c.endswith("~")]
+    assert 10 <= len(turned) <= 30  # a fair coin over 40 seeds: outside 10-30 has p < 0.2 %
+    st = new("handicap", drawn.index(turned[0]), weaker=1)
+    card = get_card(turned[0])
+    assert [p.pieces for p in st.seats] == list(card.halves)
+    assert {m.arg for m in G.legal_moves(st)} == set(get_card(turned[0][:-1]).handicap[0])
+    assert f"{turned[0][:-1]} (turned round: seat 0 plays the printed half 2)" in G.describe(st)
 
 
 def test_mean_difficulty_rises_from_beginner_to_expert() -> None:

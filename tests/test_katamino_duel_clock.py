@@ -213,7 +213,11 @@ def test_a_thinking_level_slows_the_reference_clock_not_the_hands() -> None:
 
 def test_an_old_duel_log_fails_clearly() -> None:
     cfg = KATAMINO.config_to_json(G.make_config({"mode": "duel"}, players=2))
-    assert cfg["cards"] == 2
+    assert cfg["cards"] == 3
     old = {k: v for k, v in cfg.items() if k != "cards"}
     with pytest.raises(ConfigError, match="cannot be replayed"):
         KATAMINO.config_from_json(old)
+    # a log of the version-2 cards (one way round, child-adult sides picked by predicted signs)
+    # would replay on other card draws: refused, naming both versions
+    with pytest.raises(ConfigError, match=r"version 2; the shipped cards are version 3"):
+        KATAMINO.config_from_json({**cfg, "cards": 2})

@@ -1,7 +1,7 @@
 """Slow Katamino duel checks: every shipped card re-verified, every handicap replacement, every
 3D draft, the difficulty figures, the generator's reproducibility and a longer bot match.
 
-Run with ``pytest -m slow tests/test_katamino_duel_slow.py`` (about 3 minutes on one core).
+Run with ``pytest -m slow tests/test_katamino_duel_slow.py`` (about 5 minutes on one core).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from games.katamino.duel_cards import (
     piece,
     split_options,
 )
+from games.katamino.duel_fairness import FAIR, deck_figures, random_chance, side_state
+from games.katamino.duel_race import default_speeds
 from games.katamino.generate_duel import main as generate_main
 from games.play import Seat, play_game
 
@@ -164,26 +166,51 @@ def test_smart_wins_three_quarters_of_normal_games_against_random() -> None:
     assert won >= 0.75 * n
 
 
-@pytest.mark.parametrize(("mode", "weaker", "bot"), [
-    ("child-adult", 0, "random"), ("child-adult", 0, "smart"), ("handicap", 0, "random"),
-    ("handicap", 0, "smart"), ("handicap", 1, "random"), ("handicap", 1, "smart"),
-])  # fmt: skip
-def test_equal_bots_win_from_either_seat_with_the_default_speeds(mode, weaker, bot) -> None:
-    # at equal speed the child won every game and the weaker handicap seat most (and with the
-    # weaker seat only thinking slower, two smart bots gave it 14 of 100 with --weaker 1); the
-    # default speeds make the handicap itself neutral (100-game figures in
-    # docs/rules/katamino-duo.md). A guard over 30 games with 30-70 % bounds, NOT the issue's
-    # 40-60 %: smart vs smart still gives seat 0 about 66 of 100 in handicap, the cards' own
-    # seat-0 lean on the search clock (#21 item 11 stays open for it).
-    opts = {"mode": mode, **({"weaker": weaker} if mode == "handicap" else {})}
-    cfg = DUEL_GAME.make_config(opts, players=2)
-    n, seat0 = 30, 0
-    for seed in range(n):
-        make = (lambda s: BOTS["smart"](DUEL_GAME, s)) if bot == "smart" else (
-            lambda s: RandomBot(DUEL_GAME, s))  # fmt: skip
-        seats = [Seat(bot, make(seed)), Seat(bot, make(seed + 1000))]
-        seat0 += play_game(DUEL_GAME, cfg, seats, seed).result.winner == 0
-    assert 0.3 * n <= seat0 <= 0.7 * n, (mode, weaker, bot, seat0)
+FAIR_CASES = [("child-adult", "normal", 0), ("handicap", "difficult", 0)]
+"""``--weaker 1`` is the mirror of ``--weaker 0`` (the deck holds each side both ways round;
+measured: seat 0 wins 50.0 % / 57.0 %, the complements of 50.0 % / 43.0 %), left out for time
+(84 s of CPU a handicap deck)."""
+
+
+@pytest.mark.parametrize(("mode", "level", "weaker"), FAIR_CASES)
+def test_equal_bots_win_40_to_60_percent_from_either_seat_over_the_whole_deck(
+    mode, level, weaker
+) -> None:
+    # The issue's bar: with the default speeds, equal bots win 40-60 % from either seat. A
+    # seeded game draws its side uniformly from the deck, so seat 0's expected share is the
+    # deck mean: two smart bots play one deterministic game per side, two random bots have an
+    # exact chance per side (enumerated over their gifts and replacements). No sampling: the
+    # bound holds for the expectation itself (100 seeded games then give 40-60 with about
+    # 96 % probability; the CLI's figures are in docs/rules/katamino-duo.md). Before, the
+    # cards lay one way round and the child-adult sides were picked by predicted signs:
+    # smart seat 0 won 7 of 12 difficult sides, the child 2 of 18 two-coloured sides.
+    f = deck_figures(mode, level, weaker)
+    assert FAIR[0] <= f.smart <= FAIR[1], (f.smart, [s for s in f.sides])
+    assert FAIR[0] <= f.random <= FAIR[1], (f.random, [s for s in f.sides])
+
+
+def test_the_exact_random_chance_agrees_with_played_games() -> None:
+    # the enumeration follows one solution per race; real random bots choose among every
+    # sensible placement (each at the same cost) and draw gifts and replacements by their
+    # seeds: over 40 played games the count stays within the binomial 99.9 % range of n p
+    speeds = default_speeds("handicap", "difficult", 1)
+    chances = (
+        (c, random_chance(side_state("handicap", c.id, c.halves, speeds, 1)))
+        for c in cards("difficult")
+    )
+    # the first side both seats win often, so that a wrong chance would show
+    card, p = next((c, p) for c, p in chances if 0.2 < p < 0.8)
+    cfg = DUEL_GAME.make_config({"mode": "handicap", "weaker": 1, "card": card.card,
+                                 "side": card.side}, players=2)  # fmt: skip
+    n = 40
+    won = sum(
+        play_game(DUEL_GAME, cfg, [Seat("random", RandomBot(DUEL_GAME, s)),
+                                   Seat("random", RandomBot(DUEL_GAME, s + 1000))], s
+                  ).result.winners == (0,)
+        for s in range(n)
+    )  # fmt: skip
+    sd = math.sqrt(n * p * (1 - p))
+    assert abs(won - n * p) <= 3.3 * sd, (won, n * p)
 
 
 def _replacement_ratios(level: str, slow: str) -> dict[str, float]:

@@ -53,6 +53,7 @@ from games.katamino.duel_cards import (
     CARDS_VERSION,
     DUEL_LEVELS,
     HANDICAP_LEVELS,
+    LEVELS,
     PENTAS,
     TETRAS,
     Card,
@@ -61,6 +62,7 @@ from games.katamino.duel_cards import (
     board,
     cards,
     cards3d,
+    deck,
     get_card,
     piece,
 )
@@ -263,16 +265,17 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         if version != CARDS_VERSION:
             raise ConfigError(
                 f"katamino: this duel was played on the duel cards of version {version!r}; the "
-                f"shipped cards are version {CARDS_VERSION} (regenerated with balanced halves, "
-                "docs/rules/katamino-duo.md), so its log cannot be replayed"
+                f"shipped cards are version {CARDS_VERSION} (regenerated, and drawn either way "
+                "round: docs/rules/katamino-duo.md), so its log cannot be replayed"
             )
         return super().config_from_json(values)
 
     @staticmethod
-    def _deck(mode: str, level: str) -> tuple[Card | Card3D, ...]:
+    def _deck(mode: str, level: str, turned: bool = False) -> tuple[Card | Card3D, ...]:
         if mode == "duel3d":
             return cards3d()
-        return cards("child-adult" if mode == "child-adult" else level)
+        colour = "child-adult" if mode == "child-adult" else level
+        return deck(colour) if turned else cards(colour)
 
     @staticmethod
     def _deck_name(mode: str, level: str) -> str:
@@ -297,9 +300,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         """Duels (matches) in the game, before any tie-break."""
         if state.mode == "duel3d":
             return 3
-        card = self.card_of(state)
-        assert isinstance(card, Card)
-        return card.spec.duels
+        return LEVELS[state.card.rsplit("-", 1)[0]].duels  # the colour in the id: "normal-3B"
 
     def target(self, player: Player) -> str:
         """A player's board: ``5xN`` or the 3D box."""
@@ -344,9 +345,9 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     # ---- rules ---------------------------------------------------------------------------
     def new_game(self, config: DuelConfig, seed: int) -> DuelState:
         card_id = config.card
-        if not card_id:
-            deck = self._deck(config.mode, config.level)
-            card, _ = Rng.from_seed(seed, "katamino-duel", config.mode, config.level).choice(deck)
+        if not card_id:  # the seed draws a side, and on equal-start colours which way round
+            sides = self._deck(config.mode, config.level, turned=True)
+            card, _ = Rng.from_seed(seed, "katamino-duel", config.mode, config.level).choice(sides)
             card_id = card.id
         st = DuelState(config.mode, card_id, config.speeds, config.weaker, "race")
         if config.mode == "duel3d":

@@ -65,7 +65,8 @@ def gift_key(state: DuelState, move: DuelMove) -> tuple:
 
 
 @cache
-def _plan(spec: str, key: tuple[str, ...], covered: frozenset) -> tuple[tuple[Placement, ...], int]:
+def solution_plan(spec: str, key: tuple[str, ...], covered: frozenset
+                  ) -> tuple[tuple[Placement, ...], int]:  # fmt: skip
     """The solver's first completion of a board (``covered`` cells taken) by the pieces
     ``key``, as placements, and the search nodes it tried (``nodes_to_first``)."""
     target = Target.parse(spec)
@@ -100,11 +101,11 @@ def race_move(state: DuelState) -> DuelMove:
         return replace(moves[0], secs=round(handle_secs(speed), 1))
     spec = game.target(p)
     thinking = 0
-    plan, nodes = _plan(spec, canonical(p.pieces), frozenset())
+    plan, nodes = solution_plan(spec, canonical(p.pieces), frozenset())
     if not p.placed:
         thinking = nodes
     elif not _on_plan(p.placed, plan):
-        plan, thinking = _plan(spec, canonical(game.remaining(p)), game.covered(p))
+        plan, thinking = solution_plan(spec, canonical(game.remaining(p)), game.covered(p))
     target = Target.parse(spec)
     free = frozenset(target.cell_set - game.covered(p))
     cell = most_constrained(target, free, game.remaining(p))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -41,9 +41,11 @@ PENTAS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8")
 TETRAS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 MINIS: tuple[str, ...] = ("V1", "V2", "W1", "W2", "X", "Y")
 BOX3D = "2x3x5"
-CARDS_VERSION = 2
+CARDS_VERSION = 3
 """Version of the shipped card file (``version`` in it; a duel log's config names the version
-it was played on). 2: halves balanced on both clocks (docs/rules/katamino-duo.md)."""
+it was played on). 2: halves balanced on both clocks; 3: equal-start sides drawn either way
+round, two-coloured sides picked so that equal bots win half the games from either seat
+(docs/rules/katamino-duo.md)."""
 
 
 @dataclass(frozen=True)
@@ -337,12 +339,45 @@ def cards3d() -> tuple[Card3D, ...]:
     )
 
 
+TURNED = "~"
+"""Suffix of a card side lying the other way round between the players (seat 0 plays the
+printed half 2): ``difficult-1A~``."""
+
+
+def turned(card: Card) -> Card:
+    """The side as it lies the other way round: halves, handicap lists and seconds swapped."""
+    return replace(
+        card,
+        id=card.id + TURNED,
+        halves=(card.halves[1], card.halves[0]),
+        handicap=(card.handicap[1], card.handicap[0]),
+        seconds=tuple((m, (t[1], t[0])) for m, t in card.seconds),
+    )
+
+
+def deck(level: str) -> tuple[Card, ...]:
+    """The sides a game of ``level`` draws from: on colours whose halves start on the same
+    Penta, each side both ways round (> "either side of the card does not matter. One half of
+    the card indicates the pieces player 1 needs to use, and the other half the pieces for
+    player 2": who is player 1 is where the players sit), so that no seat holds a half more
+    often than the other; the two-coloured cards one way only (the child's half is yellow)."""
+    sides = cards(level)
+    if LEVELS[level].start[0] != LEVELS[level].start[1]:
+        return sides
+    return tuple(c for side in sides for c in (side, turned(side)))
+
+
 def get_card(card_id: str) -> Card | Card3D:
-    """A card side by id (ConfigError listing the ids of that level if unknown)."""
+    """A card side by id, ``~`` at the end for a side turned round (ConfigError listing the ids
+    of that level if unknown)."""
     every: tuple[Card | Card3D, ...] = (*cards(), *cards3d())
+    base = card_id[: -len(TURNED)] if card_id.endswith(TURNED) else card_id
     for c in every:
-        if c.id == card_id:
-            return c
+        if c.id == base:
+            if base == card_id:
+                return c
+            if isinstance(c, Card) and c.spec.start[0] == c.spec.start[1]:
+                return turned(c)
     level = card_id.rsplit("-", 1)[0]
     ids = [c.id for c in cards(level)] if level in LEVELS else [c.id for c in cards3d()]
     raise ConfigError(

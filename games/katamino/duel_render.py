@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.katamino import Target
-from games.katamino.duel_cards import piece
+from games.katamino.duel_cards import TURNED, piece
 from games.katamino.solo import cell_text, parse_cell
 
 __all__ = ["cell_text", "parse_cell", "describe_state"]
@@ -62,7 +62,10 @@ def describe_state(game: KataminoDuel, state: DuelState) -> str:
     what = {"race": "race", "give": "giving", "draft": "3D draft", "replace": "handicap",
             "over": "game over"}[state.phase]  # fmt: skip
     duel = f"duel {state.duel + 1}" + (" (tie-break)" if state.tiebreak else "")
-    lines = [f"Katamino duel {state.card} [{state.mode}] {duel}, {what}; "
+    card = state.card.removesuffix(TURNED)
+    if card != state.card:
+        card += " (turned round: seat 0 plays the printed half 2)"
+    lines = [f"Katamino duel {card} [{state.mode}] {duel}, {what}; "
              f"score {state.scores[0]}-{state.scores[1]}"]  # fmt: skip
     if state.note:
         lines.append(state.note)

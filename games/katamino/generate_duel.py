@@ -11,7 +11,12 @@ number of pentaminos), keeps those whose every reachable game is solvable
 - normal, difficult, expert: one Penta 4 pool sorted by difficulty, cut in three bands (lowest
   to highest); difficult and expert sides must also offer each seat at least one safe handicap
   replacement;
-- child-adult: Penta 3 (seat 0, the child) against Penta 4 (seat 1), 3 duels;
+- child-adult: Penta 3 (seat 0, the child) against Penta 4 (seat 1), 3 duels; the halves are
+  not interchangeable, so the sides are picked to be fair at the game's default speeds: half
+  of them won by the child between two smart bots, half by the adult, and the child's exact
+  chance between two random bots near one half (:func:`pick_fair`,
+  ``games.katamino.duel_fairness``). Equal-start sides need no such pick: a game draws them
+  either way round (``duel_cards.deck``);
 - 3D cards: the minimino splits for which every draft builds the 2x3x5 (each split's failing
   drafts are counted and written to ``minimino_choices``).
 
@@ -23,7 +28,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import sys
 from functools import cache
 from pathlib import Path
@@ -46,20 +50,22 @@ from games.katamino.duel_cards import (
     safe_replacements,
     size_of,
 )
-from games.katamino.duel_race import balanced, duels_won, side_seconds
+from games.katamino.duel_fairness import halves_figures
+from games.katamino.duel_race import balanced, default_speeds, side_seconds
 from games.outputs import atomic_write
 from games.rng import Rng
 
 DEFAULT_SEED = 6
 ALL = (*PENTAS, *TETRAS, *MINIS)
-POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 40}
+POOL = {"beginner": 14, "easy": 16, "penta4": 64, "child-adult": 100}
 """Candidate sides kept per pool before picking (a side is kept when every game is solvable
 and its halves are balanced)."""
 MAX_DRAWS = 5000
 """Draws per pool before giving up (exit 1)."""
 CHILD_ADULT_SPEEDS = ("easy", "normal")
-"""The speeds the two-coloured cards are balanced at: the child one level slower (fixed here,
-so that tuning the game's default speeds does not change the cards)."""
+"""The speeds the two-coloured cards' halves are kept within 1.5x at: the child one level
+slower. The pick among those sides (:func:`pick_fair`) is made at the game's default speeds,
+so changing those defaults means regenerating the cards (``--check`` fails until then)."""
 
 
 @cache
@@ -134,34 +140,58 @@ def pool(spec: LevelSpec, n: int, rng: Rng, *, log=None,
 
 def orient(k: int, side: tuple, secs: dict) -> tuple[tuple, dict]:
     """Equal-start sides alternate which seat holds the faster half on the level clock (seat 0
-    on even entries), so that no seat is favoured over a colour's cards."""
+    on even entries), so that a side named by ``--card`` favours neither seat over a colour;
+    a seeded game draws each side both ways round anyway (``duel_cards.deck``)."""
     a, b = secs["level"]
     if (a <= b) == (k % 2 == 0):
         return side, secs
     return (side[1], side[0]), {m: (t[1], t[0]) for m, t in secs.items()}
 
 
-def pick_balanced_signs(cands: list[tuple[float, tuple, dict]], n: int, spec: LevelSpec,
-                        speeds: tuple[str, str]) -> list:  # fmt: skip
-    """``n`` of the candidates (child-adult: halves not interchangeable), the closest to equal
-    first, taken in turn from the four groups of which seat is expected to win most duels on
-    each clock, so that each seat is the favourite on about half the sides of each clock."""
-    def closeness(c: tuple) -> float:
-        return sum(abs(math.log(a / b)) for a, b in c[2].values())
+def pick_fair(cands: list[tuple[float, tuple, dict]], n: int, speeds: tuple[str, str],
+              log=None) -> list:  # fmt: skip
+    """``n`` of the two-coloured candidates (child and adult halves are not interchangeable,
+    so fairness must come from the sides chosen): at the game's default speeds, half of them
+    won by the child between two smart bots and half by the adult (their games are
+    deterministic: ``games.katamino.duel_fairness``), and the child's exact chance between
+    two random bots as near one half as the candidates allow: each group's sides nearest an
+    even chance first, then the best single swaps inside a group while they bring the mean
+    nearer 1/2."""
+    groups: dict[int, list] = {0: [], 1: []}
+    for c in cands:
+        f = halves_figures("child-adult", "child-adult-0A", c[1], speeds)
+        if f.smart in groups:
+            groups[f.smart].append((abs(f.random - 0.5), f.random, c))
+    if min(len(g) for g in groups.values()) < n // 2:
+        raise SystemExit(f"generate_duel: child-adult candidates won by the child / the adult "
+                         f"between smart bots: {len(groups[0])} / {len(groups[1])} (need "
+                         f"{n // 2} each); raise POOL")  # fmt: skip
+    chosen = {s: sorted(g, key=lambda x: (x[0], x[2][1]))[: n // 2] for s, g in groups.items()}
+    rest = {s: [x for x in g if x not in chosen[s]] for s, g in groups.items()}
 
-    groups: dict[tuple[bool, bool], list] = {}
-    for c in sorted(cands, key=lambda c: (closeness(c), c[1])):
-        sign = tuple(2 * duels_won(c[1], spec.start, spec.duels, speeds, m) > spec.duels
-                     for m in ("level", "search"))  # fmt: skip
-        groups.setdefault(sign, []).append(c)  # type: ignore[arg-type]
-    order = [(True, True), (False, False), (True, False), (False, True)]
-    out: list = []
-    while len(out) < n and any(groups.get(g) for g in order):
-        for g in order:
-            if groups.get(g) and len(out) < n:
-                out.append(groups[g].pop(0))
-    if len(out) < n:
-        raise SystemExit(f"generate_duel: only {len(out)} child-adult sides (need {n})")
+    def total() -> float:
+        return sum(x[1] for g in chosen.values() for x in g)
+
+    while True:  # the single swap inside a group that brings the sum nearest n / 2
+        now, best = abs(total() - n / 2), None
+        for s in (0, 1):
+            for i, x in enumerate(chosen[s]):
+                for y in rest[s]:
+                    trial = abs(total() - x[1] + y[1] - n / 2)
+                    if trial < now - 1e-9:
+                        now, best = trial, (s, i, y)
+        if best is None:
+            break
+        s, i, y = best
+        rest[s].remove(y)
+        rest[s].append(chosen[s][i])
+        chosen[s][i] = y
+    out = [x[2] for s in (0, 1) for x in chosen[s]]
+    if log:
+        mean = total() / n
+        log(f"child-adult: {len(groups[0])} / {len(groups[1])} candidates won by the child / "
+            f"the adult (smart bots); picked {n // 2} + {n // 2}, child's random-bot chance "
+            f"{mean:.3f}")  # fmt: skip
     return sorted(out, key=lambda c: (c[0], c[1]))
 
 
@@ -237,7 +267,7 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
             raise SystemExit(f"generate_duel: only {k} {level} sides (need {need}); raise POOL")
     ca, rng = pool(LEVELS["child-adult"], POOL["child-adult"], rng, log=log)
     spec = LEVELS["child-adult"]
-    picked = pick_balanced_signs(ca, 2 * spec.cards, spec, speeds_of(spec))
+    picked = pick_fair(ca, 2 * spec.cards, default_speeds("child-adult", "normal"), log)
     for k, (d, side, secs) in enumerate(picked):
         cards.append(_entry("child-adult", k, d, side, secs))
     choices = minimino_choices()
