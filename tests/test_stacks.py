@@ -138,14 +138,22 @@ def test_pybullet_leans_as_its_contact_springs_say() -> None:
 STEPS = (1e-3, 5e-4, 2.5e-4)
 
 
-def _assert_lean(n: int, margin_mm: float, replicas: int, seconds: float) -> None:
+def _assert_lean(
+    n: int,
+    margin_mm: float,
+    replicas: int,
+    seconds: float,
+    profile: str = "verdict",
+    steps: tuple[float, ...] = STEPS,
+) -> None:
     expected = "stands" if margin_mm > 0 else "topples"
     scene = stack(n, frac_for(n, margin_mm))
     got = {}
-    for dt in STEPS:
+    for dt in steps:
         v = simulate(
-            scene, method="simulate", replicas=replicas, seconds=seconds, time_step=dt, workers=2
-        )
+            scene, method="simulate", replicas=replicas, seconds=seconds, time_step=dt,
+            workers=2, profile=profile,
+        )  # fmt: skip
         got[dt] = v.verdict
         worst = min(p.margin_mm for p in v.statics.pieces if p.margin_mm is not None)
         assert (worst > 0) == (expected == "stands")
@@ -178,6 +186,42 @@ def test_leaning_stack_verdict_does_not_depend_on_the_step_slow(n: int, margin_m
     """Leaning stacks of 3 to 20 cubes, margins +-0.5 and +-2 mm, at 1, 0.5 and 0.25 ms. The
     cases PyBullet gets wrong (tall, thin margins) are marked: MuJoCo is the witness."""
     _assert_lean(n, margin_mm, replicas=2, seconds=2.0)
+
+
+# ---------------------------------------------------------------------- the exact profile
+def test_exact_profile_contacts_are_rigid() -> None:
+    """The exact profile's direct LCP takes the contact springs' ERP but not their CFM, so a
+    contact does not sink under load: 5 stacked cubes after 0.4 s penetrate < 1 nm (4 corner
+    springs of k/2 = 5e4 N/m under the table joint's 5 cubes sink (0.19 N / 4) / 5e4 = 1 um, which
+    the verdict profile does). Without a little ``globalCFM`` the 4 points of a face make the
+    LCP singular, Dantzig fails and Bullet falls back to Gauss-Seidel: bit for bit the multibody
+    SI answer, which is what an unnoticed fallback would look like."""
+    from dataclasses import replace
+
+    from sim.config import EXACT
+
+    weight = 5 * CFG.density * A**3 * CFG.gravity
+    spring_sink = weight / 4 / (1e5 / 2)
+    with World(stack(5), "verdict") as w:
+        w.run(0.4)
+        assert w.max_penetration() > 0.5 * spring_sink
+    with World(stack(5), EXACT) as w:
+        w.run(0.4)
+        assert w.max_penetration() < 1e-9
+    end = {}
+    for name, extra in (("si", {}), ("dantzig-no-cfm", {"constraintSolverType": 3})):
+        with World(stack(5), replace(EXACT, extra=extra)) as w:
+            w.run(0.4)
+            end[name] = w.pose_array().tobytes()
+    assert end["si"] == end["dantzig-no-cfm"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "margin_mm"), [(9, 0.5), (20, 0.5), (20, -0.5)])
+def test_exact_profile_gets_the_thin_margins_right_at_every_step(n: int, margin_mm: float) -> None:
+    """Goal 2 where the verdict profile fails it (the xfails above): the exact profile gives the
+    rigid answer for 9 and 20 cubes at +0.5 mm and 20 at -0.5 mm, at its 2 ms step, 1 and 0.5 ms."""
+    _assert_lean(n, margin_mm, 1, 2.0, profile="exact", steps=(2e-3, 1e-3, 5e-4))
 
 
 # ---------------------------------------------------------------------- goal 3: display = verdict
