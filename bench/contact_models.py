@@ -106,6 +106,14 @@ SETUPS: dict[str, Setup] = {
             {**MB, "time_step": 4e-3, "extra": DANTZIG},
         ),
         Setup(
+            "multibody-dantzig-5ms", "multibody-dantzig at a 5 ms step",
+            {**MB, "time_step": 5e-3, "extra": DANTZIG},
+        ),
+        Setup(
+            "multibody-dantzig-10ms", "multibody-dantzig at a 10 ms step",
+            {**MB, "time_step": 1e-2, "extra": DANTZIG},
+        ),
+        Setup(
             "multibody-dantzig-rigid", "multibodies + LCP_DANTZIG, no springs (PyBullet's ERP)",
             {**MB, "contact_stiffness": None, "contact_damping": None, "extra": DANTZIG},
         ),

@@ -123,7 +123,8 @@ class Profile:
       a face make it singular, Dantzig fails and Bullet falls back to Gauss-Seidel every step,
       bit for bit). 2 ms step (the verdict is the same at 1 and 0.5 ms, measured). It gets every
       leaning stack of the #19 table right where the verdict profile does not, at about 4x its
-      CPU on a 20-stack (``bench/contact_models.py``; docs/architecture.md, "Contact model").
+      CPU on a 20-stack and 6x on the shipped scenes (``bench/contact_models.py``;
+      docs/architecture.md, "Contact model").
     """
 
     name: str

@@ -217,10 +217,10 @@ def test_exact_profile_contacts_are_rigid() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("n", "margin_mm"), [(9, 0.5), (20, 0.5), (20, -0.5)])
+@pytest.mark.parametrize(("n", "margin_mm"), [(9, 0.5), (9, -0.5), (20, 0.5)])
 def test_exact_profile_gets_the_thin_margins_right_at_every_step(n: int, margin_mm: float) -> None:
     """Goal 2 where the verdict profile fails it (the xfails above): the exact profile gives the
-    rigid answer for 9 and 20 cubes at +0.5 mm and 20 at -0.5 mm, at its 2 ms step, 1 and 0.5 ms."""
+    rigid answer for 9 and 20 cubes at +0.5 mm and 9 at -0.5 mm, at its 2 ms step, 1 and 0.5 ms."""
     _assert_lean(n, margin_mm, 1, 2.0, profile="exact", steps=(2e-3, 1e-3, 5e-4))
 
 
@@ -242,3 +242,20 @@ def test_display_agrees_with_verdict_at_a_tenth_of_an_edge(n: int, sign: int) ->
             profile=profile, workers=2,
         )  # fmt: skip
         assert v.verdict == expected, (profile, v.topple_probability)
+
+
+@pytest.mark.slow
+def test_exact_profile_json_is_byte_identical_across_processes() -> None:
+    """Two processes judging the same scene in the exact profile write the same bytes (the
+    direct solver has no hidden state; the solver switch's printf never reaches stdout)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cmd = [sys.executable, "-m", "sim.cli", "simulate", "kozo-overhang", "--profile", "exact",
+           "--full-window", "--replicas", "2", "--seconds", "1", "--workers", "1", "--json"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = [subprocess.run(cmd, capture_output=True, check=True, env=env).stdout for _ in range(2)]
+    assert out[0] == out[1]
+    assert out[0].startswith(b"{") and b'"profile":"exact"' in out[0]

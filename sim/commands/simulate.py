@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--profile", choices=("verdict", "display", "exact"), default="verdict",
         help="verdict (the default: what the rules judge), display, or exact (a direct LCP "
-        "solver, rigid contacts: about 4x the CPU; for checking thin-margin towers)",
+        "solver, rigid contacts: 4-6x the CPU; for checking thin-margin towers)",
     )  # fmt: skip
     p.add_argument("--step", type=float_in(0, 0.02, low_open=True), default=None,
                    help="override the time step (s), at most 0.02")  # fmt: skip
