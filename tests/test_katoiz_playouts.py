@@ -1,9 +1,9 @@
 """Seeded random Katoiz playouts over every game type, level and seat count.
 
-Default run: 500 playouts per game type, each ending, with the invariants checked after every
+Default run: 150 playouts per game type, each ending, with the invariants checked after every
 move (tiles conserved, one disc per tile and at most three per player, 3-set piles made of
 3-sets, heights consistent with the height rule); the first 20 per type also round-trip the
-state (JSON and text) and the move text at every step. Slow: 10,000 per type, and the smart
+state (JSON and text) and the move text at every step. Slow: 4000 more per type, and the smart
 bot against random over 200 seeded games per type.
 """
 
@@ -97,9 +97,11 @@ def playout(kind: str, seed: int, round_trip: bool) -> Any:
 
 
 @pytest.mark.parametrize("kind", TYPES)
-def test_500_random_playouts_end_with_invariants(kind: str) -> None:
+def test_150_random_playouts_end_with_invariants(kind: str) -> None:
     ends: set[str] = set()
-    for seed in range(500):
+    # Seeds 433 and 448 are the two of the first 500 whose 3-set game ends with no 3-set left
+    # to form (the other 498 end on forfeited turns); they keep both 3-set endings in the run.
+    for seed in (*range(150), 433, 448):
         final = playout(kind, seed, round_trip=seed < 20)
         ends.add(GAME.result(final).detail["end"].split("'")[0])
     assert len(ends) >= 2  # more than one way to end was reached
@@ -115,8 +117,10 @@ def test_same_seed_same_game(kind: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", TYPES)
-def test_10000_random_playouts(kind: str) -> None:
-    for seed in range(500, 10_500):
+def test_4000_random_playouts(kind: str) -> None:
+    # 4000 more per type rather than 10,000 (Stapeltje alone took 252 s): the slow step's 45
+    # minutes are shared by every game.
+    for seed in (s for s in range(150, 4_152) if s not in (433, 448)):
         playout(kind, seed, round_trip=False)
 
 

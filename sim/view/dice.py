@@ -88,7 +88,7 @@ def pip_die(item_id: str) -> DieSpec:
     return DieSpec(item_id, die_faces(1), dice_face)  # type: ignore[arg-type]
 
 
-def _face_die(item_id: str, faces: Sequence[str], paint: Callable) -> DieSpec:  # type: ignore[type-arg]
+def _face_die(item_id: str, faces: Sequence[str], paint: Callable) -> DieSpec:
     """A die with six named ``faces``, opposite pairs (0, 5), (1, 4), (2, 3) as in Katoiz."""
     keys = ("+z", "+x", "+y", "-y", "-x", "-z")
     return DieSpec(item_id, dict(zip(keys, faces, strict=True)), paint)
@@ -111,6 +111,11 @@ _ROTATIONS = cube_rotations()
 _KEY_OF = {v: k for k, v in FACE_AXES.items()}
 
 
+def _int3(v: np.ndarray) -> tuple[int, int, int]:
+    """An integer axis vector as the key FACE_AXES uses."""
+    return (int(v[0]), int(v[1]), int(v[2]))
+
+
 def relabel(labels: Mapping[str, Hashable], up: str, value: Hashable) -> dict[str, Hashable]:
     """The labels of ``labels``'s die turned (a cube rotation) so face ``up`` shows ``value``.
 
@@ -124,7 +129,7 @@ def relabel(labels: Mapping[str, Hashable], up: str, value: Hashable) -> dict[st
         raise LayoutError(f"face {up!r} (allowed: {', '.join(FACE_AXES)})")
     for rot in _ROTATIONS:
         turned = {
-            k: _KEY_OF[tuple(int(c) for c in rot @ np.array(a))] for k, a in FACE_AXES.items()
+            k: _KEY_OF[_int3(rot @ np.array(a))] for k, a in FACE_AXES.items()
         }
         if labels[turned[up]] == value:
             return {k: labels[turned[k]] for k in FACE_AXES}
@@ -289,7 +294,7 @@ class DiceRoll:
         for i, spec in enumerate(self.specs):
             q = self.throw.quats[i, frame]
             centre = self.throw.positions[i, frame]
-            out[spec.id] = (tuple(centre - quat_to_matrix(q) @ half), tuple(q))  # type: ignore[assignment]
+            out[spec.id] = (tuple(centre - quat_to_matrix(q) @ half), tuple(q))
         return out
 
     def items(self, frame: int = 0) -> tuple[Item, ...]:

@@ -108,7 +108,7 @@ class SingleAgentEnv(gym.Env):
         """The move (the game's move value) action ``action`` names now (see the mask)."""
         return self.match.move_of(action)
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         """``rgb_array``: ``(H, W, 3) uint8``; ``human``: draws the window; None without a mode."""
         return self._picture.render(self.match.state)
 
