@@ -15,6 +15,8 @@ body carries, or more solver iterations during the release only. Every set-up is
 * ``tip``: time for that bar to tilt 10 deg with its centre of mass 1, 3, 6 mm beyond the edge,
   relative to the rigid-body ODE of ``tests/test_realism.py`` (simulated / theory);
 * ``drift``: ``kozo-tower`` from release, largest movement of any piece in 5 s (mm; goal 4: < 0.2);
+* ``collapse``: a 20-stack at -2 mm falling for 3 s: ``ok`` or the blow-up guard's complaint;
+* ``drop``: a cube dropped 5 mm, rebound over impact speed (``bench/stacks.py``; plain profiles);
 * ``cpu``: CPU seconds of the straight 20-stack's 5 s, and its ratio to the shipped set-up measured
   in the same process (load printed beside it).
 
@@ -41,7 +43,7 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-for extra_path in (ROOT, ROOT / "tests"):
+for extra_path in (ROOT, ROOT / "tests", ROOT / "bench"):
     if str(extra_path) not in sys.path:
         sys.path.insert(0, str(extra_path))
 
@@ -256,6 +258,19 @@ def drift(setup: Setup, seconds: float = 5.0) -> float:
         return worst[0] * 1e3
 
 
+def collapse(setup: Setup, n: int = 20, margin_mm: float = -2.0, seconds: float = 3.0) -> str:
+    """A toppling 20-stack (-2 mm) over ``seconds``: ``ok`` or the blow-up guard's complaint."""
+    from sim.guard import PhysicsBlowUpError
+
+    try:
+        with built(setup, leaning_for_margin(n, margin_mm).scene) as w:
+            advance(setup, w, seconds, lambda w: False)
+            w.check()
+    except PhysicsBlowUpError as exc:
+        return f"blow-up ({exc})"
+    return "ok"
+
+
 def scenes(setup: Setup, replicas: int = 2) -> dict[str, Any]:
     """Every shipped scene judged (``method="simulate"``, ``replicas`` replicas, one worker) in
     the set-up's profile and in the shipped verdict profile: verdicts and CPU seconds."""
@@ -290,6 +305,11 @@ def measure(setup: Setup, steps: bool) -> dict[str, Any]:
     res["edge"] = "".join(edge(setup, d) for d in EDGE_MM)
     res["tip"] = [round(tip_ratio(setup, d), 3) for d in TIP_MM]
     res["drift_mm"] = drift(setup)
+    res["collapse"] = collapse(setup)
+    if setup.load_k0 is None and setup.release is None:
+        from stacks import drop
+
+        res["drop_rebound"] = round(drop(setup.make_profile()), 3)
     return res
 
 
@@ -331,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name:26s} lean {r['lean']}{more}  straight {r['straight_mm']:6.3f} mm  "
             f"edge {r['edge']}  tip {r['tip']}  drift {r['drift_mm']:.3f} mm  "
-            f"cpu {r['cpu_s']:.2f} s ({r['cpu_ratio']:.2f}x)  load {r['load_avg_1m']:.1f}",
+            f"cpu {r['cpu_s']:.2f} s ({r['cpu_ratio']:.2f}x)  collapse {r['collapse']}  "
+            f"drop rebound {r.get('drop_rebound', '-')}  load {r['load_avg_1m']:.1f}",
             flush=True,
         )
     if args.json:
