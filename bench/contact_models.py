@@ -104,6 +104,14 @@ SETUPS: dict[str, Setup] = {
         ),
         Setup("exact", "the exact profile: multibody-dantzig at a 2 ms step", EXACT.to_json()),
         Setup(
+            "maximal-dantzig", "maximal coordinates + LCP_DANTZIG, globalCFM 1e-6, 1 ms",
+            {"extra": DANTZIG},
+        ),
+        Setup(
+            "maximal-dantzig-2ms", "maximal coordinates + LCP_DANTZIG, globalCFM 1e-6, 2 ms",
+            {"time_step": 2e-3, "extra": DANTZIG},
+        ),
+        Setup(
             "multibody-dantzig-4ms", "multibody-dantzig at a 4 ms step",
             {**MB, "time_step": 4e-3, "extra": DANTZIG},
         ),
