@@ -304,6 +304,64 @@ def figure_statics_analyse(scene: Scene, seconds: float, repeats: int = 7) -> di
     }
 
 
+def _per_call_us(fn: Callable[[], Any], calls: int = 200, rounds: int = 7) -> dict[str, float]:
+    """CPU microseconds per call of ``fn``: min and median of ``rounds`` rounds of ``calls``."""
+    per = []
+    for _ in range(rounds):
+        c0 = time.process_time()
+        for _ in range(calls):
+            fn()
+        per.append((time.process_time() - c0) / calls * 1e6)
+    return {"min_us": min(per), "median_us": statistics.median(per)}
+
+
+def figure_rule_checks(scene: Scene, seconds: float) -> dict[str, Any]:
+    """CPU cost of one topple-rule check against 10 ms of stepping (10 verdict steps), on the
+    settled tower and on its first 9 pieces (a careful-bot candidate's size), in one process:
+    the plain per-piece reads the rule loops made before (``com_positions``, ``tip_angles_deg``,
+    ``contacts_with_static``, ``max_penetration``, ``velocities``) against the fast ones
+    (``states``, ``tipped``, ``check_contacts``, ``velocities``); both give the same answers
+    (tests/test_world_checks.py). ``seconds`` is unused."""
+    from dataclasses import replace
+
+    out: dict[str, Any] = {}
+    for label, n in (("tower_24", len(scene.pieces)), ("first_9", 10)):
+        sc = replace(scene, pieces=scene.pieces[:n])
+        with World(sc, "verdict") as w:
+            w.step(50)
+            start = w.contacts_with_static()
+
+            def plain(w: World = w, start: set = start) -> None:
+                w.com_positions()
+                _ = w.tip_angles_deg() > 20.0
+                _ = w.contacts_with_static() - start
+                w.max_penetration()
+                w.velocities()
+
+            def fast(w: World = w, start: set = start) -> None:
+                st = w.states()
+                w.tipped(20.0, st)
+                w.check_contacts(start, st)
+                w.velocities()
+
+            def step(w: World = w) -> None:
+                w.step(10)
+
+            row: dict[str, Any] = {
+                "bodies": len(w.piece_ids),
+                "step_10": _per_call_us(step, calls=20),
+                "plain_reads": _per_call_us(plain),
+                "fast_reads": _per_call_us(fast),
+            }
+        row["plain_over_fast"] = row["plain_reads"]["min_us"] / row["fast_reads"]["min_us"]
+        for k in ("plain_reads", "fast_reads"):
+            row[f"{k}_share_of_check"] = row[k]["min_us"] / (
+                row[k]["min_us"] + row["step_10"]["min_us"]
+            )
+        out[label] = row
+    return out
+
+
 FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "rtf_rest": figure_rtf_rest,
     "rtf_collapse": figure_rtf_collapse,
@@ -311,6 +369,7 @@ FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "verdict_workers": figure_verdict_workers,
     "statics_analyse": figure_statics_analyse,
     "verdict8_tower": figure_verdict8_tower,
+    "rule_checks": figure_rule_checks,
 }
 """Figure name -> function(scene, seconds). Add new figures here."""
 
@@ -374,6 +433,15 @@ def _print_summary(res: dict[str, Any]) -> None:
             f" < {f['goal_wall_s']} s wall met: {f['goal_met_wall']} (cpu per core"
             f" {f['cpu_per_core_2_workers_s']:.3f} s); same verdict: {f['same_verdict']}"
         )
+    if "rule_checks" in figs:
+        for label, r in figs["rule_checks"].items():
+            print(
+                f"rule check {label:8s} ({r['bodies']} bodies): 10 steps"
+                f" {r['step_10']['min_us']:.0f} us cpu; reads plain {r['plain_reads']['min_us']:.0f}"
+                f" us ({r['plain_reads_share_of_check']:.1%}), fast"
+                f" {r['fast_reads']['min_us']:.0f} us ({r['fast_reads_share_of_check']:.1%});"
+                f" {r['plain_over_fast']:.2f}x (min of 7 rounds; medians in --json)"
+            )
     if "statics_analyse" in figs:
         r = figs["statics_analyse"]
         print(

@@ -32,8 +32,10 @@ gives the same bits as one in a fresh client (tested in ``tests/test_ensemble.py
 
 Warm pool (:func:`warm_pool`)
 -----------------------------
-With workers, the replicas run in a process pool kept alive between verdicts (per process, for
-the main thread; other threads get a pool of their own for one verdict, since a worker bound to
+With ``workers`` = W > 1, W processes simulate: the calling process and W - 1 workers of a
+process pool kept alive between verdicts (the caller runs a replica whenever it would otherwise
+wait, and collects the pool's results at that replica's rule checks). The pool is per process,
+for the main thread; other threads get a pool of their own for one verdict (a worker bound to
 its parent with ``PR_SET_PDEATHSIG`` dies with the *thread* that started it). Each worker keeps
 its warm client, so a later verdict pays neither the fork nor the connection. A shared
 cancellation counter ends a worker's replica at its next rule check once the parent no longer
@@ -156,6 +158,7 @@ def _init_worker(parent: int, cancel: Any) -> None:
     global _CANCEL
     bind_to_parent(parent)  # die with the parent; Ctrl-C is the parent's (sim.lifeline)
     _CANCEL = cancel
+    _LOCAL.abort = None  # forked while the parent ran a replica of its own: not ours
 
 
 def _task(token: int, fn: Callable[[Any], Any], args: Any) -> Any:
@@ -165,8 +168,13 @@ def _task(token: int, fn: Callable[[Any], Any], args: Any) -> Any:
 
 
 def cancelled() -> bool:
-    """In a pool worker: whether the parent has given up the verdict of the running replica
-    (False outside pools)."""
+    """Whether the replica running here is no longer needed: in a pool worker, the parent gave
+    up its verdict; in the parent, the ensemble settled without it (:class:`Replicas` asks at
+    every rule check of a replica it runs itself, and collects the pool's results meanwhile).
+    False elsewhere."""
+    hook = getattr(_LOCAL, "abort", None)
+    if hook is not None and hook[0] == os.getpid():  # never a hook inherited through a fork
+        return bool(hook[1]())
     return _CANCEL is not None and _CANCEL.value >= _CURRENT
 
 
@@ -268,16 +276,23 @@ Run = Callable[[Any], Any]
 
 
 class Replicas:
-    """The replica runs of one verdict: ``run((*jobs[k], stop))`` for k in index order, in the
-    warm pool when ``workers`` > 1, stopped by ``sequential`` (None: every replica).
+    """The replica runs of one verdict: ``run((*jobs[k], stop))`` for k in index order, on
+    ``workers`` processes -- this one and ``workers - 1`` workers of the warm pool -- stopped by
+    ``sequential`` (None: every replica).
 
-    ``speculate``: start the first ``workers`` replicas at once with that early stop, before the
+    This process takes part: whenever it waits for the pool it runs the next replica no one has
+    started itself (its rule checks collect the pool's results, keep the pool busy and drop the
+    replica once the ensemble settled without it), so ``workers`` processes simulate, not
+    ``workers`` plus an idle parent. Results are consumed in index order whoever ran them.
+
+    ``speculate``: start the pool's first replicas at once with that early stop, before the
     caller knows whether statics allows it, so the static check runs in the calling process
     while the workers simulate. :meth:`results` keeps their early ends if the caller's ``stop``
     is the same object and otherwise redoes, with ``stop``, those that did end early. A replica
     that never settled is bit-identical to one run without early stop (the quiet check only
     reads the state), so the result never depends on speculation, nor on the worker count.
-    Outcomes must have boolean ``toppled`` and ``settled`` attributes.
+    Outcomes must have boolean ``toppled`` and ``settled`` attributes. A replica's error (a
+    blow-up) is raised when its index is consumed, as if the replicas ran one by one.
     """
 
     def __init__(
@@ -295,16 +310,19 @@ class Replicas:
         self._pool: _Pool | None = None
         self._shared = False
         self._token = 0
-        self._spec = speculate
         self._inflight: dict[int, tuple[Future[Any], Any]] = {}
-        self._next = 0
+        self._next = 0  # every index below it has been started (or finished)
+        self._done: dict[int, tuple[bool, Any]] = {}  # index -> (ok, outcome or error)
+        self._runs: list[Any] = []  # consumed outcomes, index order
+        self._toppled = 0
+        self._settled = False
         if speculate is not None and self._n > 1:
             self._open()
             self._fill(speculate)
 
     def _open(self) -> _Pool:
         if self._pool is None:
-            self._pool, self._shared = warm_pool(self._n)
+            self._pool, self._shared = warm_pool(self._n - 1)
             self._token = self._pool.next_token()
         return self._pool
 
@@ -313,59 +331,94 @@ class Replicas:
         fut = pool.executor.submit(_task, self._token, self._run, (*self._jobs[k], stop))
         self._inflight[k] = (fut, stop)
 
-    def _running(self) -> int:
-        return sum(1 for fut, _ in self._inflight.values() if not fut.done())
-
     def _fill(self, stop: Any) -> None:
-        """Keep ``workers`` replicas running, the next ones in index order."""
-        while self._next < len(self._jobs) and self._running() < self._n:
-            if self._next not in self._inflight:
+        """Keep the pool's ``workers - 1`` processes busy with the next replicas in order."""
+        if self._n < 2:
+            return
+        while self._next < len(self._jobs):
+            running = sum(1 for fut, _ in self._inflight.values() if not fut.done())
+            if running >= self._n - 1:
+                return
+            if self._next not in self._inflight and self._next not in self._done:
                 self._submit(self._next, stop)
             self._next += 1
 
-    def _outcome(self, k: int, stop: Any) -> Any:
-        """Replica ``k``'s outcome as if run with ``stop``, waiting for the pool if needed
-        (while the other workers go on with the next replicas)."""
-        from concurrent.futures import FIRST_COMPLETED, wait
-
-        if self._n == 1:
-            return self._run((*self._jobs[k], stop))
-        if k not in self._inflight:
-            self._submit(k, stop)
-            self._next = max(self._next, k + 1)
-        while True:
-            self._fill(stop)
-            fut, used = self._inflight[k]
+    def _advance(self, stop: Any) -> bool:
+        """Collect the pool's finished replicas (redoing speculated early ends ``stop`` does not
+        allow), consume outcomes in index order, keep the pool busy; True once settled."""
+        for k, (fut, used) in list(self._inflight.items()):
             if not fut.done():
-                running = [f for f, _ in self._inflight.values() if not f.done()]
-                wait(running, return_when=FIRST_COMPLETED)
                 continue
             del self._inflight[k]
-            out = fut.result()  # a replica's own error (a blow-up) is raised here, in order
-            if used is not stop and out.settled:  # speculated early stop not allowed: redo
-                self._submit(k, stop)
+            exc = fut.exception()
+            if exc is None and used is not stop and fut.result().settled:
+                self._submit(k, stop)  # speculated early stop not allowed: redo
                 continue
+            self._done[k] = (exc is None, fut.result() if exc is None else exc)
+        total = len(self._jobs)
+        while not self._settled and len(self._runs) in self._done:
+            ok, out = self._done.pop(len(self._runs))
+            if not ok:
+                raise out  # a replica's own error (a blow-up), raised in index order
+            self._runs.append(out)
+            self._toppled += bool(out.toppled)
+            seq = self._sequential
+            self._settled = len(self._runs) >= total or (
+                seq is not None and seq.settled(self._toppled, len(self._runs), total)
+            )
+        if not self._settled:
             self._fill(stop)
-            return out
+        return self._settled
+
+    def _run_here(self, k: int, stop: Any) -> None:
+        """Run replica ``k`` in this process; dropped if the ensemble settles before ``k``."""
+        from concurrent.futures import CancelledError
+
+        failed: list[BaseException] = []  # another replica's error, met while collecting
+
+        def needless() -> bool:
+            try:
+                return self._advance(stop) and len(self._runs) <= k
+            except BaseException as exc:  # end this replica, then raise it as it is
+                failed.append(exc)
+                return True
+
+        previous = getattr(_LOCAL, "abort", None)
+        _LOCAL.abort = (os.getpid(), needless) if self._n > 1 else None
+        try:
+            out = self._run((*self._jobs[k], stop))
+        except (ReplicaCancelled, CancelledError):
+            out = None
+        except Exception as exc:  # its own blow-up: raised when k is consumed (if it is)
+            self._done[k] = (False, exc)
+            out = None
+        finally:
+            _LOCAL.abort = previous
+        if failed:
+            raise failed[0]
+        if out is not None:
+            self._done[k] = (True, out)
 
     def results(self, stop: Any) -> list[Any]:
         """The consumed replicas' outcomes in index order, each as if run with ``stop``: all
         of them, or the first n once :class:`SequentialStop` settles the verdict."""
-        runs: list[Any] = []
+        from concurrent.futures import FIRST_COMPLETED, wait
+
         try:
-            toppled = 0
-            for k in range(len(self._jobs)):
-                out = self._outcome(k, stop)
-                runs.append(out)
-                toppled += bool(out.toppled)
-                seq = self._sequential
-                if seq is not None and seq.settled(toppled, len(runs), len(self._jobs)):
-                    break
+            while not self._advance(stop):
+                if self._next < len(self._jobs):  # the next replica no one has started
+                    k, self._next = self._next, self._next + 1
+                    self._run_here(k, stop)
+                    continue
+                running = [f for f, _ in self._inflight.values() if not f.done()]
+                if not running and not any(f.done() for f, _ in self._inflight.values()):
+                    raise RuntimeError("ensemble: no replica left to run or wait for")
+                wait(running, return_when=FIRST_COMPLETED)
         except BaseException:
             self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
             raise
         self.close()
-        return runs
+        return list(self._runs)
 
     def close(self, kill: bool = False) -> None:
         """Give up the replicas still running (idempotent). A warm pool stays up unless

@@ -32,8 +32,9 @@ quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole w
 The ensemble stops once its verdict and its probability are settled (sequential stopping,
 :class:`sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
 the verdict of all N is certain and the 95 % Wilson interval lies on one side of 0.5; N = 8
-standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in a warm process pool and
-in warm PyBullet clients (:mod:`sim.ensemble`), which give the bits of fresh ones.
+standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in the calling process and
+a warm process pool (``workers`` processes in all), in warm PyBullet clients
+(:mod:`sim.ensemble`), which give the bits of fresh ones.
 
 Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
@@ -371,36 +372,39 @@ def _run_in(
             if abort is not None and abort():
                 raise ReplicaCancelled()
             world.step(steps_per_check)
-            com = world.com_positions()
+            states = world.states()  # every body read once per check (docs/performance.md)
+            com = states.com
             check_positions(ids, world.time, com)  # before a blown-up pose can read as a fall
             drop = com0[:, 2] - com[:, 2]
-            tilt = world.tip_angles_deg()
-            now = np.zeros(len(ids), dtype=bool)
             dropped = drop > rule.drop_fraction * edges
-            tilted = is_poly & (tilt > rule.tilt_deg)
-            now |= dropped | tilted
+            tilted = is_poly & world.tipped(rule.tilt_deg, states)
+            now = dropped | tilted
             if rule.table_contact:
-                for pid, sid in world.contacts_with_static() - start_contacts:
+                contacts = world.check_contacts(start_contacts, states)
+                pen = contacts.max_penetration
+                for pid, sid in sorted(contacts.new):  # sorted: the same reason in every process
                     i = index[pid]
                     if not fell[i] and not now[i]:
                         reasons[i] = f"touched {sid}"
                     now[i] = True
+            else:
+                pen = world.max_penetration()
             for i in np.flatnonzero(now & ~fell).tolist():
                 if not reasons[i]:
                     reasons[i] = (
                         f"dropped {drop[i] * 1e3:.1f} mm"
                         if dropped[i]
-                        else f"tilted {tilt[i]:.0f} deg"
+                        else f"tilted {world.tip_angle_deg(i, states.quat[i]):.0f} deg"
                     )
             if first is None and now.any():
                 first = world.time
             fell |= now
-            max_pen = max(max_pen, world.max_penetration())
+            max_pen = max(max_pen, pen)
             if fell.all():
                 break
-            if early_stop is not None:
-                quiet_checks = quiet_checks + 1 if _quiet(world, com, com0, tilt, early_stop) else 0
-                if quiet_checks >= need_quiet and not fell.any():
+            if early_stop is not None and not fell.any():  # a fall rules out settling for good
+                quiet_checks = quiet_checks + 1 if _quiet(world, states, com0, early_stop) else 0
+                if quiet_checks >= need_quiet:
                     settled = True
                     break
         simulated = world.time
@@ -421,18 +425,20 @@ def _run_in(
     )
 
 
-def _quiet(
-    world: Any, com: np.ndarray, com0: np.ndarray, tilt: np.ndarray, stop: EarlyStop
-) -> bool:
-    """Whether every piece is slow, barely turning and near its start (see :class:`EarlyStop`)."""
+def _quiet(world: Any, states: Any, com0: np.ndarray, stop: EarlyStop) -> bool:
+    """Whether every piece is slow, barely turning and near its start (see :class:`EarlyStop`).
+    The pose bounds are tested first: velocities are read only when they hold."""
+    com = states.com
     if len(com) == 0:
         return True
+    if np.linalg.norm(com - com0, axis=1).max() > stop.max_move:
+        return False
+    if not np.isfinite(states.quat).all() or world.tipped(stop.max_tilt_deg, states).any():
+        return False
     lin, ang = world.velocities()
     return bool(
         np.linalg.norm(lin, axis=1).max() <= stop.max_speed
         and np.linalg.norm(ang, axis=1).max() <= stop.max_spin
-        and np.linalg.norm(com - com0, axis=1).max() <= stop.max_move
-        and tilt.max() <= stop.max_tilt_deg
     )
 
 

@@ -49,8 +49,9 @@ from __future__ import annotations
 
 import contextlib
 import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,14 @@ TABLE = "table"
 
 CHECK_EVERY = 100
 """Blow-up check period in steps (plus once at the end of every :meth:`World.run`)."""
+TIP_GUARD_DEG = 1e-9
+"""Tip angles this close to a limit are decided by the scalar formula (:meth:`World.tipped`):
+far more than the 1e-14 degrees by which numpy's vectorised angle can differ from it."""
+_DISTANCE = operator.itemgetter(8)  # of a getContactPoints tuple: the contact distance (m)
+CULL_SLACK = 1e-3
+"""Extra distance (m) under which :meth:`World.check_contacts` still asks PyBullet for closest
+points although the bounds say the pair is apart: the bounds hold the exact boxes, so this only
+covers rounding (1e-15 m) and GJK's convergence (1e-9 m) many times over."""
 CONTACT_TOLERANCE = 0.05e-3
 """Default distance (m) under which two bodies count as touching: well below the 0.2 mm clearance,
 so grid neighbours across the gap do not count, and well above resting penetration (0.01 mm)."""
@@ -111,7 +120,10 @@ class _Body:
 
     ``com_local``: centre of mass in the piece frame (m); ``axes``: principal axes in the piece
     frame (columns of a proper rotation); ``q_axes``: the same as a quaternion (x, y, z, w), so
-    ``R_body = R_piece @ axes``; ``moments``: principal moments (kg m^2).
+    ``R_body = R_piece @ axes``; ``moments``: principal moments (kg m^2). ``box_centres`` and
+    ``box_halves`` (k, 3): the collision shape's child boxes as given to PyBullet, centres in the
+    body frame and half extents along the piece axes (rotated into the body frame by ``axes.T``);
+    the rule checks bound distances with them (:meth:`World.check_contacts`).
     """
 
     piece_id: str
@@ -122,6 +134,42 @@ class _Body:
     axes: np.ndarray
     q_axes: tuple[float, float, float, float]
     moments: np.ndarray
+    box_centres: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    box_halves: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+
+
+@dataclass(frozen=True)
+class BodyStates:
+    """The dynamic pieces' body poses at one instant (:meth:`World.states`): centres of mass
+    ``com`` (n, 3) m and body (principal-frame) quaternions ``quat`` (n, 4) x, y, z, w."""
+
+    com: np.ndarray
+    quat: np.ndarray
+
+
+@dataclass(frozen=True)
+class ContactCheck:
+    """What :meth:`World.check_contacts` read: ``new`` (dynamic id, static id) pairs touching
+    now and not in the caller's known set; ``max_penetration`` as :meth:`World.max_penetration`."""
+
+    new: set[tuple[str, str]]
+    max_penetration: float
+
+
+def tip_angles_vector(quat: np.ndarray, quat0: np.ndarray) -> np.ndarray:
+    """Tip angles (degrees, (n,)) of body quaternions ``quat`` against ``quat0`` (both (n, 4)):
+    :meth:`World.tip_angle_deg`'s formula on arrays (same operations, same order; only
+    ``hypot``/``arctan2`` may round differently, by a few units in the last place)."""
+    ax, ay, az, aw = (quat[:, k] for k in range(4))
+    bx, by, bz, bw = -quat0[:, 0], -quat0[:, 1], -quat0[:, 2], quat0[:, 3]
+    x = aw * bx + ax * bw + ay * bz - az * by
+    y = aw * by - ax * bz + ay * bw + az * bx
+    z = aw * bz + ax * by - ay * bx + az * bw
+    w = aw * bw - ax * bx - ay * by - az * bz
+    n = np.sqrt(x * x + y * y + z * z + w * w)
+    x, y, z, w = x / n, y / n, z / n, w / n
+    ux, uy, uz = 2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)
+    return np.degrees(np.arctan2(np.hypot(ux, uy), uz))
 
 
 def _quat_angle(q: Sequence[float]) -> float:
@@ -274,6 +322,7 @@ class World:
         self._static_names: dict[int, str] = {b.body: b.piece_id for b in self._bodies if b.static}
         if self._table is not None:
             self._static_names[self._table] = TABLE
+        self._static_aabbs = self._static_bounds()
         self._refresh_inertia()
         self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
         self._initial_com = self.com_positions()
@@ -299,6 +348,31 @@ class World:
             p.resetBasePositionAndOrientation(b.body, pos.tolist(), list(q), physicsClientId=cid)
             p.resetBaseVelocity(b.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
         p.setGravity(0.0, 0.0, -self.config.gravity, physicsClientId=cid)
+
+    def _static_bounds(self) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
+        """World-axis bounding boxes of the static bodies (they never move): body ids, names
+        (as in :meth:`contacts_with_static`), lower and upper corners, shapes (s, 3)."""
+        bodies, names, lo, hi = [], [], [], []
+        if self._table is not None:
+            half = np.asarray(_TABLE_HALF)
+            centre = np.array([0.0, 0.0, -_TABLE_HALF[2]])
+            bodies.append(self._table)
+            names.append(TABLE)
+            lo.append(centre - half)
+            hi.append(centre + half)
+        for b in self._bodies:
+            if not b.static:
+                continue
+            com, q = self._body_pose(b)
+            rot = quat_to_matrix(q)
+            centres = com + b.box_centres @ rot.T
+            ext = b.box_halves @ np.abs(rot @ b.axes.T).T
+            bodies.append(b.body)
+            names.append(b.piece_id)
+            lo.append((centres - ext).min(axis=0))
+            hi.append((centres + ext).max(axis=0))
+        shape = (len(bodies), 3)
+        return bodies, names, np.reshape(lo, shape), np.reshape(hi, shape)
 
     def _set_surface(self, body: int, friction: float) -> None:
         """Friction, restitution and anchors common to every body (square roots: Bullet
@@ -376,7 +450,11 @@ class World:
                 ),
                 physicsClientId=cid,
             )
-        return _Body(piece.id, body, piece.static, mass, com_local, axes, q_axes, moments)
+        return _Body(
+            piece.id, body, piece.static, mass, com_local, axes, q_axes, moments,
+            np.array(positions, dtype=float).reshape(-1, 3),
+            np.array(halves, dtype=float).reshape(-1, 3),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ lifetime
     @property
@@ -620,6 +698,126 @@ class World:
     def speeds(self) -> np.ndarray:
         """Linear COM speeds of the dynamic pieces, shape (n,), m/s."""
         return np.linalg.norm(self.velocities()[0], axis=1)
+
+    # ------------------------------------------------------------------ the topple rule's reads
+    # The rule is checked every 10 ms of simulated time for every piece; done piece by piece in
+    # Python these reads cost a fifth of the stepping of the tower (docs/performance.md). The
+    # methods below read each body once per check and answer the rule's questions with numpy,
+    # giving exactly the answers of com_positions / tip_angles_deg / contacts_with_static.
+    def states(self) -> BodyStates:
+        """Every dynamic piece's body pose, read once (for :meth:`tipped` and
+        :meth:`check_contacts` at one instant)."""
+        p, cid = self._p, self.client
+        poses = [
+            p.getBasePositionAndOrientation(b.body, physicsClientId=cid) for b in self._dynamic
+        ]
+        n = len(poses)
+        com = np.array([c for c, _ in poses], dtype=float).reshape(n, 3)
+        quat = np.array([q for _, q in poses], dtype=float).reshape(n, 4)
+        return BodyStates(com, quat)
+
+    def _initial_quats(self) -> np.ndarray:
+        """:attr:`_initial_q` as an (n, 4) array (rebuilt when a rebase replaced the list)."""
+        cached = getattr(self, "_q0_cache", None)
+        if cached is None or cached[0] is not self._initial_q:
+            arr = np.array(self._initial_q, dtype=float).reshape(len(self._initial_q), 4)
+            cached = self._q0_cache = (self._initial_q, arr)
+        return cached[1]
+
+    def tip_angle_deg(self, i: int, quat: Sequence[float] | None = None) -> float:
+        """:meth:`tip_angles_deg` of dynamic piece ``i`` alone (the same formula, the same bits);
+        ``quat``: its body quaternion if already read."""
+        q = self._body_pose(self._dynamic[i])[1] if quat is None else tuple(map(float, quat))
+        rel = quat_mul(q, quat_conj(self._initial_q[i]))
+        up = quat_to_matrix(rel)[:, 2]
+        return math.degrees(math.atan2(math.hypot(up[0], up[1]), up[2]))
+
+    def tipped(self, limit_deg: float, states: BodyStates | None = None) -> np.ndarray:
+        """Whether each dynamic piece has tipped more than ``limit_deg``, shape (n,) bool:
+        exactly ``tip_angles_deg() > limit_deg``.
+
+        The angles are computed for all pieces at once with numpy (the same operations in the
+        same order as :meth:`tip_angle_deg`; ``np.hypot``/``np.arctan2`` may differ from
+        ``math``'s in the last bits, about 1e-14 degrees). Any piece within
+        :data:`TIP_GUARD_DEG` of the limit is decided by :meth:`tip_angle_deg` itself, so the
+        answer is the scalar formula's, bit for bit."""
+        st = self.states() if states is None else states
+        angles = tip_angles_vector(st.quat, self._initial_quats())
+        out = angles > limit_deg
+        for i in np.flatnonzero(np.abs(angles - limit_deg) <= TIP_GUARD_DEG).tolist():
+            out[i] = self.tip_angle_deg(i, st.quat[i]) > limit_deg
+        return out
+
+    def _radii(self) -> np.ndarray:
+        """Radius (m) of a sphere about each dynamic piece's centre of mass that holds all its
+        collision boxes, shape (n,); rebuilt when pieces were added or removed."""
+        key = tuple(b.body for b in self._dynamic)
+        cached = getattr(self, "_radii_cache", None)
+        if cached is None or cached[0] != key:
+            radii = [
+                float(
+                    (
+                        np.linalg.norm(b.box_centres, axis=1) + np.linalg.norm(b.box_halves, axis=1)
+                    ).max(initial=0.0)
+                )
+                for b in self._dynamic
+            ]
+            cached = self._radii_cache = (key, np.array(radii, dtype=float))
+        return cached[1]
+
+    def static_distance_bounds(self, states: BodyStates | None = None) -> np.ndarray:
+        """Lower bounds (m) of the distance between each dynamic piece and each static body,
+        shape (n, s), statics in the order of :attr:`_static_aabbs` (the table first): the gap
+        between the sphere about the piece's centre of mass that holds its boxes
+        (:meth:`_radii`) and the static body's bounding box. Negative where they overlap."""
+        slo, shi = self._static_aabbs[2:]
+        com = (self.states() if states is None else states).com
+        gap = np.maximum(0.0, np.maximum(slo[None] - com[:, None], com[:, None] - shi[None]))
+        return np.sqrt((gap * gap).sum(axis=2)) - self._radii()[:, None]
+
+    def check_contacts(
+        self,
+        known: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
+        states: BodyStates | None = None,
+        tolerance: float = CONTACT_TOLERANCE,
+    ) -> ContactCheck:
+        """The topple rule's contact read at one instant: ``contacts_with_static(tolerance) -
+        known`` and :meth:`max_penetration`, exactly, from one read of the solver's manifold.
+
+        Closest-point queries are made only for pairs outside ``known`` (the caller subtracts
+        them anyway) that may be close: a dynamic piece lies inside a sphere about its centre of
+        mass (:meth:`_radii`) and a static body inside its box (built once), and a pair whose
+        sphere and box are more than ``tolerance + CULL_SLACK`` apart cannot be within
+        ``tolerance`` (the closest-point distance never undercuts the exact one), so skipping it
+        changes no answer. Like :meth:`contacts_with_static` it changes no solver state."""
+        p, cid = self._p, self.client
+        new: set[tuple[str, str]] = set()
+        pen = 0.0
+        pts = p.getContactPoints(physicsClientId=cid)
+        statics = self._static_names
+        if pts:
+            pen = -min(map(_DISTANCE, pts))  # = max(-d): negation is exact
+            by_body = self._by_body
+            for pt in pts:
+                a, b = pt[1], pt[2]
+                if (a in statics or b in statics) and pt[8] <= tolerance:
+                    for dyn, other in ((a, b), (b, a)):
+                        if other in statics and dyn in by_body and not by_body[dyn].static:
+                            pair = (by_body[dyn].piece_id, statics[other])
+                            if pair not in known:
+                                new.add(pair)
+        sbodies, snames = self._static_aabbs[:2]
+        if self._dynamic and sbodies:
+            near = self.static_distance_bounds(states) <= tolerance + CULL_SLACK
+            for i, j in zip(*np.nonzero(near), strict=True):
+                b, sname = self._dynamic[int(i)], snames[int(j)]
+                pair = (b.piece_id, sname)
+                if pair in known or pair in new:
+                    continue
+                hits = p.getClosestPoints(b.body, sbodies[int(j)], tolerance, physicsClientId=cid)
+                if hits and any(pt[8] <= tolerance for pt in hits):
+                    new.add(pair)
+        return ContactCheck(new, pen)
 
     def contacts_with_static(self, tolerance: float = CONTACT_TOLERANCE) -> set[tuple[str, str]]:
         """Pairs (dynamic piece id, static piece id or ``"table"``) closer than ``tolerance`` (m).

@@ -84,8 +84,36 @@ def test_replicas_are_consumed_in_index_order_whatever_finishes_first(workers: i
         assert len(every) == 8
 
 
-def test_an_all_standing_scene_stops_after_five_of_eight_with_the_same_bytes_per_worker_count(
-) -> None:
+def _failing_run(args: tuple) -> _Out:
+    k, bad, stop = args
+    time.sleep(0.02)
+    if k == bad:
+        raise ArithmeticError(f"replica {k} blew up")
+    return _Out(False, os.getpid())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_replica_error_is_raised_only_when_its_index_is_needed(workers: int) -> None:
+    """All standing stops after 5 of 8: an error in replica 6 (past the stop) is never seen,
+    one in replica 2 is raised, whichever process ran it."""
+    runs = Replicas(_failing_run, [(k, 6) for k in range(8)], workers, sequential=SequentialStop())
+    assert len(runs.results(None)) == 5
+    with pytest.raises(ArithmeticError, match="replica 2 blew up"):
+        Replicas(_failing_run, [(k, 2) for k in range(8)], workers).results(None)
+
+
+def test_with_two_workers_this_process_runs_replicas_beside_one_pool_worker() -> None:
+    """workers = 2 means two processes simulate: the caller and one warm-pool worker."""
+    jobs = [(k, "S") for k in range(8)]
+    runs = Replicas(_fake_run, jobs, 2, sequential=None).results(None)
+    pids = {r.pid for r in runs}
+    assert os.getpid() in pids and len(pids) == 2
+    assert {p.pid for p in warm_pool(1)[0].executor._processes.values()} == pids - {os.getpid()}
+
+
+def test_an_all_standing_scene_stops_after_five_of_eight_with_the_same_bytes_per_worker_count() -> (
+    None
+):
     """cantilever-safe stands (statics: 2 mm inside its pedestal), and its replicas come to rest
     at once (early stop after 0.2 s): the ensemble of 8 stops after 5, says so, and 1 and 2
     workers give the same JSON; without sequential stopping all 8 run, same verdict."""
@@ -129,13 +157,14 @@ def test_a_world_in_a_warm_client_gives_the_bits_of_a_fresh_one() -> None:
 
 
 def test_the_warm_pool_serves_later_verdicts_with_the_same_workers() -> None:
+    """A 2-worker verdict runs in this process and one pool worker (warm_pool(1))."""
     scene = load_scene(shipped_scene_path("cantilever-safe"))
-    pool, shared = warm_pool(2)
+    pool, shared = warm_pool(1)
     assert shared
     simulate(scene, method="simulate", replicas=2, workers=2)
     before = sorted(p.pid for p in pool.executor._processes.values())
     again = simulate(scene, method="simulate", replicas=2, workers=2)
-    assert warm_pool(2)[0] is pool
+    assert warm_pool(1)[0] is pool
     assert sorted(p.pid for p in pool.executor._processes.values()) == before
     assert again.verdict == "stands"
 
@@ -168,7 +197,7 @@ def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
 
     scene = load_scene(shipped_scene_path("cantilever-safe"))
     simulate(scene, method="simulate", replicas=2, workers=2)
-    pool, _ = warm_pool(2)
+    pool, _ = warm_pool(1)
     victim = next(iter(pool.executor._processes.values()))
     os.kill(victim.pid, signal.SIGKILL)
     victim.join(10)
@@ -176,4 +205,4 @@ def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
     while not pool.executor._broken and time.monotonic() < deadline:
         time.sleep(0.05)  # the executor notices the death in its own thread
     v = simulate(scene, method="simulate", replicas=2, workers=2)
-    assert v.verdict == "stands" and warm_pool(2)[0] is not pool
+    assert v.verdict == "stands" and warm_pool(1)[0] is not pool

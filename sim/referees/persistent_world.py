@@ -233,14 +233,15 @@ def watch(
         t = world.time - t0
         if callable(on_check):
             on_check(world, t)
-        drop = com0[:, 2] - world.com_positions()[:, 2]
-        tilt = world.tip_angles_deg()
-        now = (drop > rule.drop_fraction * edges) | (poly & (tilt > rule.tilt_deg))
+        states = world.states()  # each body read once (sim.world: the rule's fast reads)
+        drop = com0[:, 2] - states.com[:, 2]
+        tilted = poly & world.tipped(rule.tilt_deg, states)
+        now = (drop > rule.drop_fraction * edges) | tilted
         why = {i: f"dropped {drop[i] * 1e3:.1f} mm" for i in np.flatnonzero(now)}
-        for i in np.flatnonzero(poly & (tilt > rule.tilt_deg)):
-            why.setdefault(int(i), f"tilted {tilt[i]:.0f} deg")
+        for i in np.flatnonzero(tilted):
+            why.setdefault(int(i), f"tilted {world.tip_angle_deg(int(i), states.quat[i]):.0f} deg")
         if rule.table_contact:
-            for pid, sid in world.contacts_with_static() - start:
+            for pid, sid in sorted(world.check_contacts(start, states).new):
                 i = index[pid]
                 now[i] = True
                 why.setdefault(i, f"touched {sid}")
