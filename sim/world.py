@@ -7,7 +7,8 @@ disconnects it.
 
 How a piece becomes a body (the measured reasons: docs/architecture.md, "Physics"):
 
-* one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path);
+* one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path;
+  the ``exact`` profile builds single-link multibodies, :class:`sim.config.Profile`);
 * its collision shape is a compound of ``GEOM_BOX`` children, the piece's merged boxes
   (:meth:`sim.model.ScenePiece.local_boxes`); boxes are exact and keep their margin inside;
 * the body frame is the **principal frame**: origin at the exact centre of mass, axes along the
@@ -290,7 +291,10 @@ class World:
             physicsClientId=cid,
         )
         if prof.extra:
-            p.setPhysicsEngineParameter(**prof.extra, physicsClientId=cid)
+            from sim.bullet import quiet_stdout
+
+            with quiet_stdout():  # a solver change printf()s "switched solver"
+                p.setPhysicsEngineParameter(**prof.extra, physicsClientId=cid)
         p.setGravity(0.0, 0.0, -cfg.gravity, physicsClientId=cid)
 
         self._table: int | None = None
@@ -423,7 +427,9 @@ class World:
             -1,
             com_world.tolist(),
             list(matrix_to_quat(r_body)),
-            useMaximalCoordinates=True,
+            # a single-link multibody when the profile asks (its contacts then go through
+            # btMultiBodyConstraintSolver, and its MLCP variant: the "exact" profile)
+            useMaximalCoordinates=piece.static or self.profile.maximal_coordinates,
             physicsClientId=cid,
         )
         friction = cfg.friction if piece.friction is None else piece.friction

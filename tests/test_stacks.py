@@ -138,14 +138,22 @@ def test_pybullet_leans_as_its_contact_springs_say() -> None:
 STEPS = (1e-3, 5e-4, 2.5e-4)
 
 
-def _assert_lean(n: int, margin_mm: float, replicas: int, seconds: float) -> None:
+def _assert_lean(
+    n: int,
+    margin_mm: float,
+    replicas: int,
+    seconds: float,
+    profile: str = "verdict",
+    steps: tuple[float, ...] = STEPS,
+) -> None:
     expected = "stands" if margin_mm > 0 else "topples"
     scene = stack(n, frac_for(n, margin_mm))
     got = {}
-    for dt in STEPS:
+    for dt in steps:
         v = simulate(
-            scene, method="simulate", replicas=replicas, seconds=seconds, time_step=dt, workers=2
-        )
+            scene, method="simulate", replicas=replicas, seconds=seconds, time_step=dt,
+            workers=2, profile=profile,
+        )  # fmt: skip
         got[dt] = v.verdict
         worst = min(p.margin_mm for p in v.statics.pieces if p.margin_mm is not None)
         assert (worst > 0) == (expected == "stands")
@@ -180,6 +188,42 @@ def test_leaning_stack_verdict_does_not_depend_on_the_step_slow(n: int, margin_m
     _assert_lean(n, margin_mm, replicas=2, seconds=2.0)
 
 
+# ---------------------------------------------------------------------- the exact profile
+def test_exact_profile_contacts_are_rigid() -> None:
+    """The exact profile's direct LCP takes the contact springs' ERP but not their CFM, so a
+    contact does not sink under load: 5 stacked cubes after 0.4 s penetrate < 1 nm (4 corner
+    springs of k/2 = 5e4 N/m under the table joint's 5 cubes sink (0.19 N / 4) / 5e4 = 1 um, which
+    the verdict profile does). Without a little ``globalCFM`` the 4 points of a face make the
+    LCP singular, Dantzig fails and Bullet falls back to Gauss-Seidel: bit for bit the multibody
+    SI answer, which is what an unnoticed fallback would look like."""
+    from dataclasses import replace
+
+    from sim.config import EXACT
+
+    weight = 5 * CFG.density * A**3 * CFG.gravity
+    spring_sink = weight / 4 / (1e5 / 2)
+    with World(stack(5), "verdict") as w:
+        w.run(0.4)
+        assert w.max_penetration() > 0.5 * spring_sink
+    with World(stack(5), EXACT) as w:
+        w.run(0.4)
+        assert w.max_penetration() < 1e-9
+    end = {}
+    for name, extra in (("si", {}), ("dantzig-no-cfm", {"constraintSolverType": 3})):
+        with World(stack(5), replace(EXACT, extra=extra)) as w:
+            w.run(0.4)
+            end[name] = w.pose_array().tobytes()
+    assert end["si"] == end["dantzig-no-cfm"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "margin_mm"), [(9, 0.5), (9, -0.5), (20, 0.5)])
+def test_exact_profile_gets_the_thin_margins_right_at_every_step(n: int, margin_mm: float) -> None:
+    """Goal 2 where the verdict profile fails it (the xfails above): the exact profile gives the
+    rigid answer for 9 and 20 cubes at +0.5 mm and 9 at -0.5 mm, at its 2 ms step, 1 and 0.5 ms."""
+    _assert_lean(n, margin_mm, 1, 2.0, profile="exact", steps=(2e-3, 1e-3, 5e-4))
+
+
 # ---------------------------------------------------------------------- goal 3: display = verdict
 @pytest.mark.slow
 @pytest.mark.parametrize(
@@ -198,3 +242,20 @@ def test_display_agrees_with_verdict_at_a_tenth_of_an_edge(n: int, sign: int) ->
             profile=profile, workers=2,
         )  # fmt: skip
         assert v.verdict == expected, (profile, v.topple_probability)
+
+
+@pytest.mark.slow
+def test_exact_profile_json_is_byte_identical_across_processes() -> None:
+    """Two processes judging the same scene in the exact profile write the same bytes (the
+    direct solver has no hidden state; the solver switch's printf never reaches stdout)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cmd = [sys.executable, "-m", "sim.cli", "simulate", "kozo-overhang", "--profile", "exact",
+           "--full-window", "--replicas", "2", "--seconds", "1", "--workers", "1", "--json"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = [subprocess.run(cmd, capture_output=True, check=True, env=env).stdout for _ in range(2)]
+    assert out[0] == out[1]
+    assert out[0].startswith(b"{") and b'"profile":"exact"' in out[0]
