@@ -74,12 +74,12 @@ def _fits4_vector(typingctx, masks, kinds, j, b, avail):  # noqa: ANN001, ANN202
 
 @njit(inline="always", **_OPTIONS)
 def _popcount(x):  # noqa: ANN001, ANN202
-    return np.int64(_ctpop(np.uint64(x)))
+    return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba intrinsics take the typing context first
 
 
 @njit(inline="always", **_OPTIONS)
 def _fits4(masks, kinds, j, b, avail):  # noqa: ANN001, ANN202
-    return _fits4_vector(masks, kinds, np.int64(j), np.uint64(b), np.uint64(avail))
+    return _fits4_vector(masks, kinds, np.int64(j), np.uint64(b), np.uint64(avail))  # type: ignore[call-arg]
 
 
 @njit(inline="always", **_OPTIONS)
