@@ -230,7 +230,7 @@ def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -
         assert (h, wd) == (360, 640)
         sky = first[: h // 10, wd // 3 : 2 * wd // 3].reshape(-1, 3).mean(axis=0)
         assert sky[2] > sky[0] + 20  # blue sky above the table, not a black window
-        corner = (slice(0, h // 3), slice(wd // 2, wd))  # the help box lives top right
+        corner = (slice(2 * h // 3, h), slice(wd // 2, wd))  # a scene's help lives bottom right
         before = w.still(corner)
         w.keys("F1")
         w.wait(lambda: _changed(w.grab()[corner], before).mean() > 0.05,
