@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize(
     ("board", "pieces", "distinct", "total"),
-    [("6x10", "pentominoes", 2339, 9356), ("5x12", "pentominoes", 1010, 4040),
+    [pytest.param("6x10", "pentominoes", 2339, 9356, marks=pytest.mark.slow),  # 3.6 s
+     ("5x12", "pentominoes", 1010, 4040),
      ("3x20", "pentominoes", 2, 8), ("3x3x3", "soma", 240, 11520)],
 )  # fmt: skip
 def test_hole_check_keeps_the_published_counts_and_cuts_nodes(

@@ -190,7 +190,7 @@ def _accounts_ok(state: KozoState) -> None:
         assert r.points == tuple(0 if s == r.toppler else e for s, e in enumerate(r.earned))
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
 def test_short_physics_games(seed: int) -> None:
     """Two short games (1 round each) at the physics table: no crash, scores add up."""
     c = physics(rounds=1)
