@@ -362,12 +362,20 @@ class WindowApp:
             return
         self._played(work.result, old, live=True)
 
+    def _move_line(self, seat: int, text: str) -> str:
+        """``text`` about seat ``seat``'s move, led by the player's name once (most games'
+        descriptions already name the mover: "P1 take 4L", "Red places ...")."""
+        name = self.game.player_name(seat)
+        if text.startswith((name, f"P{seat + 1}")):
+            return text
+        return f"{name}: {text}"
+
     def _played(self, played: Any, old_layout: TableLayout | None, live: bool = False) -> None:
         measured, before = played.move, played.before
         if self.show_help and not self._help_shown_once:
             self.show_help = False  # shown at the start; after the first move only on f1
         self._help_shown_once = True
-        self.verdict = f"P{played.seat + 1}: {self.game.describe_move(before, measured)}"
+        self.verdict = self._move_line(played.seat, self.game.describe_move(before, measured))
         self.explanation = self._explain(measured)
         self._set_state()
         if live and self._anim is not None and "film" in self._anim and self._samples:
@@ -380,7 +388,7 @@ class WindowApp:
             self._film_layout()
             self._anim["end"] = self._samples[-1][0]
             self._anim["say"] = (self.verdict, self.explanation)
-            self.verdict = f"P{played.seat + 1}: {played.text}: the table measured it..."
+            self.verdict = self._move_line(played.seat, f"{played.text}: the table measured it...")
             self.explanation = ""
         else:
             self._anim = None
