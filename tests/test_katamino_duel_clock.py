@@ -194,7 +194,8 @@ def test_the_child_is_slower_and_the_weaker_seat_evens_its_replacement_by_defaul
         slow[weaker] = "expert/easy"
         assert list(hc.speeds) == slow
     hx = G.make_config({"mode": "handicap", "level": "expert", "weaker": 1}, players=2)
-    assert hx.speeds == ("expert", "expert/normal")  # no hands faster than expert's
+    # no hands are faster than expert's: the other seat's hands are a level slower instead
+    assert hx.speeds == ("difficult/expert", "expert/normal")
     assert G.make_config({"mode": "duel", "level": "expert"}, players=2).speeds == (
         "expert", "expert")
     with pytest.raises(ConfigError, match="HANDS/MIND"):

@@ -74,13 +74,15 @@ def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
     thinks two below (``expert/easy`` against ``difficult``): its replacement gives it one
     piece more to lay in every duel (n + 1 against n, n = 5..7: a HANDLE n / (n + 1) = 0.83-0.88
     times as long evens that, expert's 3.0 s against difficult's 3.5 s) and an easier puzzle
-    to think through (two levels slower evens that best on the level clock); every other seat
-    and mode at ``level``."""
+    to think through (two levels slower evens that best on the level clock). At ``expert``, where
+    no hands are faster, the other seat's hands are one level slower instead (``expert/normal``
+    against ``difficult/expert``). Every other seat and mode at ``level``."""
     if mode == "child-adult":
         return (f"{_below(level)}/{_below(_below(level))}", level)
     if mode == "handicap":
         slow = f"{_above(level)}/{_below(_below(level))}"
-        return (slow, level) if weaker == 0 else (level, slow)
+        other = level if _above(level) != level else f"{_below(level)}/{level}"
+        return (slow, other) if weaker == 0 else (other, slow)
     return (level, level)
 
 Placement = tuple[str, Cells]
