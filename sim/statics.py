@@ -288,12 +288,6 @@ def _tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _memo(_TANGENTS, np.ascontiguousarray(n, dtype=float).tobytes(), make)
 
 
-def _contact_mu(c: FaceContact, bodies: Bodies, permissive: bool) -> float:
-    ma = bodies.mu_table if c.body_a == TABLE else bodies.mu[c.body_a]
-    mb = bodies.mu_table if c.body_b == TABLE else bodies.mu[c.body_b]
-    return float(max(ma, mb) if permissive else min(ma, mb))
-
-
 class Csc(NamedTuple):
     """A sparse matrix in compressed-column form (the layout HiGHS reads): column ``j`` has
     values ``data[indptr[j]:indptr[j + 1]]`` in rows ``indices[...]`` (ascending)."""
@@ -326,17 +320,24 @@ def _pooled_points(
     taken in that plane, otherwise the distinct points are all kept. Pools are in the order of
     their first contact, points in hull order: deterministic.
     """
+    if not contacts:
+        return []
+    body_a = [c.body_a for c in contacts]
+    body_b = [c.body_b for c in contacts]
+    normal = [np.asarray(c.normal, dtype=float) for c in contacts]
+    rounded = np.round(np.array(normal), 12).tolist()
+    mu = np.append(bodies.mu, bodies.mu_table)  # index -1 (TABLE) -> the table's friction
+    mu = (np.maximum if permissive else np.minimum)(mu[body_a], mu[body_b]).tolist()
     pools: dict[tuple[int, int, tuple[float, ...], float], list[np.ndarray]] = {}
     normals: dict[tuple[int, int, tuple[float, ...], float], np.ndarray] = {}
-    for c in contacts:
-        n = np.asarray(c.normal, dtype=float)
-        key = (c.body_a, c.body_b, tuple(np.round(n, 12).tolist()), _contact_mu(c, bodies, permissive))
+    for c, a, b, n, r, m in zip(contacts, body_a, body_b, normal, rounded, mu, strict=True):
+        key = (a, b, tuple(r), m)
         pools.setdefault(key, []).append(np.asarray(c.points, dtype=float))
         normals.setdefault(key, n)
     out = []
     for key, chunks in pools.items():
         n = normals[key]
-        p = np.concatenate(chunks)
+        p = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
         if len(chunks) > 1 or len(p) > 4:
             p = _hull_points(p, n)
         out.append((key[0], key[1], n, key[3], p))
@@ -444,39 +445,33 @@ def _matrix(
     npts = len(pts.p)
     if not npts:
         return Csc((6 * nb, 0), np.zeros(1, dtype=np.int32), np.zeros(0, np.int32), np.zeros(0)), b
-    p, ra, rb = pts.p, pts.row_a, pts.row_b
     # The generators of every point's pyramid, (N, K, 3): n + r (cos th t1 + sin th t2).
     g = pts.normal[:, None, :] + (pts.mu * scale)[:, None, None] * (
         cos_t[None, :, None] * pts.t1[:, None, :] + sin_t[None, :, None] * pts.t2[:, None, :]
     )
-    cols = np.arange(npts * sides).reshape(npts, sides)
-    r_idx, c_idx, vals = [], [], []
-    for body_rows, sign in ((rb, 1.0), (ra, -1.0)):
-        m = body_rows >= 0
-        if not m.any():
-            continue
-        gm = g[m] * sign  # (M, K, 3)
-        arm = (p[m] - bodies.com[body_rows[m]]) / length  # (M, 3)
-        tq = np.cross(arm[:, None, :], gm)  # (M, K, 3)
-        base = 6 * body_rows[m]
-        cm = cols[m]
-        for comp in range(3):
-            r_idx.append(np.repeat(base + comp, sides))
-            c_idx.append(cm.ravel())
-            vals.append(gm[:, :, comp].ravel())
-            r_idx.append(np.repeat(base + 3 + comp, sides))
-            c_idx.append(cm.ravel())
-            vals.append(tq[:, :, comp].ravel())
-    rows_all = np.concatenate(r_idx)
-    cols_all = np.concatenate(c_idx)
-    order = np.lexsort((rows_all, cols_all))  # column-major, rows ascending in each column
+    # Column (point i, edge k) holds the force and moment rows of the bodies it acts on: +g on
+    # body b, -g on body a (static bodies and the table, row -1, have no rows), the block of the
+    # lower row first, so the rows of a column ascend (the layout HiGHS reads).
+    com = np.vstack([bodies.com, np.zeros((1, 3))])  # row -1 -> a zero row, left out below
+    blocks = []
+    for body_rows, sign in ((pts.row_b, 1.0), (pts.row_a, -1.0)):
+        gm = g * sign  # (N, K, 3)
+        arm = (pts.p - com[body_rows]) / length  # (N, 3)
+        tq = np.cross(arm[:, None, :], gm)  # (N, K, 3)
+        blocks.append((np.concatenate([gm, tq], axis=2), 6 * body_rows[:, None] + np.arange(6)))
+    (vb, rows_b), (va, rows_a) = blocks
+    a_first = (pts.row_a < pts.row_b)[:, None]
+    rows = np.where(a_first, np.hstack([rows_a, rows_b]), np.hstack([rows_b, rows_a]))  # (N, 12)
+    vals = np.where(a_first[:, :, None], np.concatenate([va, vb], axis=2),
+                    np.concatenate([vb, va], axis=2))  # (N, K, 12)  # fmt: skip
+    keep = rows >= 0  # (N, 12): the entries of dynamic bodies
     indptr = np.zeros(npts * sides + 1, dtype=np.int32)
-    np.cumsum(np.bincount(cols_all, minlength=npts * sides), out=indptr[1:])
+    np.cumsum(np.repeat(keep.sum(axis=1), sides), out=indptr[1:])
     a = Csc(
         (6 * nb, npts * sides),
         indptr,
-        rows_all[order].astype(np.int32),
-        np.concatenate(vals)[order],
+        np.broadcast_to(rows[:, None, :], vals.shape)[np.broadcast_to(keep[:, None, :], vals.shape)].astype(np.int32),
+        vals[np.broadcast_to(keep[:, None, :], vals.shape)],
     )
     return a, b
 
@@ -491,6 +486,38 @@ def _unsupported_bodies(contacts: Sequence[FaceContact], bodies: Bodies) -> bool
     return not touched.all()
 
 
+_THREADS = [1]
+"""The ``threads`` option of every HiGHS instance here (0 once HiGHS refused 1, see :func:`_run`).
+The dual simplex runs on one thread either way; with the option left at 0 HiGHS counts the
+machine's cores from ``/sys`` on every run (12 files, about 50 us a run)."""
+
+
+def _highs() -> Any:
+    """A silent HiGHS instance, presolve off (on these small, dense-ish LPs it costs more than
+    it saves: docs/performance.md). The public ``highspy.Highs`` prints a banner on stdout."""
+    from highspy import _core as hs
+
+    h = hs._Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("presolve", "off")
+    if _THREADS[0]:
+        h.setOptionValue("threads", _THREADS[0])
+    return h
+
+
+def _run(h: Any) -> None:
+    """``h.run()``. HiGHS keeps one thread scheduler per process, sized by its first run; if
+    another HiGHS user in the process started it with another count, a run asking for one thread
+    is refused before it starts (nothing solved, nothing changed), so it runs again with the
+    option at 0 (the scheduler's own count), here and in every later instance."""
+    from highspy import _core as hs
+
+    if h.run() == hs.HighsStatus.kError and _THREADS[0]:
+        _THREADS[0] = 0
+        h.setOptionValue("threads", 0)
+        h.run()
+
+
 class _Model:
     """One HiGHS model of ``A lam + s * load = b``, ``lam >= 0``, ``0 <= s <= s_cap``.
 
@@ -502,13 +529,11 @@ class _Model:
     """
 
     def __init__(self, a: Csc, b: np.ndarray, s_cap: float = 0.0) -> None:
-        from highspy import _core as hs  # the public Highs subclass prints a banner on stdout
+        from highspy import _core as hs
 
         self._hs = hs
         self.nvar = a.shape[1]
-        h = hs._Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("presolve", "off")
+        h = _highs()
         ncol = self.nvar + 1
         upper = np.full(ncol, hs.kHighsInf)
         upper[-1] = 0.0
@@ -530,7 +555,7 @@ class _Model:
 
     def solve(self) -> int | None:
         """Run HiGHS: 0 optimal, 2 infeasible, None for anything else."""
-        self._h.run()
+        _run(self._h)
         status = self._h.getModelStatus()
         if status == self._hs.HighsModelStatus.kOptimal:
             return 0
@@ -763,9 +788,7 @@ class _ParallelCertificate:
         from highspy import _core as hs
 
         if self._h is None:
-            self._h = hs._Highs()
-            self._h.setOptionValue("output_flag", False)
-            self._h.setOptionValue("presolve", "off")
+            self._h = _highs()
         h, m = self._h, self._m
         h.passModel(
             m, len(self._rhs), len(value), int(hs.MatrixFormat.kColwise.value),
@@ -775,7 +798,7 @@ class _ParallelCertificate:
         )  # fmt: skip
         if self._basis is not None:
             h.setBasis(self._basis)
-        h.run()
+        _run(h)
         if h.getModelStatus() != hs.HighsModelStatus.kOptimal:
             return None
         self._basis = h.getBasis()
@@ -899,27 +922,31 @@ def _piece_margins(
 ) -> tuple[PieceMargin, ...]:
     n = len(scene.pieces)
     support: list[list[np.ndarray]] = [[] for _ in range(n)]
-    supporters: list[set[int]] = [set() for _ in range(n)]
+    below = [0] * n  # bit k: body k is an area stacking supporter (bit n: the table)
     for c in cs.contacts:
         if c.side or not c.has_area:
             continue
         support[c.body_b].append(np.asarray(c.points)[:, :2])
-        supporters[c.body_b].add(c.body_a)
-    mass = [_mass_com_sizes(p, config)[0] for p in scene.pieces]
-    moment = [m * _mass_com_sizes(p, config)[1] for m, p in zip(mass, scene.pieces, strict=True)]
-    resting = [(j, supporters[j]) for j in range(n) if not scene.pieces[j].static and supporters[j]]
+        below[c.body_b] |= 1 << (n if c.body_a == TABLE else c.body_a)
+    geometry = [_mass_com_sizes(p, config) for p in scene.pieces]
+    mass = [g[0] for g in geometry]
+    moment = [m * g[1] for m, g in zip(mass, geometry, strict=True)]
+    resting = [(j, 1 << j, below[j]) for j in range(n) if not scene.pieces[j].static and below[j]]
     out = []
     for i, piece in enumerate(scene.pieces):
         if piece.static:
             continue
         # Pieces resting (transitively) on this piece alone: grow the set until no other
-        # dynamic piece has all its area stacking supporters inside it.
+        # dynamic piece has all its area stacking supporters inside it. The set is filled in
+        # the same order every time, so the sums below add in the same order (same bits).
         seen = {i}
+        inside = 1 << i
         grew = True
         while grew:
             grew = False
-            for j, sup in resting:
-                if j not in seen and sup <= seen:
+            for j, bit, sup in resting:
+                if not inside & bit and not sup & ~inside:
+                    inside |= bit
                     seen.add(j)
                     grew = True
         carried = sorted(seen - {i})
