@@ -900,21 +900,50 @@ def direction_label(v: Sequence[float] | np.ndarray) -> str:
     return _LABELS[round(ang / (math.pi / 4)) % 8]
 
 
-_SUPPORT_HULLS: dict[bytes, tuple[np.ndarray, _Edges | None]] = {}
+EdgeRows = tuple[tuple[float, float, float, float, float, float, float], ...]
+"""A convex polygon's edges as plain floats, one ``(ax, ay, ex, ey, nx, ny, ee)`` an edge (the
+fields of :class:`_Edges`): a support hull has 4-8 edges, too few for numpy to pay."""
+
+_SUPPORT_HULLS: dict[bytes, tuple[np.ndarray, EdgeRows | None]] = {}
 
 
-def _support_hull(points: np.ndarray) -> tuple[np.ndarray, _Edges | None]:
+def _support_hull(points: np.ndarray) -> tuple[np.ndarray, EdgeRows | None]:
     """``convex_hull_2d(points)`` and its edges (None below 3 vertices), cached per points
-    (read-only arrays)."""
+    (the hull read-only)."""
 
-    def make() -> tuple[np.ndarray, _Edges | None]:
+    def make() -> tuple[np.ndarray, EdgeRows | None]:
         hull = convex_hull_2d(points)
-        edges = _edges(hull) if len(hull) >= 3 else None
-        _frozen(hull, *(edges or ()))
-        return hull, edges
+        _frozen(hull)
+        if len(hull) < 3:
+            return hull, None
+        a, e, normal, ee = _edges(hull)
+        rows = np.column_stack([a, e, normal, ee]).tolist()
+        return hull, tuple(tuple(r) for r in rows)
 
     points = np.ascontiguousarray(points, dtype=float)
     return _memo(_SUPPORT_HULLS, points.tobytes(), make)
+
+
+def _distance_to_edge_rows(qx: float, qy: float, rows: EdgeRows) -> tuple[float, tuple[float, float]]:
+    """:func:`_distance_to_edges` on plain floats, the same operations in the same order (so
+    the same bits: each is one IEEE operation either way)."""
+    h = [(qx - ax) * nx + (qy - ay) * ny for ax, ay, _, _, nx, ny, _ in rows]
+    best = max(h)
+    if best <= 0:  # inside (no h > 0): the first nearest edge's distance and outward normal
+        i = h.index(best)
+        return -best, (rows[i][4], rows[i][5])
+    dist_best, off_best, i_best = math.inf, (0.0, 0.0), 0
+    for i, (ax, ay, ex, ey, _, _, ee) in enumerate(rows):
+        t = 0.0 if ee == 0 else ((qx - ax) * ex + (qy - ay) * ey) / ee
+        t = t if t > 0.0 else 0.0  # np.clip(t, 0, 1), zero's sign included
+        t = t if t < 1.0 else 1.0
+        ox, oy = qx - (ax + t * ex), qy - (ay + t * ey)
+        dist = math.sqrt(ox * ox + oy * oy)
+        if dist < dist_best:
+            dist_best, off_best, i_best = dist, (ox, oy), i
+    if dist_best > 0:
+        return -dist_best, (off_best[0] / dist_best, off_best[1] / dist_best)
+    return -dist_best, (rows[i_best][4], rows[i_best][5])
 
 
 def _piece_margins(
@@ -971,10 +1000,12 @@ def _piece_margins(
             )  # fmt: skip
             continue
         hull, edges = _support_hull(np.concatenate(support[i]))
-        q = com[:2]
-        dist, direction = signed_distance(q, hull) if edges is None else _distance_to_edges(q, edges)
+        if edges is None:
+            dist, direction = signed_distance(com[:2], hull)
+        else:
+            dist, direction = _distance_to_edge_rows(float(com[0]), float(com[1]), edges)
         mm = dist / MM
-        label = direction_label(direction) if np.any(direction) else None
+        label = direction_label(direction) if direction[0] or direction[1] else None
         marginal = abs(mm) < marginal_mm
         towards = f"edge towards {label}" if label else "edge"
         if marginal:

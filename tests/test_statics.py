@@ -512,3 +512,62 @@ def test_proved_directions_leave_every_report_unchanged_to_the_bit(monkeypatch) 
     without = [_exact(analyse(s, clearance=s.physics.clearance)) for s in scenes]
     assert with_proofs == without
     assert proved <= solves[0] - 5  # the proofs did skip LPs (5 of the shipped tower's 8)
+
+
+def test_support_distance_on_plain_floats_matches_numpy_to_the_bit() -> None:
+    """The per-piece margin's distance on plain floats (``_distance_to_edge_rows``): on the unit
+    square (CCW) the centre is 0.5 inside (nearest edge: the first of the four at 0.5, y = 0,
+    outward -y), (1.5, 0.5) is 0.5 outside towards +x, (2, 2) is sqrt 2 from the corner (1, 1)
+    towards +x+y; and on random polygons and points it gives the numpy version's bits."""
+    from sim.statics import _distance_to_edge_rows, _distance_to_edges, _edges, convex_hull_2d
+
+    def rows(hull: np.ndarray) -> tuple:
+        return tuple(tuple(r) for r in np.column_stack(list(_edges(hull))).tolist())
+
+    sq = rows(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float))
+    assert _distance_to_edge_rows(0.5, 0.5, sq) == (0.5, (0.0, -1.0))
+    assert _distance_to_edge_rows(1.5, 0.5, sq) == (-0.5, (1.0, 0.0))
+    d, v = _distance_to_edge_rows(2.0, 2.0, sq)
+    assert d == pytest.approx(-math.sqrt(2)) and v == pytest.approx((0.5**0.5, 0.5**0.5))
+    rng = np.random.default_rng(7)
+    for k in range(300):
+        hull = convex_hull_2d(np.round(rng.normal(size=(8, 2)), 1 + k % 3))
+        if len(hull) < 3:
+            continue
+        for q in (rng.normal(size=2), hull[0], (hull[0] + hull[1]) / 2, hull.mean(axis=0)):
+            d1, v1 = _distance_to_edges(q, _edges(hull))
+            d2, v2 = _distance_to_edge_rows(float(q[0]), float(q[1]), rows(hull))
+            assert (d1.hex(), [float(x).hex() for x in v1]) == (d2.hex(), [x.hex() for x in v2])
+
+
+def test_a_refused_thread_count_falls_back_to_the_schedulers() -> None:
+    """HiGHS sizes one thread scheduler per process at its first run. When another HiGHS user
+    started it with 2 threads, the analysis (which asks for 1) must still conclude, with the
+    same report to the bit as in a process where it asked first."""
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+from highspy import _core as hs
+import sim.statics as S
+from sim.scene import load_scene, shipped_scene_path
+s = load_scene(shipped_scene_path("kozo-tower"))
+def exact():
+    r = S.analyse(s, clearance=s.physics.clearance)
+    return r.decision, r.tilt_margin_deg.hex(), [p.margin_mm.hex() for p in r.pieces]
+first = exact()
+hs._Highs.resetGlobalScheduler(True)
+other = hs._Highs()
+other.setOptionValue("output_flag", False)
+other.setOptionValue("threads", 2)
+other.passModel(1, 0, 0, 1, 1, 0.0, np.ones(1), np.zeros(1), np.ones(1), np.zeros(0), np.zeros(0),
+                np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0),
+                np.zeros(1, dtype=np.int32))
+assert other.run() == hs.HighsStatus.kOk
+S.clear_caches()
+second = exact()
+print(first == second, first[0], S._THREADS)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "stands", "[0]"]
