@@ -274,6 +274,10 @@ def pool_cpu_seconds() -> float:
 Run = Callable[[Any], Any]
 """A replica function ``run(args)``, picklable (a module-level function)."""
 
+NO_SPECULATION: Any = object()
+"""``Replicas(speculate=...)``'s default: start nothing before :meth:`Replicas.results`
+(``speculate=None`` starts replicas at once without an early stop)."""
+
 
 class Replicas:
     """The replica runs of one verdict: ``run((*jobs[k], stop))`` for k in index order, on
@@ -285,14 +289,21 @@ class Replicas:
     replica once the ensemble settled without it), so ``workers`` processes simulate, not
     ``workers`` plus an idle parent. Results are consumed in index order whoever ran them.
 
-    ``speculate``: start the pool's first replicas at once with that early stop, before the
-    caller knows whether statics allows it, so the static check runs in the calling process
-    while the workers simulate. :meth:`results` keeps their early ends if the caller's ``stop``
+    ``speculate``: start the pool's first replicas at once with that early stop (None: the whole
+    window), before the caller knows whether statics allows it, so the static check runs in
+    the calling process while the workers simulate. :meth:`results` keeps their early ends if the caller's ``stop``
     is the same object and otherwise redoes, with ``stop``, those that did end early. A replica
     that never settled is bit-identical to one run without early stop (the quiet check only
     reads the state), so the result never depends on speculation, nor on the worker count.
     Outcomes must have boolean ``toppled`` and ``settled`` attributes. A replica's error (a
     blow-up) is raised when its index is consumed, as if the replicas ran one by one.
+
+    A replica is started only while it is *likely needed* (:meth:`_wanted`): should the
+    replicas before it that are still running end as most of the finished ones did, the
+    ensemble would not have settled without it. So the all-standing tower runs replicas 0-4
+    and no sixth beside the fifth (it cost a whole replica's CPU and, on a busy machine, slowed
+    the fifth); a surprise in the fifth starts the sixth when the fifth ends. Only scheduling
+    depends on it, never an outcome.
     """
 
     def __init__(
@@ -300,7 +311,7 @@ class Replicas:
         run: Run,
         jobs: Sequence[tuple[Any, ...]],
         workers: int,
-        speculate: Any = None,
+        speculate: Any = NO_SPECULATION,
         sequential: SequentialStop | None = None,
     ) -> None:
         self._run = run
@@ -316,7 +327,7 @@ class Replicas:
         self._runs: list[Any] = []  # consumed outcomes, index order
         self._toppled = 0
         self._settled = False
-        if speculate is not None and self._n > 1:
+        if speculate is not NO_SPECULATION and self._n > 1:
             self._open()
             self._fill(speculate)
 
@@ -331,8 +342,31 @@ class Replicas:
         fut = pool.executor.submit(_task, self._token, self._run, (*self._jobs[k], stop))
         self._inflight[k] = (fut, stop)
 
+    def _wanted(self, j: int) -> bool:
+        """Whether replica ``j`` is likely needed: the unconsumed replicas before it are given
+        their outcomes where known and otherwise the majority outcome of the finished replicas
+        (none, or a tie: needed), and the ensemble must still be unsettled after them all."""
+        seq, total = self._sequential, len(self._jobs)
+        if seq is None:
+            return True
+        known = {k: out.toppled for k, (ok, out) in self._done.items() if ok}
+        finished = [r.toppled for r in self._runs] + list(known.values())
+        ups = sum(bool(t) for t in finished)
+        if 2 * ups == len(finished):
+            return True  # nothing finished yet, or a tie: no guess
+        guess = 2 * ups > len(finished)
+        toppled = self._toppled
+        for i in range(len(self._runs), j):
+            if i in self._done and not self._done[i][0]:
+                return False  # its error ends the ensemble when it is consumed
+            toppled += bool(known.get(i, guess))
+            if seq.settled(toppled, i + 1, total):
+                return False
+        return True
+
     def _fill(self, stop: Any) -> None:
-        """Keep the pool's ``workers - 1`` processes busy with the next replicas in order."""
+        """Keep the pool's ``workers - 1`` processes busy with the next replicas in order,
+        those likely needed (:meth:`_wanted`)."""
         if self._n < 2:
             return
         while self._next < len(self._jobs):
@@ -340,6 +374,8 @@ class Replicas:
             if running >= self._n - 1:
                 return
             if self._next not in self._inflight and self._next not in self._done:
+                if not self._wanted(self._next):
+                    return
                 self._submit(self._next, stop)
             self._next += 1
 
@@ -406,14 +442,16 @@ class Replicas:
 
         try:
             while not self._advance(stop):
-                if self._next < len(self._jobs):  # the next replica no one has started
-                    k, self._next = self._next, self._next + 1
+                running = [f for f, _ in self._inflight.values() if not f.done()]
+                idle = not running and not any(f.done() for f, _ in self._inflight.values())
+                if self._next < len(self._jobs) and (self._wanted(self._next) or idle):
+                    k, self._next = self._next, self._next + 1  # the next no one has started
                     self._run_here(k, stop)
                     continue
-                running = [f for f, _ in self._inflight.values() if not f.done()]
-                if not running and not any(f.done() for f, _ in self._inflight.values()):
+                if idle:
                     raise RuntimeError("ensemble: no replica left to run or wait for")
-                wait(running, return_when=FIRST_COMPLETED)
+                if running:
+                    wait(running, return_when=FIRST_COMPLETED)
         except BaseException:
             self.close(kill=True)  # Ctrl-C, SIGTERM, a blow-up: do not wait for the others
             raise

@@ -84,6 +84,43 @@ def test_replicas_are_consumed_in_index_order_whatever_finishes_first(workers: i
         assert len(every) == 8
 
 
+def _logged_run(args: tuple) -> _Out:
+    """:func:`_fake_run` that first appends its index to a file (a worker's start is seen
+    even when the parent cancels it later)."""
+    k, pattern, log, stop = args
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k}\n")
+    time.sleep(0.05)
+    return _Out(pattern[k % len(pattern)] == "T", os.getpid())
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_no_replica_is_started_that_the_likely_outcome_does_not_need(workers: int, tmp_path) -> None:
+    """All standing settles after replicas 0-4: no sixth is started beside the fifth (with 2
+    or 3 processes the old scheduler started 5, and 6 too). All toppling settles after 0-3. A
+    topple at 2 among standing ones needs all 8, so all 8 start."""
+    for pattern, started in {"SSSSSSSS": 5, "TTTTTTTT": 4, "SSTSSSSS": 8}.items():
+        log = tmp_path / f"{pattern}-{workers}.log"
+        jobs = [(k, pattern, str(log)) for k in range(8)]
+        runs = Replicas(_logged_run, jobs, workers, sequential=SequentialStop()).results(None)
+        assert len(runs) == started
+        assert sorted(int(x) for x in log.read_text().split()) == list(range(started)), pattern
+
+
+def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path) -> None:
+    """``speculate=None`` (a whole-window verdict) starts the pool's first replica when the
+    ensemble is made, before :meth:`Replicas.results` is called (the caller's static check
+    then runs beside it); the default starts nothing."""
+    for speculate, expect in ((None, ["0"]), ("default", [])):
+        log = tmp_path / f"{speculate}.log"
+        jobs = [(k, "S", str(log)) for k in range(8)]
+        kw = {} if speculate == "default" else {"speculate": speculate}
+        ens = Replicas(_logged_run, jobs, 2, sequential=SequentialStop(), **kw)
+        time.sleep(0.5)
+        assert (log.read_text().split() if log.exists() else []) == expect
+        assert len(ens.results(None)) == 5
+
+
 def _failing_run(args: tuple) -> _Out:
     k, bad, stop = args
     time.sleep(0.02)
