@@ -211,6 +211,26 @@ def piece_mass_properties(
     return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
 
 
+_BOXES: dict[tuple[Any, ...], tuple[tuple[np.ndarray, np.ndarray], ...]] = {}
+
+
+def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """:meth:`sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
+    cube edge) as read-only arrays: every replica of a verdict builds the same pieces again,
+    and merging a piece's cells into boxes (with its connectivity check) was a third of a
+    world's Python build time."""
+    key = (piece.cells, piece.box, piece.edge(config))
+    boxes = _BOXES.get(key)
+    if boxes is None:
+        boxes = tuple(piece.local_boxes(config))
+        for arr in (a for pair in boxes for a in pair):
+            arr.setflags(write=False)
+        if len(_BOXES) > 4096:  # a bound for long-lived processes that see many pieces
+            _BOXES.clear()
+        _BOXES[key] = boxes
+    return boxes
+
+
 def shrunk_half_extents(
     half: np.ndarray, rotation: np.ndarray, clearance: float, skin: float = 0.0
 ) -> np.ndarray:
@@ -416,7 +436,7 @@ class World:
         q_axes = matrix_to_quat(axes)
         q_child = matrix_to_quat(axes.T)  # child box axes (= piece axes) in the body frame
         halves, positions = [], []
-        for centre, half in piece.local_boxes(cfg):
+        for centre, half in piece_boxes(piece, cfg):
             # Clearance is play between loose pieces; static supports (pedestals, the board)
             # keep their exact size, so a support edge is where the scene puts it (and where
             # the statics check measures margins from).
