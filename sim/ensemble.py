@@ -291,8 +291,9 @@ class Replicas:
 
     ``speculate``: start the pool's first replicas at once with that early stop (None: the whole
     window), before the caller knows whether statics allows it, so the static check runs in
-    the calling process while the workers simulate. :meth:`results` keeps their early ends if the caller's ``stop``
-    is the same object and otherwise redoes, with ``stop``, those that did end early. A replica
+    the calling process while the workers simulate. :meth:`results` keeps their early ends if
+    the caller's ``stop`` is the same object and otherwise redoes, with ``stop``, those that
+    did end early. A replica
     that never settled is bit-identical to one run without early stop (the quiet check only
     reads the state), so the result never depends on speculation, nor on the worker count.
     Outcomes must have boolean ``toppled`` and ``settled`` attributes. A replica's error (a

@@ -211,10 +211,12 @@ def piece_mass_properties(
     return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
 
 
-_BOXES: dict[tuple[Any, ...], tuple[tuple[np.ndarray, np.ndarray], ...]] = {}
+Boxes = tuple[tuple[np.ndarray, np.ndarray], ...]
+"""A piece's boxes in its frame: (centre, half extents) pairs, m."""
+_BOXES: dict[tuple[Any, ...], Boxes] = {}
 
 
-def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> Boxes:
     """:meth:`sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
     cube edge) as read-only arrays: every replica of a verdict builds the same pieces again,
     and merging a piece's cells into boxes (with its connectivity check) was a third of a

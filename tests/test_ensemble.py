@@ -8,6 +8,7 @@ import math
 import os
 import pickle
 import time
+from pathlib import Path
 
 import pytest
 
@@ -95,7 +96,9 @@ def _logged_run(args: tuple) -> _Out:
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3])
-def test_no_replica_is_started_that_the_likely_outcome_does_not_need(workers: int, tmp_path) -> None:
+def test_no_replica_is_started_that_the_likely_outcome_does_not_need(
+    workers: int, tmp_path: Path
+) -> None:
     """All standing settles after replicas 0-4: no sixth is started beside the fifth (with 2
     or 3 processes the old scheduler started 5, and 6 too). All toppling settles after 0-3. A
     topple at 2 among standing ones needs all 8, so all 8 start."""
@@ -107,7 +110,7 @@ def test_no_replica_is_started_that_the_likely_outcome_does_not_need(workers: in
         assert sorted(int(x) for x in log.read_text().split()) == list(range(started)), pattern
 
 
-def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path) -> None:
+def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path: Path) -> None:
     """``speculate=None`` (a whole-window verdict) starts the pool's first replica when the
     ensemble is made, before :meth:`Replicas.results` is called (the caller's static check
     then runs beside it); the default starts nothing."""
