@@ -784,7 +784,12 @@ class World:
             return np.array([self.tip_angle_deg(i, q) > limit_deg for i, q in enumerate(st.quat)],
                             dtype=bool).reshape(len(st.quat))  # fmt: skip
         mats, norms0 = self._tip_basis()
-        sines = tip_sines(st.quat, mats, norms0)
+        cached = getattr(self, "_sines", None)  # the rule and the early stop ask of one state
+        if cached is not None and cached[0] is st and cached[1] is mats:
+            sines = cached[2]
+        else:
+            sines = tip_sines(st.quat, mats, norms0)
+            self._sines = (st, mats, sines)
         at = math.sin(math.radians(limit_deg) / 2.0) ** 2
         out = sines > at + TIP_BAND
         for i in np.flatnonzero(~(out | (sines < at - TIP_BAND))).tolist():
