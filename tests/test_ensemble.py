@@ -124,6 +124,32 @@ def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path: Pat
         assert len(ens.results(None)) == 5
 
 
+def _slow_second_run(args: tuple) -> _Out:
+    """Replica 1 takes 0.6 s, the others 0.05 s; starts and ends are logged with the time."""
+    k, log, stop = args
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k} start {time.time()}\n")
+    time.sleep(0.6 if k == 1 else 0.05)
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k} end {time.time()}\n")
+    return _Out(False, os.getpid())
+
+
+def test_a_pool_worker_gets_its_next_replica_when_it_ends_not_at_the_callers_check(
+    tmp_path: Path,
+) -> None:
+    """With 2 processes the caller runs replica 1 (0.6 s, no rule check to collect results
+    at) while the pool worker runs 0: the worker must start 2 as soon as 0 ends, not after
+    the caller's replica (a hand-over waited for the caller's next rule check)."""
+    log = tmp_path / "times.log"
+    jobs = [(k, str(log)) for k in range(8)]
+    runs = Replicas(_slow_second_run, jobs, 2, sequential=SequentialStop()).results(None)
+    assert len(runs) == 5
+    rows = (line.split() for line in log.read_text().splitlines())
+    when = {(int(k), what): float(t) for k, what, t in rows}
+    assert when[(2, "start")] < when[(1, "end")] - 0.3
+
+
 def _failing_run(args: tuple) -> _Out:
     k, bad, stop = args
     time.sleep(0.02)
