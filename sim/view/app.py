@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
+from sim.model import vec3
 from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
-from sim.view.layout import Item, TableLayout
+from sim.view.layout import Floats, Item, TableLayout
 
 __all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
@@ -82,7 +83,7 @@ def _hit_triangles(origin: np.ndarray, direction: np.ndarray, tri: np.ndarray) -
 
 
 def pick(
-    layout: TableLayout, origin: Sequence[float], direction: Sequence[float], skip: str = "ghost"
+    layout: TableLayout, origin: Floats, direction: Floats, skip: str = "ghost"
 ) -> tuple[str | None, tuple[float, float, float] | None]:
     """The first item the ray hits (ids starting with ``skip`` are not picked) and the point
     hit; with no item, (None, the point on the table plane z = 0 or None)."""
@@ -115,7 +116,7 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     if not colours:
         return layout
     items = tuple(
-        replace(it, color=tuple(float(c) for c in colours[it.id]), finish="plain")
+        replace(it, color=vec3(colours[it.id]), finish="plain")
         if it.id in colours
         else it
         for it in layout.items
@@ -656,7 +657,7 @@ class WindowApp:
         assert self._layout is not None
         item, point = pick(self._layout, origin, direction)
         return Pointer(
-            float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),  # type: ignore[arg-type]
+            float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),
             item, point, button, frozenset(self._buttons), frozenset(self._mods),
         )  # fmt: skip
 
@@ -870,7 +871,7 @@ class WindowApp:
                 self.renderer.show(layout, cam)
             self._shown_key = key
             self._shown_view = view
-            self._ghost_ids = [g.id for g in ghosts]
+            self._ghost_ids: list[str] = [g.id for g in ghosts]
         self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
         self._dirty = False
@@ -914,6 +915,9 @@ class SceneApp(WindowApp):
     Same camera, text, window loop and harness as :class:`WindowApp`; ``scene`` is a
     :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
     """
+
+    game: Any  # None: a scene has no game and no session
+    session: Any
 
     def __init__(
         self,

@@ -160,7 +160,7 @@ def _texture(name: str, pixels: np.ndarray, *, repeat: bool, fmt: str = "RGB") -
     pw, ph = _pow2(w), _pow2(h)
     if (pw, ph) != (w, h):
         mode = "RGBA" if fmt == "RGBA" else "RGB"
-        pixels = np.asarray(Image.fromarray(pixels, mode).resize((pw, ph), Image.LANCZOS))
+        pixels = np.asarray(Image.fromarray(pixels, mode).resize((pw, ph), Image.Resampling.LANCZOS))
     tex = Texture(name)
     formats = {"RGB": Texture.F_rgb, "RGBA": Texture.F_rgba}
     tex.setup_2d_texture(pw, ph, Texture.T_unsigned_byte, formats[fmt])
@@ -454,6 +454,8 @@ class Renderer:
     Raises ValueError for a bad size or supersample, :class:`BackendUnavailableError` when the
     backend (or a window) cannot run here.
     """
+
+    _engine: Any  # a GraphicsEngine: made by the window or by the offscreen set-up below
 
     def __init__(
         self,
@@ -1406,6 +1408,6 @@ class Renderer:
         w, h = (v * self.supersample for v in self.size)
         pixels = _rgb_rows(tex, tw, th)[:h, :w]
         if self.supersample > 1:
-            img = Image.fromarray(pixels, "RGB").resize(self.size, Image.BOX)
+            img = Image.fromarray(pixels, "RGB").resize(self.size, Image.Resampling.BOX)
             pixels = np.asarray(img)
         return pixels
