@@ -112,6 +112,35 @@ def pick(
     return None, None
 
 
+_BOX_CORNERS = np.array([[i, j, k] for i in (0, 1) for j in (0, 1) for k in (0, 1)])
+
+
+def _screen_rects(items: Sequence[Item], view: Any, size: tuple[int, int]) -> np.ndarray:
+    """(N, 4) x0, x1, y0, y1 picture pixels of every item's bounding box projected (the
+    corners of its mesh's own bounds, posed; items wholly behind the camera left out)."""
+    if not items:
+        return np.zeros((0, 4))
+    local = np.stack([np.asarray(it.mesh.bounds, float) for it in items])  # (N, 2, 3)
+    corners = local[:, _BOX_CORNERS, [0, 1, 2]]  # (N, 8, 3)
+    rot = np.stack([it.rotation() for it in items])
+    pos = np.stack([np.asarray(it.position, float) for it in items])
+    world = np.einsum("nij,nkj->nki", rot, corners) + pos[:, None, :]
+    px = view.project(world.reshape(-1, 3), size).reshape(-1, 8, 2)
+    ok = np.isfinite(px).all(axis=(1, 2))
+    px = px[ok]
+    return np.stack(
+        [px[..., 0].min(1), px[..., 0].max(1), px[..., 1].min(1), px[..., 1].max(1)], axis=1
+    )
+
+
+def _covered(box: tuple[float, float, float, float], rects: np.ndarray) -> float:
+    """Pixels of ``rects`` (N, 4: x0, x1, y0, y1) under ``box``, summed over the rectangles."""
+    x0, x1, y0, y1 = box
+    dx = np.clip(np.minimum(rects[:, 1], x1) - np.maximum(rects[:, 0], x0), 0, None)
+    dy = np.clip(np.minimum(rects[:, 3], y1) - np.maximum(rects[:, 2], y0), 0, None)
+    return float((dx * dy).sum())
+
+
 def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> TableLayout:
     if not colours:
         return layout
@@ -818,16 +847,36 @@ class WindowApp:
             mine.append(f"move> {self.typing}_")
         if mine:
             blocks["bottom-left"] = "\n".join(mine)
-        corner = self.help_corner()
         if self.show_help:
-            blocks[corner] = "\n".join([*self.controller.help(), *_HELP])
-        else:
-            blocks[corner] = "f1: help"
+            text = "\n".join([*self.controller.help(), *_HELP])
+            blocks[self.help_corner(text)] = text
+        else:  # the one-line hint: where a help without text goes (top right in a game)
+            blocks[self.help_corner()] = "f1: help"
         return blocks
 
-    def help_corner(self) -> str:
-        """Where the key help goes: a corner the table's pieces and boards leave free."""
-        return "top-right"
+    def help_corner(self, text: str = "") -> str:
+        """Where the key help ``text`` goes: of the two right-hand corners (the left ones hold
+        the status and the prompts), the one whose panel hides less of the table's pieces,
+        boards and ghosts as the camera sees them now (top right on a tie)."""
+        view = getattr(self.renderer, "view", None)
+        if view is None or not text or self._layout is None:
+            return "top-right"
+        # the table without the ghosts: the help does not follow a ghost about
+        ghosts = set(getattr(self, "_ghost_ids", ()))
+        items = [it for it in self._layout.items if it.id not in ghosts]
+        key = (getattr(self, "_shown_key", None), view, tuple(self.size), text)
+        cached = getattr(self, "_help_spot", None)
+        if cached is not None and cached[0] == key and key[0] is not None:
+            return str(cached[1])
+        rects = _screen_rects(items, view, (int(self.size[0]), int(self.size[1])))
+        scale = self.text_scale()
+        hidden = {
+            c: _covered(self.renderer.text_box(c, text, scale=scale), rects)
+            for c in ("top-right", "bottom-right")
+        }
+        best = "bottom-right" if hidden["bottom-right"] < hidden["top-right"] else "top-right"
+        self._help_spot = (key, best)
+        return best
 
     def frame(self) -> np.ndarray | None:
         """Draw the table (rebuilt when something changed): (H, W, 3) uint8 offscreen, None in
@@ -872,8 +921,8 @@ class WindowApp:
             self._shown_key = key
             self._shown_view = view
             self._ghost_ids: list[str] = [g.id for g in ghosts]
-        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._layout = layout
+        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._dirty = False
 
     def text_scale(self) -> float:
@@ -993,7 +1042,7 @@ class SceneApp(WindowApp):
         """No moves in a scene."""
         return False
 
-    def help_corner(self) -> str:
+    def help_corner(self, text: str = "") -> str:
         """Bottom right: a scene's tower stands in the middle and reaches the top of the
         picture, while the table's near right corner is bare floor."""
         return "bottom-right"

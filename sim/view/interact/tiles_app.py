@@ -49,9 +49,9 @@ class TilesApp(WindowApp):
         self._rolls: dict[tuple[int, Any], Any] = {}
         super().__init__(game, **kw)
 
-    def help_corner(self) -> str:
+    def help_corner(self, text: str = "") -> str:
         """Catego's score sheet fills the top of the picture: its help goes bottom right."""
-        return "bottom-right" if self.game.name == "catego" else super().help_corner()
+        return "bottom-right" if self.game.name == "catego" else super().help_corner(text)
 
     # ---- the dice -------------------------------------------------------------------------
 
