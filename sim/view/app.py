@@ -115,30 +115,76 @@ def pick(
 _BOX_CORNERS = np.array([[i, j, k] for i in (0, 1) for j in (0, 1) for k in (0, 1)])
 
 
-def _screen_rects(items: Sequence[Item], view: Any, size: tuple[int, int]) -> np.ndarray:
-    """(N, 4) x0, x1, y0, y1 picture pixels of every item's bounding box projected (the
-    corners of its mesh's own bounds, posed; items wholly behind the camera left out)."""
+def _screen_hulls(items: Sequence[Item], view: Any, size: tuple[int, int]) -> list[np.ndarray]:
+    """Per item, the convex hull (K, 2) in picture pixels of its bounding box projected (the
+    corners of its mesh's own bounds, posed): a board's or a tile's outline on the screen, a
+    polycube's a little larger. Items partly behind the camera are left out."""
     if not items:
-        return np.zeros((0, 4))
+        return []
     local = np.stack([np.asarray(it.mesh.bounds, float) for it in items])  # (N, 2, 3)
     corners = local[:, _BOX_CORNERS, [0, 1, 2]]  # (N, 8, 3)
     rot = np.stack([it.rotation() for it in items])
     pos = np.stack([np.asarray(it.position, float) for it in items])
     world = np.einsum("nij,nkj->nki", rot, corners) + pos[:, None, :]
     px = view.project(world.reshape(-1, 3), size).reshape(-1, 8, 2)
-    ok = np.isfinite(px).all(axis=(1, 2))
-    px = px[ok]
-    return np.stack(
-        [px[..., 0].min(1), px[..., 0].max(1), px[..., 1].min(1), px[..., 1].max(1)], axis=1
-    )
+    return [_hull(p) for p in px if np.isfinite(p).all()]
 
 
-def _covered(box: tuple[float, float, float, float], rects: np.ndarray) -> float:
-    """Pixels of ``rects`` (N, 4: x0, x1, y0, y1) under ``box``, summed over the rectangles."""
+def _hull(points: np.ndarray) -> np.ndarray:
+    """The convex hull of 2-D ``points`` (N, 2), counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted({(float(x), float(y)) for x, y in points})
+    if len(pts) < 3:
+        return np.asarray(pts, float).reshape(-1, 2)
+
+    def chain(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2 and (
+                (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+            ) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(pts), chain(pts[::-1])
+    return np.asarray(lower[:-1] + upper[:-1], float)
+
+
+def _clipped_area(poly: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """Area of convex ``poly`` (K, 2) inside the rectangle ``box`` (x0, x1, y0, y1)
+    (Sutherland-Hodgman clipping, then the shoelace formula)."""
     x0, x1, y0, y1 = box
-    dx = np.clip(np.minimum(rects[:, 1], x1) - np.maximum(rects[:, 0], x0), 0, None)
-    dy = np.clip(np.minimum(rects[:, 3], y1) - np.maximum(rects[:, 2], y0), 0, None)
-    return float((dx * dy).sum())
+    pts = [tuple(p) for p in poly]
+    for axis, bound, keep_low in ((0, x0, False), (0, x1, True), (1, y0, False), (1, y1, True)):
+        if not pts:
+            return 0.0
+        out = []
+        for k, cur in enumerate(pts):
+            prev = pts[k - 1]
+            cur_in = cur[axis] <= bound if keep_low else cur[axis] >= bound
+            prev_in = prev[axis] <= bound if keep_low else prev[axis] >= bound
+            if cur_in != prev_in:
+                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
+                out.append(tuple(prev[i] + t * (cur[i] - prev[i]) for i in (0, 1)))
+            if cur_in:
+                out.append(cur)
+        pts = out
+    if len(pts) < 3:
+        return 0.0
+    a = np.asarray(pts, float)
+    return float(abs(np.dot(a[:, 0], np.roll(a[:, 1], -1)) - np.dot(a[:, 1], np.roll(a[:, 0], -1))) / 2)
+
+
+def _covered(box: tuple[float, float, float, float], hulls: Sequence[np.ndarray]) -> float:
+    """Screen area (pixels) of the items' outlines ``hulls`` under ``box``, summed."""
+    x0, x1, y0, y1 = box
+    return sum(
+        _clipped_area(h, box)
+        for h in hulls
+        if len(h) >= 3
+        and h[:, 0].max() > x0 and h[:, 0].min() < x1 and h[:, 1].max() > y0 and h[:, 1].min() < y1
+    )  # fmt: skip
 
 
 def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> TableLayout:
@@ -857,21 +903,23 @@ class WindowApp:
     def help_corner(self, text: str = "") -> str:
         """Where the key help ``text`` goes: of the two right-hand corners (the left ones hold
         the status and the prompts), the one whose panel hides less of the table's pieces,
-        boards and ghosts as the camera sees them now (top right on a tie)."""
+        boards and tiles as the camera sees them now (top right on a tie)."""
         view = getattr(self.renderer, "view", None)
         if view is None or not text or self._layout is None:
             return "top-right"
-        # the table without the ghosts: the help does not follow a ghost about
-        ghosts = set(getattr(self, "_ghost_ids", ()))
-        items = [it for it in self._layout.items if it.id not in ghosts]
-        key = (getattr(self, "_shown_key", None), view, tuple(self.size), text)
+        # everything but the ghost of the move being made (ids "ghost...", as picking skips
+        # them): the help does not follow the hand about; the controller's other items (a
+        # Kozo supply, say) count
+        items = [it for it in self._layout.items if not it.id.startswith("ghost")]
+        placed = tuple((it.id, tuple(it.position), tuple(it.quat)) for it in items)
+        key = (placed, view, tuple(self.size), text)
         cached = getattr(self, "_help_spot", None)
-        if cached is not None and cached[0] == key and key[0] is not None:
+        if cached is not None and cached[0] == key:
             return str(cached[1])
-        rects = _screen_rects(items, view, (int(self.size[0]), int(self.size[1])))
+        hulls = _screen_hulls(items, view, (int(self.size[0]), int(self.size[1])))
         scale = self.text_scale()
         hidden = {
-            c: _covered(self.renderer.text_box(c, text, scale=scale), rects)
+            c: _covered(self.renderer.text_box(c, text, scale=scale), hulls)
             for c in ("top-right", "bottom-right")
         }
         best = "bottom-right" if hidden["bottom-right"] < hidden["top-right"] else "top-right"
