@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from games.core import canonical_json
 from sim.cli import UsageError
 from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
+
+if TYPE_CHECKING:
+    from sim.verdict import Method
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             "statics decide without simulating; drop --method auto (--full-window implies "
             "--method simulate)"
         )
-    method = "simulate" if args.full_window else (args.method or "auto")
+    # argparse allows only these two
+    method: Method = "simulate" if args.full_window or args.method == "simulate" else "auto"
     try:
         scene = resolve_scene(args.scene)
         verdict = simulate(
