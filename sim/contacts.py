@@ -205,25 +205,31 @@ class ContactSet:
 # ---------------------------------------------------------------------------------------
 def clip_to_rectangle(poly: np.ndarray, hu: float, hv: float) -> np.ndarray:
     """Clip a convex 2D polygon (n, 2) to the rectangle ``|x| <= hu, |y| <= hv``
-    (Sutherland-Hodgman). Returns the clipped vertices (m, 2), possibly empty."""
-    out = np.asarray(poly, dtype=float).reshape(-1, 2)
+    (Sutherland-Hodgman). Returns the clipped vertices (m, 2), possibly empty.
+
+    On plain floats (a face has 4 corners; numpy's per-call cost was most of the time): each
+    crossing ``prev + (cur - prev) * t`` is the same IEEE operations, per coordinate, as on
+    numpy 2-vectors, so the same bits."""
+    out = np.asarray(poly, dtype=float).reshape(-1, 2).tolist()
     for axis, sign, lim in ((0, 1.0, hu), (0, -1.0, hu), (1, 1.0, hv), (1, -1.0, hv)):
-        if len(out) == 0:
+        if not out:
             break
-        kept: list[np.ndarray] = []
-        n = len(out)
-        for i in range(n):
-            cur, prev = out[i], out[i - 1]
+        kept: list[list[float]] = []
+        prev = out[-1]
+        dp = sign * prev[axis] - lim
+        for cur in out:
             dc = sign * cur[axis] - lim
-            dp = sign * prev[axis] - lim
             if dc <= 0.0:
                 if dp > 0.0:
-                    kept.append(prev + (cur - prev) * (dp / (dp - dc)))
+                    t = dp / (dp - dc)
+                    kept.append([prev[0] + (cur[0] - prev[0]) * t, prev[1] + (cur[1] - prev[1]) * t])
                 kept.append(cur)
             elif dp <= 0.0:
-                kept.append(prev + (cur - prev) * (dp / (dp - dc)))
-        out = np.array(kept, dtype=float).reshape(-1, 2)
-    return out
+                t = dp / (dp - dc)
+                kept.append([prev[0] + (cur[0] - prev[0]) * t, prev[1] + (cur[1] - prev[1]) * t])
+            prev, dp = cur, dc
+        out = kept
+    return np.array(out, dtype=float).reshape(-1, 2)
 
 
 def dedupe_cycle(poly: np.ndarray, eps: float = _DEDUP) -> np.ndarray:
@@ -242,7 +248,9 @@ def polygon_area(poly: np.ndarray) -> float:
     if len(poly) < 3:
         return 0.0
     x, y = poly[:, 0], poly[:, 1]
-    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    y1 = np.concatenate([y[1:], y[:1]])  # np.roll(y, -1), without its generic machinery
+    x1 = np.concatenate([x[1:], x[:1]])
+    return 0.5 * abs(float(np.dot(x, y1) - np.dot(y, x1)))
 
 
 def polygon_width(poly: np.ndarray) -> float:
