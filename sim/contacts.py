@@ -254,19 +254,22 @@ def polygon_area(poly: np.ndarray) -> float:
 
 
 def polygon_width(poly: np.ndarray) -> float:
-    """Minimum width of a convex 2D polygon (0 for fewer than 3 distinct vertices)."""
+    """Minimum width of a convex 2D polygon (0 for fewer than 3 distinct vertices): over the
+    edges longer than the dedupe distance, the smallest of each edge's farthest vertex
+    distance (every edge at once; the same operations per element as one edge at a time)."""
     if len(poly) < 3:
         return 0.0
-    best = math.inf
-    n = len(poly)
-    for i in range(n):
-        e = poly[(i + 1) % n] - poly[i]
-        ln = float(np.hypot(e[0], e[1]))
-        if ln <= _DEDUP:
-            continue
-        d = np.abs(e[0] * (poly[:, 1] - poly[i, 1]) - e[1] * (poly[:, 0] - poly[i, 0])) / ln
-        best = min(best, float(d.max()))
-    return 0.0 if best == math.inf else best
+    e = np.concatenate([poly[1:], poly[:1]]) - poly  # edge i: poly[i] -> poly[i + 1]
+    ln = np.hypot(e[:, 0], e[:, 1])
+    ok = ln > _DEDUP
+    if not ok.any():
+        return 0.0
+    cross = np.abs(
+        e[:, None, 0] * (poly[None, :, 1] - poly[:, None, 1])
+        - e[:, None, 1] * (poly[None, :, 0] - poly[:, None, 0])
+    )  # (edge, vertex)
+    d = cross[ok] / ln[ok][:, None]
+    return float(d.max(axis=1).min())
 
 
 def obb_separation(a: PosedBox, b: PosedBox) -> float:

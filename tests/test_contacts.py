@@ -19,6 +19,7 @@ from sim.contacts import (
     clip_to_rectangle,
     obb_separation,
     polygon_area,
+    polygon_width,
     scene_contacts,
 )
 from sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
@@ -222,3 +223,30 @@ def test_deterministic_and_tolerances():
     assert scene_contacts(s).to_json() == scene_contacts(s).to_json()
     cs = scene_contacts(s, tolerances=ContactTolerances(gap=0.1 * MM))
     assert any((c.body_a, c.body_b) == (0, 1) for c in cs.contacts)
+
+
+def test_clipping_and_width_by_hand() -> None:
+    """Clipping to |x|, |y| <= 1: the triangles (0,0), (4,0), (0,3) and (0,0), (3,0), (0,3)
+    hold the quarter square [0,1]^2 (their hypotenuses 3x + 4y = 12 and x + y = 3 pass outside
+    it), area 1; the triangle (-1,-1), (2,-1), (-1,2) is cut by its hypotenuse x + y = 1 from
+    (1, 0) to (0, 1): a pentagon of area 4 - 1/2. Widths: a triangle's is its smallest
+    altitude, the one onto the longest side: 2 * 6 / 5 = 12/5 for the 3-4-5 one; a 2 x 1
+    rectangle's is 1, a unit square's turned 45 degrees 1, a segment's 0."""
+    tri = np.array([[0, 0], [4, 0], [0, 3]], dtype=float)
+    clip = clip_to_rectangle(tri, 1.0, 1.0)
+    assert sorted(map(tuple, clip.tolist())) == [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]
+    assert polygon_area(clip) == pytest.approx(1.0)
+    assert polygon_width(tri) == pytest.approx(12 / 5)
+    assert polygon_width(np.array([[0, 0], [2, 0], [2, 1], [0, 1]], dtype=float)) == pytest.approx(1.0)
+    r = math.sqrt(0.5)
+    turned = np.array([[r, 0], [0, r], [-r, 0], [0, -r]], dtype=float)
+    assert polygon_width(turned) == pytest.approx(1.0)
+    assert polygon_width(np.array([[0, 0], [1, 0]], dtype=float)) == 0.0
+    half = clip_to_rectangle(np.array([[0, 0], [3, 0], [0, 3]], dtype=float), 1.0, 1.0)
+    assert polygon_area(half) == pytest.approx(1.0)
+    cut = clip_to_rectangle(np.array([[-1, -1], [2, -1], [-1, 2]], dtype=float), 1.0, 1.0)
+    # the line x + y = 1 cuts the square [-1,1]^2 from (1, 0) to (0, 1): area 4 - 1/2
+    assert polygon_area(cut) == pytest.approx(3.5)
+    assert sorted(map(tuple, np.round(cut, 12).tolist())) == [
+        (-1.0, -1.0), (-1.0, 1.0), (0.0, 1.0), (1.0, -1.0), (1.0, 0.0)
+    ]
