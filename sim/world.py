@@ -667,7 +667,7 @@ class World:
     # ------------------------------------------------------------------ reading state
     def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
         pos, q = self._p.getBasePositionAndOrientation(b.body, physicsClientId=self.client)
-        return np.asarray(pos, dtype=float), tuple(q)  # type: ignore[return-value]
+        return np.asarray(pos, dtype=float), tuple(q)
 
     def com_positions(self) -> np.ndarray:
         """Centres of mass of the dynamic pieces, shape (n, 3), m."""
