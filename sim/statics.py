@@ -1007,6 +1007,7 @@ def _piece_margins(
             )  # fmt: skip
             continue
         hull, edges = _support_hull(np.concatenate(support[i]))
+        direction: Sequence[float] | np.ndarray
         if edges is None:
             dist, direction = signed_distance(com[:2], hull)
         else:
