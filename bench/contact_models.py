@@ -25,7 +25,8 @@ body carries, or more solver iterations during the release only. Every set-up is
 * ``--escalation`` (alone): the verdict profile's thin-margin escalation
   (:func:`escalation_figures`): leaning stacks and shipped scenes with and without it.
 
-``python bench/contact_models.py [--only a,b] [--steps] [--scenes] [--escalation] [--json]``. Figures, not pass/fail.
+``python bench/contact_models.py [--only a,b] [--steps] [--scenes] [--escalation] [--json]``;
+``--lean 20@2,20@2.5`` runs only those leaning stacks (cubes@margin in mm) at three steps. Figures, not pass/fail.
 """
 
 from __future__ import annotations
@@ -380,6 +381,29 @@ def measure(setup: Setup, steps: bool) -> dict[str, Any]:
     return res
 
 
+def lean_only(spec: str, names: list[str]) -> int:
+    """``--lean``: the given leaning stacks, per set-up, at its step, half and a quarter."""
+    try:
+        cases = [(int(n), float(m)) for n, m in (c.split("@") for c in spec.split(","))]
+    except ValueError:
+        print(f"--lean {spec!r}: give cubes@margin_mm pairs, e.g. 20@2.5,14@1", file=sys.stderr)
+        return 2
+    bad = sorted(set(names) - set(SETUPS))
+    if bad:
+        raise SystemExit(f"unknown set-up(s) {bad} (allowed: {', '.join(SETUPS)})")
+    for name in names:
+        setup = SETUPS[name]
+        base = setup.make_profile().time_step
+        for n, m in cases:
+            got = "".join(lean(setup, n, m, base / div) for div in (1, 2, 4))
+            print(
+                f"{name:20s} {n}@{m:+g} mm: {' '.join(got)} at {base * 1e3:g} / {base * 5e2:g} / "
+                f"{base * 2.5e2:g} ms  load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``--only a,b`` (set-up names), ``--steps``, ``--json``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -394,7 +418,14 @@ def main(argv: list[str] | None = None) -> int:
         "--escalation", action="store_true",
         help="only the thin-margin escalation figures (simulate() with and without it)",
     )  # fmt: skip
+    ap.add_argument(
+        "--lean", default="", metavar="N@MM,...",
+        help="only these leaning stacks (cubes@margin mm) for each --only set-up, replica 0, 2 s "
+        "at its step, half and a quarter (e.g. the Gauss-Seidel frontier: 20@2,20@2.5)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
+    if args.lean:
+        return lean_only(args.lean, [s for s in args.only.split(",") if s] or ["shipped"])
     if args.escalation:
         print("escalation: stacks at 1/0.5/0.25 ms (s = stands, t = topples), shipped at 1 ms")
         esc = escalation_figures()

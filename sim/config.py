@@ -123,8 +123,9 @@ class Profile:
       The verdict profile escalates below 1.5 degrees (about twice that frontier); None: never
       (the display and exact profiles).
 
-    exact: the verdict's settings solved directly, for checking a thin-margin tower, not for the
-      rules: pieces as multibodies and ``constraintSolverType`` LCP_DANTZIG, so each step's
+    exact: the verdict's settings solved directly, for thin-margin towers (the verdict profile
+      escalates to it by itself below ``escalate_below_deg``; ``--profile exact`` asks for it
+      on any scene): pieces as multibodies and ``constraintSolverType`` LCP_DANTZIG, so each step's
       contact LCP (friction pyramid included) is solved exactly instead of by 50 Gauss-Seidel
       sweeps. That MLCP takes the springs' ERP (``dt k / (dt k + c)`` = 0.985 at 2 ms) but not
       their CFM, so contacts are rigid (resting penetration ~1e-13 m) and a tall leaning stack no

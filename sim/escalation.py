@@ -44,10 +44,11 @@ class Escalation:
     def reason(self) -> str:
         """One sentence for the explanation."""
         return (
-            f"Thin margin: statics tilts {self.tilt_margin_deg:.2f} degrees before it fails"
-            f" (< {self.below_deg:g}), where the {self.requested} profile's contact springs can"
-            f" topple a standing stack, so the runs used the direct solver ({self.profile.name}"
-            f" profile, {self.profile.time_step * 1e3:g} ms step)."
+            f"Thin margin: rigid statics stands with a tilt margin of only"
+            f" {self.tilt_margin_deg:.2f} degrees (< {self.below_deg:g}), where the"
+            f" {self.requested} profile's contact springs can topple a standing stack, so the"
+            f" runs used the direct solver ({self.profile.name} profile,"
+            f" {self.profile.time_step * 1e3:g} ms step)."
         )
 
     def to_json(self) -> dict[str, Any]:
