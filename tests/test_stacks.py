@@ -291,7 +291,7 @@ def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> 
     """A thin-margin scene file (9 cubes leaning to +0.5 mm) judged by the CLI in two
     processes, one with two workers (with ``--method simulate`` the pool starts Gauss-Seidel
     replicas before statics asks for the direct solver; they are dropped) and one with one: the same bytes, and
-    the JSON says it escalated."""
+    the JSON says it escalated; with ``--no-escalation`` it does not, and topples."""
     import json
     import os
     import subprocess
@@ -307,12 +307,14 @@ def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> 
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     out = []
-    for workers in ("2", "1"):
+    for extra in (["--workers", "2"], ["--workers", "1"], ["--workers", "1", "--no-escalation"]):
         cmd = [sys.executable, "-m", "sim.cli", "simulate", str(path), "--method", "simulate",
-               "--replicas", "2", "--workers", workers, "--json"]  # fmt: skip
+               "--replicas", "2", "--json", *extra]  # fmt: skip
         out.append(subprocess.run(cmd, capture_output=True, check=True, env=env).stdout)
     assert out[0] == out[1]
-    doc = json.loads(out[0])
+    doc, gauss_seidel = json.loads(out[0]), json.loads(out[2])
     assert doc["escalation"]["profile"] == "exact" and doc["verdict"] == "stands"
+    # --no-escalation: the verdict profile's own solver, which topples it (the reason above).
+    assert "escalation" not in gauss_seidel and gauss_seidel["verdict"] == "topples"
     worst = min(p["margin_mm"] for p in doc["statics"]["pieces"] if p["margin_mm"] is not None)
     assert worst == pytest.approx(0.5, abs=1e-3)
