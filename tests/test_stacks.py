@@ -216,7 +216,7 @@ def test_thin_margin_verdict_escalates_to_the_direct_solver() -> None:
     assert doc["profile"] == "verdict" and "direct solver" in v.explanation
     assert v.verdict == "stands"
     assert simulate(stack(n, frac), profile=_no_escalation(), **kw).verdict == "topples"
-    wide = simulate(stack(n, frac_for(n, 2.0)), **kw)
+    wide = simulate(stack(n, frac_for(n, 2.0)), **{**kw, "seconds": 0.2})  # statics decides
     assert wide.escalation is None and "escalation" not in wide.to_json()
     assert wide.verdict == "stands"
 
