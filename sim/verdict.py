@@ -481,7 +481,10 @@ def simulate(
     seconds : the window (default: the scene's, 5 s for Kozo).
     replicas : ensemble size N >= 1 (replica 0 is unperturbed).
     seed : seed of the perturbations; the same scene and seed give the same verdict, bit for bit.
-    profile : ``"verdict"`` (rule decisions) or ``"display"``; ``time_step`` overrides its step.
+    profile : ``"verdict"`` (rule decisions), ``"display"`` or ``"exact"``; ``time_step``
+        overrides its step. Where statics finds a tilt margin under the profile's
+        ``escalate_below_deg`` the replicas run in its ``escalate_to`` profile instead
+        (:mod:`sim.escalation`; the verdict's ``escalation`` says so).
     method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
     workers : processes for the replicas (default: all cores, at most ``replicas``).
     early_stop : when statics alone proves the scene stands (its decision is ``"stands"``; or
