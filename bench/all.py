@@ -14,6 +14,8 @@ Figures (goal in brackets):
 - ``verdict8_early_stop``: an 8-replica simulated verdict of ``kozo-tower``, early stop, 2
   workers (<= 0.4 s wall);
 - ``verdict8_whole_window``: the same over the whole 5 s window (<= 8 s wall);
+- ``verdict_floor``: Bullet's own stepping of those 5 replicas, and the floors it sets on 2
+  cores and on 2 processes (no goal: what the goal above is measured against);
 - ``careful_move``: the careful Kozo bot's decision at the physics table, one seeded game
   (mean <= 0.15 s, max <= 0.5 s);
 - ``cli_help``, ``cli_simulate``, ``cli_solve``: whole ``tablesim`` processes: ``--help``
@@ -144,6 +146,17 @@ def figure_verdict8_whole_window(quick: bool) -> dict[str, Any]:
     return _verdict(quick, whole=True)
 
 
+def figure_verdict_floor(quick: bool) -> dict[str, Any]:
+    """What the whole-window figure cannot go below without changing the physics
+    (``bench/physics.py``'s ``verdict_floor``): the stepping CPU of the 5 replicas that run, and
+    the floors on 2 cores and on 2 processes (``--quick``: over 1 s instead of 5 s)."""
+    from bench.physics import figure_verdict_floor as floor
+
+    out = floor(_tower(), 1.0 if quick else 5.0)
+    out["result"] = {k: round(out[k], 3) for k in ("two_core_floor_s", "two_process_floor_s")}
+    return out
+
+
 def figure_careful_move(quick: bool) -> dict[str, Any] | None:
     """One seeded careful-vs-greedy Kozo game at the physics table (``bench/kozo.py``), three
     rounds (``--quick``: one); wall time per decision, and CPU time beside it."""
@@ -239,6 +252,7 @@ FIGURES: dict[str, Callable[[bool], dict[str, Any] | None]] = {
     "statics_analyse": figure_statics_analyse,
     "verdict8_early_stop": figure_verdict8_early_stop,
     "verdict8_whole_window": figure_verdict8_whole_window,
+    "verdict_floor": figure_verdict_floor,
     "careful_move": figure_careful_move,
     "cli_help": figure_cli_help,
     "cli_simulate": figure_cli_simulate,

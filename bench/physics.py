@@ -385,6 +385,59 @@ def figure_rule_checks(scene: Scene, seconds: float) -> dict[str, Any]:
     return out
 
 
+def figure_verdict_floor(scene: Scene, seconds: float, replicas: int = 5) -> dict[str, Any]:
+    """What a whole-window verdict of ``scene`` cannot go below on 2 processes: for each of the
+    first ``replicas`` replicas (the 5 that sequential stopping runs for a standing tower of 8),
+    the CPU of Bullet's stepping alone over ``seconds`` (thread time of ``stepSimulation``, no
+    rule checks) and the solver's mean iterations per step (``reportSolverAnalytics``, which
+    changes no bit: checked), then the CPU of the same replica run as the verdict runs it
+    (``sim.verdict._run_replica``: world build, perturbation, rule checks every 10 ms).
+
+    Floors: ``two_core_floor_s`` = half the stepping of all of them (no schedule on 2 cores does
+    better); ``two_process_floor_s`` = the three cheapest replicas' stepping (with whole replicas
+    on 2 processes one runs 3 of 5); ``index_order_s`` = the longer process of the ensemble's
+    own schedule (replica 0 to the pool, 1 to the caller, each next to whichever is free first)
+    with the replicas' full CPU."""
+    from sim.bullet import pybullet_module
+    from sim.config import get_profile
+    from sim.verdict import Perturbation, ToppleRule, _run_replica, perturb_scene
+
+    prof = get_profile("verdict")
+    p = pybullet_module()
+    _run_replica((scene, 0, 1, Perturbation(), prof, 0.02, ToppleRule(), None))  # imports
+    rows = []
+    for k in range(replicas):
+        with World(perturb_scene(scene, 0, k, Perturbation()), prof) as world:
+            cid = world.client
+            p.setPhysicsEngineParameter(reportSolverAnalytics=1, physicsClientId=cid)
+            n = round(seconds / prof.time_step)
+            iters, cpu = 0, 0.0
+            with world._own_breaking_threshold():
+                for _ in range(n):
+                    t0 = time.thread_time()
+                    islands = p.stepSimulation(physicsClientId=cid)
+                    cpu += time.thread_time() - t0
+                    iters += sum(isl["numIterationsUsed"] for isl in islands or ())
+        t0 = time.thread_time()
+        _run_replica((scene, 0, k, Perturbation(), prof, seconds, ToppleRule(), None))
+        full = time.thread_time() - t0
+        rows.append({"replica": k, "step_cpu_s": cpu, "solver_iterations_mean": iters / n,
+                     "replica_cpu_s": full, "rule_and_build_share": 1 - cpu / full})  # fmt: skip
+    steps = sorted(r["step_cpu_s"] for r in rows)
+    free = [0.0, 0.0]  # the pool's process, the caller's
+    for r in rows:
+        i = 0 if r["replica"] == 0 else (1 if r["replica"] == 1 else free.index(min(free)))
+        free[i] += r["replica_cpu_s"]
+    return {
+        "seconds": seconds,
+        "replicas": rows,
+        "two_core_floor_s": sum(steps) / 2,
+        "two_process_floor_s": sum(steps[:3]),
+        "index_order_s": max(free),
+        "load_1m": os.getloadavg()[0],
+    }
+
+
 FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "rtf_rest": figure_rtf_rest,
     "rtf_collapse": figure_rtf_collapse,
@@ -393,6 +446,7 @@ FIGURES: dict[str, Callable[[Scene, float], dict[str, Any]]] = {
     "statics_analyse": figure_statics_analyse,
     "verdict8_tower": figure_verdict8_tower,
     "rule_checks": figure_rule_checks,
+    "verdict_floor": figure_verdict_floor,
 }
 """Figure name -> function(scene, seconds). Add new figures here."""
 
@@ -465,6 +519,19 @@ def _print_summary(res: dict[str, Any]) -> None:
                 f" {r['fast_reads']['min_us']:.0f} us ({r['fast_reads_share_of_check']:.1%});"
                 f" {r['plain_over_fast']:.2f}x (min of 7 rounds; medians in --json)"
             )
+    if "verdict_floor" in figs:
+        f = figs["verdict_floor"]
+        for r in f["replicas"]:
+            print(
+                f"verdict floor replica {r['replica']}: stepping {r['step_cpu_s']:.3f} s cpu"
+                f" ({r['solver_iterations_mean']:.1f} solver iterations a step), as run"
+                f" {r['replica_cpu_s']:.3f} s ({r['rule_and_build_share']:.1%} build and checks)"
+            )
+        print(
+            f"verdict floor over {f['seconds']:g} s: 2 cores {f['two_core_floor_s']:.2f} s, 2"
+            f" processes {f['two_process_floor_s']:.2f} s, the ensemble's order"
+            f" {f['index_order_s']:.2f} s (load {f['load_1m']:.1f})"
+        )
     if "statics_analyse" in figs:
         r = figs["statics_analyse"]
         print(

@@ -10,6 +10,7 @@ edge. A world point is ``position + R @ p_local``. The table top is the plane ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,13 +21,30 @@ from games.quat import matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 from sim.config import PhysicsConfig
 
 __all__ = [  # the quaternion helpers are games.quat's, re-exported for the physics and view
+    "Floats",
     "PosedBox",
     "Scene",
     "ScenePiece",
     "matrix_to_quat",
     "quat_from_euler_deg",
+    "quat4",
     "quat_to_matrix",
+    "vec3",
 ]
+
+Floats = Sequence[float] | np.ndarray
+"""A short vector of floats (a position, a quaternion, a direction, a colour): a sequence or a
+numpy array (poses come from both: scene files and PyBullet give tuples, numpy math arrays)."""
+
+
+def vec3(v: Floats) -> tuple[float, float, float]:
+    """The first three entries of ``v`` as a tuple of Python floats (a position, a size)."""
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def quat4(q: Floats) -> tuple[float, float, float, float]:
+    """The first four entries of ``q`` as a tuple of Python floats (a quaternion x, y, z, w)."""
+    return (float(q[0]), float(q[1]), float(q[2]), float(q[3]))
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (m
     MAX_SPEED,
     PhysicsBlowUpError,
     check_body,
+    suspects,
 )
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
 
@@ -72,14 +73,20 @@ TABLE = "table"
 
 CHECK_EVERY = 100
 """Blow-up check period in steps (plus once at the end of every :meth:`World.run`)."""
-TIP_GUARD_DEG = 1e-9
-"""Tip angles this close to a limit are decided by the scalar formula (:meth:`World.tipped`):
-far more than the 1e-14 degrees by which numpy's vectorised angle can differ from it."""
+TIP_BAND = 1e-9
+"""Pieces whose ``sin^2(tip / 2)`` lies this close to the limit's are decided by the scalar
+formula (:meth:`World.tipped`): the vectorised value is off by a few units in the last place
+(1e-16), and 1e-9 is 2e-9 rad or more of tip, where the scalar formula is exact to 1e-15."""
 _DISTANCE = operator.itemgetter(8)  # of a getContactPoints tuple: the contact distance (m)
 CULL_SLACK = 1e-3
 """Extra distance (m) under which :meth:`World.check_contacts` still asks PyBullet for closest
 points although the bounds say the pair is apart: the bounds hold the exact boxes, so this only
 covers rounding (1e-15 m) and GJK's convergence (1e-9 m) many times over."""
+NEAR_MARGIN = 1e-3
+"""How far (m) the centres of mass may move before :meth:`World.check_contacts` recomputes which
+piece-static pairs may be close (:meth:`World._near_pairs`): pairs within ``NEAR_MARGIN`` more
+are kept and asked about, a few closest-point queries more against a dozen array operations per
+check."""
 CONTACT_TOLERANCE = 0.05e-3
 """Default distance (m) under which two bodies count as touching: well below the 0.2 mm clearance,
 so grid neighbours across the gap do not count, and well above resting penetration (0.01 mm)."""
@@ -156,20 +163,24 @@ class ContactCheck:
     max_penetration: float
 
 
-def tip_angles_vector(quat: np.ndarray, quat0: np.ndarray) -> np.ndarray:
-    """Tip angles (degrees, (n,)) of body quaternions ``quat`` against ``quat0`` (both (n, 4)):
-    :meth:`World.tip_angle_deg`'s formula on arrays (same operations, same order; only
-    ``hypot``/``arctan2`` may round differently, by a few units in the last place)."""
-    ax, ay, az, aw = (quat[:, k] for k in range(4))
+def tip_matrices(quat0: np.ndarray) -> np.ndarray:
+    """Per-piece (2, 4) matrices ``M`` with ``M @ q = (x, y)`` of the relative quaternion
+    ``q * conj(q0)`` (:func:`games.quat.quat_mul`'s terms), shape (n, 2, 4), from the start
+    quaternions ``quat0`` (n, 4): the tip angle depends on ``x`` and ``y`` alone (the
+    rotation's vertical axis image has ``z = 1 - 2 (x^2 + y^2) / |q|^2``)."""
     bx, by, bz, bw = -quat0[:, 0], -quat0[:, 1], -quat0[:, 2], quat0[:, 3]
-    x = aw * bx + ax * bw + ay * bz - az * by
-    y = aw * by - ax * bz + ay * bw + az * bx
-    z = aw * bz + ax * by - ay * bx + az * bw
-    w = aw * bw - ax * bx - ay * by - az * bz
-    n = np.sqrt(x * x + y * y + z * z + w * w)
-    x, y, z, w = x / n, y / n, z / n, w / n
-    ux, uy, uz = 2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)
-    return np.degrees(np.arctan2(np.hypot(ux, uy), uz))
+    rows_x = np.stack([bw, bz, -by, bx], axis=1)  # x = aw bx + ax bw + ay bz - az by
+    rows_y = np.stack([-bz, bw, bx, by], axis=1)  # y = aw by - ax bz + ay bw + az bx
+    return np.stack([rows_x, rows_y], axis=1)
+
+
+def tip_sines(quat: np.ndarray, mats: np.ndarray, norms0: np.ndarray) -> np.ndarray:
+    """``sin^2(tip / 2)`` of each piece, shape (n,): ``(x^2 + y^2) / (|q|^2 |q0|^2)`` of the
+    relative quaternion (:func:`tip_matrices`; ``norms0`` = ``|q0|^2``). The tip angle
+    exceeds a limit L exactly when this exceeds ``sin^2(L / 2)`` (it grows with the angle
+    from 0 to 180 degrees)."""
+    xy = (mats * quat[:, None, :]).sum(axis=2)
+    return (xy * xy).sum(axis=1) / ((quat * quat).sum(axis=1) * norms0)
 
 
 def _quat_angle(q: Sequence[float]) -> float:
@@ -198,6 +209,28 @@ def piece_mass_properties(
         mp = mass_properties(piece.cells, piece.edge(config), config.density)
         m, com, moments, axes = mp.mass, mp.com, mp.principal_moments, mp.principal_axes
     return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
+
+
+Boxes = tuple[tuple[np.ndarray, np.ndarray], ...]
+"""A piece's boxes in its frame: (centre, half extents) pairs, m."""
+_BOXES: dict[tuple[Any, ...], Boxes] = {}
+
+
+def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> Boxes:
+    """:meth:`sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
+    cube edge) as read-only arrays: every replica of a verdict builds the same pieces again,
+    and merging a piece's cells into boxes (with its connectivity check) was a third of a
+    world's Python build time."""
+    key = (piece.cells, piece.box, piece.edge(config))
+    boxes = _BOXES.get(key)
+    if boxes is None:
+        boxes = tuple(piece.local_boxes(config))
+        for arr in (a for pair in boxes for a in pair):
+            arr.setflags(write=False)
+        if len(_BOXES) > 4096:  # a bound for long-lived processes that see many pieces
+            _BOXES.clear()
+        _BOXES[key] = boxes
+    return boxes
 
 
 def shrunk_half_extents(
@@ -405,7 +438,7 @@ class World:
         q_axes = matrix_to_quat(axes)
         q_child = matrix_to_quat(axes.T)  # child box axes (= piece axes) in the body frame
         halves, positions = [], []
-        for centre, half in piece.local_boxes(cfg):
+        for centre, half in piece_boxes(piece, cfg):
             # Clearance is play between loose pieces; static supports (pedestals, the board)
             # keep their exact size, so a support edge is where the scene puts it (and where
             # the statics check measures margins from).
@@ -617,20 +650,24 @@ class World:
         speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the table
         (:func:`sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
         velocity (right after a step: every piece sleeps)."""
-        p, cid = self._p, self.client
-        t = self.time
-        still = True
-        for b in self._dynamic:
-            pos, q = p.getBasePositionAndOrientation(b.body, physicsClientId=cid)
-            lin, ang = p.getBaseVelocity(b.body, physicsClientId=cid)
-            check_body(b.piece_id, t, pos, q, lin, ang)
-            still = still and not any(lin) and not any(ang)
-        return still
+        p, cid, dyn = self._p, self.client, self._dynamic
+        if not dyn:
+            return True
+        rows = [
+            (*p.getBasePositionAndOrientation(b.body, physicsClientId=cid),
+             *p.getBaseVelocity(b.body, physicsClientId=cid))
+            for b in dyn
+        ]  # fmt: skip
+        flat = np.array([(*c, *q, *v, *w) for c, q, v, w in rows], dtype=float)
+        odd = suspects(flat[:, :3], flat[:, 3:7], flat[:, 7:10], flat[:, 10:])
+        for i in np.flatnonzero(odd).tolist():  # in order: the first bad piece is raised
+            check_body(dyn[i].piece_id, self.time, *rows[i])  # exact, with its message
+        return not flat[:, 7:].any()
 
     # ------------------------------------------------------------------ reading state
     def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
         pos, q = self._p.getBasePositionAndOrientation(b.body, physicsClientId=self.client)
-        return np.asarray(pos, dtype=float), tuple(q)  # type: ignore[return-value]
+        return np.asarray(pos, dtype=float), tuple(q)
 
     def com_positions(self) -> np.ndarray:
         """Centres of mass of the dynamic pieces, shape (n, 3), m."""
@@ -688,11 +725,10 @@ class World:
 
     def velocities(self) -> tuple[np.ndarray, np.ndarray]:
         """Linear COM velocities (n, 3) m/s and angular velocities (n, 3) rad/s, world frame."""
-        lin = np.empty((len(self._dynamic), 3))
-        ang = np.empty((len(self._dynamic), 3))
-        for i, b in enumerate(self._dynamic):
-            v, w = self._p.getBaseVelocity(b.body, physicsClientId=self.client)
-            lin[i], ang[i] = v, w
+        p, cid, n = self._p, self.client, len(self._dynamic)
+        vel = [p.getBaseVelocity(b.body, physicsClientId=cid) for b in self._dynamic]
+        lin = np.array([v for v, _ in vel], dtype=float).reshape(n, 3)
+        ang = np.array([w for _, w in vel], dtype=float).reshape(n, 3)
         return lin, ang
 
     def speeds(self) -> np.ndarray:
@@ -708,21 +744,23 @@ class World:
         """Every dynamic piece's body pose, read once (for :meth:`tipped` and
         :meth:`check_contacts` at one instant)."""
         p, cid = self._p, self.client
-        poses = [
-            p.getBasePositionAndOrientation(b.body, physicsClientId=cid) for b in self._dynamic
+        rows = [
+            c + q
+            for c, q in (
+                p.getBasePositionAndOrientation(b.body, physicsClientId=cid) for b in self._dynamic
+            )
         ]
-        n = len(poses)
-        com = np.array([c for c, _ in poses], dtype=float).reshape(n, 3)
-        quat = np.array([q for _, q in poses], dtype=float).reshape(n, 4)
-        return BodyStates(com, quat)
+        flat = np.array(rows, dtype=float).reshape(len(rows), 7)  # one array: views below
+        return BodyStates(flat[:, :3], flat[:, 3:])
 
-    def _initial_quats(self) -> np.ndarray:
-        """:attr:`_initial_q` as an (n, 4) array (rebuilt when a rebase replaced the list)."""
-        cached = getattr(self, "_q0_cache", None)
+    def _tip_basis(self) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`tip_matrices` and ``|q0|^2`` of :attr:`_initial_q` (rebuilt when a rebase
+        replaced the list)."""
+        cached = getattr(self, "_tip_cache", None)
         if cached is None or cached[0] is not self._initial_q:
-            arr = np.array(self._initial_q, dtype=float).reshape(len(self._initial_q), 4)
-            cached = self._q0_cache = (self._initial_q, arr)
-        return cached[1]
+            q0 = np.array(self._initial_q, dtype=float).reshape(len(self._initial_q), 4)
+            cached = self._tip_cache = (self._initial_q, tip_matrices(q0), (q0 * q0).sum(1))
+        return cached[1], cached[2]
 
     def tip_angle_deg(self, i: int, quat: Sequence[float] | None = None) -> float:
         """:meth:`tip_angles_deg` of dynamic piece ``i`` alone (the same formula, the same bits);
@@ -736,15 +774,25 @@ class World:
         """Whether each dynamic piece has tipped more than ``limit_deg``, shape (n,) bool:
         exactly ``tip_angles_deg() > limit_deg``.
 
-        The angles are computed for all pieces at once with numpy (the same operations in the
-        same order as :meth:`tip_angle_deg`; ``np.hypot``/``np.arctan2`` may differ from
-        ``math``'s in the last bits, about 1e-14 degrees). Any piece within
-        :data:`TIP_GUARD_DEG` of the limit is decided by :meth:`tip_angle_deg` itself, so the
-        answer is the scalar formula's, bit for bit."""
+        All pieces at once with numpy, in a handful of array operations (the rule asks every
+        10 ms, between steps that evict Python's data from the caches, where each operation
+        costs several microseconds): :func:`tip_sines` against ``sin^2(limit / 2)``. A piece
+        within :data:`TIP_BAND` of it (or not finite) is decided by :meth:`tip_angle_deg`
+        itself, so the answer is the scalar formula's, bit for bit."""
         st = self.states() if states is None else states
-        angles = tip_angles_vector(st.quat, self._initial_quats())
-        out = angles > limit_deg
-        for i in np.flatnonzero(np.abs(angles - limit_deg) <= TIP_GUARD_DEG).tolist():
+        if not 0.0 <= limit_deg < 180.0:  # sin^2(L / 2) no longer grows with L: one by one
+            return np.array([self.tip_angle_deg(i, q) > limit_deg for i, q in enumerate(st.quat)],
+                            dtype=bool).reshape(len(st.quat))  # fmt: skip
+        mats, norms0 = self._tip_basis()
+        cached = getattr(self, "_sines", None)  # the rule and the early stop ask of one state
+        if cached is not None and cached[0] is st and cached[1] is mats:
+            sines = cached[2]
+        else:
+            sines = tip_sines(st.quat, mats, norms0)
+            self._sines = (st, mats, sines)
+        at = math.sin(math.radians(limit_deg) / 2.0) ** 2
+        out = sines > at + TIP_BAND
+        for i in np.flatnonzero(~(out | (sines < at - TIP_BAND))).tolist():
             out[i] = self.tip_angle_deg(i, st.quat[i]) > limit_deg
         return out
 
@@ -798,26 +846,54 @@ class World:
         if pts:
             pen = -min(map(_DISTANCE, pts))  # = max(-d): negation is exact
             by_body = self._by_body
-            for pt in pts:
-                a, b = pt[1], pt[2]
-                if (a in statics or b in statics) and pt[8] <= tolerance:
-                    for dyn, other in ((a, b), (b, a)):
-                        if other in statics and dyn in by_body and not by_body[dyn].static:
-                            pair = (by_body[dyn].piece_id, statics[other])
-                            if pair not in known:
-                                new.add(pair)
+            touching = {  # body pairs, once each (a face on the table gives 4 points)
+                (pt[1], pt[2])
+                for pt in pts
+                if pt[8] <= tolerance and (pt[1] in statics or pt[2] in statics)
+            }
+            for a, b in touching:
+                for dyn, other in ((a, b), (b, a)):
+                    if other in statics and dyn in by_body and not by_body[dyn].static:
+                        pair = (by_body[dyn].piece_id, statics[other])
+                        if pair not in known:
+                            new.add(pair)
         sbodies, snames = self._static_aabbs[:2]
         if self._dynamic and sbodies:
-            near = self.static_distance_bounds(states) <= tolerance + CULL_SLACK
-            for i, j in zip(*np.nonzero(near), strict=True):
-                b, sname = self._dynamic[int(i)], snames[int(j)]
+            for i, j in self._near_pairs(states, tolerance + CULL_SLACK):
+                b, sname = self._dynamic[i], snames[j]
                 pair = (b.piece_id, sname)
                 if pair in known or pair in new:
                     continue
-                hits = p.getClosestPoints(b.body, sbodies[int(j)], tolerance, physicsClientId=cid)
+                hits = p.getClosestPoints(b.body, sbodies[j], tolerance, physicsClientId=cid)
                 if hits and any(pt[8] <= tolerance for pt in hits):
                     new.add(pair)
         return ContactCheck(new, pen)
+
+    def _near_pairs(self, states: BodyStates | None, within: float) -> list[tuple[int, int]]:
+        """(dynamic index, static index) pairs, among them every pair whose distance bound
+        (:meth:`static_distance_bounds`) is ``within`` or less now.
+
+        The bounds are computed with :data:`NEAR_MARGIN` more and kept with the centres of
+        mass they were computed at; while no centre of mass has moved more than the margin
+        since, the kept pairs still hold every near one (a bound shrinks at most as fast as
+        the centre moves: the sphere turns with the piece), so a check costs one array
+        operation instead of a dozen. Pieces added or removed, or another ``within``, rebuild
+        them."""
+        st = self.states() if states is None else states
+        dyn, cached = self._dynamic, getattr(self, "_near_cache", None)
+        if (
+            cached is not None
+            and cached[0] == within
+            and len(cached[1]) == len(dyn)
+            and all(map(operator.is_, cached[1], dyn))
+        ):
+            moved = float(np.abs(st.com - cached[2]).max())  # NaN: not <=, rebuilt below
+            if moved * math.sqrt(3.0) <= NEAR_MARGIN:
+                return cached[3]
+        near = self.static_distance_bounds(st) <= within + NEAR_MARGIN
+        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(near), strict=True)]
+        self._near_cache = (within, list(dyn), st.com.copy(), pairs)
+        return pairs
 
     def contacts_with_static(self, tolerance: float = CONTACT_TOLERANCE) -> set[tuple[str, str]]:
         """Pairs (dynamic piece id, static piece id or ``"table"``) closer than ``tolerance`` (m).

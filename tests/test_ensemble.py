@@ -8,6 +8,7 @@ import math
 import os
 import pickle
 import time
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,71 @@ def test_replicas_are_consumed_in_index_order_whatever_finishes_first(workers: i
         assert [r.toppled for r in runs] == [c == "T" for c in pattern[:expect]], pattern
         every = Replicas(_fake_run, jobs, workers, sequential=None).results(None)
         assert len(every) == 8
+
+
+def _logged_run(args: tuple) -> _Out:
+    """:func:`_fake_run` that first appends its index to a file (a worker's start is seen
+    even when the parent cancels it later)."""
+    k, pattern, log, stop = args
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k}\n")
+    time.sleep(0.05)
+    return _Out(pattern[k % len(pattern)] == "T", os.getpid())
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_no_replica_is_started_that_the_likely_outcome_does_not_need(
+    workers: int, tmp_path: Path
+) -> None:
+    """All standing settles after replicas 0-4: no sixth is started beside the fifth (with 2
+    or 3 processes the old scheduler started 5, and 6 too). All toppling settles after 0-3. A
+    topple at 2 among standing ones needs all 8, so all 8 start."""
+    for pattern, started in {"SSSSSSSS": 5, "TTTTTTTT": 4, "SSTSSSSS": 8}.items():
+        log = tmp_path / f"{pattern}-{workers}.log"
+        jobs = [(k, pattern, str(log)) for k in range(8)]
+        runs = Replicas(_logged_run, jobs, workers, sequential=SequentialStop()).results(None)
+        assert len(runs) == started
+        assert sorted(int(x) for x in log.read_text().split()) == list(range(started)), pattern
+
+
+def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path: Path) -> None:
+    """``speculate=None`` (a whole-window verdict) starts the pool's first replica when the
+    ensemble is made, before :meth:`Replicas.results` is called (the caller's static check
+    then runs beside it); the default starts nothing."""
+    for speculate, expect in ((None, ["0"]), ("default", [])):
+        log = tmp_path / f"{speculate}.log"
+        jobs = [(k, "S", str(log)) for k in range(8)]
+        kw = {} if speculate == "default" else {"speculate": speculate}
+        ens = Replicas(_logged_run, jobs, 2, sequential=SequentialStop(), **kw)
+        time.sleep(0.5)
+        assert (log.read_text().split() if log.exists() else []) == expect
+        assert len(ens.results(None)) == 5
+
+
+def _slow_second_run(args: tuple) -> _Out:
+    """Replica 1 takes 0.6 s, the others 0.05 s; starts and ends are logged with the time."""
+    k, log, stop = args
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k} start {time.time()}\n")
+    time.sleep(0.6 if k == 1 else 0.05)
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{k} end {time.time()}\n")
+    return _Out(False, os.getpid())
+
+
+def test_a_pool_worker_gets_its_next_replica_when_it_ends_not_at_the_callers_check(
+    tmp_path: Path,
+) -> None:
+    """With 2 processes the caller runs replica 1 (0.6 s, no rule check to collect results
+    at) while the pool worker runs 0: the worker must start 2 as soon as 0 ends, not after
+    the caller's replica (a hand-over waited for the caller's next rule check)."""
+    log = tmp_path / "times.log"
+    jobs = [(k, str(log)) for k in range(8)]
+    runs = Replicas(_slow_second_run, jobs, 2, sequential=SequentialStop()).results(None)
+    assert len(runs) == 5
+    rows = (line.split() for line in log.read_text().splitlines())
+    when = {(int(k), what): float(t) for k, what, t in rows}
+    assert when[(2, "start")] < when[(1, "end")] - 0.3
 
 
 def _failing_run(args: tuple) -> _Out:

@@ -232,3 +232,20 @@ def test_speculative_early_stop_never_changes_the_result() -> None:
     )
     assert two.simulated_s == pytest.approx(0.5) and two.early_stop is None
     assert json.dumps(one.to_json(), sort_keys=True) == json.dumps(two.to_json(), sort_keys=True)
+
+
+def test_the_quiet_checks_largest_norm_has_numpys_bits() -> None:
+    """``_max_norm`` (the early stop's speed and drift test) against
+    ``np.linalg.norm(rows, axis=1).max()``, bit for bit, on seeded rows of every scale the
+    quiet check sees (um to m), and through NaN."""
+    import numpy as np
+
+    from sim.verdict import _max_norm
+
+    rng = np.random.default_rng(7)
+    for scale in (1e-6, 1e-3, 0.37, 1.0, 3e2):
+        for n in (1, 3, 24, 40):
+            rows = rng.normal(size=(n, 3)) * scale
+            assert _max_norm(rows) == float(np.linalg.norm(rows, axis=1).max())
+    rows[5, 1] = np.nan
+    assert math.isnan(_max_norm(rows)) and math.isnan(np.linalg.norm(rows, axis=1).max())

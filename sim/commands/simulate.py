@@ -11,6 +11,7 @@ from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, 
 
 if TYPE_CHECKING:
     from sim.config import Profile
+    from sim.verdict import Method
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -96,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
             "statics decide without simulating; drop --method auto (--full-window implies "
             "--method simulate)"
         )
-    method = "simulate" if args.full_window else (args.method or "auto")
+    # argparse allows only these two
+    method: Method = "simulate" if args.full_window or args.method == "simulate" else "auto"
     try:
         scene = resolve_scene(args.scene)
         verdict = simulate(

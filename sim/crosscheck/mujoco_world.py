@@ -88,8 +88,7 @@ def scene_mjcf(scene: Scene, time_step: float = 1e-3) -> str:
             continue
         mass, com, moments, axes = piece_mass_properties(piece, cfg)
         inertia = axes @ np.diag(moments) @ axes.T
-        full = (inertia[0, 0], inertia[1, 1], inertia[2, 2])
-        full += (inertia[0, 1], inertia[0, 2], inertia[1, 2])
+        full = (inertia[0, 0], inertia[1, 1], inertia[2, 2], inertia[0, 1], inertia[0, 2], inertia[1, 2])
         out.append(
             f'    <body name="{piece.id}" pos="{_vec(piece.position)}"'
             f' quat="{_wxyz(piece.orientation)}">'

@@ -45,7 +45,7 @@ from games.kataboom.state import (
 )
 from games.rng import Rng
 from sim.config import TABLE, PhysicsConfig
-from sim.model import Scene, ScenePiece
+from sim.model import Floats, Scene, ScenePiece, vec3
 from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.verdict import ToppleRule
 
@@ -89,7 +89,7 @@ class KataboomReferee(Referee):
             source=f"katamino-duo:{name}",
         )  # fmt: skip
 
-    def to_grid(self, position: Sequence[float], quat: Sequence[float]) -> Pose:
+    def to_grid(self, position: Floats, quat: Floats) -> Pose:
         """A world pose (m, quaternion) as a grid-frame pose (cube edges)."""
         g = np.asarray(position, float) / self.edge
         return (*(float(v) for v in g), *(float(v) for v in quat))  # type: ignore[return-value]
@@ -131,7 +131,7 @@ class KataboomReferee(Referee):
         elif move.kind == NUDGE:
             world.rebase()
             point = np.asarray(move.pos, float) * self.edge
-            world.apply_impulse(move.piece, point, np.asarray(move.push, float) * 1e-3)
+            world.apply_impulse(move.piece, vec3(point), vec3(np.asarray(move.push, float) * 1e-3))
         else:
             raise ValueError(f"kataboom table: cannot measure a {move.kind!r} move")
         on_check = None

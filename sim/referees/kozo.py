@@ -53,7 +53,7 @@ from games.kozo.state import (
 )
 from games.rng import Rng
 from sim.config import TABLE, PhysicsConfig
-from sim.model import Scene, ScenePiece
+from sim.model import Floats, Scene, ScenePiece, quat4, vec3
 from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.scene import kozo_grid_origin
 
@@ -129,7 +129,7 @@ class KozoReferee(Referee):
             cells = piece_orientations(cfg.catalogue, move.piece)[move.rot]
             pos = self.origin + np.asarray(move.pos, float) * self.edge
             piece = ScenePiece(
-                move.piece, cells, "kozo", tuple(float(v) for v in pos),
+                move.piece, cells, "kozo", vec3(pos),
                 source=f"{cfg.catalogue}:{move.piece}",
             )  # fmt: skip
         else:
@@ -137,20 +137,22 @@ class KozoReferee(Referee):
             e = cfg.balance_edge / 2
             pos = self.origin + np.array([x - e, y - e, z]) * self.edge
             piece = ScenePiece(
-                f"b{balance_index}", ((0, 0, 0),), "balance", tuple(float(v) for v in pos),
+                f"b{balance_index}", ((0, 0, 0),), "balance", vec3(pos),
                 source="kozo-balance", color="#f5e6c8",
             )  # fmt: skip
         return Placement(piece, abs(move.pos[2]) <= cfg.tolerance)
 
-    def to_grid(self, position: Sequence[float], quat: Sequence[float]) -> tuple[float, ...]:
+    def to_grid(self, position: Floats, quat: Floats) -> tuple[float, ...]:
         """A world pose (m) as a grid-frame pose (cube edges)."""
         g = (np.asarray(position, float) - self.origin) / self.edge
         return (*(float(v) for v in g), *(float(v) for v in quat))
 
-    def from_grid(self, pose: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    def from_grid(
+        self, pose: Sequence[float]
+    ) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         """A grid-frame pose as (position m, quaternion)."""
         p = self.origin + np.asarray(pose[:3], float) * self.edge
-        return tuple(float(v) for v in p), tuple(float(v) for v in pose[3:7])
+        return vec3(p), quat4(pose[3:7])
 
     def tower_scene(self, state: KozoState, extra: Sequence[ScenePiece] = ()) -> Scene:
         """A scene of the settled tower of ``state`` (plus ``extra`` pieces)."""
@@ -161,10 +163,10 @@ class KozoReferee(Referee):
             if it.is_balance:
                 pieces.append(
                     ScenePiece(it.name, ((0, 0, 0),), "balance", pos, q, source="kozo-balance")
-                )  # type: ignore[arg-type]
+                )
             else:
                 cells = piece_orientations(cfg.catalogue, it.name)[it.rot]
-                pieces.append(ScenePiece(it.name, cells, "kozo", pos, q))  # type: ignore[arg-type]
+                pieces.append(ScenePiece(it.name, cells, "kozo", pos, q))
         pieces.extend(extra)
         return Scene("kozo-table", tuple(pieces), self.phys, seconds=cfg.window_s)
 

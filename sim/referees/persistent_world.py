@@ -14,6 +14,7 @@ moves is bit-identical.
 from __future__ import annotations
 
 import math
+from collections.abc import Set
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -141,7 +142,7 @@ class Hand:
 
 
 def hand_place(
-    world: PersistentWorld, piece: ScenePiece, rng: Rng, hand: Hand, allowed: set[str] = frozenset()
+    world: PersistentWorld, piece: ScenePiece, rng: Rng, hand: Hand, allowed: Set[str] = frozenset()
 ) -> tuple[float, float]:
     """Add ``piece`` (at its intended pose) to ``world`` as a hand would, with seeded noise.
 
@@ -237,14 +238,14 @@ def watch(
         drop = com0[:, 2] - states.com[:, 2]
         tilted = poly & world.tipped(rule.tilt_deg, states)
         now = (drop > rule.drop_fraction * edges) | tilted
-        why = {i: f"dropped {drop[i] * 1e3:.1f} mm" for i in np.flatnonzero(now)}
+        why = {int(i): f"dropped {drop[i] * 1e3:.1f} mm" for i in np.flatnonzero(now)}
         for i in np.flatnonzero(tilted):
             why.setdefault(int(i), f"tilted {world.tip_angle_deg(int(i), states.quat[i]):.0f} deg")
         if rule.table_contact:
             for pid, sid in sorted(world.check_contacts(start, states).new):
-                i = index[pid]
-                now[i] = True
-                why.setdefault(i, f"touched {sid}")
+                k = index[pid]
+                now[k] = True
+                why.setdefault(k, f"touched {sid}")
         for i in np.flatnonzero(now & ~fallen):
             report.fell.append(ids[i])
             report.reasons[ids[i]] = why.get(int(i), "")

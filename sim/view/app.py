@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
+from sim.model import vec3
 from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
-from sim.view.layout import Item, TableLayout
+from sim.view.layout import Floats, Item, TableLayout
 
 __all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
@@ -82,7 +83,7 @@ def _hit_triangles(origin: np.ndarray, direction: np.ndarray, tri: np.ndarray) -
 
 
 def pick(
-    layout: TableLayout, origin: Sequence[float], direction: Sequence[float], skip: str = "ghost"
+    layout: TableLayout, origin: Floats, direction: Floats, skip: str = "ghost"
 ) -> tuple[str | None, tuple[float, float, float] | None]:
     """The first item the ray hits (ids starting with ``skip`` are not picked) and the point
     hit; with no item, (None, the point on the table plane z = 0 or None)."""
@@ -111,11 +112,86 @@ def pick(
     return None, None
 
 
+_BOX_CORNERS = np.array([[i, j, k] for i in (0, 1) for j in (0, 1) for k in (0, 1)])
+
+
+def _screen_hulls(items: Sequence[Item], view: Any, size: tuple[int, int]) -> list[np.ndarray]:
+    """Per item, the convex hull (K, 2) in picture pixels of its bounding box projected (the
+    corners of its mesh's own bounds, posed): a board's or a tile's outline on the screen, a
+    polycube's a little larger. Items partly behind the camera are left out."""
+    if not items:
+        return []
+    local = np.stack([np.asarray(it.mesh.bounds, float) for it in items])  # (N, 2, 3)
+    corners = local[:, _BOX_CORNERS, [0, 1, 2]]  # (N, 8, 3)
+    rot = np.stack([it.rotation() for it in items])
+    pos = np.stack([np.asarray(it.position, float) for it in items])
+    world = np.einsum("nij,nkj->nki", rot, corners) + pos[:, None, :]
+    px = view.project(world.reshape(-1, 3), size).reshape(-1, 8, 2)
+    return [_hull(p) for p in px if np.isfinite(p).all()]
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """The convex hull of 2-D ``points`` (N, 2), counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted({(float(x), float(y)) for x, y in points})
+    if len(pts) < 3:
+        return np.asarray(pts, float).reshape(-1, 2)
+
+    def chain(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2 and (
+                (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+            ) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(pts), chain(pts[::-1])
+    return np.asarray(lower[:-1] + upper[:-1], float)
+
+
+def _clipped_area(poly: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """Area of convex ``poly`` (K, 2) inside the rectangle ``box`` (x0, x1, y0, y1)
+    (Sutherland-Hodgman clipping, then the shoelace formula)."""
+    x0, x1, y0, y1 = box
+    pts = [tuple(p) for p in poly]
+    for axis, bound, keep_low in ((0, x0, False), (0, x1, True), (1, y0, False), (1, y1, True)):
+        if not pts:
+            return 0.0
+        out = []
+        for k, cur in enumerate(pts):
+            prev = pts[k - 1]
+            cur_in = cur[axis] <= bound if keep_low else cur[axis] >= bound
+            prev_in = prev[axis] <= bound if keep_low else prev[axis] >= bound
+            if cur_in != prev_in:
+                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
+                out.append(tuple(prev[i] + t * (cur[i] - prev[i]) for i in (0, 1)))
+            if cur_in:
+                out.append(cur)
+        pts = out
+    if len(pts) < 3:
+        return 0.0
+    a = np.asarray(pts, float)
+    return float(abs(np.dot(a[:, 0], np.roll(a[:, 1], -1)) - np.dot(a[:, 1], np.roll(a[:, 0], -1))) / 2)
+
+
+def _covered(box: tuple[float, float, float, float], hulls: Sequence[np.ndarray]) -> float:
+    """Screen area (pixels) of the items' outlines ``hulls`` under ``box``, summed."""
+    x0, x1, y0, y1 = box
+    return sum(
+        _clipped_area(h, box)
+        for h in hulls
+        if len(h) >= 3
+        and h[:, 0].max() > x0 and h[:, 0].min() < x1 and h[:, 1].max() > y0 and h[:, 1].min() < y1
+    )  # fmt: skip
+
+
 def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> TableLayout:
     if not colours:
         return layout
     items = tuple(
-        replace(it, color=tuple(float(c) for c in colours[it.id]), finish="plain")
+        replace(it, color=vec3(colours[it.id]), finish="plain")
         if it.id in colours
         else it
         for it in layout.items
@@ -656,7 +732,7 @@ class WindowApp:
         assert self._layout is not None
         item, point = pick(self._layout, origin, direction)
         return Pointer(
-            float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),  # type: ignore[arg-type]
+            float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),
             item, point, button, frozenset(self._buttons), frozenset(self._mods),
         )  # fmt: skip
 
@@ -817,16 +893,38 @@ class WindowApp:
             mine.append(f"move> {self.typing}_")
         if mine:
             blocks["bottom-left"] = "\n".join(mine)
-        corner = self.help_corner()
         if self.show_help:
-            blocks[corner] = "\n".join([*self.controller.help(), *_HELP])
-        else:
-            blocks[corner] = "f1: help"
+            text = "\n".join([*self.controller.help(), *_HELP])
+            blocks[self.help_corner(text)] = text
+        else:  # the one-line hint: where a help without text goes (top right in a game)
+            blocks[self.help_corner()] = "f1: help"
         return blocks
 
-    def help_corner(self) -> str:
-        """Where the key help goes: a corner the table's pieces and boards leave free."""
-        return "top-right"
+    def help_corner(self, text: str = "") -> str:
+        """Where the key help ``text`` goes: of the two right-hand corners (the left ones hold
+        the status and the prompts), the one whose panel hides less of the table's pieces,
+        boards and tiles as the camera sees them now (top right on a tie)."""
+        view = getattr(self.renderer, "view", None)
+        if view is None or not text or self._layout is None:
+            return "top-right"
+        # everything but the ghost of the move being made (ids "ghost...", as picking skips
+        # them): the help does not follow the hand about; the controller's other items (a
+        # Kozo supply, say) count
+        items = [it for it in self._layout.items if not it.id.startswith("ghost")]
+        placed = tuple((it.id, tuple(it.position), tuple(it.quat)) for it in items)
+        key = (placed, view, tuple(self.size), text)
+        cached = getattr(self, "_help_spot", None)
+        if cached is not None and cached[0] == key:
+            return str(cached[1])
+        hulls = _screen_hulls(items, view, (int(self.size[0]), int(self.size[1])))
+        scale = self.text_scale()
+        hidden = {
+            c: _covered(self.renderer.text_box(c, text, scale=scale), hulls)
+            for c in ("top-right", "bottom-right")
+        }
+        best = "bottom-right" if hidden["bottom-right"] < hidden["top-right"] else "top-right"
+        self._help_spot = (key, best)
+        return best
 
     def frame(self) -> np.ndarray | None:
         """Draw the table (rebuilt when something changed): (H, W, 3) uint8 offscreen, None in
@@ -870,9 +968,9 @@ class WindowApp:
                 self.renderer.show(layout, cam)
             self._shown_key = key
             self._shown_view = view
-            self._ghost_ids = [g.id for g in ghosts]
-        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
+            self._ghost_ids: list[str] = [g.id for g in ghosts]
         self._layout = layout
+        self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         self._dirty = False
 
     def text_scale(self) -> float:
@@ -914,6 +1012,9 @@ class SceneApp(WindowApp):
     Same camera, text, window loop and harness as :class:`WindowApp`; ``scene`` is a
     :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
     """
+
+    game: Any  # None: a scene has no game and no session
+    session: Any
 
     def __init__(
         self,
@@ -989,7 +1090,7 @@ class SceneApp(WindowApp):
         """No moves in a scene."""
         return False
 
-    def help_corner(self) -> str:
+    def help_corner(self, text: str = "") -> str:
         """Bottom right: a scene's tower stands in the middle and reaches the top of the
         picture, while the table's near right corner is bare floor."""
         return "bottom-right"

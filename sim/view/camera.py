@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.model import vec3
+
 __all__ = [
     "CAMERA_NAMES",
     "DEFAULT_FOV",
@@ -136,7 +138,7 @@ def frame_points(
         my = (sy.max() + sy.min()) / 2
         centre = centre + dist * (mx * right + my * up)
     pos = centre - dist * f
-    return CameraView(tuple(pos.tolist()), tuple(centre.tolist()), fov)  # type: ignore[arg-type]
+    return CameraView(vec3(pos), vec3(centre), fov)
 
 
 def camera_for_scene(
@@ -158,19 +160,19 @@ def camera_for_scene(
     spec = dict(spec or {})
     fov = float(spec.get("fov", DEFAULT_FOV))
     if "pos" in spec:
-        pos = tuple(float(v) for v in spec["pos"])
+        pos = vec3(spec["pos"])  # the scene reader checked it is a 3-vector
         if "look_at" in spec:
-            look = tuple(float(v) for v in spec["look_at"])
+            look = vec3(spec["look_at"])
         else:
             pts = np.asarray(points, dtype=float).reshape(-1, 3)
-            look = tuple(((pts.min(axis=0) + pts.max(axis=0)) / 2).tolist())
-        return CameraView(pos, look, fov)  # type: ignore[arg-type]
+            look = vec3((pts.min(axis=0) + pts.max(axis=0)) / 2)
+        return CameraView(pos, look, fov)
     yaw = float(spec.get("yaw", DEFAULT_YAW))
     pitch = float(spec.get("pitch", DEFAULT_PITCH))
     if "target" in spec and "distance" in spec:
         target = np.asarray(spec["target"], dtype=float)
-        pos = target - float(spec["distance"]) * _forward(yaw, pitch)
-        return CameraView(tuple(pos.tolist()), tuple(target.tolist()), fov)  # type: ignore[arg-type]
+        eye = target - float(spec["distance"]) * _forward(yaw, pitch)
+        return CameraView(vec3(eye), vec3(target), fov)
     fill = float(spec.get("fill", FILL))
     return frame_points(points, aspect, yaw=yaw, pitch=pitch, fov=fov, fill=fill)
 

@@ -34,6 +34,15 @@ MAX_FRAMES = 3000
 """Most frames a film may have (100 s at 30 fps)."""
 
 
+def _offscreen_frame(r: Any) -> np.ndarray:
+    """The frame an offscreen :class:`sim.view.renderer.Renderer` drew (only a window draws
+    none)."""
+    frame = r.render()
+    if frame is None:
+        raise RuntimeError("the offscreen renderer returned no frame")
+    return frame
+
+
 def film_frame_count(seconds: float, fps: float, slow: float) -> int:
     """Frames of a film showing ``seconds`` of physics at ``fps`` played at speed ``slow``:
     one at t = 0 and one per ``1 / fps`` of film after it. ValueError for bad numbers or a film
@@ -84,7 +93,7 @@ def scene_frames(
                 if target > world.steps:
                     world.step(target - world.steps)
                 r.set_poses(world.poses())
-                yield r.render()
+                yield _offscreen_frame(r)
     finally:
         if own:
             r.close()
@@ -108,7 +117,7 @@ def state_frames(
     with Renderer(size, backend=backend, supersample=supersample) as r:
         for layout in layouts:
             r.show(layout, camera)
-            frame = r.render()
+            frame = _offscreen_frame(r)
             for _ in range(hold):
                 yield frame
 
@@ -276,4 +285,4 @@ def judged_move_frames(
         for k in range(n):
             i = int(np.argmin(np.abs(times - k * slow / fps)))
             r.set_poses({pid: pose for pid, pose in samples[i][1].items() if pid in ids})
-            yield r.render()
+            yield _offscreen_frame(r)

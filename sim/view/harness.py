@@ -19,11 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from sim.view.app import WindowApp
+from sim.view.layout import Floats
+
+if TYPE_CHECKING:
+    from games.katamino.solo import KataminoSolo
+    from games.kozo.rules import Kozo
+    from sim.view.interact.katamino import KataminoController
+    from sim.view.interact.towers import KozoController
 
 __all__ = ["Harness"]
 
@@ -57,7 +64,7 @@ class Harness:
         self.app.close()
 
     # ---- where things are ----
-    def pixel_of(self, point: Sequence[float]) -> tuple[float, float]:
+    def pixel_of(self, point: Floats) -> tuple[float, float]:
         """The pixel (column, row) where world ``point`` (m) is drawn."""
         self.app.frame()
         view = self.app.renderer.view
@@ -91,7 +98,7 @@ class Harness:
         self.app.mouse_move(self.x, self.y)
         self.app.frame()  # as the window loop draws after each event
 
-    def hover_world(self, point: Sequence[float]) -> tuple[float, float]:
+    def hover_world(self, point: Floats) -> tuple[float, float]:
         """Move the mouse over world ``point``; returns the pixel."""
         px = self.pixel_of(point)
         self.move(*px)
@@ -109,12 +116,12 @@ class Harness:
         self.move(*self.item_pixel(item_id))
         return self.click()
 
-    def click_world(self, point: Sequence[float]) -> bool:
+    def click_world(self, point: Floats) -> bool:
         """Move over world ``point`` and click."""
         self.hover_world(point)
         return self.click()
 
-    def drag(self, to: Sequence[float], button: str = "left", steps: int = 4) -> bool:
+    def drag(self, to: Floats, button: str = "left", steps: int = 4) -> bool:
         """Press here, move to pixel ``to`` in ``steps``, release; True when a move was played."""
         played = self.app.mouse_down(self.x, self.y, button)
         x0, y0 = self.x, self.y
@@ -183,6 +190,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
     from games.katamino.game import family
 
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     written = []
 
     def shot(h: Harness, name: str) -> None:
@@ -198,13 +206,13 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
             h.app.play(spots[0])
             h.settle()
         h.click_item("supply-4T")
-        h.key("f1")  # the help off: the text shows "f1: help"
-        origin, edge = h.app.controller.frame()
-        legal = h.app.game.allowed_placements(h.app.state)
+        kozo_ctl = cast("KozoController", h.app.controller)
+        origin, edge = kozo_ctl.frame()
+        legal = cast("Kozo", h.app.game).allowed_placements(h.app.state)
         best = max(legal, key=lambda m: (m.pos[2], m.rot == 0, m.pos))
-        while h.app.controller.rot != best.rot:
+        while kozo_ctl.rot != best.rot:
             h.key("r")
-        cells = np.asarray(h.app.controller.orientations("4T")[best.rot])
+        cells = np.asarray(kozo_ctl.orientations("4T")[best.rot])
         ext = cells.max(axis=0) + 1
         centre = np.array([best.pos[0] + ext[0] / 2, best.pos[1] + ext[1] / 2, best.pos[2]])
         h.hover_world(np.asarray(origin) + centre * edge)
@@ -214,7 +222,6 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
     # Kataboom: a piece held over the model
     with Harness("kataboom", seed=1, backend=backend, size=size) as h:
         h.click_item(f"supply-{h.app.state.supply[3]}")
-        h.key("f1")
         top = max(h.app.items(), key=lambda it: it.top() if not it.id.startswith("supply") else 0)
         v = top.world_vertices()
         h.hover_world((*v[:, :2].mean(axis=0), top.top()))
@@ -223,21 +230,24 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  backend=backend, size=size) as h:  # fmt: skip
         h.key("h")
-        fam = family(h.app.state.mode)
-        hint = fam.solver_hint(h.app.state).placement
-        h.app.play(h.app.controller._move(hint.name, hint.cells))
+        solo = cast("KataminoSolo", family(h.app.state.mode))
+        hint = solo.solver_hint(h.app.state).placement
+        if hint is None:
+            raise RuntimeError("the Katamino tour's first position has no solver hint")
+        katamino_ctl = cast("KataminoController", h.app.controller)
+        h.app.play(katamino_ctl._move(hint.name, hint.cells))
         h.settle()
         h.key("h")
-        name = h.app.controller.loose()[0]
+        name = katamino_ctl.loose()[0]
         h.click_item(f"piece-{name}")
         from sim.view.drawings.katamino import cell_centre
 
-        h.hover_world(cell_centre(h.app.controller.table(), (1, 2)))
+        h.hover_world(cell_centre(katamino_ctl.table(), (1, 2)))
         shot(h, "katamino")
     # a 3-D construction assembled by the solver, piece by piece (midway)
     with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=1,
                  backend=backend, size=size) as h:  # fmt: skip
-        n = len(family(h.app.state.mode).stage_pieces(h.app.state))
+        n = len(cast("KataminoSolo", family(h.app.state.mode)).stage_pieces(h.app.state))
         h.key("w")
         for _ in range(400):
             h.app.tick(0.05)

@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from sim.model import quat_to_matrix
+from sim.model import Floats, quat_to_matrix
 
 __all__ = [
     "FACES",
     "FINISHES",
+    "Floats",
     "Item",
     "LayoutError",
     "Pose",
@@ -36,7 +37,7 @@ FINISHES: tuple[str, ...] = ("plain", "wood", "groove")
 FACES: tuple[str, ...] = ("+x", "-x", "+y", "-y", "+z", "-z")
 """Keys of :attr:`Item.faces`: the outward direction of a face in the item frame."""
 
-Pose = tuple[Sequence[float], Sequence[float]]
+Pose = tuple[Floats, Floats]
 """(position (3,) m, quaternion (4,) x, y, z, w) of an item frame."""
 
 
@@ -174,7 +175,7 @@ class TableLayout:
 # ---------------------------------------------------------------------------------------
 # Item builders
 # ---------------------------------------------------------------------------------------
-def _color(color: str | Sequence[float]) -> tuple[float, float, float]:
+def _color(color: str | Floats) -> tuple[float, float, float]:
     from sim.view.art import hex_rgb
 
     if isinstance(color, str):
@@ -184,11 +185,11 @@ def _color(color: str | Sequence[float]) -> tuple[float, float, float]:
 
 def box_item(
     item_id: str,
-    size: Sequence[float],
-    corner: Sequence[float],
-    color: str | Sequence[float],
+    size: Floats,
+    corner: Floats,
+    color: str | Floats,
     *,
-    quat: Sequence[float] = (0.0, 0.0, 0.0, 1.0),
+    quat: Floats = (0.0, 0.0, 0.0, 1.0),
     finish: str = "plain",
     faces: Mapping[str, np.ndarray] | None = None,
     receives_shadow: bool = False,
@@ -220,8 +221,8 @@ def cylinder_item(
     item_id: str,
     radius: float,
     height: float,
-    base_centre: Sequence[float],
-    color: str | Sequence[float],
+    base_centre: Floats,
+    color: str | Floats,
     *,
     faces: Mapping[str, np.ndarray] | None = None,
     sections: int = 40,
@@ -246,10 +247,10 @@ def polycube_item(
     item_id: str,
     cells: Sequence[Sequence[int]],
     edge: float,
-    position: Sequence[float],
-    color: str | Sequence[float],
+    position: Floats,
+    color: str | Floats,
     *,
-    quat: Sequence[float] = (0.0, 0.0, 0.0, 1.0),
+    quat: Floats = (0.0, 0.0, 0.0, 1.0),
 ) -> Item:
     """A polycube of ``cells`` with cube ``edge`` (m): the trimesh mesh of :mod:`meshes`, grooved."""
     from meshes.polycube import polycube_mesh

@@ -160,7 +160,7 @@ def _texture(name: str, pixels: np.ndarray, *, repeat: bool, fmt: str = "RGB") -
     pw, ph = _pow2(w), _pow2(h)
     if (pw, ph) != (w, h):
         mode = "RGBA" if fmt == "RGBA" else "RGB"
-        pixels = np.asarray(Image.fromarray(pixels, mode).resize((pw, ph), Image.LANCZOS))
+        pixels = np.asarray(Image.fromarray(pixels, mode).resize((pw, ph), Image.Resampling.LANCZOS))
     tex = Texture(name)
     formats = {"RGB": Texture.F_rgb, "RGBA": Texture.F_rgba}
     tex.setup_2d_texture(pw, ph, Texture.T_unsigned_byte, formats[fmt])
@@ -436,6 +436,27 @@ def collect_state_garbage() -> None:
             break
 
 
+def _text_node(corner: str, text: str, w: int, h: int, px: float) -> Any:
+    """A detached Panda3D text node of ``text`` placed in ``corner`` of a ``w`` x ``h`` buffer,
+    ``px`` pixels per line: white on a dark card, wrapped at about half the width."""
+    from panda3d.core import NodePath, TextNode
+
+    node = TextNode(corner)
+    node.set_wordwrap(0.48 * w / px)
+    node.set_text(text)
+    node.set_text_color(1, 1, 1, 1)
+    node.set_card_color(0, 0, 0, 0.68)  # white on a dark card: readable on any table
+    node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
+    node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
+    tnp = NodePath(node)
+    tnp.set_scale(px)
+    lines = node.get_num_rows()
+    x = w / 2 - px if corner.endswith("right") else -w / 2 + px
+    y = h / 2 - 1.4 * px if corner.startswith("top") else -h / 2 + (lines - 0.6) * px
+    tnp.set_pos(x, 0, y)
+    return tnp
+
+
 class Renderer:
     """One Panda3D output drawing a table; see the module docstring.
 
@@ -454,6 +475,8 @@ class Renderer:
     Raises ValueError for a bad size or supersample, :class:`BackendUnavailableError` when the
     backend (or a window) cannot run here.
     """
+
+    _engine: Any  # a GraphicsEngine: made by the window or by the offscreen set-up below
 
     def __init__(
         self,
@@ -890,7 +913,7 @@ class Renderer:
         """Text drawn over the picture (the interactive app's help, score, verdict): corner
         (``top-left``, ``top-right``, ``bottom-left``, ``bottom-right``) -> text (lines split
         at newlines), ``scale`` in pixels per line; an empty mapping clears it."""
-        from panda3d.core import Camera, NodePath, OrthographicLens, TextNode
+        from panda3d.core import Camera, NodePath, OrthographicLens
 
         corners = ("top-left", "top-right", "bottom-left", "bottom-right")
         bad = sorted(set(blocks) - set(corners))
@@ -924,26 +947,25 @@ class Renderer:
             if old is not None:
                 self._damage_px.append(self._text_rect(old[1]))
                 old[1].remove_node()
-            node = TextNode(corner)
-            node.set_wordwrap(0.48 * w / px)
-            node.set_text(text)
-            node.set_text_color(1, 1, 1, 1)
-            node.set_card_color(0, 0, 0, 0.68)  # white on a dark card: readable on any table
-            node.set_card_as_margin(0.4, 0.4, 0.3, 0.3)
-            node.set_align(TextNode.A_right if corner.endswith("right") else TextNode.A_left)
-            tnp = root.attach_new_node(node)
+            tnp = _text_node(corner, text, w, h, px)
+            tnp.reparent_to(root)
             tnp.set_tag("text", "1")
-            tnp.set_scale(px)
-            lines = node.get_num_rows()
-            x = w / 2 - px if corner.endswith("right") else -w / 2 + px
-            y = h / 2 - 1.4 * px if corner.startswith("top") else -h / 2 + (lines - 0.6) * px
-            tnp.set_pos(x, 0, y)
             tnp.set_transparency(True)
             self._text_shown[corner] = (key, tnp)
             self._damage_px.append(self._text_rect(tnp))
         for _, tnp in shown.values():  # corners no longer written
             self._damage_px.append(self._text_rect(tnp))
             tnp.remove_node()
+
+    def text_box(
+        self, corner: str, text: str, *, scale: float = 15.0
+    ) -> tuple[float, float, float, float]:
+        """(x0, x1, y0, y1) picture pixels, row 0 at the top, that :meth:`set_text` would cover
+        with ``text`` in ``corner`` (its card included), without drawing anything."""
+        w, h = (v * self.supersample for v in self.size)
+        x0, x1, y0, y1 = self._text_rect(_text_node(corner, text, w, h, scale * self.supersample))
+        s = self.supersample
+        return (x0 / s, x1 / s, y0 / s, y1 / s)
 
     def _text_rect(self, tnp: Any) -> tuple[float, float, float, float]:
         """(x0, x1, y0, y1) buffer pixels, row 0 at the top, of a text node and its card."""
@@ -1406,6 +1428,6 @@ class Renderer:
         w, h = (v * self.supersample for v in self.size)
         pixels = _rgb_rows(tex, tw, th)[:h, :w]
         if self.supersample > 1:
-            img = Image.fromarray(pixels, "RGB").resize(self.size, Image.BOX)
+            img = Image.fromarray(pixels, "RGB").resize(self.size, Image.Resampling.BOX)
             pixels = np.asarray(img)
         return pixels

@@ -23,7 +23,7 @@ Mouse and keys (also in the on-screen help):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ import numpy as np
 
 from games.quat import quat_mul
 from sim.view.app import SceneApp, pick
-from sim.view.layout import TableLayout
+from sim.view.layout import Floats, TableLayout
 
 __all__ = ["DROP_GAP", "PALETTE_CATALOGUES", "SandboxApp", "palette", "scene_toml", "separate"]
 
@@ -63,7 +63,7 @@ def _num(v: float) -> str:
     return f"{v:.6f}".rstrip("0").rstrip(".") if v != 0 else "0"
 
 
-def _vec(values: Sequence[float]) -> str:
+def _vec(values: Floats) -> str:
     return "[" + ", ".join(_num(float(v)) for v in values) + "]"
 
 

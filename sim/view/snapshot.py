@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.model import Scene
 from sim.view.camera import CameraView, camera_for_scene, frame_points
-from sim.view.layout import TableLayout
+from sim.view.layout import Pose, TableLayout
 from sim.view.renderer import SKY_BOTTOM, SKY_TOP, TABLE_COLOR
 
 __all__ = [
@@ -86,7 +86,7 @@ def render_scene(
     out_png: str | Path,
     *,
     size: tuple[int, int] = (1280, 720),
-    poses: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    poses: Mapping[str, Pose] | None = None,
     camera: Mapping[str, Any] | None = None,
     supersample: int = 2,
     backend: str = "tiny",

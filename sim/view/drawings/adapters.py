@@ -137,8 +137,8 @@ def katoiz_state_table(state: Any) -> KatoizTable:
         for seat, own in enumerate(state.stacks):
             for k, tiles in enumerate(own):
                 if tiles:
-                    cell = _in_front(seat, k, rows)
-                    stacks.append(KatoizStack(cell, tuple(_katoiz_tile(t) for t in tiles)))
+                    spot = _in_front(seat, k, rows)
+                    stacks.append(KatoizStack(spot, tuple(_katoiz_tile(t) for t in tiles)))
     else:
         raise ValueError(f"katoiz: no table drawing for a {kind} (3-set, Stapeltje, Stapeltoren)")
     return KatoizTable(tuple(stacks), tuple(discs), SIDE, rows, _katoiz_roll(state.roll))

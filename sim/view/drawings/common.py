@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
-from sim.model import quat_from_euler_deg
+from sim.model import Floats, quat_from_euler_deg
 from sim.view.art import dice_face
 from sim.view.layout import Item, LayoutError, box_item
 
@@ -49,7 +48,7 @@ def _right_face(top: int, front: int) -> int:
     raise AssertionError("unreachable: a die has a face on every side")  # pragma: no cover
 
 
-def die_item(item_id: str, top: int, centre: Sequence[float], yaw_deg: float = 0.0) -> Item:
+def die_item(item_id: str, top: int, centre: Floats, yaw_deg: float = 0.0) -> Item:
     """A die showing ``top`` lying on the table (or on ``centre[2]``), centred at ``centre``
     (x, y) and turned by ``yaw_deg`` about the vertical."""
     a = DIE_EDGE
@@ -66,10 +65,10 @@ def die_item(item_id: str, top: int, centre: Sequence[float], yaw_deg: float = 0
 def tile_item(
     item_id: str,
     picture: np.ndarray,
-    centre: Sequence[float],
+    centre: Floats,
     side: float,
     thickness: float,
-    edge_color: Sequence[float],
+    edge_color: Floats,
     *,
     level: int = 0,
 ) -> Item:

@@ -45,7 +45,7 @@ def example_katoiz(seed: int = 0) -> KatoizTable:
     stacks = []
     for k in range(36):
         cell = (k % 6, k // 6)
-        tiles = (shuffled[k],)
+        tiles: tuple[KatoizTile, ...] = (shuffled[k],)
         if cell in ((1, 1), (4, 2)):
             tiles = (shuffled[36 + (k % 4)], shuffled[k])
         if cell == (2, 4):

@@ -87,7 +87,7 @@ def _check_tile(t: KaitoTile, where: str, problems: list[str]) -> None:
 
 def _check(table: KaitoTable) -> None:
     problems: list[str] = []
-    seen: set[tuple[int, int]] = set()
+    seen: set[tuple[int, ...]] = set()  # tuple(): a cell read from a file may be a list
     for i, (cell, t) in enumerate(table.tiles):
         where = f"tiles[{i}] at {cell}"
         if not (0 <= cell[0] < table.size and 0 <= cell[1] < table.size):

@@ -87,7 +87,7 @@ def _check(table: KataminoTable) -> None:
     for k in table.sliders:
         if not (isinstance(k, int) and 1 <= k < table.columns):
             problems.append(f"slider {k!r}: must be an integer 1..{table.columns - 1}")
-    used: dict[tuple[int, int], str] = {}
+    used: dict[tuple[int, ...], str] = {}
     seen: set[str] = set()
     for i, pl in enumerate(table.placed):
         where = f"placed[{i}] ({pl.piece})"
@@ -119,9 +119,9 @@ def _check(table: KataminoTable) -> None:
             shown = [c[:2] if c[2] == 0 else c for c in cells]
             problems.append(f"{where}: cells {shown} are not the shape of piece {pl.piece}")
         for c in cells:
-            shown = c[:2] if c[2] == 0 else c
+            at = c[:2] if c[2] == 0 else c
             if c in used:
-                problems.append(f"{where}: cell {shown} is already covered by {used[c]}")
+                problems.append(f"{where}: cell {at} is already covered by {used[c]}")
             used[c] = pl.piece
     if len(set(table.sliders)) != len(table.sliders):
         problems.append(f"sliders {list(table.sliders)}: two sliders in one place")

@@ -119,7 +119,7 @@ class KatoizTable:
 
 def _check(table: KatoizTable) -> None:
     problems: list[str] = []
-    cells: set[tuple[int, int]] = set()
+    cells: set[tuple[int, ...]] = set()  # tuple(): a cell read from a file may be a list
     for i, st in enumerate(table.stacks):
         where = f"stacks[{i}] at {st.cell}"
         c, r = st.cell
@@ -143,7 +143,7 @@ def _check(table: KatoizTable) -> None:
                 problems.append(f"{tw}: shape {t.shape!r} (allowed: {', '.join(SHAPES)})")
             if t.size is not None and t.size not in SIZES:
                 problems.append(f"{tw}: size {t.size!r} (allowed: {', '.join(SIZES)})")
-    taken: set[tuple[int, int]] = set()
+    taken: set[tuple[int, ...]] = set()
     for i, disc in enumerate(table.discs):
         where = f"discs[{i}] at {disc.cell}"
         if disc.colour not in DISC_COLOURS:
@@ -250,7 +250,7 @@ def katoiz_layout(table: KatoizTable) -> TableLayout:
     """The layout of a Katoiz table (LayoutError lists every problem of the description)."""
     _check(table)
     items = []
-    heights: dict[tuple[int, int], int] = {}
+    heights: dict[tuple[int, ...], int] = {}
     for st in table.stacks:
         centre = cell_centre(table, st.cell)
         for k, t in enumerate(st.tiles):

@@ -122,6 +122,9 @@ class Controller(Protocol):
     def ghosts(self) -> Sequence[Any]:
         """Extra :class:`sim.view.layout.Item` to draw (ghost pieces, hints)."""
 
+    def stamp(self, move: Any) -> Any:
+        """A move typed on the move line, as the person made it (e.g. with its time)."""
+
 
 class BaseController:
     """A controller that does nothing: subclass it and override what the game needs.

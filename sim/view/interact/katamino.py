@@ -45,7 +45,7 @@ def _ghost_shape(item_id: str, cells: tuple[Cell, ...], edge: float) -> Item:
 
 def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
     a = np.asarray(cells, int)
-    return tuple(sorted(tuple(int(v) for v in c) for c in a - a.min(axis=0)))
+    return tuple(sorted((int(c[0]), int(c[1]), int(c[2])) for c in a - a.min(axis=0)))
 
 
 class KataminoController(BaseController):
@@ -147,7 +147,9 @@ class KataminoController(BaseController):
         self.cell = self._cell_at(p)
         self._refresh()
 
-    def _cells_for(self, name: str, orient: int, board_cell: tuple[int, int]) -> list[Cell]:
+    def _cells_for(
+        self, name: str, orient: int, board_cell: tuple[int, int]
+    ) -> list[tuple[Cell, ...]]:
         """Candidate cells (mover's frame) with the piece's middle cube on ``board_cell``, one
         per layer for a box, lowest first."""
         shape = np.asarray(self.orientations(name)[orient])

@@ -49,9 +49,9 @@ class TilesApp(WindowApp):
         self._rolls: dict[tuple[int, Any], Any] = {}
         super().__init__(game, **kw)
 
-    def help_corner(self) -> str:
+    def help_corner(self, text: str = "") -> str:
         """Catego's score sheet fills the top of the picture: its help goes bottom right."""
-        return "bottom-right" if self.game.name == "catego" else super().help_corner()
+        return "bottom-right" if self.game.name == "catego" else super().help_corner(text)
 
     # ---- the dice -------------------------------------------------------------------------
 
@@ -83,10 +83,10 @@ class TilesApp(WindowApp):
         if key not in self._rolls:
             seed = derive_seed("tablesim-view-dice", self.game.name, self.seed, n) % (2**31)
             if self.game.name == "catego":
-                self._rolls[key] = catego_dice(faces, seed, centre=CATEGO_DICE)  # type: ignore[arg-type]
+                self._rolls[key] = catego_dice(faces, seed, centre=CATEGO_DICE)
             else:
                 pair = (faces[0], faces[1] if len(faces) > 1 else None)
-                self._rolls[key] = katoiz_dice(pair, seed, centre=KATOIZ_DICE)  # type: ignore[arg-type]
+                self._rolls[key] = katoiz_dice(pair, seed, centre=KATOIZ_DICE)
         return self._rolls[key]
 
     def dice_area(self) -> tuple[tuple[float, float], float] | None:

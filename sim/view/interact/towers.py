@@ -23,12 +23,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from games.core import GameError
 from sim.view.interact import BaseController, Pointer, register_controller
+
+if TYPE_CHECKING:
+    from sim.referees.kozo import KozoReferee
 from sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
@@ -110,7 +113,7 @@ class TowerController(BaseController):
         from sim.view.art import hex_rgb
 
         col = get_catalogue(self.catalogue).piece(piece).color
-        return hex_rgb(col) if isinstance(col, str) else tuple(col)  # type: ignore[return-value]
+        return hex_rgb(col) if isinstance(col, str) else tuple(col)
 
     # ---- the controller ----
     def reset(self, game: Any, state: Any) -> None:
@@ -301,6 +304,7 @@ class KozoController(TowerController):
     now: Callable[[], float] = staticmethod(time.monotonic)
     """The wall clock of a person's time to place (replaceable, e.g. by tests)."""
     shown_at = 0.0
+    _table: KozoReferee | None = None
 
     def reset(self, game: Any, state: Any) -> None:
         """Follow the touched piece and the phase; a new turn starts the person's clock (a
@@ -332,7 +336,7 @@ class KozoController(TowerController):
 
     def frame(self) -> tuple[np.ndarray, float]:
         """The physics table's grid origin and cube edge."""
-        if getattr(self, "_table", None) is None:
+        if self._table is None:
             from sim.referees.kozo import KozoReferee
 
             self._table = KozoReferee(self.state.config, self.state.seed)
