@@ -22,8 +22,11 @@ body carries, or more solver iterations during the release only. Every set-up is
 
 * ``scenes`` (``--scenes``): every shipped scene judged in the set-up's profile and in the
   verdict profile (2 replicas, ``method="simulate"``): verdicts and the CPU ratio.
+* ``--escalation`` (alone): the verdict profile's thin-margin escalation
+  (:func:`escalation_figures`): leaning stacks and shipped scenes with and without it.
 
-``python bench/contact_models.py [--only a,b] [--steps] [--scenes] [--json]``. Figures, not pass/fail.
+``python bench/contact_models.py [--only a,b] [--steps] [--scenes] [--escalation] [--json]``;
+``--lean 20@2,20@2.5`` runs only those leaning stacks (cubes@margin in mm) at three steps. Figures, not pass/fail.
 """
 
 from __future__ import annotations
@@ -81,6 +84,9 @@ class Setup:
         """The verdict profile with this set-up's fields (and optionally another step)."""
         kw = {k: v for k, v in self.profile.items() if k != "name"}
         extra = {**VERDICT.extra, **kw.pop("extra", {})}
+        # The set-up itself, never escalated by simulate() (``--scenes``): that is measured
+        # separately (``--escalation``).
+        kw["escalate_below_deg"] = None
         prof = replace(VERDICT, extra=extra, **kw)
         return prof if time_step is None else prof.with_step(time_step)
 
@@ -300,6 +306,60 @@ def scenes(setup: Setup, replicas: int = 2) -> dict[str, Any]:
     return out
 
 
+ESCALATION_CASES = (
+    (3, 0.5), (5, 0.5), (9, 0.5), (9, 2.0), (14, 0.5), (14, 1.5), (20, 0.5), (20, 2.0),
+    (20, 3.0), (30, 3.0), (30, 4.5), (9, -0.5), (20, -0.5),
+)  # fmt: skip
+"""(cubes, worst margin in mm) judged by ``--escalation``."""
+
+
+def escalation_figures(replicas: int = 2, seconds: float = 2.0) -> dict[str, Any]:
+    """Thin-margin escalation (:mod:`sim.escalation`): each leaning stack of
+    :data:`ESCALATION_CASES` and each shipped scene judged by :func:`sim.verdict.simulate` in
+    the verdict profile at its default step, half and a quarter (stacks; ``method="simulate"``,
+    ``replicas`` replicas, ``seconds``, one worker), with escalation and without: the statics
+    tilt margin, whether it escalated, both verdicts and the CPU ratio."""
+    from sim.scene import shipped_scene_names
+    from sim.verdict import simulate
+
+    off = replace(VERDICT, escalate_below_deg=None)
+    cases: list[tuple[str, Scene, tuple[float, ...], float]] = [
+        (f"{n}@{m:+g}", leaning_for_margin(n, m).scene, (1e-3, 5e-4, 2.5e-4), seconds)
+        for n, m in ESCALATION_CASES
+    ]
+    cases += [
+        (name, load_scene(shipped_scene_path(name)), (VERDICT.time_step,), 5.0)
+        for name in shipped_scene_names()
+    ]
+    out: dict[str, Any] = {}
+    for label, scene, steps, secs in cases:
+        row: dict[str, Any] = {"escalated": [], "on": "", "off": "", "cpu_s": [0.0, 0.0]}
+        for dt in steps:
+            for i, (key, prof) in enumerate((("on", VERDICT), ("off", off))):
+                c0 = time.process_time()
+                v = simulate(
+                    scene, method="simulate", replicas=replicas, seconds=secs, profile=prof,
+                    time_step=dt, workers=1,
+                )  # fmt: skip
+                row["cpu_s"][i] += time.process_time() - c0
+                row[key] += v.verdict[0]
+                if key == "on":
+                    row["escalated"].append(v.escalation is not None)
+                    row["tilt_margin_deg"] = v.statics and v.statics.tilt_margin_deg
+        row["cpu_ratio"] = row["cpu_s"][0] / row["cpu_s"][1]
+        row["load_avg_1m"] = os.getloadavg()[0]
+        tilt = row["tilt_margin_deg"]
+        print(
+            f"{label:16s} tilt {'-' if tilt is None else f'{tilt:.2f}'} deg  escalated "
+            f"{''.join('y' if e else 'n' for e in row['escalated'])}  with {row['on']}  "
+            f"without {row['off']}  CPU {row['cpu_s'][0]:.2f} / {row['cpu_s'][1]:.2f} s "
+            f"({row['cpu_ratio']:.2f}x)  load {row['load_avg_1m']:.1f}",
+            flush=True,
+        )
+        out[label] = row
+    return out
+
+
 def measure(setup: Setup, steps: bool) -> dict[str, Any]:
     """Every figure of the module docstring for one set-up."""
     res: dict[str, Any] = {"note": setup.note}
@@ -321,6 +381,29 @@ def measure(setup: Setup, steps: bool) -> dict[str, Any]:
     return res
 
 
+def lean_only(spec: str, names: list[str]) -> int:
+    """``--lean``: the given leaning stacks, per set-up, at its step, half and a quarter."""
+    try:
+        cases = [(int(n), float(m)) for n, m in (c.split("@") for c in spec.split(","))]
+    except ValueError:
+        print(f"--lean {spec!r}: give cubes@margin_mm pairs, e.g. 20@2.5,14@1", file=sys.stderr)
+        return 2
+    bad = sorted(set(names) - set(SETUPS))
+    if bad:
+        raise SystemExit(f"unknown set-up(s) {bad} (allowed: {', '.join(SETUPS)})")
+    for name in names:
+        setup = SETUPS[name]
+        base = setup.make_profile().time_step
+        for n, m in cases:
+            got = "".join(lean(setup, n, m, base / div) for div in (1, 2, 4))
+            print(
+                f"{name:20s} {n}@{m:+g} mm: {' '.join(got)} at {base * 1e3:g} / {base * 5e2:g} / "
+                f"{base * 2.5e2:g} ms  load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``--only a,b`` (set-up names), ``--steps``, ``--json``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -331,7 +414,24 @@ def main(argv: list[str] | None = None) -> int:
         "--scenes", action="store_true",
         help="also judge every shipped scene (set-ups that are plain profiles only)",
     )  # fmt: skip
+    ap.add_argument(
+        "--escalation", action="store_true",
+        help="only the thin-margin escalation figures (simulate() with and without it)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--lean", default="", metavar="N@MM,...",
+        help="only these leaning stacks (cubes@margin mm) for each --only set-up, replica 0, 2 s "
+        "at its step, half and a quarter (e.g. the Gauss-Seidel frontier: 20@2,20@2.5)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
+    if args.lean:
+        return lean_only(args.lean, [s for s in args.only.split(",") if s] or ["shipped"])
+    if args.escalation:
+        print("escalation: stacks at 1/0.5/0.25 ms (s = stands, t = topples), shipped at 1 ms")
+        esc = escalation_figures()
+        if args.json:
+            print(json.dumps({"escalation": esc}, sort_keys=True))
+        return 0
     names = [s for s in args.only.split(",") if s] or list(SETUPS)
     bad = sorted(set(names) - set(SETUPS))
     if bad:

@@ -56,6 +56,7 @@ from sim.ensemble import NO_SPECULATION, Replicas, SequentialStop
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 
 if TYPE_CHECKING:
+    from sim.escalation import Escalation
     from sim.statics import PieceMargin, StaticReport
 
 MARGINAL_MM = 0.05
@@ -212,6 +213,7 @@ class Verdict:
     simulated_s: float | None = None
     replicas_requested: int | None = None
     sequential: SequentialStop | None = None
+    escalation: Escalation | None = None
 
     @property
     def toppled(self) -> bool:
@@ -247,7 +249,7 @@ class Verdict:
             "explanation": self.explanation,
             "pieces": [p.to_json() for p in self.pieces],
             "statics": None if self.statics is None else self.statics.to_json(),
-        }
+        } | ({"escalation": self.escalation.to_json()} if self.escalation else {})
 
 
 def _r(x: float | None, nd: int = 6) -> float | None:
@@ -484,7 +486,10 @@ def simulate(
     seconds : the window (default: the scene's, 5 s for Kozo).
     replicas : ensemble size N >= 1 (replica 0 is unperturbed).
     seed : seed of the perturbations; the same scene and seed give the same verdict, bit for bit.
-    profile : ``"verdict"`` (rule decisions) or ``"display"``; ``time_step`` overrides its step.
+    profile : ``"verdict"`` (rule decisions), ``"display"`` or ``"exact"``; ``time_step``
+        overrides its step. Where statics finds a tilt margin under the profile's
+        ``escalate_below_deg`` the replicas run in its ``escalate_to`` profile instead
+        (:mod:`sim.escalation`; the verdict's ``escalation`` says so).
     method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
     workers : processes for the replicas (default: all cores, at most ``replicas``).
     early_stop : when statics alone proves the scene stands (its decision is ``"stands"``; or
@@ -504,7 +509,7 @@ def simulate(
         raise ValueError(f"{scene.source}: no pieces that can move, nothing to judge")
     if method not in METHODS:
         raise ValueError(f"method must be 'auto' or 'simulate', got {method!r}")
-    prof = get_profile(profile) if isinstance(profile, str) else profile
+    prof = own = get_profile(profile) if isinstance(profile, str) else profile
     if time_step is not None:
         if not (0 < time_step <= 0.02):
             raise ValueError(f"time_step must be in (0, 0.02] s, got {time_step}")
@@ -516,13 +521,17 @@ def simulate(
     rule = rule or ToppleRule()
 
     n_workers = min(replicas, workers or os.cpu_count() or 1)
-    ensemble = Replicas(
-        _run_replica,
-        [(scene, seed, k, pert, prof, secs, rule) for k in range(replicas)],
-        n_workers,
-        early_stop if method == "simulate" else NO_SPECULATION,  # start while statics runs
-        sequential,
-    )
+
+    def replicas_in(run_prof: Profile) -> Replicas:
+        return Replicas(
+            _run_replica,
+            [(scene, seed, k, pert, run_prof, secs, rule) for k in range(replicas)],
+            n_workers,
+            early_stop if method == "simulate" else NO_SPECULATION,  # start while statics runs
+            sequential,
+        )
+
+    ensemble = replicas_in(prof)
     try:
         statics = _statics(scene)
     except BaseException:
@@ -574,6 +583,12 @@ def simulate(
             **common,
         )
 
+    from sim.escalation import escalation
+
+    esc = escalation(prof, own.time_step, statics)
+    if esc is not None:  # thin margin: the direct solver instead (the speculative runs go)
+        ensemble.close()
+        ensemble = replicas_in(esc.profile)
     stop = early_stop if early_stop is not None and early_stop.applies(statics) else None
     runs = ensemble.results(stop)
 
@@ -592,7 +607,7 @@ def simulate(
         first_fall_s=first,
         explanation=_explain_sim(
             verdict, n_top, n_run, first, pieces, runs, statics, secs,
-            _sequential_note(sequential, n_run, replicas),
+            _sequential_note(sequential, n_run, replicas) + (f" {esc.reason}" if esc else ""),
         ),  # fmt: skip
         pieces=pieces,
         replica_toppled=tuple(r.toppled for r in runs),
@@ -600,6 +615,7 @@ def simulate(
         early_stop=stop,
         simulated_s=max(r.simulated_s for r in runs),
         sequential=sequential,
+        escalation=esc,
         **common,
     )
 

@@ -10,6 +10,7 @@ from sim.cli import UsageError
 from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
 
 if TYPE_CHECKING:
+    from sim.config import Profile
     from sim.verdict import Method
 
 
@@ -57,8 +58,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run every replica (default: stop once the verdict of all of them is certain and "
         "the 95 %% interval of the topple probability lies on one side of 0.5)",
     )
+    p.add_argument(
+        "--no-escalation",
+        action="store_true",
+        help="keep the profile's own solver on thin margins (default: the verdict profile runs a "
+        "scene whose statics tilt margin is under 1.5 degrees in the exact profile's direct "
+        "solver, and its JSON says so under 'escalation')",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)
+
+
+def _profile(name: str, no_escalation: bool) -> str | Profile:
+    """The profile by name, or a copy that never escalates (``--no-escalation``)."""
+    if not no_escalation:
+        return name
+    from dataclasses import replace
+
+    from sim.config import get_profile
+
+    return replace(get_profile(name), escalate_below_deg=None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             seconds=args.seconds,
             replicas=args.replicas,
             seed=args.seed,
-            profile=args.profile,
+            profile=_profile(args.profile, args.no_escalation),
             time_step=args.step,
             method=method,
             workers=args.workers,

@@ -44,7 +44,7 @@ from games.kataboom.state import (
     Pose,
 )
 from games.rng import Rng
-from sim.config import PhysicsConfig
+from sim.config import TABLE, PhysicsConfig
 from sim.model import Floats, Scene, ScenePiece, vec3
 from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.verdict import ToppleRule
@@ -204,7 +204,10 @@ class KataboomReferee(Referee):
 
         extra = [self.scene_piece(move.piece, move.rot, move.pos)] if move.kind == PLACE else []
         scene = self.structure_scene(state, extra)
-        run = dict(seconds=seconds, replicas=replicas, seed=seed, workers=1, rule=KATABOOM_RULE)
+        run = dict(
+            seconds=seconds, replicas=replicas, seed=seed, workers=1, rule=KATABOOM_RULE,
+            profile=TABLE,  # the table's own Gauss-Seidel world, never escalated
+        )  # fmt: skip
         verdict = simulate(scene, method="auto", **run)  # type: ignore[arg-type]
         if verdict.method == "statics" and verdict.toppled:
             verdict = simulate(scene, method="simulate", **run)  # type: ignore[arg-type]

@@ -52,7 +52,7 @@ from games.kozo.state import (
     Outcome,
 )
 from games.rng import Rng
-from sim.config import PhysicsConfig
+from sim.config import TABLE, PhysicsConfig
 from sim.model import Floats, Scene, ScenePiece, quat4, vec3
 from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
 from sim.scene import kozo_grid_origin
@@ -388,7 +388,8 @@ class KozoReferee(Referee):
         quiet where statics finds an equilibrium on stacking contacts with a tilt margin of at
         least :data:`ASSESS_EARLY_STOP_DEG` (:class:`sim.verdict.EarlyStop`): the 14 simulated
         candidates of two seeded careful-vs-greedy games got the same probabilities with it as
-        without, for half the CPU (docs/performance.md)."""
+        without, for half the CPU (docs/performance.md). In :data:`sim.config.TABLE`, the
+        verdict profile without thin-margin escalation: the table's world is Gauss-Seidel."""
         from sim.verdict import EarlyStop, simulate
 
         extra = []
@@ -400,7 +401,7 @@ class KozoReferee(Referee):
             return 0.0
         verdict = simulate(
             scene, seconds=seconds, replicas=replicas, seed=seed, method="auto", workers=1,
-            early_stop=EarlyStop(min_tilt_margin_deg=ASSESS_EARLY_STOP_DEG),
+            early_stop=EarlyStop(min_tilt_margin_deg=ASSESS_EARLY_STOP_DEG), profile=TABLE,
         )  # fmt: skip
         return float(verdict.topple_probability)
 
