@@ -28,7 +28,11 @@ def _setup(name: str) -> tuple[list[str], dict]:
     return [best, "random"], options
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize(
+    "name",
+    # katamino's duels take 5 s: the slow step (the default step's 5-minute budget)
+    [pytest.param(n, marks=pytest.mark.slow) if n == "katamino" else n for n in game_names()],
+)
 def test_same_wins_per_player_on_the_same_seeds(name: str) -> None:
     roles, options = _setup(name)
     rep = balance(name, roles, GAMES, 0, options=options, budget=BUDGET)

@@ -533,6 +533,7 @@ def test_same_seed_same_game_and_json_log_fields() -> None:
     assert play(4) == play(4)
 
 
+@pytest.mark.slow  # 3 s; the default step keeps its 5-minute budget
 def test_smart_giver_beats_random_giver() -> None:
     # Both seats solve at the same simulated speed; only the gifts differ. Over 4 easy games
     # (seats alternating) the smart bot wins more of the duels that follow a gift.

@@ -169,6 +169,7 @@ def test_the_smart_bot_races_on_the_time_of_its_own_search() -> None:
     assert DuelMove(second.kind, second.piece, second.cells) in G.legal_moves(st)
 
 
+@pytest.mark.slow  # 5 s; the default step keeps the clock tests (its 5-minute budget)
 def test_smart_beats_random_on_normal() -> None:
     cfg = G.make_config({"mode": "duel", "level": "normal"}, players=2)
     won = 0

@@ -96,7 +96,11 @@ def playout(kind: str, seed: int, round_trip: bool) -> Any:
     raise AssertionError(f"{kind} seed {seed}: no end after 5000 moves")
 
 
-@pytest.mark.parametrize("kind", TYPES)
+@pytest.mark.parametrize(
+    "kind",
+    # stapeltje's 150 take 5 s: the slow step, which also plays 4000 of them
+    [pytest.param(k, marks=pytest.mark.slow) if k == "stapeltje" else k for k in TYPES],
+)
 def test_150_random_playouts_end_with_invariants(kind: str) -> None:
     ends: set[str] = set()
     # Seeds 433 and 448 are the two of the first 500 whose 3-set game ends with no 3-set left

@@ -474,6 +474,7 @@ def test_stand_in_playouts_400() -> None:
         _check_accounts(s)
 
 
+@pytest.mark.slow  # 3 s; the default step keeps its 5-minute budget
 def test_careful_beats_random_with_the_stand_in() -> None:
     # Since greedy plays its best supported piece (issue #21 item 6) it is as strong as careful
     # on the stand-in table (12 of 20 for careful, seeds 1000..1019); the claim that still

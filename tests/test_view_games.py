@@ -148,7 +148,10 @@ def test_kozo_state_drawn_as_its_tower() -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "items"),
-    [("kozo", "greedy,greedy", "tower"), ("kataboom", "random,random", "structure")],
+    [
+        pytest.param("kozo", "greedy,greedy", "tower", marks=pytest.mark.slow),  # 4 s
+        ("kataboom", "random,random", "structure"),
+    ],
 )
 def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, tmp_path) -> None:  # noqa: ANN001
     """A game on the physics table: the film of a move replays the run its referee measured --
