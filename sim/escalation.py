@@ -22,7 +22,7 @@ measured at three steps).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sim.config import Profile, get_profile
@@ -75,4 +75,4 @@ def escalation(profile: Profile, own_step: float, statics: StaticReport) -> Esca
         return None
     target = get_profile(profile.escalate_to)
     step = target.time_step * (profile.time_step / own_step)
-    return Escalation(replace(target, time_step=step), tilt, below, profile.name)
+    return Escalation(target.with_step(step), tilt, below, profile.name)
