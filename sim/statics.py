@@ -34,8 +34,12 @@ LP formulation
   maximise ``s`` in ``[0, tan(max_tilt_deg)]`` for each of ``directions`` directions ``d``
   (at ``360/directions`` degree steps from +x); margin = ``atan(min s)`` in degrees. It is
   the table tilt (or the steady sideways acceleration) the scene survives, on the conservative
-  contacts. A direction after the worst so far that a small parallel-force LP proves to hold
-  past it (:class:`_ParallelCertificate`) is not solved: the margin is the same to the bit.
+  contacts. The directions are tried likeliest worst first; one that a small parallel-force
+  LP proves to hold past the worst so far (:class:`_ParallelCertificate`) is not solved, and
+  pieces that rest on one body alone are taken out of the LPs exactly (:class:`_Leaves`).
+  Ties within 1e-7 go to the lower direction index. The answer is a function of the scene
+  alone (the same bits in every process, whatever was analysed before); against solving all
+  8 directions it agrees to HiGHS's tolerances (1e-13 relative on docs/performance.md's set).
 
 Decision
 --------
@@ -573,6 +577,11 @@ class _Model:
         h.changeColBounds(col, 0.0, self._s_cap if cap is None else min(cap, self._s_cap))
         h.changeColCost(col, -1.0)
 
+    def fix_load(self) -> None:
+        """Fix ``s`` at 0 (the feasibility check without extra load) and drop its cost."""
+        self._h.changeColBounds(self.nvar, 0.0, 0.0)
+        self._h.changeColCost(self.nvar, 0.0)
+
     @property
     def iterations(self) -> int:
         """Simplex iterations of the last solve."""
@@ -626,53 +635,261 @@ def _conservative(
     """The conservative LP (inscribed pyramids on ``contacts``): whether it is feasible, and
     (with ``margin``, when it is) the tilt margin in degrees and the worst load direction.
 
-    One HiGHS model for all of it: first ``s`` fixed at 0 (the feasibility check), then for
-    each direction the load column is set and ``s`` maximised from the previous basis, capped
-    at the smallest ``s`` so far (a direction that reaches the cap cannot be the worst).
+    One HiGHS model for all of it: for each direction the load column is set and ``s``
+    maximised, from the previous direction's basis, capped at the smallest ``s`` so far (a
+    direction that reaches the cap cannot be the worst). The directions are tried likeliest
+    worst first (:func:`_direction_order`), so the first LP usually fixes the margin and the
+    others end at its cap or are proved to reach past it without an LP
+    (:class:`_ParallelCertificate`, tried after long tilt LPs only). Which direction is the
+    worst, and its ``s``, do not depend on the order (the LP's optimum is unique; its last
+    bits depend on the simplex path, which is a function of the scene alone).
 
-    A direction whose ``s`` is proved to reach past the cap without an LP
-    (:class:`_ParallelCertificate`, tried after long tilt LPs only) is not solved; when a later
-    direction has to be, the skipped ones are solved first, in order, so every LP that runs
-    starts from the basis it started from when every direction was solved: the margin is the
-    same to the last bit.
+    No separate feasibility LP (``s = 0``) is solved when every direction holds: the loads a
+    scene holds, ``s d`` in the plane, form a convex set (the projection of the LP's feasible
+    polyhedron), and with 2 or more evenly spaced directions the held loads ``s_k d_k``,
+    ``s_k >= 0``, have the origin in their convex hull, so no extra load is held too. Only
+    when a direction fails (no equilibrium at any ``s`` in its range) is ``s`` fixed at 0 to
+    tell a scene without equilibrium from one without a margin.
     """
     if bodies.count == 0:
         return True, max_tilt_deg, None
     if _unsupported_bodies(contacts, bodies):
         return False, None, None
-    pts = _points(contacts, bodies, permissive=False)
-    a, b = _matrix(pts, bodies, permissive=False, sides=sides)
-    model = _Model(a, b, math.tan(math.radians(max_tilt_deg)))
-    cons = _status_to_bool(model.solve())
-    if not cons or not margin:
-        return cons, None, None
+    s_cap = math.tan(math.radians(max_tilt_deg))
+    order = _direction_order(contacts, bodies, directions)
+    leaves = _Leaves(contacts, bodies, sides) if margin and directions >= 2 else None
+    if leaves is not None and leaves.count:
+        contacts, bodies = leaves.contacts, leaves.bodies
+    if bodies.count:
+        pts = _points(contacts, bodies, permissive=False)
+        a, b = _matrix(pts, bodies, permissive=False, sides=sides)
+        model = _Model(a, b, s_cap)
+    if not margin or directions < 2:
+        cons = _status_to_bool(model.solve())
+        if not cons or not margin:
+            return cons, None, None
     weight = bodies.mass * bodies.gravity / _weight_unit(bodies)
     proofs: list[_ParallelCertificate] = []  # made when first needed
     worst: float | None = None
-    worst_dir: tuple[float, float] | None = None
-    skipped: list[tuple[float, float]] = []
-    for k in range(directions):
+    worst_k = directions
+    longest = 0  # the most simplex iterations a tilt LP took
+    for k in order:
         phi = 2 * math.pi * k / directions
         d = (math.cos(phi), math.sin(phi))
-        if (
+        # What the eliminated pieces hold in this direction (exact, see _Leaves).
+        held = s_cap if leaves is None else min(s_cap, leaves.holds(d))
+        # A tie (within _TIE) goes to the lower index, so a direction before the worst so
+        # far gets a cap just past it: ending there, it is not a tie.
+        cap = held if worst is None else min(held, worst + 2 * _TIE if k < worst_k else worst)
+        if not bodies.count:
+            s = cap
+        elif (
             worst is not None
-            and model.iterations >= _PROVE_AFTER_ITERATIONS
+            and held >= worst + _CERTIFY_ABOVE
+            and longest >= _PROVE_AFTER_ITERATIONS
             and _proved(proofs, pts, bodies, sides, worst + _CERTIFY_ABOVE, d)
         ):
-            skipped.append(d)
             continue
-        for dj in (*skipped, d):
+        else:
             # contacts + s * load + gravity = 0  ->  A lam + s * load = b
-            model.set_load(np.stack([weight * dj[0], weight * dj[1]], axis=1), worst)
-            if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin to claim
-                return cons, None, None
+            model.set_load(np.stack([weight * d[0], weight * d[1]], axis=1), cap)
+            if model.solve() != 0:  # infeasible, or HiGHS did not conclude: no margin
+                model.fix_load()
+                return _status_to_bool(model.solve()), None, None
             s = max(0.0, model.s)
-            if worst is None or s < worst - 1e-12:
-                worst, worst_dir = s, (round(dj[0], 12) + 0.0, round(dj[1], 12) + 0.0)
-        skipped.clear()
+            longest = max(longest, model.iterations)
+        if worst is None or s < worst - _TIE:
+            worst, worst_k = s, k
+        elif s <= worst + _TIE:  # a tie: the smaller s, the lower index
+            worst, worst_k = min(worst, s), min(worst_k, k)
     if worst is None:
-        return cons, None, None
-    return cons, math.degrees(math.atan(worst)), worst_dir
+        return True, None, None
+    phi = 2 * math.pi * worst_k / directions
+    worst_dir = (round(math.cos(phi), 12) + 0.0, round(math.sin(phi), 12) + 0.0)
+    return True, math.degrees(math.atan(worst)), worst_dir
+
+
+_TIE = 1e-7
+"""Two directions whose ``s`` differ by at most this are a tie: the margin is the smaller ``s``,
+the direction the lower index. A capped LP may stop at its cap when the truth is up to HiGHS's
+primal tolerance (1e-7) below it, so a tie is not told apart more finely than that."""
+
+
+class _Leaves:
+    """Pieces taken out of the tilt LPs exactly: a piece resting on one body alone, through
+    one flat horizontal pool of area contacts, with nothing on it but pieces taken out before.
+
+    Such a piece ``j`` (with what rests on it, already taken out) is in equilibrium under
+    gravity plus the tilt load ``s m g d`` when (1) the contact force it needs, ``m g (z - s
+    d)`` in total, lies in the (inscribed) friction pyramid, which is the same at every
+    point of the pool: ``s`` at most the polygon of radius ``mu`` reaches along ``-d``; and
+    (2) that force's line through the centre of mass meets the contact plane inside the hull
+    of the pool's points (the centre of pressure is a convex combination of the points, with
+    the normal forces as weights; conversely the whole force at that point, split over the
+    points in those weights, balances): ``s <= t / h``, ``t`` the distance from the centre of
+    mass to the hull's edge along ``d`` and ``h`` its height above the plane. Nothing else
+    constrains its forces, and what it puts on its supporter is that one force, so the
+    supporter sees the piece's mass at the piece's centre of mass (gravity and the load are
+    both proportional to mass): the supporter takes over the mass and the moment. A scene's
+    ``s`` in a direction is then the smallest of the reduced LP's and the taken-out pieces'.
+
+    Only pieces whose centre of mass is at least ``1e-6 L`` inside their hull are taken out,
+    so no feasibility decision moves from the LP (with its tolerances) to this test.
+    """
+
+    def __init__(self, contacts: Sequence[FaceContact], bodies: Bodies, sides: int) -> None:
+        n = len(bodies.row)
+        row = bodies.row
+        below: list[list[FaceContact]] = [[] for _ in range(n)]
+        above: list[set[int]] = [set() for _ in range(n)]
+        for c in contacts:
+            below[c.body_b].append(c)
+            if c.body_a != TABLE:
+                above[c.body_a].add(c.body_b)
+        mu_of = np.append(bodies.mu, bodies.mu_table).tolist()
+        mass = [0.0] * n
+        moment = [(0.0, 0.0, 0.0)] * n
+        for i in range(n):
+            if row[i] >= 0:
+                m = float(bodies.mass[row[i]])
+                mass[i] = m
+                moment[i] = tuple(m * float(x) for x in bodies.com[row[i]])  # type: ignore[assignment]
+        out: set[int] = set()
+        self._pieces: list[tuple[EdgeRows, float, float, float, float]] = []
+        grew = True
+        while grew:
+            grew = False
+            for j in range(n):
+                if row[j] < 0 or j in out or not below[j] or not above[j] <= out:
+                    continue
+                pool = below[j]
+                base = pool[0].body_a
+                if any(c.body_a != base or tuple(c.normal) != (0.0, 0.0, 1.0) for c in pool):
+                    continue
+                points = np.concatenate([np.asarray(c.points, dtype=float) for c in pool])
+                z0 = float(points[:, 2].max())
+                if z0 - float(points[:, 2].min()) > _POOL_EPS:
+                    continue
+                _, edges = _support_hull(points[:, :2])
+                cx, cy, cz = (v / mass[j] for v in moment[j])
+                h = cz - z0
+                if edges is None or h <= 0:
+                    continue
+                inside, _ = _distance_to_edge_rows(cx, cy, edges)
+                if inside < 1e-6 * bodies.length:
+                    continue
+                mu = min(mu_of[base], mu_of[j])
+                self._pieces.append((edges, cx, cy, h, mu))
+                out.add(j)
+                if base != TABLE and row[base] >= 0:
+                    mass[base] += mass[j]
+                    moment[base] = tuple(a + b for a, b in zip(moment[base], moment[j], strict=True))  # type: ignore[assignment]
+                grew = True
+        self.count = len(out)
+        mid = 2 * math.pi * (np.arange(sides) + 0.5) / sides
+        self._faces = list(zip(np.cos(mid).tolist(), np.sin(mid).tolist(), strict=True))
+        self._inradius = math.cos(math.pi / sides)
+        kept = [i for i in range(n) if row[i] >= 0 and i not in out]
+        new_row = np.full(n, -1, dtype=int)
+        new_row[kept] = np.arange(len(kept))
+        self.contacts = [c for c in contacts if c.body_b not in out]
+        self.bodies = Bodies(
+            new_row,
+            np.array([mass[i] for i in kept], dtype=float),
+            np.array([[v / mass[i] for v in moment[i]] for i in kept], dtype=float).reshape(-1, 3),
+            bodies.mu,
+            bodies.mu_table,
+            bodies.gravity,
+            bodies.length,
+        )
+
+    def holds(self, d: tuple[float, float]) -> float:
+        """The largest load ``s`` in direction ``d`` every taken-out piece holds."""
+        dx, dy = d
+        slide = math.inf  # per unit mu: the inscribed polygon's reach along -d
+        for fx, fy in self._faces:
+            towards = -(fx * dx + fy * dy)
+            if towards > 1e-12:
+                slide = min(slide, self._inradius / towards)
+        best = math.inf
+        for edges, cx, cy, h, mu in self._pieces:
+            reach = math.inf
+            for ax, ay, _, _, nx, ny, _ in edges:
+                towards = nx * dx + ny * dy
+                if towards > 1e-12:
+                    reach = min(reach, (nx * (ax - cx) + ny * (ay - cy)) / towards)
+            best = min(best, reach / h, mu * slide)
+        return best
+
+
+def _direction_order(
+    contacts: Sequence[FaceContact], bodies: Bodies, directions: int
+) -> list[int]:
+    """The load directions ``0 .. directions - 1`` in the order their tilt LPs are tried:
+    by a geometric estimate of the load ``s`` each holds, smallest first (ties by index).
+
+    The estimate: a dynamic piece carrying the pieces that rest on it alone (as in the
+    per-piece margins) tips when the line of gravity plus the load through their centre of
+    mass leaves the hull of its area support points: at ``s = t / h`` for the distance ``t``
+    from the centre of mass to the hull's edge along the load and its height ``h`` above the
+    support. The estimate only orders the LPs (a good order solves one LP and proves the
+    rest); the margin never depends on it.
+    """
+    n = len(bodies.row)
+    support: list[list[np.ndarray]] = [[] for _ in range(n)]
+    below = [0] * n
+    for c in contacts:
+        if c.side or not c.has_area or bodies.row[c.body_b] < 0:
+            continue
+        support[c.body_b].append(np.asarray(c.points, dtype=float))
+        below[c.body_b] |= 1 << (n if c.body_a == TABLE else c.body_a)
+    resting = [(j, 1 << j, below[j]) for j in range(n) if below[j]]
+    mass = bodies.mass.tolist()
+    com = bodies.com.tolist()
+    estimate = [math.inf] * directions
+    dirs = [
+        (math.cos(2 * math.pi * k / directions), math.sin(2 * math.pi * k / directions))
+        for k in range(directions)
+    ]
+    for i in range(n):
+        if not support[i]:
+            continue
+        points = np.concatenate(support[i])
+        _, edges = _support_hull(points[:, :2])
+        if edges is None:
+            continue
+        rows = [int(bodies.row[j]) for j in _carried(i, resting)]
+        m = sum(mass[r] for r in rows)
+        cx, cy, cz = (sum(mass[r] * com[r][axis] for r in rows) / m for axis in range(3))
+        height = cz - float(points[:, 2].max())
+        if height <= 0:
+            continue
+        for k, (dx, dy) in enumerate(dirs):
+            reach = math.inf
+            for ax, ay, _, _, nx, ny, _ in edges:
+                towards = nx * dx + ny * dy
+                if towards > 1e-12:
+                    reach = min(reach, (nx * (ax - cx) + ny * (ay - cy)) / towards)
+            estimate[k] = min(estimate[k], reach / height)
+    return sorted(range(directions), key=lambda k: (estimate[k], k))
+
+
+def _carried(i: int, resting: Sequence[tuple[int, int, int]]) -> set[int]:
+    """Body ``i`` and the bodies resting (transitively) on it alone. ``resting``: ``(j, 1 << j,
+    supporters of j as a bit mask)`` of every body with area stacking support. Grown until no
+    other body has all its supporters inside, in the same order every time (so sums over the
+    set add in the same order: the same bits)."""
+    seen = {i}
+    inside = 1 << i
+    grew = True
+    while grew:
+        grew = False
+        for j, bit, sup in resting:
+            if not inside & bit and not sup & ~inside:
+                inside |= bit
+                seen.add(j)
+                grew = True
+    return seen
 
 
 def _proved(
@@ -693,7 +910,7 @@ def _proved(
 _CERTIFY_ABOVE = 1e-6
 """A direction is skipped only when its ``s`` is proved at least this far above the cap."""
 _PROVE_AFTER_ITERATIONS = 100
-"""Proofs are tried only while the last tilt LP took at least this many simplex iterations: a
+"""Proofs are tried only once a tilt LP took at least this many simplex iterations: a
 proof costs about one HiGHS run (0.3-1 ms), so it pays where the tilt LPs are long (the 24-piece
 tower: 130-240 iterations each) and not on small towers, whose capped LPs take 1-40 (measured in
 docs/performance.md). The count is deterministic, and either way the answer is the same."""
@@ -975,16 +1192,7 @@ def _piece_margins(
         # Pieces resting (transitively) on this piece alone: grow the set until no other
         # dynamic piece has all its area stacking supporters inside it. The set is filled in
         # the same order every time, so the sums below add in the same order (same bits).
-        seen = {i}
-        inside = 1 << i
-        grew = True
-        while grew:
-            grew = False
-            for j, bit, sup in resting:
-                if not inside & bit and not sup & ~inside:
-                    inside |= bit
-                    seen.add(j)
-                    grew = True
+        seen = _carried(i, resting)
         carried = sorted(seen - {i})
         m = sum(mass[j] for j in seen)
         com: np.ndarray = sum((moment[j] for j in seen), np.zeros(3)) / m
