@@ -631,6 +631,7 @@ def _conservative(
     sides: int,
     max_tilt_deg: float,
     margin: bool = True,
+    support: _Support | None = None,
 ) -> tuple[bool | None, float | None, tuple[float, float] | None]:
     """The conservative LP (inscribed pyramids on ``contacts``): whether it is feasible, and
     (with ``margin``, when it is) the tilt margin in degrees and the worst load direction.
@@ -656,7 +657,7 @@ def _conservative(
     if _unsupported_bodies(contacts, bodies):
         return False, None, None
     s_cap = math.tan(math.radians(max_tilt_deg))
-    order = _direction_order(contacts, bodies, directions)
+    order = _direction_order(support or _Support.of_bodies(contacts, bodies), directions)
     leaves = _Leaves(contacts, bodies, sides) if margin and directions >= 2 else None
     if leaves is not None and leaves.count:
         contacts, bodies = leaves.contacts, leaves.bodies
@@ -673,11 +674,12 @@ def _conservative(
     worst: float | None = None
     worst_k = directions
     longest = 0  # the most simplex iterations a tilt LP took
+    dirs = _directions(directions)
+    # What the taken-out pieces hold in each direction (exact, see _Leaves).
+    held_by_leaves = None if leaves is None else leaves.holds(dirs).tolist()
     for k in order:
-        phi = 2 * math.pi * k / directions
-        d = (math.cos(phi), math.sin(phi))
-        # What the eliminated pieces hold in this direction (exact, see _Leaves).
-        held = s_cap if leaves is None else min(s_cap, leaves.holds(d))
+        d = (float(dirs[k, 0]), float(dirs[k, 1]))
+        held = s_cap if held_by_leaves is None else min(s_cap, held_by_leaves[k])
         # A tie (within _TIE) goes to the lower index, so a direction before the worst so
         # far gets a cap just past it: ending there, it is not a tie.
         cap = held if worst is None else min(held, worst + 2 * _TIE if k < worst_k else worst)
@@ -787,7 +789,7 @@ class _Leaves:
                 grew = True
         self.count = len(out)
         mid = 2 * math.pi * (np.arange(sides) + 0.5) / sides
-        self._faces = list(zip(np.cos(mid).tolist(), np.sin(mid).tolist(), strict=True))
+        self._faces = np.column_stack([np.cos(mid), np.sin(mid)])
         self._inradius = math.cos(math.pi / sides)
         kept = [i for i in range(n) if row[i] >= 0 and i not in out]
         new_row = np.full(n, -1, dtype=int)
@@ -803,28 +805,91 @@ class _Leaves:
             bodies.length,
         )
 
-    def holds(self, d: tuple[float, float]) -> float:
-        """The largest load ``s`` in direction ``d`` every taken-out piece holds."""
-        dx, dy = d
-        slide = math.inf  # per unit mu: the inscribed polygon's reach along -d
-        for fx, fy in self._faces:
-            towards = -(fx * dx + fy * dy)
-            if towards > 1e-12:
-                slide = min(slide, self._inradius / towards)
-        best = math.inf
-        for edges, cx, cy, h, mu in self._pieces:
-            reach = math.inf
-            for ax, ay, _, _, nx, ny, _ in edges:
-                towards = nx * dx + ny * dy
-                if towards > 1e-12:
-                    reach = min(reach, (nx * (ax - cx) + ny * (ay - cy)) / towards)
-            best = min(best, reach / h, mu * slide)
-        return best
+    def holds(self, dirs: np.ndarray) -> np.ndarray:
+        """The largest load ``s`` every taken-out piece holds, per direction of ``dirs``
+        (K, 2); inf where none was taken out."""
+        # Sliding, per unit mu: how far the inscribed polygon reaches along -d.
+        towards = -(self._faces[:, :1] * dirs[:, 0] + self._faces[:, 1:] * dirs[:, 1])  # (F, K)
+        slide = np.where(towards > 1e-12, self._inradius / np.where(towards > 1e-12, towards, 1.0), _INF).min(axis=0)
+        if not self._pieces:
+            return np.full(len(dirs), _INF)
+        edges, cx, cy, h, mu = zip(*self._pieces, strict=True)
+        tip = _reaches(edges, np.column_stack([cx, cy]), dirs) / np.array(h)[:, None]
+        return np.minimum(tip, np.array(mu)[:, None] * slide).min(axis=0)
 
 
-def _direction_order(
-    contacts: Sequence[FaceContact], bodies: Bodies, directions: int
-) -> list[int]:
+def _reaches(edges: Sequence[EdgeRows], centres: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """How far from each centre (P, 2) along each direction (K, 2) its convex polygon of
+    ``edges`` ends: (P, K), negative from outside the polygon, inf where it never ends."""
+    rows = np.array([r for e in edges for r in e]).reshape(-1, 7)
+    owner = np.repeat(np.arange(len(edges)), [len(e) for e in edges])
+    towards = rows[:, 4:5] * dirs[:, 0] + rows[:, 5:6] * dirs[:, 1]  # (E, K)
+    c = centres[owner]
+    num = rows[:, 4] * (rows[:, 0] - c[:, 0]) + rows[:, 5] * (rows[:, 1] - c[:, 1])
+    ratio = np.where(towards > 1e-12, num[:, None] / np.where(towards > 1e-12, towards, 1.0), _INF)
+    out = np.full((len(edges), len(dirs)), _INF)
+    np.minimum.at(out, owner, ratio)
+    return out
+
+
+class _Support:
+    """Who rests on whom through area stacking contacts, per piece in scene order: the
+    contact points under each piece, the pieces it carries alone (:func:`_carried`) and their
+    centre of mass. Shared by the per-piece margins and the tilt LPs' order, made once an
+    analysis. ``mass`` / ``moment``: per piece (static pieces never enter a carried set)."""
+
+    def __init__(
+        self,
+        contacts: Sequence[FaceContact],
+        static: Sequence[bool],
+        mass: Sequence[float],
+        moment: Sequence[np.ndarray],
+    ) -> None:
+        n = len(static)
+        points: list[list[np.ndarray]] = [[] for _ in range(n)]
+        below = [0] * n  # bit k: body k is an area stacking supporter (bit n: the table)
+        for c in contacts:
+            if c.side or not c.has_area:
+                continue
+            points[c.body_b].append(np.asarray(c.points))
+            below[c.body_b] |= 1 << (n if c.body_a == TABLE else c.body_a)
+        self.static = static
+        self.points = [np.concatenate(p) if p else None for p in points]
+        self._resting = [(j, 1 << j, below[j]) for j in range(n) if not static[j] and below[j]]
+        self._mass = mass
+        self._moment = moment
+        self._carried: dict[int, tuple[set[int], np.ndarray]] = {}
+
+    @classmethod
+    def of_bodies(cls, contacts: Sequence[FaceContact], bodies: Bodies) -> _Support:
+        """The support of an equilibrium problem's bodies (no scene at hand)."""
+        static = (bodies.row < 0).tolist()
+        mass = [0.0 if r < 0 else float(bodies.mass[r]) for r in bodies.row]
+        moment = [np.zeros(3) if r < 0 else bodies.mass[r] * bodies.com[r] for r in bodies.row]
+        return cls(contacts, static, mass, moment)
+
+    def carried(self, i: int) -> tuple[set[int], np.ndarray]:
+        """Piece ``i`` and the pieces resting on it alone, and their centre of mass (added in
+        the set's order: the same bits every time)."""
+        try:
+            return self._carried[i]
+        except KeyError:
+            pass
+        seen = _carried(i, self._resting)
+        m = sum(self._mass[j] for j in seen)
+        com: np.ndarray = sum((self._moment[j] for j in seen), np.zeros(3)) / m
+        self._carried[i] = seen, com
+        return seen, com
+
+    def hull(self, i: int) -> tuple[np.ndarray, EdgeRows | None]:
+        """The hull of the area support points under piece ``i`` (it must have some) and its
+        edges (:func:`_support_hull`)."""
+        points = self.points[i]
+        assert points is not None
+        return _support_hull(points[:, :2])
+
+
+def _direction_order(support: _Support, directions: int) -> list[int]:
     """The load directions ``0 .. directions - 1`` in the order their tilt LPs are tried:
     by a geometric estimate of the load ``s`` each holds, smallest first (ties by index).
 
@@ -832,46 +897,34 @@ def _direction_order(
     per-piece margins) tips when the line of gravity plus the load through their centre of
     mass leaves the hull of its area support points: at ``s = t / h`` for the distance ``t``
     from the centre of mass to the hull's edge along the load and its height ``h`` above the
-    support. The estimate only orders the LPs (a good order solves one LP and proves the
-    rest); the margin never depends on it.
+    support. It misses mechanisms of several pieces together (on the shipped tower it puts
+    the worst direction second), but it only orders the LPs: the margin never depends on it.
     """
-    n = len(bodies.row)
-    support: list[list[np.ndarray]] = [[] for _ in range(n)]
-    below = [0] * n
-    for c in contacts:
-        if c.side or not c.has_area or bodies.row[c.body_b] < 0:
+    dirs = _directions(directions)
+    edges: list[EdgeRows] = []
+    centres: list[tuple[float, float]] = []
+    heights: list[float] = []
+    for i, points in enumerate(support.points):
+        if points is None or support.static[i]:
             continue
-        support[c.body_b].append(np.asarray(c.points, dtype=float))
-        below[c.body_b] |= 1 << (n if c.body_a == TABLE else c.body_a)
-    resting = [(j, 1 << j, below[j]) for j in range(n) if below[j]]
-    mass = bodies.mass.tolist()
-    com = bodies.com.tolist()
-    estimate = [math.inf] * directions
-    dirs = [
-        (math.cos(2 * math.pi * k / directions), math.sin(2 * math.pi * k / directions))
-        for k in range(directions)
-    ]
-    for i in range(n):
-        if not support[i]:
+        _, rows = support.hull(i)
+        _, com = support.carried(i)
+        height = float(com[2]) - float(points[:, 2].max())
+        if rows is None or height <= 0:
             continue
-        points = np.concatenate(support[i])
-        _, edges = _support_hull(points[:, :2])
-        if edges is None:
-            continue
-        rows = [int(bodies.row[j]) for j in _carried(i, resting)]
-        m = sum(mass[r] for r in rows)
-        cx, cy, cz = (sum(mass[r] * com[r][axis] for r in rows) / m for axis in range(3))
-        height = cz - float(points[:, 2].max())
-        if height <= 0:
-            continue
-        for k, (dx, dy) in enumerate(dirs):
-            reach = math.inf
-            for ax, ay, _, _, nx, ny, _ in edges:
-                towards = nx * dx + ny * dy
-                if towards > 1e-12:
-                    reach = min(reach, (nx * (ax - cx) + ny * (ay - cy)) / towards)
-            estimate[k] = min(estimate[k], reach / height)
-    return sorted(range(directions), key=lambda k: (estimate[k], k))
+        edges.append(rows)
+        centres.append((float(com[0]), float(com[1])))
+        heights.append(height)
+    if not edges:
+        return list(range(directions))
+    estimate = (_reaches(edges, np.array(centres), dirs) / np.array(heights)[:, None]).min(axis=0)
+    return sorted(range(directions), key=lambda k: (float(estimate[k]), k))
+
+
+def _directions(directions: int) -> np.ndarray:
+    """The unit load directions (K, 2), ``2 pi k / K`` from +x, as the tilt LPs take them."""
+    phi = [2 * math.pi * k / directions for k in range(directions)]
+    return np.array([(math.cos(p), math.sin(p)) for p in phi]).reshape(-1, 2)
 
 
 def _carried(i: int, resting: Sequence[tuple[int, int, int]]) -> set[int]:
@@ -1171,38 +1224,23 @@ def _distance_to_edge_rows(qx: float, qy: float, rows: EdgeRows) -> tuple[float,
 
 
 def _piece_margins(
-    scene: Scene, config: PhysicsConfig, cs: ContactSet, marginal_mm: float
+    scene: Scene, cs: ContactSet, support: _Support, marginal_mm: float
 ) -> tuple[PieceMargin, ...]:
-    n = len(scene.pieces)
-    support: list[list[np.ndarray]] = [[] for _ in range(n)]
-    below = [0] * n  # bit k: body k is an area stacking supporter (bit n: the table)
-    for c in cs.contacts:
-        if c.side or not c.has_area:
-            continue
-        support[c.body_b].append(np.asarray(c.points)[:, :2])
-        below[c.body_b] |= 1 << (n if c.body_a == TABLE else c.body_a)
-    geometry = [_mass_com_sizes(p, config) for p in scene.pieces]
-    mass = [g[0] for g in geometry]
-    moment = [m * g[1] for m, g in zip(mass, geometry, strict=True)]
-    resting = [(j, 1 << j, below[j]) for j in range(n) if not scene.pieces[j].static and below[j]]
     out = []
     for i, piece in enumerate(scene.pieces):
         if piece.static:
             continue
-        # Pieces resting (transitively) on this piece alone: grow the set until no other
-        # dynamic piece has all its area stacking supporters inside it. The set is filled in
-        # the same order every time, so the sums below add in the same order (same bits).
-        seen = _carried(i, resting)
+        # Pieces resting (transitively) on this piece alone: grown until no other dynamic
+        # piece has all its area stacking supporters inside the set (_carried).
+        seen, com = support.carried(i)
         carried = sorted(seen - {i})
-        m = sum(mass[j] for j in seen)
-        com: np.ndarray = sum((moment[j] for j in seen), np.zeros(3)) / m
         ids = tuple(scene.pieces[j].id for j in carried)
         with_txt = ""
         if carried:
             with_txt = (
                 f" (with the {len(carried)} piece{'s' if len(carried) > 1 else ''} it carries)"
             )
-        if not support[i]:
+        if support.points[i] is None:
             touching = any(i in (c.body_a, c.body_b) for c in cs.contacts) or any(
                 i in (u.body_a, u.body_b) for u in cs.unsupported
             )
@@ -1214,7 +1252,7 @@ def _piece_margins(
                 )
             )  # fmt: skip
             continue
-        hull, edges = _support_hull(np.concatenate(support[i]))
+        hull, edges = support.hull(i)
         direction: Sequence[float] | np.ndarray
         if edges is None:
             dist, direction = signed_distance(com[:2], hull)
@@ -1263,8 +1301,15 @@ def analyse(
     cs = scene_contacts(scene, cfg, clearance=clearance, tolerances=tolerances)
     bodies = _bodies(scene, cfg)
     conservative = [c for c in cs.contacts if c.stacking and c.has_area]
+    geometry = [_mass_com_sizes(p, cfg) for p in scene.pieces]
+    support = _Support(
+        conservative,
+        [p.static for p in scene.pieces],
+        [g[0] for g in geometry],
+        [g[0] * g[1] for g in geometry],
+    )
     cons, margin, worst_dir = _conservative(
-        conservative, bodies, directions, pyramid_sides, max_tilt_deg
+        conservative, bodies, directions, pyramid_sides, max_tilt_deg, support=support
     )
     # The permissive LP relaxes the conservative one (more contacts; on each, a wider pyramid
     # whose cone holds the narrower one's edges, since n + r d = (1 - r/R) n + (r/R)(n + R d)
@@ -1279,7 +1324,7 @@ def analyse(
         conservative_feasible=cons,
         tilt_margin_deg=margin,
         tilt_direction=worst_dir,
-        pieces=_piece_margins(scene, cfg, cs, marginal_mm),
+        pieces=_piece_margins(scene, cs, support, marginal_mm),
         contacts=cs.summary(),
         stand_margin_deg=stand_margin_deg,
         contact_set=cs,
