@@ -467,53 +467,6 @@ def test_parallel_force_proof_of_a_two_cube_stack() -> None:
     assert not proof(MU + 1e-6, (-1.0, 0.0))
 
 
-def _exact(report) -> str:  # noqa: ANN001 - StaticReport
-    floats = [report.tilt_margin_deg, *(p.margin_mm for p in report.pieces)]
-    return json.dumps(
-        [report.to_json(), [None if f is None else f.hex() for f in floats], report.tilt_direction],
-        sort_keys=True,
-    )
-
-
-def _solve_every_direction(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Turn the proofs off (every direction then gets its LP, the old path); count solves."""
-    import sim.statics as statics
-
-    solves = [0]
-    real = statics._Model.solve
-
-    def counted(self):  # noqa: ANN001, ANN202
-        solves[0] += 1
-        return real(self)
-
-    monkeypatch.setattr(statics._Model, "solve", counted)
-    return solves
-
-
-def test_proved_directions_leave_every_report_unchanged_to_the_bit(monkeypatch) -> None:
-    """Skipping the proved directions changes no bit of any report: the shipped scenes and this
-    file's scenes with and without the proofs. The skipped LPs are the ones after the worst
-    direction, so the worst one still starts from the same basis."""
-    import sim.statics as statics
-    from sim.scene import load_scene, shipped_scene_path
-
-    scenes = [
-        load_scene(shipped_scene_path(n))
-        for n in ("kozo-tower", "kozo-marginal", "kozo-overhang", "cantilever-safe", "cantilever-tips")
-    ]
-    scenes += [tower(), _cantilever(13 * MM), Scene("s", (cube("b", 0, 0, 0), cube("t", 4 * MM, 0, A)))]
-    solves = _solve_every_direction(monkeypatch)
-    with_proofs = []
-    for s in scenes:
-        with_proofs.append(_exact(analyse(s, clearance=s.physics.clearance)))
-    proved = solves[0]
-    monkeypatch.setattr(statics._ParallelCertificate, "__call__", lambda self, s, d: False)
-    solves[0] = 0
-    without = [_exact(analyse(s, clearance=s.physics.clearance)) for s in scenes]
-    assert with_proofs == without
-    assert proved <= solves[0] - 5  # the proofs did skip LPs (5 of the shipped tower's 8)
-
-
 def test_support_distance_on_plain_floats_matches_numpy_to_the_bit() -> None:
     """The per-piece margin's distance on plain floats (``_distance_to_edge_rows``): on the unit
     square (CCW) the centre is 0.5 inside (nearest edge: the first of the four at 0.5, y = 0,
