@@ -513,10 +513,12 @@ def _run(h: Any) -> None:
     """``h.run()``. HiGHS keeps one thread scheduler per process, sized by its first run; if
     another HiGHS user in the process started it with another count, a run asking for one thread
     is refused before it starts (nothing solved, nothing changed), so it runs again with the
-    option at 0 (the scheduler's own count), here and in every later instance."""
+    option at 0 (the scheduler's own count), here and in every later instance (an instance
+    made before that, such as the tilt model when a proof ran first, asks for 1 until its own
+    run is refused)."""
     from highspy import _core as hs
 
-    if h.run() == hs.HighsStatus.kError and _THREADS[0]:
+    if h.run() == hs.HighsStatus.kError and h.getOptionValue("threads")[1] != 0:
         _THREADS[0] = 0
         h.setOptionValue("threads", 0)
         h.run()
@@ -658,6 +660,7 @@ def _conservative(
         return False, None, None
     s_cap = math.tan(math.radians(max_tilt_deg))
     order = _direction_order(support or _Support.of_bodies(contacts, bodies), directions)
+    s_cap = min(s_cap, _sliding_bound(contacts, bodies))
     leaves = _Leaves(contacts, bodies, sides) if margin and directions >= 2 else None
     if leaves is not None and leaves.count:
         contacts, bodies = leaves.contacts, leaves.bodies
@@ -675,11 +678,30 @@ def _conservative(
     worst_k = directions
     longest = 0  # the most simplex iterations a tilt LP took
     dirs = _directions(directions)
-    # What the taken-out pieces hold in each direction (exact, see _Leaves).
-    held_by_leaves = None if leaves is None else leaves.holds(dirs).tolist()
+    # What the taken-out pieces hold in each direction (exact, see _Leaves): with s_cap, an
+    # upper bound of each direction's s.
+    upper = [s_cap] * directions
+    if leaves is not None:
+        upper = [min(s_cap, h) for h in leaves.holds(dirs).tolist()]
+    # Screening (large LPs only): directions proved to hold nearly their upper bound are not
+    # the worst unless they tie with it; the first that is not is solved first.
+    proved = [-_INF] * directions
+    if bodies.count >= _SCREEN_BODIES:
+        for i, k in enumerate(order):
+            level = upper[k] * (1 - _NEAR)
+            if not _proved(proofs, pts, bodies, sides, level, (float(dirs[k, 0]), float(dirs[k, 1]))):
+                order = [k, *order[:i], *order[i + 1 :]]
+                break
+            proved[k] = level
     for k in order:
         d = (float(dirs[k, 0]), float(dirs[k, 1]))
-        held = s_cap if held_by_leaves is None else min(s_cap, held_by_leaves[k])
+        held = upper[k]
+        if worst is not None:
+            if proved[k] >= worst + _CERTIFY_ABOVE:  # held past the worst: not the worst
+                continue
+            if proved[k] >= worst - _TIE / 2 and held <= worst + _TIE / 2:  # s within _TIE
+                worst_k = min(worst_k, k)
+                continue
         # A tie (within _TIE) goes to the lower index, so a direction before the worst so
         # far gets a cap just past it: ending there, it is not a tie.
         cap = held if worst is None else min(held, worst + 2 * _TIE if k < worst_k else worst)
@@ -709,6 +731,32 @@ def _conservative(
     phi = 2 * math.pi * worst_k / directions
     worst_dir = (round(math.cos(phi), 12) + 0.0, round(math.sin(phi), 12) + 0.0)
     return True, math.degrees(math.atan(worst)), worst_dir
+
+
+_SCREEN_BODIES = 8
+"""Directions are screened by proofs (:func:`_conservative`) when the LP has at least this many
+bodies (after :class:`_Leaves`): the tower has 12; below it the tilt LPs are short."""
+_NEAR = 1e-10
+"""Screening proves a direction's ``s`` to within this (relative) of its upper bound."""
+
+
+def _sliding_bound(contacts: Sequence[FaceContact], bodies: Bodies) -> float:
+    """An upper bound of every direction's ``s``: the largest friction of a contact with the
+    table or a static piece, when all those are flat (normal exactly +z; else inf). The load
+    ``s W d`` on the dynamic pieces (weight W in all) can only be held by those contacts, whose
+    horizontal force is at most mu times their normal force, and their normal forces carry W."""
+    mu = np.append(bodies.mu, bodies.mu_table).tolist()
+    bound = 0.0
+    for c in contacts:
+        fixed_a = c.body_a == TABLE or bodies.row[c.body_a] < 0
+        fixed_b = bodies.row[c.body_b] < 0
+        if fixed_b and not fixed_a:  # a static piece on a dynamic one: W is not all it holds
+            return _INF
+        if fixed_a and not fixed_b:
+            if tuple(c.normal) != (0.0, 0.0, 1.0):
+                return _INF
+            bound = max(bound, min(mu[c.body_a], mu[c.body_b]))
+    return bound if bound > 0 else _INF
 
 
 _TIE = 1e-7
@@ -1030,7 +1078,7 @@ class _ParallelCertificate:
         # Per point, the rows normal, t1, t2 (u's normal and tangent parts in one product) and
         # the radius the pyramid's faces allow the tangent part, with a relative margin.
         self._frame = np.stack([pts.normal, pts.t1, pts.t2], axis=1)  # (N, 3, 3)
-        self._radius = (1 - 1e-9) * self._cos * pts.mu
+        self._radius = (1 - 1e-11) * self._cos * pts.mu
         self._zeros = np.zeros(m)
         self._h: Any = None
         self._basis: Any = None
