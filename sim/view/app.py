@@ -1103,9 +1103,10 @@ class SceneApp(WindowApp):
         return blocks
 
     def status_lines(self) -> list[str]:
-        """Scene name, what happened."""
+        """Scene name, what happened (and, on a thin margin, which display physics runs)."""
         lines = [f"scene {self.scene.name}: {len(self.scene.pieces)} pieces"]
-        return lines + [t for t in (self.verdict, self.explanation) if t]
+        note = self.live.note if self.live is not None else ""
+        return lines + [t for t in (note, self.verdict, self.explanation) if t]
 
     def _base_layout(self) -> TableLayout:
         return self._still

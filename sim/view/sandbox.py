@@ -429,4 +429,5 @@ class SandboxApp(SceneApp):
     def status_lines(self) -> list[str]:
         """Pieces on the table, what happened."""
         lines = [f"sandbox {self.table.name}: {len(self.table.pieces)} pieces"]
-        return lines + [t for t in (self.verdict, self.explanation) if t]
+        note = self.live.note if self.live is not None else ""
+        return lines + [t for t in (note, self.verdict, self.explanation) if t]
