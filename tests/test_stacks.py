@@ -292,8 +292,10 @@ def test_exact_profile_json_is_byte_identical_across_processes() -> None:
 def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> None:
     """A thin-margin scene file (9 cubes leaning to +0.5 mm) judged by the CLI in two
     processes, one with two workers (with ``--method simulate`` the pool starts Gauss-Seidel
-    replicas before statics asks for the direct solver; they are dropped) and one with one: the same bytes, and
-    the JSON says it escalated; with ``--no-escalation`` it does not, and topples."""
+    replicas before statics asks for the direct solver; they are dropped) and one with one: the
+    same bytes, and the JSON says it escalated; with ``--no-escalation`` it does not, and
+    topples. The same two runs in the display profile: the same bytes, escalated to
+    ``display-exact``."""
     import json
     import os
     import subprocess
@@ -320,3 +322,12 @@ def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> 
     assert "escalation" not in gauss_seidel and gauss_seidel["verdict"] == "topples"
     worst = min(p["margin_mm"] for p in doc["statics"]["pieces"] if p["margin_mm"] is not None)
     assert worst == pytest.approx(0.5, abs=1e-3)
+    # The display escalates too (to display-exact), as deterministically.
+    shown = []
+    for workers in ("2", "1"):
+        cmd = [sys.executable, "-m", "sim.cli", "simulate", str(path), "--method", "simulate",
+               "--replicas", "2", "--json", "--profile", "display", "--workers", workers]  # fmt: skip
+        shown.append(subprocess.run(cmd, capture_output=True, check=True, env=env).stdout)
+    assert shown[0] == shown[1]
+    display = json.loads(shown[0])
+    assert display["escalation"]["profile"] == "display-exact" and display["verdict"] == "stands"
