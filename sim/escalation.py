@@ -119,17 +119,10 @@ def live_display(scene: Scene, profile: Profile | str = "display") -> LiveDispla
     at most :data:`LIVE_DIRECT_MAX_POINTS` contact points. A thin margin on a bigger scene keeps
     ``profile`` and its note says the window may disagree with the verdict. Statics that
     cannot be computed (a scene HiGHS refuses) keeps ``profile`` with no note."""
-    from sim.statics import analyse
-
     prof = get_profile(profile) if isinstance(profile, str) else profile
-    if prof.escalate_below_deg is None or not scene.dynamic:
-        return LiveDisplay(prof, "")
-    try:
-        statics = analyse(scene, clearance=scene.physics.clearance)
-    except ValueError:  # linprog refusing numbers out of its range: nothing to go by
-        return LiveDisplay(prof, "")
-    esc = escalation(prof, prof.time_step, statics)
-    if esc is None:
+    statics = _statics(scene, prof)
+    esc = None if statics is None else escalation(prof, prof.time_step, statics)
+    if statics is None or esc is None:
         return LiveDisplay(prof, "")
     points = int(statics.contacts.get("points", 0))
     thin = f"tilt margin {esc.tilt_margin_deg:.2f} deg"
@@ -139,3 +132,29 @@ def live_display(scene: Scene, profile: Profile | str = "display") -> LiveDispla
     note = (f"display: Gauss-Seidel, may disagree with the verdict (thin {thin}; the direct"
             f" solver is too slow live for {points} contact points)")  # fmt: skip
     return LiveDisplay(prof, note, esc, False, points)
+
+
+def escalated_profile(scene: Scene, profile: Profile | str) -> tuple[Profile, Escalation | None]:
+    """The profile a one-off run of ``scene`` takes (a film, a render: no frame budget), with
+    its escalation: ``profile``'s ``escalate_to`` on a thin statics tilt margin, as
+    :func:`sim.verdict.simulate` chooses for its replicas; else ``profile`` and None. Judge
+    the scene as written (a replica's perturbed copy may sit the other side of the threshold):
+    that is the scene the verdict's statics judges."""
+    prof = get_profile(profile) if isinstance(profile, str) else profile
+    statics = _statics(scene, prof)
+    esc = None if statics is None else escalation(prof, prof.time_step, statics)
+    return (prof, None) if esc is None else (esc.profile, esc)
+
+
+def _statics(scene: Scene, profile: Profile) -> StaticReport | None:
+    """The scene's rigid statics when ``profile`` may escalate (None: it never does, nothing
+    moves, or HiGHS refused the numbers, which the run itself will then report)."""
+    from sim.statics import analyse
+
+    if profile.escalate_below_deg is None or not scene.dynamic:
+        return None
+    try:
+        # the physics world's clearance, as sim.verdict judges it
+        return analyse(scene, clearance=scene.physics.clearance)
+    except ValueError:
+        return None

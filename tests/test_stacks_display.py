@@ -167,3 +167,30 @@ def test_view_window_says_the_display_runs_the_direct_solver(
     assert "verdict (verdict profile): stands" in outputs["wide"], outputs["wide"]
     # one text line is ~15 px at 960x540: the thin run's panel holds one line more
     assert 10 <= rows["thin"] - rows["wide"] <= 20, rows
+
+
+def test_films_of_a_thin_scene_run_where_its_verdict_runs(tmp_path, capsys) -> None:  # noqa: ANN001
+    """``tablesim record`` of 9 cubes at +0.5 mm (tilt margin 0.40 deg) as an animated glTF: the
+    film runs in the exact profile's direct solver, as the verdict's replicas do, says so, and
+    its stack stands (the top cube's last keyframe within 0.1 mm of its first); the same film
+    with ``--profile display`` runs in display-exact. A wide stack's film is the profile's own."""
+    from sim.cli import main
+    from sim.escalation import escalated_profile
+
+    path = _stack_toml(tmp_path / "lean-9.toml", 9, 0.5)
+    for name, direct in (("verdict", "exact"), ("display", "display-exact")):
+        prof, esc = escalated_profile(stack(9, frac_for(9, 0.5)), name)
+        assert prof.name == direct and esc is not None
+        assert esc.tilt_margin_deg == pytest.approx(hand_tilt_deg(9, 0.5), abs=0.01)
+        wide, none = escalated_profile(stack(9, frac_for(9, 2.0)), name)
+        assert wide.name == name and none is None
+    out = tmp_path / "lean-9.glb"
+    assert main(["record", path, "-o", str(out), "--seconds", "0.1"]) == 0
+    assert "run in the direct solver of the exact profile" in capsys.readouterr().out
+    from sim.scene import load_scene
+    from sim.view.gltf_anim import scene_tracks
+
+    _, tracks = scene_tracks(load_scene(path), seconds=1.0, fps=30, slow=1.0,
+                             profile=escalated_profile(load_scene(path), "verdict")[0])  # fmt: skip
+    top = tracks["c8"]
+    assert float(np.linalg.norm(top[-1, :3] - top[0, :3])) < 1e-4

@@ -35,9 +35,10 @@ Track = tuple[np.ndarray, dict[str, np.ndarray]]
 
 
 def scene_tracks(scene: Any, *, seconds: float, fps: float, slow: float,
-                 profile: str = "verdict") -> Track:  # fmt: skip
+                 profile: Any = "verdict") -> Track:  # fmt: skip
     """Poses of every dynamic piece of ``scene`` at the film's frames (the instants
-    :func:`sim.view.film.scene_frames` draws)."""
+    :func:`sim.view.film.scene_frames` draws); ``profile`` a name or a
+    :class:`sim.config.Profile`."""
     from sim.view.film import film_frame_count
     from sim.world import World
 

@@ -132,9 +132,10 @@ def scene_points(scene: Scene, poses: Mapping[str, Any] | None = None) -> np.nda
 
 
 def simulated_poses(
-    scene: Scene, seconds: float, profile: str = "display"
+    scene: Scene, seconds: float, profile: Any = "display"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Poses of the dynamic pieces after simulating ``scene`` for ``seconds`` (PyBullet)."""
+    """Poses of the dynamic pieces after simulating ``scene`` for ``seconds`` (PyBullet) in
+    ``profile`` (a name or a :class:`sim.config.Profile`)."""
     from sim.world import World
 
     with World(scene, profile) as world:
