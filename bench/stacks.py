@@ -212,9 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     for n in (5, 9, 14, 20):
-        row = {f"{m:+g}": leaning(profs["verdict"], n, m) for m in (0.5, -0.5, 2.0, -2.0)}
-        res["leaning"][n] = row
-        print(f"leaning  {n:2d}: " + "  ".join(f"{k} mm {v}" for k, v in row.items()), flush=True)
+        lean = {f"{m:+g}": leaning(profs["verdict"], n, m) for m in (0.5, -0.5, 2.0, -2.0)}
+        res["leaning"][n] = lean
+        print(f"leaning  {n:2d}: " + "  ".join(f"{k} mm {v}" for k, v in lean.items()), flush=True)
     res["tower_verdict_5s_mm"] = tower(profs["verdict"], 5.0)
     res["tower_display_10s_mm"] = tower(profs["display"], 10.0)
     print(
