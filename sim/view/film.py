@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = [
     "FORMATS",
@@ -65,7 +68,7 @@ def scene_frames(
     seconds: float,
     fps: float = 30.0,
     slow: float = 1.0,
-    profile: Any = "verdict",
+    profile: str | Profile = "verdict",
     size: Sequence[int] = (640, 360),
     backend: str = "auto",
     camera: Mapping[str, Any] | None = None,

@@ -21,9 +21,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = ["FRAME_BUDGET_S", "LiveRun", "VerdictJob", "verdict_lines"]
 
@@ -51,7 +54,7 @@ class LiveRun:
     """
 
     def __init__(
-        self, scene: Any, seconds: float, profile: Any = "display", escalate: bool = True
+        self, scene: Any, seconds: float, profile: str | Profile = "display", escalate: bool = True
     ) -> None:
         from sim.config import get_profile
         from sim.escalation import LiveDisplay, live_display
