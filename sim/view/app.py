@@ -57,6 +57,11 @@ _HELP = [
 _App = TypeVar("_App", bound="WindowApp")
 
 
+def runs(n: int) -> str:
+    """``n`` verdict runs as a status line says it ("1 run", "8 runs")."""
+    return f"{n} run" if n == 1 else f"{n} runs"
+
+
 _SCENE_HELP = [
     "space: run it live (display physics), then judge it (verdict)",
     "r: the scene as written",
@@ -1127,7 +1132,7 @@ class SceneApp(WindowApp):
         self.job = VerdictJob(self.scene, self.seconds, self.replicas, self.seed) if judge else None
         self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
         self.verdict = f"running 0.00 / {self.seconds:g} s (display physics)"
-        self.explanation = (f"judging in the background: verdict profile, {self.replicas} runs"
+        self.explanation = (f"judging in the background: verdict profile, {runs(self.replicas)}"
                             if judge else "")  # fmt: skip
         self._dirty = True
 
@@ -1158,7 +1163,7 @@ class SceneApp(WindowApp):
             if live.done:
                 self.verdict = f"ran {live.time:.2f} s (display physics)"
                 if self.job is not None:
-                    self.explanation = (f"judging: verdict profile, {self.replicas} runs "
+                    self.explanation = (f"judging: verdict profile, {runs(self.replicas)} "
                                         "(in the background)")  # fmt: skip
         if live.done:
             self._take_verdict()
