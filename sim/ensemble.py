@@ -40,7 +40,9 @@ for the main thread; other threads get a pool of their own for one verdict (a wo
 its parent with ``PR_SET_PDEATHSIG`` dies with the *thread* that started it). Each worker keeps
 its warm client, so a later verdict pays neither the fork nor the connection. A shared
 cancellation counter ends a worker's replica at its next rule check once the parent no longer
-needs it. :func:`close_pool` ends the pool (also at interpreter exit).
+needs it. :func:`close_pool` ends the pool (also at interpreter exit). While an ensemble has
+a pool, the interpreter's switch interval is :data:`SWITCH_INTERVAL` (Bullet's step holds the
+GIL that the pool's threads here need for a hand-over).
 """
 
 from __future__ import annotations
