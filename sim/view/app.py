@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -53,6 +53,8 @@ _HELP = [
     "keys: arrows orbit, +/- zoom, home reset view, u undo, enter type a move, f1 help, "
     "escape quit",
 ]
+
+_App = TypeVar("_App", bound="WindowApp")
 
 
 _SCENE_HELP = [
@@ -324,7 +326,7 @@ class WindowApp:
         """The measured moves applied so far."""
         return [p.move for p in self.session.played]
 
-    def __enter__(self) -> WindowApp:
+    def __enter__(self: _App) -> _App:
         return self
 
     def __exit__(self, *exc: object) -> None:
