@@ -126,7 +126,9 @@ def _verdict(quick: bool, whole: bool) -> dict[str, Any]:
         once()  # cold: forks the warm pool; later calls find it (a long-lived process)
         cold = {"wall_s": time.perf_counter() - w0, "cpu_s": _cpu() - c0}
 
-    r = _repeat(once, 1 if (whole or quick) else 3)
+    # 7 warm rounds: the least disturbed one is the figure, and on this shared machine 3 often
+    # held none that no neighbour slowed (docs/performance.md, Round 6)
+    r = _repeat(once, 1 if (whole or quick) else 7)
     r["cold"] = cold
     r["window_s"] = seconds
     r["replicas"] = 8

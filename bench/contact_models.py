@@ -238,7 +238,7 @@ def straight(setup: Setup, n: int = 20, seconds: float = 5.0) -> tuple[float, fl
 
 def edge(setup: Setup, d_mm: float) -> str:
     """'t' if the bar over the pedestal edge tilts past 10 deg in 2 s, else 's'."""
-    from test_realism import overhang_scene
+    from test_realism import overhang_scene  # type: ignore[import-not-found]  # tests/ on sys.path
 
     with built(setup, overhang_scene(d_mm * 1e-3)) as w:
         return "t" if advance(setup, w, 2.0, lambda w: bool(w.tilts_deg()[0] > 10.0)) else "s"
@@ -375,7 +375,7 @@ def measure(setup: Setup, steps: bool) -> dict[str, Any]:
     res["drift_mm"] = drift(setup)
     res["collapse"] = collapse(setup)
     if setup.load_k0 is None and setup.release is None:
-        from stacks import drop
+        from stacks import drop  # type: ignore[import-not-found]  # bench/ on sys.path
 
         res["drop_rebound"] = round(drop(setup.make_profile()), 3)
     return res

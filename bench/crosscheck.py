@@ -89,7 +89,7 @@ def run(replicas: int, seconds: float, quick: bool) -> dict[str, Any]:
             f"{name:28s} margin {row['margin_mm'] if margin is not None else '':>8} "
             f"expected {expected or '?':8s} pybullet {v.verdict:8s} ({v.topple_probability:.2f}) "
             f"mujoco {row['mujoco']:8s} ({p_mj:.2f}) {'' if row['agree'] else 'DISAGREE'}"
-            f"{' -> ' + row['right'] + ' is right' if 'right' in row else ''}",
+            f"{' -> ' + str(row['right']) + ' is right' if 'right' in row else ''}",
             flush=True,
         )
     clear = [r for r in out if r["margin_mm"] is None or abs(r["margin_mm"]) >= 0.5]

@@ -40,7 +40,8 @@ def _moves(game: str, plies: int, seed: int) -> list:
     """A seeded random game's moves (at most ``plies``)."""
     g = get_game(game)
     cfg = g.make_config(STAND_IN.get(game, {}), players=max(2, g.min_players))
-    state, rng, out = g.new_game(cfg, seed), random.Random(seed), []
+    state, rng = g.new_game(cfg, seed), random.Random(seed)
+    out: list = []
     while len(out) < plies and not g.is_terminal(state):
         move = rng.choice(g.legal_moves(state))
         out.append(move)

@@ -149,12 +149,16 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
     """A Katamino piece pressed and dragged over the board (ghost snapped and checked every
     move), tiny backend, 960x540: per mouse move, and the still frame of that table."""
     from sim.view.harness import Harness
+    from sim.view.interact.katamino import KataminoController
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  size=(960, 540)) as h:  # fmt: skip
         h.app.frame()
         still = _timed(lambda: _drawn_whole(h), moves)
-        loose = h.app.controller.loose()
+        ctrl = h.app.controller
+        if not isinstance(ctrl, KataminoController):
+            raise TypeError(f"a Katamino table has a {type(ctrl).__name__}")
+        loose = ctrl.loose()
         x0, y0 = h.item_pixel(f"piece-{loose[0]}")
         h.move(x0, y0)
         h.app.mouse_down(x0, y0, "left")

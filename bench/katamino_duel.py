@@ -41,6 +41,8 @@ def match(mode: str, level: str, games: int) -> dict[str, Any]:
         seats = [Seat("random", RandomBot(DUEL_GAME, seed))] * 2
         seats[smart] = Seat("smart", BOTS["smart"](DUEL_GAME, seed))
         rec = play_game(DUEL_GAME, cfg, seats, seed)
+        if rec.result is None:
+            raise RuntimeError(f"the duel of seed {seed} did not finish")
         turns += rec.turns
         won += rec.result.winner == smart
         for d in rec.result.detail["duels"][1:]:
@@ -64,7 +66,10 @@ def legal_time(mode: str, seed: int = 0) -> dict[str, Any]:
     _completable.cache_clear()
     w0, c0 = time.perf_counter(), time.process_time()
     moves = DUEL_GAME.legal_moves(st)
-    p = st.seats[DUEL_GAME.current_player(st)]
+    seat = DUEL_GAME.current_player(st)
+    if seat is None:
+        raise RuntimeError("no player to move at the start of the race")
+    p = st.seats[seat]
     assert moves and good_placements(DUEL_GAME.target(p), DUEL_GAME.remaining(p), p.placed)
     return {"mode": mode, "moves": len(moves), "wall_ms": round(1e3 * (time.perf_counter() - w0), 1),
             "cpu_ms": round(1e3 * (time.process_time() - c0), 1)}  # fmt: skip

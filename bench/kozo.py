@@ -83,7 +83,7 @@ def figure_careful(games: int, rounds: int = 3) -> dict[str, Any]:
         return v
 
     CarefulBot.choose = timed_choose  # type: ignore[method-assign]
-    verdict_mod.simulate = timed_simulate  # type: ignore[assignment]
+    verdict_mod.simulate = timed_simulate
     try:
         config = GAME.make_config({"rounds": rounds}, players=2)
         for i in range(games):
@@ -92,10 +92,12 @@ def figure_careful(games: int, rounds: int = 3) -> dict[str, Any]:
             t = time.perf_counter()
             rec = play_game(GAME, config, make_seats("kozo", roles, seed), seed)
             game_times.append(time.perf_counter() - t)
-            wins += roles.index("careful") in rec.result.winners  # type: ignore[union-attr]
+            if rec.result is None:
+                raise RuntimeError(f"the Kozo game of seed {seed} did not finish")
+            wins += roles.index("careful") in rec.result.winners
     finally:
         CarefulBot.choose = real_choose  # type: ignore[method-assign]
-        verdict_mod.simulate = real_simulate  # type: ignore[assignment]
+        verdict_mod.simulate = real_simulate
     lp = [s for m, s in verdicts if m == "statics"]
     simulated = [s for m, s in verdicts if m != "statics"]
     return {

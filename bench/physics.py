@@ -35,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -44,6 +44,9 @@ if str(ROOT) not in sys.path:
 from sim.ensemble import pool_cpu_seconds  # noqa: E402
 from sim.model import Scene  # noqa: E402
 from sim.world import World  # noqa: E402
+
+if TYPE_CHECKING:
+    from sim.verdict import Method
 
 
 def tower_scene() -> tuple[Scene, str]:
@@ -152,7 +155,7 @@ def figure_drift(scene: Scene, seconds: float) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- verdict timings
-VERDICT_CASES: dict[str, tuple[str, str]] = {
+VERDICT_CASES: dict[str, tuple[str, Method]] = {
     "lp_settled": ("kozo-tower", "auto"),
     "simulated": ("kozo-marginal", "auto"),
     "collapse": ("kozo-overhang", "simulate"),
@@ -169,7 +172,7 @@ def _cpu_with_children() -> float:
 
 def timed_verdicts(
     scene: Scene,
-    method: str,
+    method: Method,
     workers: tuple[int, ...] = (1, 2),
     replicas: int = 8,
     repeats: int = 3,

@@ -17,6 +17,11 @@ pass/fail: movements in mm, CPU seconds from ``time.process_time`` with the load
 * ``display_cost``: ms of CPU per 1/60 s of simulated time for the tower, awake (its first
   second) and at rest (after 4 s, once it sleeps), and the resting real-time factor; the awake
   figure again with PyBullet's 2 cm contact breaking threshold, as a ratio.
+* ``direct_display`` (also alone: ``--direct-display``): the escalated display
+  (``display-exact``, the direct solver) against the display as shipped, CPU ms per 1/60 s in
+  the first half second (awake), for leaning stacks at +0.1 edge and the shipped scenes, with
+  the contact points the statics counts (what :data:`sim.escalation.LIVE_DIRECT_MAX_POINTS`
+  bounds), and whether the live view would escalate each.
 """
 
 from __future__ import annotations
@@ -36,7 +41,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.config import DISPLAY, PYBULLET_CONTACT_BREAKING_THRESHOLD, VERDICT, Profile  # noqa: E402
+from sim.config import (  # noqa: E402
+    DISPLAY,
+    PYBULLET_CONTACT_BREAKING_THRESHOLD,
+    VERDICT,
+    PhysicsConfig,
+    Profile,
+)
 from sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
 from sim.model import Scene, ScenePiece  # noqa: E402
 from sim.scene import load_scene, shipped_scene_path  # noqa: E402
@@ -138,12 +149,55 @@ def display_cost(prof: Profile) -> dict[str, float]:
     }
 
 
+def direct_display() -> list[dict[str, Any]]:
+    """Awake CPU ms per 1/60 s frame, display-exact vs display, per scene (module docstring)."""
+    from sim.config import DISPLAY_EXACT
+    from sim.escalation import LIVE_DIRECT_MAX_POINTS, live_display
+    from sim.statics import analyse
+
+    cases: list[tuple[str, Scene]] = []
+    for n in (5, 9, 14, 20, 21, 22, 25, 30):
+        a = PhysicsConfig().kozo_cube
+        cases.append((f"{n}-stack +0.1 edge", leaning_for_margin(n, 0.1 * a * 1e3).scene))
+    for name in ("kozo-marginal", "kozo-tower"):
+        cases.append((name, load_scene(shipped_scene_path(name))))
+    rows = []
+    for label, scene in cases:
+        statics = analyse(scene, clearance=scene.physics.clearance)
+        row: dict[str, Any] = {"scene": label, "points": int(statics.contacts["points"]),
+                               "tilt_margin_deg": statics.tilt_margin_deg,
+                               "live_escalates": live_display(scene).escalated}  # fmt: skip
+        for key, prof in (("display", DISPLAY), ("direct", DISPLAY_EXACT)):
+            with World(scene, prof) as w:
+                c0 = time.process_time()
+                w.run(0.5)
+                row[f"{key}_ms_per_frame"] = (time.process_time() - c0) / 30 * 1e3
+        rows.append(row)
+        print(
+            f"direct display {label:22s} {row['points']:4d} points: display "
+            f"{row['display_ms_per_frame']:6.2f} ms, direct {row['direct_ms_per_frame']:7.2f} ms"
+            f" per 1/60 s; live view escalates: {row['live_escalates']}"
+            f" (bound {LIVE_DIRECT_MAX_POINTS} points)",
+            flush=True,
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``--set field=value`` (repeatable), ``--json``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", default=[], help="profile field=value")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    ap.add_argument("--direct-display", action="store_true",
+                    help="only the escalated display's cost (direct_display)")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.direct_display:
+        rows = direct_display()
+        load = os.getloadavg()[0]
+        print(f"load {load:.2f}")
+        if args.json:
+            print(json.dumps({"direct_display": rows, "load_avg_1m": load}, sort_keys=True))
+        return 0
     profs = profiles(args.set)
     t0 = time.process_time()
     res: dict[str, Any] = {"settings": args.set, "straight": {}, "leaning": {}}
@@ -158,9 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     for n in (5, 9, 14, 20):
-        row = {f"{m:+g}": leaning(profs["verdict"], n, m) for m in (0.5, -0.5, 2.0, -2.0)}
-        res["leaning"][n] = row
-        print(f"leaning  {n:2d}: " + "  ".join(f"{k} mm {v}" for k, v in row.items()), flush=True)
+        lean = {f"{m:+g}": leaning(profs["verdict"], n, m) for m in (0.5, -0.5, 2.0, -2.0)}
+        res["leaning"][n] = lean
+        print(f"leaning  {n:2d}: " + "  ".join(f"{k} mm {v}" for k, v in lean.items()), flush=True)
     res["tower_verdict_5s_mm"] = tower(profs["verdict"], 5.0)
     res["tower_display_10s_mm"] = tower(profs["display"], 10.0)
     print(
@@ -180,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         f"breaking threshold), at rest {dc['rest_ms_per_frame']:.3f} ms per 1/60 s "
         f"(RTF {dc['rest_rtf']:.0f}x)"
     )
+    res["direct_display"] = direct_display()
     res["cpu_s"] = time.process_time() - t0
     res["load_avg_1m"] = os.getloadavg()[0]
     print(f"cpu {res['cpu_s']:.1f} s, load {res['load_avg_1m']:.2f}")

@@ -47,7 +47,7 @@ def _clock() -> tuple[float, float]:
     return time.perf_counter(), time.process_time()
 
 
-def _rates(frames: int, t0: tuple[float, float]) -> dict[str, float]:
+def _rates(frames: int, t0: tuple[float, float]) -> dict[str, float | None]:
     wall = time.perf_counter() - t0[0]
     cpu = time.process_time() - t0[1]
     return {
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     names = args.backends.split(",") if args.backends else available_backends()
     load = os.getloadavg()[0]
-    results = {"load_1min": round(load, 2), "backends": {}}
+    results: dict[str, Any] = {"load_1min": round(load, 2), "backends": {}}
     print(f"view benchmark, load average {load:.2f}, backends: {', '.join(names)}")
     for name in names:
         r = bench_backend(name, args.frames)

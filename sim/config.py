@@ -73,7 +73,17 @@ class Profile:
       Restitution 0 and damping 0: wood blocks barely bounce, and PyBullet's default damping
       0.04 removes 17 % of a spin's energy per second, which is not physics.
     display: for watching. Friction anchors (remove resting creep), sleeping (fast at rest),
-      small restitution so falls look alive; the same contact model as the verdict.
+      small restitution so falls look alive; the same contact model as the verdict. It
+      escalates on thin margins as the verdict does (below 1.5 degrees, to ``display-exact``),
+      so that what a user watches is what the verdict says.
+    display-exact: the display's looks (anchors, sleeping, restitution 0.1, 2 mm breaking
+      threshold) on the ``exact`` profile's direct solver (multibodies, LCP_DANTZIG,
+      ``globalCFM`` 1e-6), at 1/180 s: three steps per 60 Hz frame, between the 4 and 5 ms at
+      which the exact profile was measured right on every #19 stack, the edge scan and the
+      tipping times (1.03 / 0.97 of the ODE). Its cost grows as the cube of the contact points
+      (a dense LCP): a 20-stack (80 points) 7.5 ms of CPU per 1/60 s awake, a ``kozo-tower``
+      (190) 82 ms, so the live view takes it only for small scenes
+      (:data:`sim.escalation.LIVE_DIRECT_MAX_POINTS`); docs/architecture.md, "Contact model".
 
     The contact model (both profiles; PyBullet's own defaults are tuned for metre-sized bodies
     and fail on stacks of 18 mm cubes):
@@ -120,8 +130,8 @@ class Profile:
       step still halves it) instead: the Gauss-Seidel springs of the verdict profile bend a
       tall leaning stack by about a tenth of its margin and its release sways it, which
       topples stacks whose tilt margin is below 0.6-0.7 degrees (measured for 3-30 cubes).
-      The verdict profile escalates below 1.5 degrees (about twice that frontier); None: never
-      (the display and exact profiles).
+      The verdict and display profiles escalate below 1.5 degrees (about twice that frontier;
+      the display's springs are the verdict's); None: never (the exact profiles).
 
     exact: the verdict's settings solved directly, for thin-margin towers (the verdict profile
       escalates to it by itself below ``escalate_below_deg``; ``--profile exact`` asks for it
@@ -188,6 +198,8 @@ DISPLAY = Profile(
     angular_damping=0.0,
     solver_residual=1e-6,
     contact_breaking_threshold=2.0 * MM,
+    escalate_below_deg=1.5,
+    escalate_to="display-exact",
 )
 LCP_DANTZIG = 3
 """pybullet's ``CONSTRAINT_SOLVER_LCP_DANTZIG`` (``pybullet`` is imported lazily elsewhere)."""
@@ -199,13 +211,23 @@ EXACT = replace(
     extra={"constraintSolverType": LCP_DANTZIG, "globalCFM": 1e-6},
     escalate_below_deg=None,
 )
+DISPLAY_EXACT = replace(
+    DISPLAY,
+    name="display-exact",
+    time_step=1.0 / 180.0,
+    maximal_coordinates=False,
+    extra=EXACT.extra,
+    escalate_below_deg=None,
+)
 TABLE = replace(VERDICT, escalate_below_deg=None)
 """The verdict profile as the Kozo and Kataboom physics tables step it: their persistent worlds
 run Gauss-Seidel whatever the margin, so a bot's estimate of what a move does at the table
 (``assess``) uses this profile rather than the escalating verdict (measured: in four seeded
 careful-vs-greedy Kozo games 4 of 27 simulated estimates would escalate, 2.8x their CPU,
 same probabilities)."""
-PROFILES: dict[str, Profile] = {"verdict": VERDICT, "display": DISPLAY, "exact": EXACT}
+PROFILES: dict[str, Profile] = {
+    "verdict": VERDICT, "display": DISPLAY, "exact": EXACT, "display-exact": DISPLAY_EXACT,
+}  # fmt: skip
 
 
 def get_profile(name: str) -> Profile:

@@ -40,7 +40,9 @@ for the main thread; other threads get a pool of their own for one verdict (a wo
 its parent with ``PR_SET_PDEATHSIG`` dies with the *thread* that started it). Each worker keeps
 its warm client, so a later verdict pays neither the fork nor the connection. A shared
 cancellation counter ends a worker's replica at its next rule check once the parent no longer
-needs it. :func:`close_pool` ends the pool (also at interpreter exit).
+needs it. :func:`close_pool` ends the pool (also at interpreter exit). While an ensemble has
+a pool, the interpreter's switch interval is :data:`SWITCH_INTERVAL` (Bullet's step holds the
+GIL that the pool's threads here need for a hand-over).
 """
 
 from __future__ import annotations
@@ -209,6 +211,36 @@ class _Pool:
 _WARM: _Pool | None = None
 _WARM_LOCK = threading.Lock()
 
+SWITCH_INTERVAL: float | None = 2e-4
+"""The interpreter's thread switch interval (s) while a verdict has pool work in flight (None:
+leave it alone). Bullet's step holds the GIL, and each hand-over to a pool worker passes
+through two of the pool's threads in this process (the executor's manager thread takes the
+result and submits the next replica, the call queue's feeder thread pickles it to the worker);
+each waits for the switch interval, 5 ms by default, before the stepping thread gives the GIL
+up. At 0.2 ms a wait ends after the step in progress (docs/performance.md, Round 6)."""
+_SWITCH_LOCK = threading.Lock()
+_SWITCH_USERS = 0
+_SWITCH_SAVED = 0.005
+
+
+def _quick_switch(on: bool) -> None:
+    """Enter (``on``) or leave the short switch interval; nested uses count, the last one out
+    puts the previous interval back."""
+    global _SWITCH_USERS, _SWITCH_SAVED
+    import sys
+
+    with _SWITCH_LOCK:
+        if on:
+            if _SWITCH_USERS == 0:
+                _SWITCH_SAVED = sys.getswitchinterval()
+                if SWITCH_INTERVAL is not None:
+                    sys.setswitchinterval(min(SWITCH_INTERVAL, _SWITCH_SAVED))
+            _SWITCH_USERS += 1
+        elif _SWITCH_USERS > 0:
+            _SWITCH_USERS -= 1
+            if _SWITCH_USERS == 0:
+                sys.setswitchinterval(_SWITCH_SAVED)
+
 
 def warm_pool(workers: int) -> tuple[_Pool, bool]:
     """A pool of ``workers`` processes and whether it is the warm, shared one (main thread
@@ -342,6 +374,7 @@ class Replicas:
         if self._pool is None:
             self._pool, self._shared = warm_pool(self._n - 1)
             self._token = self._pool.next_token()
+            _quick_switch(True)  # until close(): hand-overs need the GIL (SWITCH_INTERVAL)
         return self._pool
 
     def _submit(self, k: int, stop: Any) -> None:
@@ -507,6 +540,7 @@ class Replicas:
             self._inflight.clear()
         if pool is None:
             return
+        _quick_switch(False)
         pool.cancel.value = max(pool.cancel.value, self._token)
         for fut, _ in inflight:
             fut.cancel()

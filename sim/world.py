@@ -233,6 +233,64 @@ def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> Boxes:
     return boxes
 
 
+@dataclass(frozen=True)
+class PieceLayout:
+    """What :class:`World` gives PyBullet for a piece, from its geometry alone
+    (:func:`piece_layout`): mass properties (:func:`piece_mass_properties`), ``q_axes`` (the
+    principal axes as a quaternion), and the collision shape's child boxes: ``halves`` and
+    ``positions`` (lists, as passed), ``orientations`` (the piece axes in the body frame, one
+    per box), ``centres`` and ``half_array`` (read-only (k, 3) arrays of the same numbers)."""
+
+    mass: float
+    com_local: np.ndarray
+    moments: np.ndarray
+    axes: np.ndarray
+    q_axes: tuple[float, float, float, float]
+    halves: list[list[float]]
+    positions: list[list[float]]
+    orientations: list[list[float]]
+    centres: np.ndarray
+    half_array: np.ndarray
+
+
+_LAYOUTS: dict[tuple[Any, ...], PieceLayout] = {}
+
+
+def piece_layout(piece: ScenePiece, config: PhysicsConfig, rotation: np.ndarray) -> PieceLayout:
+    """A piece's :class:`PieceLayout` at ``rotation`` (its 3x3 rotation matrix), kept per
+    geometry: it depends on the pose only through which piece axes are horizontal
+    (:func:`shrunk_half_extents`), and every replica of a verdict builds the same pieces again
+    at nearly the same poses. The numbers are those computed afresh, bit for bit (the same
+    operations on the same inputs). Callers must not change the lists."""
+    limit = math.sqrt(0.5) - 1e-9  # shrunk_half_extents' test, per piece axis
+    flat = tuple(abs(rotation[2, k]) < limit for k in range(3))
+    key = (piece.cells, piece.box, piece.static, piece.edge(config), config.density,
+           config.clearance, flat)  # fmt: skip
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        mass, com_local, moments, axes = piece_mass_properties(piece, config)
+        q_child = list(matrix_to_quat(axes.T))  # child box axes (= piece axes), body frame
+        halves, positions = [], []
+        for centre, half in piece_boxes(piece, config):
+            # Clearance is play between loose pieces; static supports (pedestals, the board)
+            # keep their exact size, so a support edge is where the scene puts it (and where
+            # the statics check measures margins from).
+            clearance = 0.0 if piece.static else config.clearance
+            skin = 0.0 if piece.static else CONTACT_SKIN
+            halves.append(shrunk_half_extents(half, rotation, clearance, skin).tolist())
+            positions.append((axes.T @ (centre - com_local)).tolist())
+        centres = np.array(positions, dtype=float).reshape(-1, 3)
+        half_array = np.array(halves, dtype=float).reshape(-1, 3)
+        for arr in (centres, half_array, com_local, moments, axes):
+            arr.setflags(write=False)  # shared by every body of this geometry
+        lay = PieceLayout(mass, com_local, moments, axes, matrix_to_quat(axes), halves,
+                          positions, [q_child] * len(halves), centres, half_array)  # fmt: skip
+        if len(_LAYOUTS) > 4096:  # a bound for long-lived processes that see many pieces
+            _LAYOUTS.clear()
+        _LAYOUTS[key] = lay
+    return lay
+
+
 def shrunk_half_extents(
     half: np.ndarray, rotation: np.ndarray, clearance: float, skin: float = 0.0
 ) -> np.ndarray:
@@ -432,25 +490,15 @@ class World:
     def _add_piece(self, piece: ScenePiece) -> _Body:
         p, cid, cfg = self._p, self.client, self.config
         self._asleep = False
-        mass, com_local, moments, axes = piece_mass_properties(piece, cfg)
         r_piece = piece.rotation()
+        lay = piece_layout(piece, cfg, r_piece)
+        mass, com_local, moments, axes = lay.mass, lay.com_local, lay.moments, lay.axes
         r_body = r_piece @ axes
-        q_axes = matrix_to_quat(axes)
-        q_child = matrix_to_quat(axes.T)  # child box axes (= piece axes) in the body frame
-        halves, positions = [], []
-        for centre, half in piece_boxes(piece, cfg):
-            # Clearance is play between loose pieces; static supports (pedestals, the board)
-            # keep their exact size, so a support edge is where the scene puts it (and where
-            # the statics check measures margins from).
-            clearance = 0.0 if piece.static else cfg.clearance
-            skin = 0.0 if piece.static else CONTACT_SKIN
-            halves.append(shrunk_half_extents(half, r_piece, clearance, skin).tolist())
-            positions.append((axes.T @ (centre - com_local)).tolist())
         shape = p.createCollisionShapeArray(
-            shapeTypes=[p.GEOM_BOX] * len(halves),
-            halfExtents=halves,
-            collisionFramePositions=positions,
-            collisionFrameOrientations=[list(q_child)] * len(halves),
+            shapeTypes=[p.GEOM_BOX] * len(lay.halves),
+            halfExtents=lay.halves,
+            collisionFramePositions=lay.positions,
+            collisionFrameOrientations=lay.orientations,
             physicsClientId=cid,
         )
         com_world = np.asarray(piece.position, dtype=float) + r_piece @ com_local
@@ -484,9 +532,8 @@ class World:
                 physicsClientId=cid,
             )
         return _Body(
-            piece.id, body, piece.static, mass, com_local, axes, q_axes, moments,
-            np.array(positions, dtype=float).reshape(-1, 3),
-            np.array(halves, dtype=float).reshape(-1, 3),
+            piece.id, body, piece.static, mass, com_local, axes, lay.q_axes, moments,
+            lay.centres, lay.half_array,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ lifetime

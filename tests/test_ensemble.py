@@ -272,3 +272,47 @@ def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
         time.sleep(0.05)  # the executor notices the death in its own thread
     v = simulate(scene, method="simulate", replicas=2, workers=2)
     assert v.verdict == "stands" and warm_pool(1)[0] is not pool
+
+
+def _switch_run(args: tuple) -> _Out:
+    """Records the interpreter's switch interval in the process that runs the replica."""
+    import sys
+
+    k, log, bad, stop = args
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{os.getpid()} {sys.getswitchinterval()!r}\n")
+    time.sleep(0.02)
+    if k == bad:
+        raise ArithmeticError(f"replica {k} blew up")
+    return _Out(False, os.getpid())
+
+
+def test_the_switch_interval_is_short_while_the_pool_works_and_put_back_after(
+    tmp_path: Path,
+) -> None:
+    """Bullet's step holds the GIL, and a hand-over to a pool worker passes two threads of this
+    process that wait for it: while an ensemble has a pool the interval is ``SWITCH_INTERVAL``
+    (the default 5 ms made each hand-over wait 5-10 ms); afterwards, after an error too, and
+    with no pool at all, it is the caller's own."""
+    import sys
+
+    from sim import ensemble
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.004)
+        for workers, bad, want in ((2, -1, ensemble.SWITCH_INTERVAL), (1, -1, 0.004)):
+            log = tmp_path / f"{workers}.log"
+            jobs = [(k, str(log), bad) for k in range(8)]
+            ens = Replicas(_switch_run, jobs, workers, sequential=SequentialStop())
+            assert len(ens.results(None)) == 5
+            here = [float(v) for pid, v in (r.split() for r in log.read_text().splitlines())
+                    if int(pid) == os.getpid()]  # fmt: skip
+            assert here and all(v == pytest.approx(want, rel=1e-6) for v in here), (workers, here)
+            assert sys.getswitchinterval() == 0.004
+        jobs = [(k, str(tmp_path / "bad.log"), 1) for k in range(8)]
+        with pytest.raises(ArithmeticError, match="replica 1 blew up"):
+            Replicas(_switch_run, jobs, 2, sequential=SequentialStop()).results(None)
+        assert sys.getswitchinterval() == 0.004
+    finally:
+        sys.setswitchinterval(before)

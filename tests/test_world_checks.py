@@ -216,3 +216,54 @@ def test_piece_boxes_are_the_pieces_local_boxes_kept_read_only() -> None:
             assert not c.flags.writeable and not h.flags.writeable
         moved = dataclasses.replace(piece, position=(0.1, 0.2, 0.3), id="other")
         assert piece_boxes(moved, cfg) is got
+
+
+def test_a_pieces_layout_shrinks_its_horizontal_axes_and_is_kept_per_tilt_class() -> None:
+    """``piece_layout``: every child box of a loose piece loses ``clearance / 2`` per face
+    along the piece axes that lie horizontal and gains ``CONTACT_SKIN / 2`` along the vertical
+    one (stood on its side, another axis is the vertical one); a static piece keeps its size.
+    A piece turned about the vertical, or moved, shares the layout of its geometry; stood up,
+    it gets another."""
+    from sim.world import CONTACT_SKIN, piece_boxes, piece_layout
+
+    cfg = PhysicsConfig()
+    c, s = cfg.clearance, CONTACT_SKIN
+    scene = load_scene(shipped_scene_path("kozo-tower"))
+    piece = next(p for p in scene.pieces if len(p.cells) > 1 and not p.static)
+    flat = np.eye(3)
+    yaw = np.array([[0.6, -0.8, 0.0], [0.8, 0.6, 0.0], [0.0, 0.0, 1.0]])
+    side = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # y axis vertical
+    boxes = piece_boxes(piece, cfg)
+    for rot, grow in ((flat, (-c, -c, s)), (side, (-c, s, -c))):
+        lay = piece_layout(piece, cfg, rot)
+        want = [[float(h[k]) + grow[k] / 2 for k in range(3)] for _, h in boxes]
+        assert lay.halves == want
+        assert np.array_equal(lay.half_array, np.array(want))
+        assert not lay.half_array.flags.writeable and not lay.centres.flags.writeable
+    assert piece_layout(piece, cfg, yaw) is piece_layout(piece, cfg, flat)
+    moved = dataclasses.replace(piece, position=(0.1, 0.2, 0.3), id="other")
+    assert piece_layout(moved, cfg, flat) is piece_layout(piece, cfg, flat)
+    assert piece_layout(piece, cfg, side) is not piece_layout(piece, cfg, flat)
+    fixed = dataclasses.replace(piece, static=True)
+    assert piece_layout(fixed, cfg, flat).halves == [[float(v) for v in h] for _, h in boxes]
+
+
+def test_a_world_built_from_kept_layouts_steps_to_the_bits_of_one_built_afresh() -> None:
+    """The kept layouts change no number: a perturbed tower built with an empty layout cache and
+    one built again from the kept layouts are at the same poses and velocities, to the bit,
+    after 50 steps."""
+    from sim import world as world_module
+    from sim.verdict import Perturbation, perturb_scene
+
+    scene = perturb_scene(load_scene(shipped_scene_path("kozo-tower")), 0, 2, Perturbation())
+
+    def after_50() -> bytes:
+        with World(scene, "verdict") as w:
+            w.step(50)
+            lin, ang = w.velocities()
+            return w.pose_array().tobytes() + lin.tobytes() + ang.tobytes()
+
+    world_module._LAYOUTS.clear()
+    fresh = after_50()
+    assert world_module._LAYOUTS  # the build kept them
+    assert after_50() == fresh

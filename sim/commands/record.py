@@ -1,7 +1,8 @@
 """``tablesim record SOURCE -o fall.gif|fall.mp4``: a film, rendered offscreen.
 
 For a scene: the World runs in the verdict profile (what the rules judge; --profile display
-for the smoother display settings) and every frame shows its poses at that instant; --slow is
+for the smoother display settings; on a thin statics tilt margin either runs in its direct
+solver, as its verdict does) and every frame shows its poses at that instant; --slow is
 the playback speed (0.25: one second of film shows a quarter second of physics). For the log
 of a Kozo or Kataboom game played on the physics table: the judged run of move --at (default:
 the last move that passed time at the table), replayed through that table. For other logs (or
@@ -37,6 +38,9 @@ from sim.commands.render import (
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from sim.config import Profile
+    from sim.model import Scene
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -180,20 +184,22 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
     else:
         if args.at is not None:
             raise UsageError("--at applies to game logs; for a scene use --seconds")
-        scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
+        written = resolve_scene(args.source)
+        scene = replica_scene(written, args.replica, args.seed)
         film_frame_count(args.seconds, args.fps, args.slow)
+        prof, esc = _run_profile(written, args.profile)
         frames = scene_frames(
             scene,
             seconds=args.seconds,
             fps=args.fps,
             slow=args.slow,
-            profile=args.profile,
+            profile=prof,
             **common,
         )
         what = (
             f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile"
             + (f", replica {args.replica} of seed {args.seed}" if args.replica else "")
-            + f") at speed {args.slow:g}"
+            + f"{esc}) at speed {args.slow:g}"
         )
     path, n = write_film(frames, out, args.fps)
     secs = time.perf_counter() - t0
@@ -202,6 +208,18 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
         f"{backend} backend, {secs:.1f} s"
     )
     return 0
+
+
+def _run_profile(scene: Scene, name: str) -> tuple[Profile, str]:
+    """The profile a scene's film runs in (escalated on a thin margin, as its verdict is:
+    :func:`sim.escalation.escalated_profile`) and a clause saying so ('' when not)."""
+    from sim.escalation import escalated_profile
+
+    prof, esc = escalated_profile(scene, name)
+    if esc is None:
+        return prof, ""
+    return prof, (f"; thin tilt margin {esc.tilt_margin_deg:.2f} deg: run in the direct solver"
+                  f" of the {prof.name} profile, as its verdict is")  # fmt: skip
 
 
 def run_glb(args: argparse.Namespace) -> int:
@@ -231,10 +249,12 @@ def _glb(args: argparse.Namespace, out: Path) -> int:
     else:
         if args.at is not None:
             raise UsageError("--at applies to game logs; for a scene use --seconds")
-        scene = replica_scene(resolve_scene(args.source), args.replica, args.seed)
+        written = resolve_scene(args.source)
+        scene = replica_scene(written, args.replica, args.seed)
+        prof, esc = _run_profile(written, args.profile)
         track = scene_tracks(scene, seconds=args.seconds, fps=args.fps, slow=args.slow,
-                             profile=args.profile)  # fmt: skip
-        what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile)"
+                             profile=prof)  # fmt: skip
+        what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile{esc})"
     path, n = write_glb(out, scene, track, name=Path(out).stem)
     print(
         f"{path}: {what} at speed {args.slow:g}; animated glTF, {len(scene.pieces)} nodes, "

@@ -237,10 +237,15 @@ def run(args: argparse.Namespace) -> int:
             scene = resolve_scene(args.source)
         except InvalidSceneError as exc:
             raise UsageError(str(exc)) from None
+        from sim.escalation import escalated_profile
+
+        prof, esc = escalated_profile(scene, args.profile) if args.seconds > 0 else (None, None)
         scene = replica_scene(scene, args.replica, args.seed)
-        poses = simulated_poses(scene, args.seconds, args.profile) if args.seconds > 0 else None
+        poses = simulated_poses(scene, args.seconds, prof) if prof is not None else None
         layout = scene_layout(scene, poses)
         what = f"{scene.name}" + (f" after {args.seconds:g} s ({args.profile})" if poses else "")
+        if esc is not None:  # thin margin: the run took the direct solver, as the verdict does
+            what += f" in the direct solver ({esc.profile.name} profile: thin tilt margin)"
     try:
         from sim.view.backend import resolve_backend
 

@@ -30,9 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
                    help="seed of the perturbations (default 0)")  # fmt: skip
     p.add_argument(
-        "--profile", choices=("verdict", "display", "exact"), default="verdict",
-        help="verdict (the default: what the rules judge), display, or exact (a direct LCP "
-        "solver, rigid contacts: 4-6x the CPU; for checking thin-margin towers)",
+        "--profile", choices=("verdict", "display", "exact", "display-exact"), default="verdict",
+        help="verdict (the default: what the rules judge), display, exact (a direct LCP "
+        "solver, rigid contacts: 4-6x the CPU; for checking thin-margin towers) or "
+        "display-exact (the display's looks on that solver)",
     )  # fmt: skip
     p.add_argument("--step", type=float_in(0, 0.02, low_open=True), default=None,
                    help="override the time step (s), at most 0.02")  # fmt: skip
@@ -61,9 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--no-escalation",
         action="store_true",
-        help="keep the profile's own solver on thin margins (default: the verdict profile runs a "
-        "scene whose statics tilt margin is under 1.5 degrees in the exact profile's direct "
-        "solver, and its JSON says so under 'escalation')",
+        help="keep the profile's own solver on thin margins (default: the verdict and display "
+        "profiles run a scene whose statics tilt margin is under 1.5 degrees in the direct "
+        "solver of the exact / display-exact profile, and the JSON says so under 'escalation')",
     )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
     p.set_defaults(func=run)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -53,6 +53,13 @@ _HELP = [
     "keys: arrows orbit, +/- zoom, home reset view, u undo, enter type a move, f1 help, "
     "escape quit",
 ]
+
+_App = TypeVar("_App", bound="WindowApp")
+
+
+def runs(n: int) -> str:
+    """``n`` verdict runs as a status line says it ("1 run", "8 runs")."""
+    return f"{n} run" if n == 1 else f"{n} runs"
 
 
 _SCENE_HELP = [
@@ -324,7 +331,7 @@ class WindowApp:
         """The measured moves applied so far."""
         return [p.move for p in self.session.played]
 
-    def __enter__(self) -> WindowApp:
+    def __enter__(self: _App) -> _App:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -1103,9 +1110,10 @@ class SceneApp(WindowApp):
         return blocks
 
     def status_lines(self) -> list[str]:
-        """Scene name, what happened."""
+        """Scene name, what happened (and, on a thin margin, which display physics runs)."""
         lines = [f"scene {self.scene.name}: {len(self.scene.pieces)} pieces"]
-        return lines + [t for t in (self.verdict, self.explanation) if t]
+        note = self.live.note if self.live is not None else ""
+        return lines + [t for t in (note, self.verdict, self.explanation) if t]
 
     def _base_layout(self) -> TableLayout:
         return self._still
@@ -1124,7 +1132,7 @@ class SceneApp(WindowApp):
         self.job = VerdictJob(self.scene, self.seconds, self.replicas, self.seed) if judge else None
         self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
         self.verdict = f"running 0.00 / {self.seconds:g} s (display physics)"
-        self.explanation = (f"judging in the background: verdict profile, {self.replicas} runs"
+        self.explanation = (f"judging in the background: verdict profile, {runs(self.replicas)}"
                             if judge else "")  # fmt: skip
         self._dirty = True
 
@@ -1155,7 +1163,7 @@ class SceneApp(WindowApp):
             if live.done:
                 self.verdict = f"ran {live.time:.2f} s (display physics)"
                 if self.job is not None:
-                    self.explanation = (f"judging: verdict profile, {self.replicas} runs "
+                    self.explanation = (f"judging: verdict profile, {runs(self.replicas)} "
                                         "(in the background)")  # fmt: skip
         if live.done:
             self._take_verdict()

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = [
     "FORMATS",
@@ -65,14 +68,16 @@ def scene_frames(
     seconds: float,
     fps: float = 30.0,
     slow: float = 1.0,
-    profile: str = "verdict",
+    profile: str | Profile = "verdict",
     size: Sequence[int] = (640, 360),
     backend: str = "auto",
     camera: Mapping[str, Any] | None = None,
     supersample: int = 1,
     renderer: Any = None,
 ) -> Iterator[np.ndarray]:
-    """Frames (H, W, 3) uint8 of ``scene`` simulated for ``seconds`` in ``profile``.
+    """Frames (H, W, 3) uint8 of ``scene`` simulated for ``seconds`` in ``profile`` (a name or a
+    :class:`sim.config.Profile`; ``tablesim record`` passes the one
+    :func:`sim.escalation.escalated_profile` chooses).
 
     Frame k shows the World at the whole step nearest to ``k * slow / fps`` seconds. The camera
     stays where it frames the scene as built. ``renderer`` reuses an open

@@ -21,9 +21,12 @@ import json
 import math
 import struct
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = ["ROOT_ROTATION", "Track", "judged_move_tracks", "scene_tracks", "write_glb"]
 
@@ -35,9 +38,10 @@ Track = tuple[np.ndarray, dict[str, np.ndarray]]
 
 
 def scene_tracks(scene: Any, *, seconds: float, fps: float, slow: float,
-                 profile: str = "verdict") -> Track:  # fmt: skip
+                 profile: str | Profile = "verdict") -> Track:  # fmt: skip
     """Poses of every dynamic piece of ``scene`` at the film's frames (the instants
-    :func:`sim.view.film.scene_frames` draws)."""
+    :func:`sim.view.film.scene_frames` draws); ``profile`` a name or a
+    :class:`sim.config.Profile`."""
     from sim.view.film import film_frame_count
     from sim.world import World
 

@@ -11,6 +11,9 @@ copy), so the window keeps drawing while the ensemble runs.
 
 What the window shows is the display profile; what the status line says is the verdict's.
 Near the edge they can differ (a collapse is chaotic); the verdict line is the rule's answer.
+On a thin statics tilt margin the display escalates as the verdict does
+(:func:`sim.escalation.live_display`): a small scene runs in ``display-exact`` (the direct
+solver), a big one stays on Gauss-Seidel; :attr:`LiveRun.note` says which, for the HUD.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = ["FRAME_BUDGET_S", "LiveRun", "VerdictJob", "verdict_lines"]
 
@@ -39,15 +45,27 @@ class LiveRun:
     """A scene falling in display physics, advanced frame by frame.
 
     ``scene``: a :class:`sim.model.Scene`; ``seconds``: how long the run lasts (simulated);
-    ``profile``: the physics profile (``display``). :attr:`time` is the simulated time,
-    :attr:`done` True once it reached ``seconds`` or every piece has been at rest
-    (:data:`REST_SPEED`) for :data:`REST_S` (the world is then closed).
+    ``profile``: the physics profile (``display``); ``escalate``: on a thin statics tilt
+    margin run its escalation instead where the frame budget allows
+    (:func:`sim.escalation.live_display`; :attr:`display` is that choice, :attr:`note` its
+    HUD line). :attr:`time` is the simulated time, :attr:`done` True once it reached
+    ``seconds`` or every piece has been at rest (:data:`REST_SPEED`) for :data:`REST_S` (the
+    world is then closed).
     """
 
-    def __init__(self, scene: Any, seconds: float, profile: str = "display") -> None:
+    def __init__(
+        self, scene: Any, seconds: float, profile: str | Profile = "display", escalate: bool = True
+    ) -> None:
+        from sim.config import get_profile
+        from sim.escalation import LiveDisplay, live_display
         from sim.world import World
 
-        self.world = World(scene, profile)
+        prof = get_profile(profile) if isinstance(profile, str) else profile
+        self.display = live_display(scene, prof) if escalate else LiveDisplay(prof, "")
+        """The profile chosen and why (:class:`sim.escalation.LiveDisplay`)."""
+        self.note = self.display.note
+        """One HUD line about the display physics ('' when there is nothing to say)."""
+        self.world = World(scene, self.display.profile)
         self.seconds = float(seconds)
         self.step_s = self.world.time_step
         self._steps_total = max(1, round(self.seconds / self.step_s))

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from games.quat import quat_mul
-from sim.view.app import SceneApp, pick
+from sim.view.app import SceneApp, pick, runs
 from sim.view.layout import Floats, TableLayout
 
 __all__ = ["DROP_GAP", "PALETTE_CATALOGUES", "SandboxApp", "palette", "scene_toml", "separate"]
@@ -400,7 +400,7 @@ class SandboxApp(SceneApp):
             self.job.cancel()
         table = self._settled()
         self.job = VerdictJob(table, table.seconds, self.replicas, self.seed)
-        self.explanation = f"judging the table: verdict profile, {self.replicas} runs"
+        self.explanation = f"judging the table: verdict profile, {runs(self.replicas)}"
 
     def tick(self, dt: float) -> None:
         """Step the display world; take a verdict when it is in."""
@@ -429,4 +429,5 @@ class SandboxApp(SceneApp):
     def status_lines(self) -> list[str]:
         """Pieces on the table, what happened."""
         lines = [f"sandbox {self.table.name}: {len(self.table.pieces)} pieces"]
-        return lines + [t for t in (self.verdict, self.explanation) if t]
+        note = self.live.note if self.live is not None else ""
+        return lines + [t for t in (note, self.verdict, self.explanation) if t]

@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from sim.model import Scene
 from sim.view.camera import CameraView, camera_for_scene, frame_points
 from sim.view.layout import Pose, TableLayout
 from sim.view.renderer import SKY_BOTTOM, SKY_TOP, TABLE_COLOR
+
+if TYPE_CHECKING:
+    from sim.config import Profile
 
 __all__ = [
     "SKY_BOTTOM",
@@ -132,9 +135,10 @@ def scene_points(scene: Scene, poses: Mapping[str, Any] | None = None) -> np.nda
 
 
 def simulated_poses(
-    scene: Scene, seconds: float, profile: str = "display"
+    scene: Scene, seconds: float, profile: str | Profile = "display"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Poses of the dynamic pieces after simulating ``scene`` for ``seconds`` (PyBullet)."""
+    """Poses of the dynamic pieces after simulating ``scene`` for ``seconds`` (PyBullet) in
+    ``profile`` (a name or a :class:`sim.config.Profile`)."""
     from sim.world import World
 
     with World(scene, profile) as world:
