@@ -81,12 +81,12 @@ def test_calls() -> list[Call]:
         calls.append((scene, config, kw))
         return real(scene, config, **kw)
 
-    statics.analyse = recording  # type: ignore[assignment]  # before the tests import it
+    statics.analyse = recording  # before the tests import it
     root = Path(statics.__file__).resolve().parent.parent
     try:
         pytest.main(["-q", "-p", "no:cacheprovider", *(str(root / t) for t in TESTS if (root / t).exists())])
     finally:
-        statics.analyse = real  # type: ignore[assignment]
+        statics.analyse = real
     return calls
 
 
