@@ -640,6 +640,11 @@ def _settled_note(runs: Sequence[RunOutcome], seconds: float) -> str:
     )
 
 
+def _runs(n: int) -> str:
+    """``run`` or ``runs`` after the number ``n``."""
+    return "run" if n == 1 else "runs"
+
+
 def _statics(scene: Scene) -> StaticReport:
     """The static report (decision, tilt margin, per-piece margins and sentences)."""
     from sim.statics import analyse
@@ -714,7 +719,7 @@ def _explain_sim(
             (r.reasons[i] for r in runs for i, f in enumerate(r.fell) if f and r.reasons[i]), ""
         )
         head = (
-            f"{verdict.capitalize()}: {n_top} of {n} runs toppled within {seconds:g} s"
+            f"{verdict.capitalize()}: {n_top} of {n} {_runs(n)} toppled within {seconds:g} s"
             f" (first fall at {first:.2f} s; pieces that fell: {names}"
             + (f"; first reason: {reason}" if reason else "")
             + ")."
@@ -722,7 +727,7 @@ def _explain_sim(
     else:
         moved = max((p.displacement_mm or 0.0 for p in pieces), default=0.0)
         head = (
-            f"Stands: none of {n} runs toppled within {seconds:g} s"
+            f"Stands: none of {n} {_runs(n)} toppled within {seconds:g} s"
             f" (largest movement {moved:.2f} mm).{_settled_note(runs, seconds)}"
         )
     worst = _worst_piece(statics)

@@ -90,7 +90,7 @@ def _replicas_text(verdict: Any) -> str:
     asked = verdict.replicas_requested
     if verdict.replicas and asked and asked != verdict.replicas:
         return f"{verdict.replicas} of {asked} replicas"
-    return f"{verdict.replicas} replicas"
+    return f"{verdict.replicas} replica" + ("" if verdict.replicas == 1 else "s")
 
 
 # ---------------------------------------------------------------------------------------
