@@ -1,8 +1,8 @@
 """The physics sanity guard: what no real table can do is an error, never an outcome.
 
 A verdict is drawn from poses. If the simulation produced a non-finite number, a speed no piece
-on a table reaches, a displacement larger than the table, or a piece left the table, then the
-poses mean nothing and :class:`PhysicsBlowUpError` is raised instead of a verdict: the command
+in the room reaches, or a piece left the room (the floor round the table) or went through its
+floor, then the poses mean nothing and :class:`PhysicsBlowUpError` is raised instead of a verdict: the command
 line exits 1 ("the physics blew up"), a sweep records an ``error`` row.
 
 What can be caught before simulating is caught by scene validation (:data:`LIMITS`, applied in
@@ -30,6 +30,8 @@ __all__ = [
     "LIMITS",
     "MAX_ANGULAR_SPEED",
     "MAX_SPEED",
+    "FLOOR_DEPTH_M",
+    "ROOM_HALF_M",
     "TABLE_HALF_M",
     "Limit",
     "PhysicsBlowUpError",
@@ -39,23 +41,30 @@ __all__ = [
     "suspects",
 ]
 
-MAX_SPEED = 5.0
-"""Linear COM speed (m/s) above which a piece counts as blown up. A piece falling 1 m from rest
-reaches 4.4 m/s; nothing on a table legitimately moves faster. (So a piece in free fall for more
-than 0.5 s -- off the 4 m table, or in a scene without ground -- also trips it.)"""
+MAX_SPEED = 10.0
+"""Linear COM speed (m/s) above which a piece counts as blown up. The longest fall in the room
+is from the highest start a scene allows (:data:`MAX_HEIGHT_M` above the table) over the table's
+edge to the floor (:data:`FLOOR_DEPTH_M` below its top): 2.75 m, 7.3 m/s on landing; a cube
+thrown by a collapsing 30-cube stack leaves at 2-3 m/s. Nothing in the room legitimately moves
+faster. (So a piece in free fall for more than 1 s -- in a scene without ground -- trips it.)"""
 MAX_ANGULAR_SPEED = 2000.0
 """Angular speed (rad/s) above which a piece counts as blown up. A 10 mm cube whose corners move
 at 5 m/s spins at about 700 rad/s."""
 TABLE_HALF_M = 2.0
-"""Half the side (m) of the square table (4 m, as :mod:`sim.world` builds it)."""
+"""Half the side (m) of the square table (4 m, as :mod:`sim.world` builds it). Scenes start on it."""
+FLOOR_DEPTH_M = 0.75
+"""How far (m) the room's floor lies below the table top: what a piece that leaves the table
+lands on (:mod:`sim.world` lays it when a piece nears the table's edge)."""
+ROOM_HALF_M = 6.0
+"""Half the side (m) of the square floor round the table; a piece beyond it has left the room."""
 MAX_HEIGHT_M = 2.0
 """Highest a piece may start or get (m above the table top): ten Kozo towers' worth."""
-LOWEST_M = -0.5
-"""A piece below this (m) has fallen off the table (or through it)."""
+LOWEST_M = -(FLOOR_DEPTH_M + 0.25)
+"""A piece below this (m) has gone through the floor."""
 
 
 class PhysicsBlowUpError(RuntimeError):
-    """The simulation produced a non-finite pose, an impossible speed or a piece off the table.
+    """The simulation produced a non-finite pose, an impossible speed or a piece out of the room.
 
     This is an error of the simulation, never an outcome: a verdict must not be drawn from it.
     ``piece`` is the piece id, ``time`` the simulated time (s), ``quantity`` what was checked and
@@ -118,7 +127,7 @@ MAX_PIECES = 2_000
 def check_body(piece: str, time: float, pos: Sequence[float], quat: Sequence[float],
                lin: Sequence[float], ang: Sequence[float]) -> None:  # fmt: skip
     """Raise :class:`PhysicsBlowUpError` for a non-finite pose or velocity, a speed above
-    :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED`, or a piece off the table."""
+    :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED`, or a piece out of the room."""
     for name, val in (
         ("position", pos),
         ("orientation", quat),
@@ -138,12 +147,12 @@ def check_body(piece: str, time: float, pos: Sequence[float], quat: Sequence[flo
 
 def _check_place(piece: str, time: float, pos: Sequence[float]) -> None:
     x, y, z = (float(v) for v in pos)
-    if max(abs(x), abs(y)) > TABLE_HALF_M:
+    if max(abs(x), abs(y)) > ROOM_HALF_M:
         raise PhysicsBlowUpError(
-            piece, time, "position off the 4 m table (m)", (round(x, 4), round(y, 4))
+            piece, time, "position off the 12 m room (m)", (round(x, 4), round(y, 4))
         )
     if not LOWEST_M <= z <= MAX_HEIGHT_M + 1.0:
-        raise PhysicsBlowUpError(piece, time, "height off the table (m)", round(z, 4))
+        raise PhysicsBlowUpError(piece, time, "height out of the room (m)", round(z, 4))
 
 
 def suspects(pos: np.ndarray, quat: np.ndarray, lin: np.ndarray, ang: np.ndarray) -> np.ndarray:
@@ -158,7 +167,7 @@ def suspects(pos: np.ndarray, quat: np.ndarray, lin: np.ndarray, ang: np.ndarray
         np.isfinite(quat).all(axis=1)
         & ((lin * lin).sum(axis=1) <= fast)
         & ((ang * ang).sum(axis=1) <= spin)
-        & (np.abs(pos[:, :2]).max(axis=1) <= TABLE_HALF_M)
+        & (np.abs(pos[:, :2]).max(axis=1) <= ROOM_HALF_M)
         & (pos[:, 2] >= LOWEST_M)
         & (pos[:, 2] <= MAX_HEIGHT_M + 1.0)
     )
@@ -166,22 +175,22 @@ def suspects(pos: np.ndarray, quat: np.ndarray, lin: np.ndarray, ang: np.ndarray
 
 
 def check_positions(ids: Sequence[str], time: float, com: np.ndarray) -> None:
-    """Raise :class:`PhysicsBlowUpError` if any centre of mass (``(N, 3)`` m) is non-finite or off
-    the table. Cheap enough for every topple-rule check: two reductions when all is well."""
+    """Raise :class:`PhysicsBlowUpError` if any centre of mass (``(N, 3)`` m) is non-finite or out
+    of the room. Cheap enough for every topple-rule check: two reductions when all is well."""
     com = np.asarray(com, dtype=float)
     if com.size == 0:
         return
     lo, hi = com.min(axis=0).tolist(), com.max(axis=0).tolist()  # a NaN comes through both
     if (
-        lo[0] >= -TABLE_HALF_M and hi[0] <= TABLE_HALF_M and lo[1] >= -TABLE_HALF_M
-        and hi[1] <= TABLE_HALF_M and lo[2] >= LOWEST_M and hi[2] <= MAX_HEIGHT_M + 1.0
+        lo[0] >= -ROOM_HALF_M and hi[0] <= ROOM_HALF_M and lo[1] >= -ROOM_HALF_M
+        and hi[1] <= ROOM_HALF_M and lo[2] >= LOWEST_M and hi[2] <= MAX_HEIGHT_M + 1.0
     ):  # fmt: skip
         return
     bad = ~np.isfinite(com).all(axis=1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise PhysicsBlowUpError(ids[i], time, "position", tuple(float(v) for v in com[i]))
-    off = (np.abs(com[:, :2]).max(axis=1) > TABLE_HALF_M) | (com[:, 2] < LOWEST_M) | (
+    off = (np.abs(com[:, :2]).max(axis=1) > ROOM_HALF_M) | (com[:, 2] < LOWEST_M) | (
         com[:, 2] > MAX_HEIGHT_M + 1.0
     )
     if off.any():

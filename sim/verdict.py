@@ -396,7 +396,7 @@ def _run_in(
                 for i in np.flatnonzero(now & ~fell).tolist():
                     if not reasons[i]:
                         reasons[i] = (
-                            f"dropped {drop[i] * 1e3:.1f} mm"
+                            _drop_reason(drop[i], com[i])
                             if dropped[i]
                             else f"tilted {world.tip_angle_deg(i, states.quat[i]):.0f} deg"
                         )
@@ -638,6 +638,16 @@ def _settled_note(runs: Sequence[RunOutcome], seconds: float) -> str:
         f" {min(settled):.2f}-{max(settled):.2f} s of the {seconds:g} s window"
         " (statics proves equilibrium; see EarlyStop)."
     )
+
+
+def _drop_reason(drop: float, com: np.ndarray) -> str:
+    """Why a dropped piece fell: off the table (its centre of mass below the table top and
+    beyond its edge, over the room's floor) or ``dropped N mm``."""
+    from sim.guard import TABLE_HALF_M
+
+    if com[2] < 0.0 and max(abs(com[0]), abs(com[1])) > TABLE_HALF_M:
+        return "fell off the table"
+    return f"dropped {drop * 1e3:.1f} mm"
 
 
 def _runs(n: int) -> str:

@@ -60,8 +60,10 @@ from games.polycubes import mass_properties
 from games.quat import quat_conj, quat_mul
 from sim.config import PYBULLET_CONTACT_BREAKING_THRESHOLD, PhysicsConfig, Profile, get_profile
 from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
+    FLOOR_DEPTH_M,
     MAX_ANGULAR_SPEED,
     MAX_SPEED,
+    ROOM_HALF_M,
     PhysicsBlowUpError,
     check_body,
     suspects,
@@ -70,6 +72,14 @@ from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
 
 TABLE = "table"
 """Name of the table top in :meth:`World.contacts_with_static`."""
+FLOOR = "floor"
+"""Name of the room's floor in :meth:`World.contacts_with_static` (once it is laid)."""
+FLOOR_LEAD_M = 0.5
+"""The floor is laid at the first blow-up check (:data:`CHECK_EVERY`) that finds a piece's centre
+of mass this close (m) to the table's edge, or below the table top: 0.5 m is what a piece at the
+guard's top speed covers in half a check period, and a piece leaving the edge then needs 0.39 s
+to fall the :data:`sim.guard.FLOOR_DEPTH_M` to the floor, four check periods. Laid only then, so
+a world whose pieces stay on the table holds exactly the bodies it always held (the same bits)."""
 
 CHECK_EVERY = 100
 """Blow-up check period in steps (plus once at the end of every :meth:`World.run`)."""
@@ -119,6 +129,8 @@ resting penetration of a cube 0.0103 vs 0.0106 mm; sliding distance at 0.5 m/s 2
 (theory 28.32); four pieces resting on the table 5 s (verdict) drift 0.085 vs 0.048 mm, 10 s
 (display) 0.0002 mm both; 28 vs 25 contact points; tilted pieces dropped 5 cm come to rest the
 same. No measurable difference, so the box wins on uniformity. 4 m square, 10 cm thick."""
+_FLOOR_HALF = (ROOM_HALF_M, ROOM_HALF_M, 0.05)
+"""Half extents (m) of the floor box, whose top face is ``FLOOR_DEPTH_M`` below the table top."""
 
 
 @dataclass(frozen=True)
@@ -389,6 +401,8 @@ class World:
         p.setGravity(0.0, 0.0, -cfg.gravity, physicsClientId=cid)
 
         self._table: int | None = None
+        self._floor: int | None = None
+        self._want_floor = False
         if self.scene.ground:
             shape = p.createCollisionShape(
                 p.GEOM_BOX, halfExtents=list(_TABLE_HALF), physicsClientId=cid
@@ -449,6 +463,13 @@ class World:
             centre = np.array([0.0, 0.0, -_TABLE_HALF[2]])
             bodies.append(self._table)
             names.append(TABLE)
+            lo.append(centre - half)
+            hi.append(centre + half)
+        if self._floor is not None:
+            half = np.asarray(_FLOOR_HALF)
+            centre = np.array([0.0, 0.0, -FLOOR_DEPTH_M - _FLOOR_HALF[2]])
+            bodies.append(self._floor)
+            names.append(FLOOR)
             lo.append(centre - half)
             hi.append(centre + half)
         for b in self._bodies:
@@ -630,6 +651,8 @@ class World:
                 if self._asleep:
                     self._steps += int(n) - i
                     return
+                if self._want_floor:
+                    self._lay_floor()
                 p.stepSimulation(physicsClientId=cid)
                 self._steps += 1
                 if self._steps % CHECK_EVERY == 0:
@@ -694,7 +717,7 @@ class World:
 
     def check(self) -> bool:
         """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, a
-        speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the table
+        speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the room
         (:func:`sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
         velocity (right after a step: every piece sleeps)."""
         p, cid, dyn = self._p, self.client, self._dynamic
@@ -709,7 +732,35 @@ class World:
         odd = suspects(flat[:, :3], flat[:, 3:7], flat[:, 7:10], flat[:, 10:])
         for i in np.flatnonzero(odd).tolist():  # in order: the first bad piece is raised
             check_body(dyn[i].piece_id, self.time, *rows[i])  # exact, with its message
+        if self._table is not None and self._floor is None and (
+            float(np.abs(flat[:, :2]).max()) > _TABLE_HALF[0] - FLOOR_LEAD_M
+            or float(flat[:, 2].min()) < 0.0
+        ):
+            self._want_floor = True  # laid before the next step (with this world's threshold)
         return not flat[:, 7:].any()
+
+    def _lay_floor(self) -> None:
+        """Lay the room's floor, :data:`sim.guard.FLOOR_DEPTH_M` below the table top and
+        :data:`sim.guard.ROOM_HALF_M` each way, with the table's surface (see
+        :data:`FLOOR_LEAD_M` for when). Called inside :meth:`step`, so the new body takes this
+        world's contact breaking threshold."""
+        p, cid = self._p, self.client
+        self._want_floor = False
+        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(_FLOOR_HALF),
+                                       physicsClientId=cid)  # fmt: skip
+        self._floor = p.createMultiBody(
+            0.0, shape, -1, [0.0, 0.0, -FLOOR_DEPTH_M - _FLOOR_HALF[2]], [0.0, 0.0, 0.0, 1.0],
+            useMaximalCoordinates=True, physicsClientId=cid,
+        )  # fmt: skip
+        self._set_surface(self._floor, self.config.friction)
+        self._static_names[self._floor] = FLOOR
+        self._static_aabbs = self._static_bounds()
+        self._near_cache: tuple[Any, ...] | None = None  # its static indices are the old ones
+
+    @property
+    def floor_body(self) -> int | None:
+        """Body id of the room's floor, or None while it is not laid (:data:`FLOOR_LEAD_M`)."""
+        return self._floor
 
     # ------------------------------------------------------------------ reading state
     def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:

@@ -57,10 +57,10 @@ def test_guard_refuses_what_no_table_does() -> None:
     check_body("a", 0.0, **calm)
     for change, quantity in (
         ({"pos": (float("nan"), 0.0, 0.0)}, "position"),
-        ({"lin": (0.0, 0.0, -5.01)}, "speed (m/s)"),
+        ({"lin": (0.0, 0.0, -10.01)}, "speed (m/s)"),
         ({"ang": (0.0, 2000.1, 0.0)}, "angular speed (rad/s)"),
-        ({"pos": (2.001, 0.0, 0.0)}, "position off the 4 m table (m)"),
-        ({"pos": (0.0, 0.0, -0.6)}, "height off the table (m)"),
+        ({"pos": (6.001, 0.0, 0.0)}, "position off the 12 m room (m)"),
+        ({"pos": (0.0, 0.0, -1.01)}, "height out of the room (m)"),
     ):
         with pytest.raises(PhysicsBlowUpError) as err:
             check_body("a", 0.5, **{**calm, **change})

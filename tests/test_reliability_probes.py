@@ -225,28 +225,34 @@ def _new_mode() -> int:
 
 DROP = """unit = "mm"
 seconds = 1
-[physics]
-gravity = 100
+ground = false
 [[piece]]
+id = "base"
 piece = "kozo-standard:3I"
-at = [0, 0, 1900]
+at = [300, 0, 0]
+static = true
 [[piece]]
 id = "resting"
 piece = "kozo-standard:3I"
-at = [300, 0, 0]
+at = [300, 0, 17.8]
+[[piece]]
+piece = "kozo-standard:3I"
+at = [0, 0, 1900]
 """
 
 
 def test_physics_blow_up_is_exit_1_never_a_verdict(tmp_path: Path) -> None:
-    """Within every limit but beyond a table: under 100 m/s^2 a piece dropped from 1.9 m passes
-    5 m/s after 0.05 s (v = g t), long before it lands (0.19 s); the bar resting beside it keeps
-    the topple rule from ending the run first. Exit 1, no verdict."""
+    """Within every limit but beyond the room: with no table (``ground = false``) a bar dropped
+    from 1.9 m (its centre 1.9089 m up) passes 1 m below the table top, a quarter metre under
+    the room's floor, after sqrt(2 x 2.9089 / 9.81) = 0.77 s; the bar resting on a static one
+    keeps the topple rule from ending the run first. Exit 1, no verdict."""
     scene = tmp_path / "drop.toml"
     scene.write_text(DROP)
     argv = ["simulate", str(scene), "--method", "simulate", "--replicas", "1", "--json"]
     o = run_probe(Probe("blow-up", argv, 1))
     assert o.code == 1 and not o.traceback, tally([o])
     assert "blew up" in o.out + o.err and "verdict" not in o.out.replace("not a verdict", "")
+    assert "t = 0.77" in o.out + o.err and "height out of the room" in o.out + o.err
 
 
 def test_sweep_records_a_blow_up_as_an_error_row(tmp_path: Path) -> None:

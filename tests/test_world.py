@@ -507,10 +507,10 @@ def test_a_blow_up_error_survives_pickling() -> None:
     (it used to break the process pool with a TypeError instead)."""
     import pickle
 
-    err = PhysicsBlowUpError("c19", 1.6354, "position off the 4 m table (m)", (2.0047, 0.055))
+    err = PhysicsBlowUpError("c19", 1.6354, "position off the 12 m room (m)", (6.0047, 0.055))
     back = pickle.loads(pickle.dumps(err))
     assert type(back) is PhysicsBlowUpError
     assert (back.piece, back.time, back.quantity, back.value) == (
-        "c19", 1.6354, "position off the 4 m table (m)", (2.0047, 0.055),
+        "c19", 1.6354, "position off the 12 m room (m)", (6.0047, 0.055),
     )  # fmt: skip
     assert str(back) == str(err)

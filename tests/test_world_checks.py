@@ -97,7 +97,8 @@ def test_a_cube_near_the_table_touches_within_the_tolerance(gap_mm: float, touch
 
 def _would_reject(row: np.ndarray) -> bool:
     """The guard's rule written out (sim/guard.py's docstrings): any non-finite number, a speed
-    over 5 m/s or a spin over 2000 rad/s, |x| or |y| over 2 m, z under -0.5 m or over 3 m."""
+    over 10 m/s or a spin over 2000 rad/s, |x| or |y| over 6 m (the room round the 4 m table), z
+    under -1 m (a quarter metre through the floor, 0.75 m below the table top) or over 3 m."""
     pos, quat, lin, ang = row[:3], row[3:7], row[7:10], row[10:]
     if not np.isfinite(row).all():
         return True
@@ -105,22 +106,22 @@ def _would_reject(row: np.ndarray) -> bool:
     spin = math.sqrt(sum(float(v) ** 2 for v in ang))
     x, y, z = (float(v) for v in pos)
     del quat
-    return speed > 5.0 or spin > 2000.0 or max(abs(x), abs(y)) > 2.0 or not -0.5 <= z <= 3.0
+    return speed > 10.0 or spin > 2000.0 or max(abs(x), abs(y)) > 6.0 or not -1.0 <= z <= 3.0
 
 
 def test_the_guards_array_filter_keeps_every_body_the_guard_rejects() -> None:
     """``suspects`` (World.check's array test) and ``check_positions``' fast path against the
     guard's rule written out, on 1200 seeded rows at and around every limit (speeds a unit in
-    the last place either side of 5 m/s, NaN and inf in every column): every rejected body is
+    the last place either side of 10 m/s, NaN and inf in every column): every rejected body is
     a suspect, and check_body raises exactly for the rows the rule rejects."""
     from sim.guard import PhysicsBlowUpError, check_body, check_positions, suspects
 
     rng = np.random.default_rng(24)
-    edges = [5.0, math.nextafter(5.0, 0.0), math.nextafter(5.0, 9.0)]
+    edges = [10.0, math.nextafter(10.0, 0.0), math.nextafter(10.0, 19.0)]
     rows = []
     for _ in range(1200):
         row = np.concatenate(
-            [rng.uniform([-2.1, -2.1, -0.6], [2.1, 2.1, 3.1]), rng.normal(size=4),
+            [rng.uniform([-6.1, -6.1, -1.1], [6.1, 6.1, 3.1]), rng.normal(size=4),
              rng.normal(size=3), rng.normal(size=3) * 500]
         )  # fmt: skip
         kind = rng.integers(6)
@@ -129,7 +130,7 @@ def test_the_guards_array_filter_keeps_every_body_the_guard_rejects() -> None:
         elif kind == 1:
             row[rng.integers(13)] = rng.choice([np.nan, np.inf, -np.inf])
         elif kind == 2:
-            row[rng.integers(3)] = rng.choice([2.0, -2.0, 3.0, -0.5, math.nextafter(2.0, 3.0)])
+            row[rng.integers(3)] = rng.choice([6.0, -6.0, 3.0, -1.0, math.nextafter(6.0, 7.0)])
         rows.append(row)
     flat = np.array(rows)
     odd = suspects(flat[:, :3], flat[:, 3:7], flat[:, 7:10], flat[:, 10:])
@@ -156,16 +157,16 @@ def test_the_guards_array_filter_keeps_every_body_the_guard_rejects() -> None:
 
 def test_world_check_raises_for_the_first_bad_piece_in_scene_order() -> None:
     """Two pieces of the tower given impossible speeds: the error names the earlier one in
-    scene order (as the piece-by-piece check did); 5 m/s exactly is allowed."""
+    scene order (as the piece-by-piece check did); 10 m/s exactly is allowed."""
     from sim.guard import PhysicsBlowUpError
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     with World(scene, "verdict") as world:
         ids = world.piece_ids
-        world.set_velocity(ids[3], (0.0, 5.0, 0.0))
+        world.set_velocity(ids[3], (0.0, 10.0, 0.0))
         assert world.check() is False
         world.set_velocity(ids[7], (0.0, 0.0, 0.0), (0.0, 0.0, 2100.0))
-        world.set_velocity(ids[5], (6.0, 0.0, 0.0))
+        world.set_velocity(ids[5], (11.0, 0.0, 0.0))
         with pytest.raises(PhysicsBlowUpError) as err:
             world.check()
         assert (err.value.piece, err.value.quantity) == (ids[5], "speed (m/s)")
