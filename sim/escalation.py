@@ -119,9 +119,7 @@ def live_display(scene: Scene, profile: Profile | str = "display") -> LiveDispla
     at most :data:`LIVE_DIRECT_MAX_POINTS` contact points. A thin margin on a bigger scene keeps
     ``profile`` and its note says the window may disagree with the verdict. Statics that
     cannot be computed (a scene HiGHS refuses) keeps ``profile`` with no note."""
-    prof = get_profile(profile) if isinstance(profile, str) else profile
-    statics = _statics(scene, prof)
-    esc = None if statics is None else escalation(prof, prof.time_step, statics)
+    prof, statics, esc = _thin(scene, profile)
     if statics is None or esc is None:
         return LiveDisplay(prof, "")
     points = int(statics.contacts.get("points", 0))
@@ -140,10 +138,19 @@ def escalated_profile(scene: Scene, profile: Profile | str) -> tuple[Profile, Es
     :func:`sim.verdict.simulate` chooses for its replicas; else ``profile`` and None. Judge
     the scene as written (a replica's perturbed copy may sit the other side of the threshold):
     that is the scene the verdict's statics judges."""
+    prof, _, esc = _thin(scene, profile)
+    return (prof, None) if esc is None else (esc.profile, esc)
+
+
+def _thin(
+    scene: Scene, profile: Profile | str
+) -> tuple[Profile, StaticReport | None, Escalation | None]:
+    """``profile`` (resolved), the scene's statics when it may escalate, and the escalation
+    that statics asks for (None: a wide margin, or no statics)."""
     prof = get_profile(profile) if isinstance(profile, str) else profile
     statics = _statics(scene, prof)
     esc = None if statics is None else escalation(prof, prof.time_step, statics)
-    return (prof, None) if esc is None else (esc.profile, esc)
+    return prof, statics, esc
 
 
 def _statics(scene: Scene, profile: Profile) -> StaticReport | None:

@@ -404,19 +404,7 @@ class World:
         self._floor: int | None = None
         self._want_floor = False
         if self.scene.ground:
-            shape = p.createCollisionShape(
-                p.GEOM_BOX, halfExtents=list(_TABLE_HALF), physicsClientId=cid
-            )
-            self._table = p.createMultiBody(
-                0.0,
-                shape,
-                -1,
-                [0.0, 0.0, -_TABLE_HALF[2]],
-                [0.0, 0.0, 0.0, 1.0],
-                useMaximalCoordinates=True,
-                physicsClientId=cid,
-            )
-            self._set_surface(self._table, cfg.friction)
+            self._table = self._static_box(_TABLE_HALF, 0.0)
 
         self._bodies: list[_Body] = []
         for piece in self.scene.pieces:  # scene order = creation order (determinism)
@@ -458,18 +446,16 @@ class World:
         """World-axis bounding boxes of the static bodies (they never move): body ids, names
         (as in :meth:`contacts_with_static`), lower and upper corners, shapes (s, 3)."""
         bodies, names, lo, hi = [], [], [], []
-        if self._table is not None:
-            half = np.asarray(_TABLE_HALF)
-            centre = np.array([0.0, 0.0, -_TABLE_HALF[2]])
-            bodies.append(self._table)
-            names.append(TABLE)
-            lo.append(centre - half)
-            hi.append(centre + half)
-        if self._floor is not None:
-            half = np.asarray(_FLOOR_HALF)
-            centre = np.array([0.0, 0.0, -FLOOR_DEPTH_M - _FLOOR_HALF[2]])
-            bodies.append(self._floor)
-            names.append(FLOOR)
+        for body, name, halves, top in (
+            (self._table, TABLE, _TABLE_HALF, 0.0),
+            (self._floor, FLOOR, _FLOOR_HALF, -FLOOR_DEPTH_M),
+        ):
+            if body is None:
+                continue
+            half = np.asarray(halves)
+            centre = np.array([0.0, 0.0, top - halves[2]])
+            bodies.append(body)
+            names.append(name)
             lo.append(centre - half)
             hi.append(centre + half)
         for b in self._bodies:
@@ -485,6 +471,18 @@ class World:
             hi.append((centres + ext).max(axis=0))
         shape = (len(bodies), 3)
         return bodies, names, np.reshape(lo, shape), np.reshape(hi, shape)
+
+    def _static_box(self, half: tuple[float, float, float], top: float) -> int:
+        """A static box centred on the z axis with these half extents and its top face at
+        z = ``top`` (the table, the floor), with the scene's surface; its body id."""
+        p, cid = self._p, self.client
+        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(half), physicsClientId=cid)
+        body = p.createMultiBody(
+            0.0, shape, -1, [0.0, 0.0, top - half[2]], [0.0, 0.0, 0.0, 1.0],
+            useMaximalCoordinates=True, physicsClientId=cid,
+        )  # fmt: skip
+        self._set_surface(body, self.config.friction)
+        return int(body)
 
     def _set_surface(self, body: int, friction: float) -> None:
         """Friction, restitution and anchors common to every body (square roots: Bullet
@@ -647,17 +645,19 @@ class World:
             return
         with self._own_breaking_threshold():
             p, cid = self._p, self.client
+            if self._want_floor:  # asked for by a check made outside step()
+                self._lay_floor()
             for i in range(int(n)):
                 if self._asleep:
                     self._steps += int(n) - i
                     return
-                if self._want_floor:
-                    self._lay_floor()
                 p.stepSimulation(physicsClientId=cid)
                 self._steps += 1
                 if self._steps % CHECK_EVERY == 0:
                     still = self.check()
                     self._asleep = self.skip_sleeping_steps and self.profile.sleeping and still
+                    if self._want_floor:
+                        self._lay_floor()
 
     @contextlib.contextmanager
     def _own_breaking_threshold(self) -> Iterator[None]:
@@ -736,7 +736,7 @@ class World:
             float(np.abs(flat[:, :2]).max()) > _TABLE_HALF[0] - FLOOR_LEAD_M
             or float(flat[:, 2].min()) < 0.0
         ):
-            self._want_floor = True  # laid before the next step (with this world's threshold)
+            self._want_floor = True  # laid by step(), with this world's threshold
         return not flat[:, 7:].any()
 
     def _lay_floor(self) -> None:
@@ -744,15 +744,8 @@ class World:
         :data:`sim.guard.ROOM_HALF_M` each way, with the table's surface (see
         :data:`FLOOR_LEAD_M` for when). Called inside :meth:`step`, so the new body takes this
         world's contact breaking threshold."""
-        p, cid = self._p, self.client
         self._want_floor = False
-        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(_FLOOR_HALF),
-                                       physicsClientId=cid)  # fmt: skip
-        self._floor = p.createMultiBody(
-            0.0, shape, -1, [0.0, 0.0, -FLOOR_DEPTH_M - _FLOOR_HALF[2]], [0.0, 0.0, 0.0, 1.0],
-            useMaximalCoordinates=True, physicsClientId=cid,
-        )  # fmt: skip
-        self._set_surface(self._floor, self.config.friction)
+        self._floor = self._static_box(_FLOOR_HALF, -FLOOR_DEPTH_M)
         self._static_names[self._floor] = FLOOR
         self._static_aabbs = self._static_bounds()
         self._near_cache: tuple[Any, ...] | None = None  # its static indices are the old ones
