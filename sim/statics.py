@@ -856,11 +856,11 @@ class _Leaves:
     def holds(self, dirs: np.ndarray) -> np.ndarray:
         """The largest load ``s`` every taken-out piece holds, per direction of ``dirs``
         (K, 2); inf where none was taken out."""
+        if not self._pieces:
+            return np.full(len(dirs), _INF)
         # Sliding, per unit mu: how far the inscribed polygon reaches along -d.
         towards = -(self._faces[:, :1] * dirs[:, 0] + self._faces[:, 1:] * dirs[:, 1])  # (F, K)
         slide = np.where(towards > 1e-12, self._inradius / np.where(towards > 1e-12, towards, 1.0), _INF).min(axis=0)
-        if not self._pieces:
-            return np.full(len(dirs), _INF)
         edges, cx, cy, h, mu = zip(*self._pieces, strict=True)
         tip = _reaches(edges, np.column_stack([cx, cy]), dirs) / np.array(h)[:, None]
         return np.minimum(tip, np.array(mu)[:, None] * slide).min(axis=0)
