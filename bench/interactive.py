@@ -104,7 +104,7 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
     """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
     import numpy as np
 
-    from sim.referees.kozo import KozoReferee
+    from sim.slices.kozo.referee import KozoReferee
     from sim.view.harness import Harness
 
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
@@ -148,8 +148,8 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
 def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
     """A Katamino piece pressed and dragged over the board (ghost snapped and checked every
     move), tiny backend, 960x540: per mouse move, and the still frame of that table."""
+    from sim.slices.katamino.controller import KataminoController
     from sim.view.harness import Harness
-    from sim.view.interact.katamino import KataminoController
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  size=(960, 540)) as h:  # fmt: skip

@@ -63,7 +63,7 @@ def careful_games(models: list[int]) -> dict[str, Any]:
         return move
 
     CarefulBot.choose = timed  # type: ignore[method-assign]
-    from sim.referees.kataboom import KataboomReferee
+    from sim.slices.kataboom.referee import KataboomReferee
 
     orig_measure = KataboomReferee.measure
 

@@ -42,8 +42,8 @@ def game_calls(seeds: int) -> list[Call]:
     from games.kozo.state import PLACE, TAKE
     from games.registry import get_game
     from games.rng import Rng
-    from sim.referees.kozo import KozoReferee
     from sim.scene import load_scene, shipped_scene_path
+    from sim.slices.kozo.referee import KozoReferee
 
     calls: list[Call] = []
     for name in SHIPPED:

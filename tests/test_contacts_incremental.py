@@ -12,7 +12,7 @@ from games.kozo.state import PLACE, TAKE
 from games.registry import get_game
 from games.rng import Rng
 from sim.contacts import ContactTolerances, detect_contacts, scene_contacts, shrink_horizontal
-from sim.referees.kozo import KozoReferee
+from sim.slices.kozo.referee import KozoReferee
 from sim.statics import analyse, clear_caches
 
 GAME = get_game("kozo")

@@ -13,7 +13,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import tablesim  # noqa: E402
 from games.registry import game_names, get_game  # noqa: E402
-from tablesim.envs.codecs import CODECS  # noqa: E402
+from sim.slices.common.codecs import CODECS  # noqa: E402
 from tablesim.envs.core import EnvError, decode_observation  # noqa: E402
 
 # Kozo and Kataboom on the seeded stand-in judge (fast); the physics table is a slow case.

@@ -1,4 +1,4 @@
-"""Fixed action numberings (tablesim.envs.codecs): sizes derived by hand from the rules, every
+"""Fixed action numberings (sim.slices.common.codecs): sizes derived by hand from the rules, every
 legal move of seeded positions round-trips, distinct moves get distinct ids, one move keeps its
 id from position to position."""
 
@@ -11,7 +11,7 @@ from math import comb
 import pytest
 
 from games.registry import get_game
-from tablesim.envs.codecs import (
+from sim.slices.common.codecs import (
     CODECS,
     EnvError,
     codec_for,

@@ -1,4 +1,4 @@
-"""Observation planes (tablesim.envs.features): inside their Box, seen from the observer, the
+"""Observation planes (sim.slices.common.features): inside their Box, seen from the observer, the
 random stream hidden, and counts that can be derived from the rules by hand."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from games.kataboom import GAME, MODELS
 from games.kataboom.bots import SAFE
 from games.kataboom.geometry import orientations
 from games.kataboom.rules import count_safe
-from sim.referees.kataboom import KATABOOM_RULE, KataboomReferee
+from sim.slices.kataboom.referee import KATABOOM_RULE, KataboomReferee
 
 
 def build(number: int, settle_s: float = 1.0):

@@ -22,7 +22,7 @@ from games.log import parse_log
 from games.play import log_header, log_lines, make_seats, play_game
 from games.session import replay_log
 from sim.cli import main
-from sim.referees.kataboom import KataboomReferee
+from sim.slices.kataboom.referee import KataboomReferee
 
 EDGE_MM = 19.0
 A_X = orientations("A").index(tuple((i, 0, 0) for i in range(4)))

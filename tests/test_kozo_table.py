@@ -19,8 +19,8 @@ from games.kozo.rules import check_tower
 from games.kozo.state import CUBE, PLACE
 from games.play import make_seats, play_game
 from games.rng import derive_seed
-from sim.referees.kozo import KozoReferee, items_from_scene
 from sim.scene import load_scene
+from sim.slices.kozo.referee import KozoReferee, items_from_scene
 
 I3_X = ((0, 0, 0), (1, 0, 0), (2, 0, 0))
 MASS_3I = 700.0 * 0.0178**3 * 3  # kg, density x volume

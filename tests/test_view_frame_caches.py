@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.referees.kozo import KozoReferee
+from sim.slices.common.towers import ILLEGAL, LEGAL
+from sim.slices.kozo.referee import KozoReferee
 from sim.view.harness import Harness
-from sim.view.interact.towers import ILLEGAL, LEGAL
 from sim.view.layout import TableLayout, box_item
 
 pytest.importorskip("panda3d.core")

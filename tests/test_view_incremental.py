@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.slices.common.towers import LEGAL
 from sim.view.harness import Harness
-from sim.view.interact.towers import LEGAL
 from tests.test_view_frame_caches import _grid, _is
 from tests.test_view_golden import FRACTION_TOL, MEAN_TOL, PIXEL_TOL
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from games.kozo.geometry import piece_orientations
-from sim.referees.kozo import KozoReferee
+from sim.slices.common.towers import ILLEGAL, LEGAL, snap_half
+from sim.slices.kozo.referee import KozoReferee
 from sim.view.harness import Harness
 from sim.view.interact import BaseController, Controller, controller_for
-from sim.view.interact.towers import ILLEGAL, LEGAL, snap_half
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -174,7 +174,7 @@ def _katamino(h: Harness):  # noqa: ANN202
 
 
 def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
-    from sim.view.drawings.katamino import cell_centre
+    from sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         fam = _katamino(h)
@@ -202,7 +202,7 @@ def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
 
 
 def test_katamino_drop_off_the_board_is_refused() -> None:
-    from sim.view.drawings.katamino import cell_centre
+    from sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         c = h.app.controller
@@ -234,8 +234,8 @@ def test_katamino_hint_and_watch_the_solver_finish() -> None:
 
 
 def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_shown() -> None:
-    from sim.view.drawings.katamino import cell_centre
-    from sim.view.interact.katamino import _norm
+    from sim.slices.katamino.controller import _norm
+    from sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "duel"}, players=("human", "human"), seed=0) as h:
         c = h.app.controller
@@ -259,8 +259,8 @@ def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_show
 
 
 def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None:
-    from sim.view.drawings.katamino import cell_centre
-    from sim.view.interact.katamino import _norm
+    from sim.slices.katamino.controller import _norm
+    from sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=0) as h:
         fam = _katamino(h)

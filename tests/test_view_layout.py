@@ -117,7 +117,7 @@ def test_katoiz_stack_heights_and_discs() -> None:
     # one item per tile, one per disc
     assert len(lay.items) == sum(len(s.tiles) for s in table.stacks) + len(table.discs)
     # the 3-high stack's top tile lies two tile thicknesses up
-    from sim.view.drawings.katoiz import THICKNESS
+    from sim.slices.katoiz.drawing import THICKNESS
 
     assert lay.item("tile-2-4-2").position[2] == pytest.approx(2 * THICKNESS)
     disc = lay.item("disc-2-4")
@@ -152,7 +152,7 @@ def test_kaito_reports_every_problem() -> None:
 
 
 def test_kaito_piece_sits_on_a_tile_or_on_the_table() -> None:
-    from sim.view.drawings.kaito import KAITO_HALF, THICKNESS
+    from sim.slices.kaito.drawing import KAITO_HALF, THICKNESS
 
     ex = example_kaito()
     lay = kaito_layout(ex)  # the example's Kaito stands on an empty spot

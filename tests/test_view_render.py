@@ -165,13 +165,13 @@ def test_world_poses_move_the_falling_piece() -> None:
 
 # ---------------------------------------------------------------------------- Katoiz
 def test_katoiz_every_tile_shows_its_colour() -> None:
-    from sim.view.drawings.katoiz import COLOURS, cell_centre
+    from sim.slices.katoiz.drawing import COLOURS, cell_centre
 
     table = example_katoiz()
     size = (360, 360)
     px, view = _render(katoiz_layout(table), size, TOP, ss=2)
     discs = {d.cell: d for d in table.discs}
-    from sim.view.drawings.katoiz import DISC_COLOURS, DISC_HEIGHT
+    from sim.slices.katoiz.drawing import DISC_COLOURS, DISC_HEIGHT
 
     for stack in table.stacks:
         top = stack.tiles[-1]
@@ -187,7 +187,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
         assert _like(_at(px, p, 1), _rgb(COLOURS[top.colour]), tol=40).mean() > 0.7, stack.cell
     # a picture tile's corner is the wooden face, not the colour
     st = next(s for s in table.stacks if s.tiles[-1].size == "small")
-    from sim.view.drawings.katoiz import TILE
+    from sim.slices.katoiz.drawing import TILE
 
     corner = cell_centre(table, st.cell, len(st.tiles)) + np.array([-0.35 * TILE, 0.35 * TILE, 0])
     p = view.project(corner[None], size)[0]
@@ -196,7 +196,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
 
 # ---------------------------------------------------------------------------- Kaito
 def test_kaito_tiles_red_and_black_and_the_piece() -> None:
-    from sim.view.drawings.kaito import SIDE_COLOURS, TILE, cell_centre
+    from sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre
 
     table = example_kaito()
     size = (360, 360)
@@ -207,7 +207,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
         pix = _at(px, view.project(p[None], size)[0], 1)
         assert _like(pix, _rgb(SIDE_COLOURS[tile.colour]), tol=40, lo=0.5).mean() > 0.7, cell
     # the Kaito: its top face shows the colour that is up
-    from sim.view.drawings.kaito import KAITO_HALF
+    from sim.slices.kaito.drawing import KAITO_HALF
 
     top = cell_centre(table, table.kaito, 0) + np.array([0, 0, 2 * KAITO_HALF])
     pix = _at(px, view.project(top[None], size)[0], 1)
@@ -217,7 +217,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
 def test_kaito_symbols_are_printed() -> None:
     """Every symbol tile carries cream ink around its centre, an opening tile none; a 1-Mon and
     a 3-Mon differ there (the printed value), and so do a Katana and a Kabuto."""
-    from sim.view.drawings.kaito import TILE, cell_centre
+    from sim.slices.kaito.drawing import TILE, cell_centre
 
     kinds = {
         (0, 0): KaitoTile("red", "mon", 1),
@@ -251,7 +251,7 @@ def test_kaito_symbols_are_printed() -> None:
 # ---------------------------------------------------------------------------- Katamino
 def test_katamino_pieces_cells_and_free_board() -> None:
     from games.polycubes import get_catalogue
-    from sim.view.drawings.katamino import cell_centre
+    from sim.slices.katamino.drawing import cell_centre
 
     table = example_katamino()
     size = (480, 320)
@@ -313,7 +313,7 @@ def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
 
 def test_catego_pad_has_the_entries(catego_state) -> None:  # noqa: ANN001
     """Ink (dark blue digits) in the pad cells that hold an entry, none in empty ones."""
-    from sim.view.drawings.catego import pad_cell_centre
+    from sim.slices.catego.drawing import pad_cell_centre
 
     cfg = catego_state.config
     size = (640, 400)

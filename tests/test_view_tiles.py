@@ -33,16 +33,16 @@ def pointer(game: str, state, world, button: str = "left") -> Pointer:  # noqa: 
 
 
 def kaito_point(state, cell: int):  # noqa: ANN001
-    from sim.view.drawings.adapters import kaito_state_table
-    from sim.view.drawings.kaito import cell_centre
+    from sim.slices.common.adapters import kaito_state_table
+    from sim.slices.kaito.drawing import cell_centre
 
     on_tile = state.board[cell] is not None
     return cell_centre(kaito_state_table(state), (cell % 6, cell // 6), 1 if on_tile else 0)
 
 
 def katoiz_point(state, xy):  # noqa: ANN001
-    from sim.view.drawings.adapters import katoiz_state_table
-    from sim.view.drawings.katoiz import cell_centre
+    from sim.slices.common.adapters import katoiz_state_table
+    from sim.slices.katoiz.drawing import cell_centre
 
     table = katoiz_state_table(state)
     h = next((len(s.tiles) for s in table.stacks if tuple(s.cell) == tuple(xy)), 0)
@@ -50,7 +50,7 @@ def katoiz_point(state, xy):  # noqa: ANN001
 
 
 def catego_point(state, label: int):  # noqa: ANN001
-    from sim.view.drawings.catego import pad_cell_centre
+    from sim.slices.catego.drawing import pad_cell_centre
 
     cfg = state.config
     seat = state.turn % cfg.players
@@ -158,7 +158,7 @@ def _katoiz_path(state, move) -> list:  # noqa: ANN001
             side = SIDES[geo(state.config).sides[state.seat]]
             return [board(move.src), (side[2], side[3])]
         return [board(move.src), board(move.dst)]
-    from sim.view.drawings.adapters import _in_front, katoiz_state_table
+    from sim.slices.common.adapters import _in_front, katoiz_state_table
 
     k = state.supply.index(move.tile)
     rows = katoiz_state_table(state).rows
@@ -274,7 +274,7 @@ def test_a_click_off_the_table_changes_nothing() -> None:
 
 
 def test_hover_brightens_a_green_place_only() -> None:
-    from sim.view.interact.tiles import HOVER, TARGET
+    from sim.slices.common.tiles import HOVER, TARGET
 
     game = get_game("kaito")
     state = game.new_game(game.make_config({}, players=2), 4)

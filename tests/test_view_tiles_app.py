@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from games.core import IllegalMoveError
+from sim.slices.catego.drawing import pad_cell_centre
 from sim.view.dice import up_face
-from sim.view.drawings.catego import pad_cell_centre
 from sim.view.harness import Harness
 from sim.view.interact.tiles_app import TilesApp, app_for
 
@@ -35,8 +35,8 @@ def _kaito_opening(h: Harness):  # noqa: ANN202
     assert app.moves == [remove]
     h.settle(dt=0.2)
     place = app.game.legal_moves(app.state)[-1]
-    from sim.view.drawings.adapters import kaito_state_table
-    from sim.view.drawings.kaito import cell_centre
+    from sim.slices.common.adapters import kaito_state_table
+    from sim.slices.kaito.drawing import cell_centre
 
     gap = cell_centre(kaito_state_table(app.state), (place.to % 6, place.to // 6), 0)
     assert h.click_world(gap)

@@ -1,7 +1,7 @@
 """Kataboom (Katamino Duo's balancing game): pure rules (:mod:`games.kataboom.rules`), the
 placement geometry (:mod:`games.kataboom.geometry`), the 18 starting models
 (:mod:`games.kataboom.models`) and bots (:mod:`games.kataboom.bots`). The physics table that
-measures moves is :mod:`sim.referees.kataboom`.
+measures moves is :mod:`sim.slices.kataboom.referee`.
 """
 
 from games.kataboom.bots import BOTS, CarefulBot

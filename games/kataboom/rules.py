@@ -18,7 +18,7 @@ the structure to collapse wins. Readings are decided in ``docs/rules/kataboom.md
   the mover loses and the last player who placed a piece without a collapse wins (if nobody
   had, every other player shares the win). When the supply runs out, or the player to move
   has no legal placement in the candidate set, the last placer wins.
-- Place and nudge moves are *measured* by the physics table (:mod:`sim.referees.kataboom`)
+- Place and nudge moves are *measured* by the physics table (:mod:`sim.slices.kataboom.referee`)
   before ``apply``; with ``table=stand-in`` an unmeasured move is judged by a seeded stand-in
   (topple chance ``stand_in_risk``, or 0.9 when the piece's centre of mass lies outside its
   contact patches), for rules-only playouts.

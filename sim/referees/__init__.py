@@ -5,8 +5,8 @@ stays pure; when its ``referee_name(config)`` is set, the play loop asks the ref
 under that name (:func:`games.core.register_referee`) to *measure* each move before
 ``Game.apply`` records it. Importing this package registers every table:
 
-- ``kozo-physics``: :class:`sim.referees.kozo.KozoReferee`, one persistent seeded world per round.
-- ``kataboom-physics``: :class:`sim.referees.kataboom.KataboomReferee`, one persistent seeded world
+- ``kozo-physics``: :class:`sim.slices.kozo.referee.KozoReferee`, one persistent seeded world per round.
+- ``kataboom-physics``: :class:`sim.slices.kataboom.referee.KataboomReferee`, one persistent seeded world
   per game.
 
 Shared by both tables:
@@ -28,7 +28,7 @@ __all__ = ["FallReport", "PersistentWorld", "watch"]
 
 
 def _kozo(game: Any, config: Any, seed: int) -> Any:
-    from sim.referees.kozo import KozoReferee
+    from sim.slices.kozo.referee import KozoReferee
 
     return KozoReferee(config, seed)
 
@@ -37,7 +37,7 @@ register_referee("kozo-physics", _kozo)
 
 
 def _kataboom(game: Any, config: Any, seed: int) -> Any:
-    from sim.referees.kataboom import KataboomReferee
+    from sim.slices.kataboom.referee import KataboomReferee
 
     return KataboomReferee(config, seed)
 

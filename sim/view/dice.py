@@ -343,8 +343,8 @@ def katoiz_dice(
     roll: tuple[str, str | None], seed: int, centre: Sequence[float] = (0.2, 0.0)
 ) -> DiceRoll:
     """Katoiz's colour die (and the picture die unless ``roll[1]`` is None) thrown to show
-    ``roll`` (face names of :data:`sim.view.drawings.katoiz.COLOUR_FACES` / ``PICTURE_FACES``)."""
-    from sim.view.drawings.katoiz import (
+    ``roll`` (face names of :data:`sim.slices.katoiz.drawing.COLOUR_FACES` / ``PICTURE_FACES``)."""
+    from sim.slices.katoiz.drawing import (
         COLOUR_FACES,
         PICTURE_FACES,
         colour_die_face,

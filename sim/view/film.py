@@ -200,8 +200,8 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
 
 
 JUDGED_GAMES: dict[str, str] = {
-    "kozo": "sim.referees.kozo:KozoReferee",
-    "kataboom": "sim.referees.kataboom:KataboomReferee",
+    "kozo": "sim.slices.kozo.referee:KozoReferee",
+    "kataboom": "sim.slices.kataboom.referee:KataboomReferee",
 }
 """Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
 

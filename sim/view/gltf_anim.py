@@ -66,11 +66,11 @@ def judged_move_tracks(log: Any, number: int, *, fps: float, slow: float) -> tup
 
     state, samples = judged_move_run(log, number)
     if log.header.game == "kozo":
-        from sim.referees.kozo import KozoReferee
+        from sim.slices.kozo.referee import KozoReferee
 
         scene = KozoReferee(state.config, state.seed).tower_scene(state)
     else:
-        from sim.referees.kataboom import KataboomReferee
+        from sim.slices.kataboom.referee import KataboomReferee
 
         scene = KataboomReferee(state.config, state.seed).structure_scene(state)
     times = np.array([t for t, _ in samples])

@@ -29,8 +29,8 @@ from sim.view.layout import Floats
 if TYPE_CHECKING:
     from games.katamino.solo import KataminoSolo
     from games.kozo.rules import Kozo
-    from sim.view.interact.katamino import KataminoController
-    from sim.view.interact.towers import KozoController
+    from sim.slices.common.towers import KozoController
+    from sim.slices.katamino.controller import KataminoController
 
 __all__ = ["Harness"]
 
@@ -240,7 +240,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
         h.key("h")
         name = katamino_ctl.loose()[0]
         h.click_item(f"piece-{name}")
-        from sim.view.drawings.katamino import cell_centre
+        from sim.slices.katamino.drawing import cell_centre
 
         h.hover_world(cell_centre(katamino_ctl.table(), (1, 2)))
         shot(h, "katamino")

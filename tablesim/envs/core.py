@@ -2,13 +2,13 @@
 observations and pictures.
 
 Actions. Each game has a fixed ``Discrete(N)`` action space per config in which action ``k``
-always names the same move (:mod:`tablesim.envs.codecs`: ``encode(move)``,
+always names the same move (:mod:`sim.slices.common.codecs`: ``encode(move)``,
 ``decode(k, state)``); the action mask marks the legal ones. ``info["legal_moves"]`` gives the
 legal moves' texts, ``info["legal_actions"]`` their ids in the same order; ``action_of(text)``
 translates a typed move.
 
 Observations (``observation=``). ``"planes"`` (default): the game's feature planes seen from
-the observing seat (:mod:`tablesim.envs.features`, tabled in ``docs/envs.md``). ``"json"``: the
+the observing seat (:mod:`sim.slices.common.features`, tabled in ``docs/envs.md``). ``"json"``: the
 state's canonical JSON without its random stream (``rng``: the future dice would otherwise be
 visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (:data:`OBS_BYTES`);
 ``decode_observation`` reads it back. Every seat sees the same public table (these games
@@ -24,8 +24,8 @@ from typing import Any, overload
 import numpy as np
 
 from games.core import canonical_json, make_referee
-from tablesim.envs.codecs import ActionCodec, EnvError, codec_for
-from tablesim.envs.features import Features, features_for
+from sim.slices.common.codecs import ActionCodec, EnvError, codec_for
+from sim.slices.common.features import Features, features_for
 
 __all__ = ["EnvError", "Match", "OBSERVATIONS", "OBS_BYTES", "agent_name", "decode_observation"]
 
@@ -141,7 +141,7 @@ class Match:
         if len(self._by_id) != len(ids):
             raise EnvError(
                 f"{self.game.name}: two legal moves share an action id in this position "
-                "(tablesim.envs.codecs); please report it"
+                "(sim.slices.common.codecs); please report it"
             )
         self._ids = np.asarray(ids, dtype=np.int64)
 

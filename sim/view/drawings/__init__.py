@@ -18,10 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sim.view.drawings.catego import catego_layout
-from sim.view.drawings.kaito import KaitoTable, KaitoTile, kaito_layout
-from sim.view.drawings.katamino import KataminoPlacement, KataminoTable, katamino_layout
-from sim.view.drawings.katoiz import KatoizDisc, KatoizStack, KatoizTable, KatoizTile, katoiz_layout
+from sim.slices.catego.drawing import catego_layout
+from sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
+from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable, katamino_layout
+from sim.slices.katoiz.drawing import (
+    KatoizDisc,
+    KatoizStack,
+    KatoizTable,
+    KatoizTile,
+    katoiz_layout,
+)
 from sim.view.drawings.scene import scene_layout
 from sim.view.layout import TableLayout
 
@@ -45,10 +51,10 @@ __all__ = [
 
 
 def _lazy(name: str) -> Callable[[Any], TableLayout]:
-    """An adapter of :mod:`sim.view.drawings.adapters`, imported when first used."""
+    """An adapter of :mod:`sim.slices.common.adapters`, imported when first used."""
 
     def adapter(state: Any) -> TableLayout:
-        from sim.view.drawings import adapters
+        from sim.slices.common import adapters
 
         return getattr(adapters, name)(state)
 

@@ -5,9 +5,9 @@ same seed always gives the same table): used for the README screenshots, the gol
 from __future__ import annotations
 
 from games.rng import Rng
-from sim.view.drawings.kaito import KaitoTable, KaitoTile
-from sim.view.drawings.katamino import KataminoPlacement, KataminoTable
-from sim.view.drawings.katoiz import COLOURS, KatoizDisc, KatoizStack, KatoizTable, KatoizTile
+from sim.slices.kaito.drawing import KaitoTable, KaitoTile
+from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
+from sim.slices.katoiz.drawing import COLOURS, KatoizDisc, KatoizStack, KatoizTable, KatoizTile
 
 __all__ = ["example_kaito", "example_katamino", "example_katoiz", "katoiz_tiles", "kaito_tiles"]
 

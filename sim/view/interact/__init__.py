@@ -183,9 +183,9 @@ ControllerFactory = Callable[[], Controller]
 _CONTROLLERS: dict[str, ControllerFactory] = {}
 
 CONTROLLER_MODULES: tuple[str, ...] = (
-    "sim.view.interact.towers",
-    "sim.view.interact.katamino",
-    "sim.view.interact.tiles",
+    "sim.slices.common.towers",
+    "sim.slices.katamino.controller",
+    "sim.slices.common.tiles",
     "sim.view.interact.dice",
 )
 """Modules that register controllers when imported (a missing one is skipped)."""

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
+from sim.slices.common.towers import ILLEGAL, LEGAL, SELECTED
 from sim.view.interact import BaseController, Pointer, register_controller
-from sim.view.interact.towers import ILLEGAL, LEGAL, SELECTED
 from sim.view.layout import Item, polycube_item
 
 __all__ = ["HINT", "KataminoController"]
@@ -107,7 +107,7 @@ class KataminoController(BaseController):
 
     def table(self) -> Any:
         """The :class:`KataminoTable` drawn for the state."""
-        from sim.view.drawings.adapters import katamino_state_table
+        from sim.slices.common.adapters import katamino_state_table
 
         return katamino_state_table(self.state)
 
@@ -134,7 +134,7 @@ class KataminoController(BaseController):
         self._refresh()
 
     def _cell_at(self, p: Pointer) -> tuple[int, int] | None:
-        from sim.view.drawings.katamino import BOARD_THICKNESS, _edge, board_origin
+        from sim.slices.katamino.drawing import BOARD_THICKNESS, _edge, board_origin
 
         xy = p.on_plane(BOARD_THICKNESS)
         if xy is None:
@@ -287,7 +287,7 @@ class KataminoController(BaseController):
 
     # ---- drawing ----
     def _ghost(self, item_id: str, name: str, cells: Sequence[Cell], colour: Any) -> Item:
-        from sim.view.drawings.katamino import _edge, board_origin
+        from sim.slices.katamino.drawing import _edge, board_origin
 
         board = np.asarray([self.to_board(c) for c in cells])
         lo = board.min(axis=0)

@@ -180,7 +180,7 @@ class StapeltorenFeatures(Features):
         self.high[1:9] = config.supply
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from tablesim.envs.codecs import tile_kind
+        from sim.slices.common.codecs import tile_kind
 
         out = np.zeros(self.shape, F32)
         for t in state.supply:
@@ -427,7 +427,7 @@ class KataboomFeatures(Features):
     LAYERS = 16
 
     def __init__(self, game: Any, config: Any, codec: Any) -> None:
-        from tablesim.envs.codecs import KATABOOM_HALF
+        from sim.slices.common.codecs import KATABOOM_HALF
 
         self.half = KATABOOM_HALF
         self.pieces = codec.pieces

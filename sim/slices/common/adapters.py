@@ -10,8 +10,8 @@ it. When a game's state format changes, this is the one place to follow it (the 
   seat, each player's taken tiles as a pile in front of them; Stapeltje-four: stacks and home
   stacks; Stapeltoren: the face-up supply and each player's stacks), with the dice;
 - ``kozo``: :class:`games.kozo.state.KozoState` -> the settled tower as a scene (the physics
-  table's :meth:`sim.referees.kozo.KozoReferee.tower_scene`), pieces in their catalogue colours;
-- ``kataboom``: the settled structure (:meth:`sim.referees.kataboom.KataboomReferee.structure_scene`);
+  table's :meth:`sim.slices.kozo.referee.KozoReferee.tower_scene`), pieces in their catalogue colours;
+- ``kataboom``: the settled structure (:meth:`sim.slices.kataboom.referee.KataboomReferee.structure_scene`);
 - ``katamino``: the duel modes' :class:`games.katamino.duel.DuelState` and the solo modes'
   :class:`games.katamino.solo.SoloState` -> :class:`KataminoTable`.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.view.drawings.kaito import KaitoTable, KaitoTile, kaito_layout
-from sim.view.drawings.katoiz import (
+from sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
+from sim.slices.katoiz.drawing import (
     DISC_COLOURS,
     KatoizDisc,
     KatoizStack,
@@ -154,7 +154,7 @@ def kozo_state_layout(state: Any) -> TableLayout:
     from dataclasses import replace
 
     from games.polycubes import get_catalogue
-    from sim.referees.kozo import KozoReferee
+    from sim.slices.kozo.referee import KozoReferee
     from sim.view.drawings.scene import scene_layout
 
     scene = KozoReferee(state.config, state.seed).tower_scene(state)
@@ -183,7 +183,7 @@ def katamino_state_table(state: Any) -> Any:
     board at the player's end, layer z up. Pieces not placed yet lie on the player's side.
     """
     from games.katamino.duel import DUEL_GAME
-    from sim.view.drawings.katamino import KataminoPlacement, KataminoTable
+    from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
 
     kind = type(state).__name__
     if kind == "SoloState":
@@ -212,7 +212,7 @@ def _katamino_solo_table(state: Any) -> Any:
     """A solo puzzle: a flat 5-row target up to 12 wide on the board with the slider at its
     width; any other target (pictures, 3-D boxes) on a board cut to the target's extent."""
     from games.katamino.solo import SOLO_GAME
-    from sim.view.drawings.katamino import KataminoPlacement, KataminoTable
+    from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
 
     target = SOLO_GAME.stage_target(state)
     ex, ey, ez = target.extent
@@ -228,7 +228,7 @@ def _katamino_solo_table(state: Any) -> Any:
 
 def katamino_state_layout(state: Any) -> TableLayout:
     """The table of a Katamino duel state."""
-    from sim.view.drawings.katamino import katamino_layout
+    from sim.slices.katamino.drawing import katamino_layout
 
     return katamino_layout(katamino_state_table(state))
 
@@ -257,7 +257,7 @@ def kataboom_state_layout(state: Any) -> TableLayout:
     """The settled structure of a Kataboom state, as its physics table builds it."""
     from dataclasses import replace
 
-    from sim.referees.kataboom import KataboomReferee
+    from sim.slices.kataboom.referee import KataboomReferee
     from sim.view.drawings.scene import scene_layout
 
     scene = KataboomReferee(state.config, state.seed).structure_scene(state)

@@ -31,7 +31,7 @@ from games.core import GameError
 from sim.view.interact import BaseController, Pointer, register_controller
 
 if TYPE_CHECKING:
-    from sim.referees.kozo import KozoReferee
+    from sim.slices.kozo.referee import KozoReferee
 from sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
@@ -337,7 +337,7 @@ class KozoController(TowerController):
     def frame(self) -> tuple[np.ndarray, float]:
         """The physics table's grid origin and cube edge."""
         if self._table is None:
-            from sim.referees.kozo import KozoReferee
+            from sim.slices.kozo.referee import KozoReferee
 
             self._table = KozoReferee(self.state.config, self.state.seed)
         return np.asarray(self._table.origin, float), float(self._table.edge)

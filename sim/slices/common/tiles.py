@@ -287,7 +287,7 @@ class KaitoController(PathController):
 
     def locate(self, p: Pointer) -> Loc | None:
         """The Kaito, a grid tile, or the grid cell under the pointer."""
-        from sim.view.drawings.kaito import GAP, THICKNESS, TILE
+        from sim.slices.kaito.drawing import GAP, THICKNESS, TILE
 
         if p.item in ("kaito", "kaito-under"):
             return ("kaito",)
@@ -322,13 +322,13 @@ class KaitoController(PathController):
         return Move(kind, (index,))
 
     def _table(self) -> Any:
-        from sim.view.drawings.adapters import kaito_state_table
+        from sim.slices.common.adapters import kaito_state_table
 
         return kaito_state_table(self.state)
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """On top of the tile (or the gap) at ``loc``."""
-        from sim.view.drawings.kaito import KAITO_HALF, cell_centre
+        from sim.slices.kaito.drawing import KAITO_HALF, cell_centre
 
         if loc == ("kaito",):
             k = self.state.kaito
@@ -363,7 +363,7 @@ class KatoizController(PathController):
     the first round: a tile); ``p`` passes where passing is legal."""
 
     def _table(self) -> Any:
-        from sim.view.drawings.adapters import katoiz_state_table
+        from sim.slices.common.adapters import katoiz_state_table
 
         return katoiz_state_table(self.state)
 
@@ -383,7 +383,7 @@ class KatoizController(PathController):
         return [(k % 6, k // 6) for k, t in enumerate(self.state.supply) if TILE_CODES[t] == code]
 
     def _own_stack(self, k: int) -> Loc:
-        from sim.view.drawings.adapters import _in_front
+        from sim.slices.common.adapters import _in_front
 
         return _in_front(self.state.seat, k, self._table().rows)
 
@@ -423,7 +423,7 @@ class KatoizController(PathController):
     def locate(self, p: Pointer) -> Loc | None:
         """The grid cell (stacks around the grid included) under the pointer: the item hit,
         else the highest stack top the ray meets, else the table cell."""
-        from sim.view.drawings.katoiz import GAP, THICKNESS, TILE
+        from sim.slices.katoiz.drawing import GAP, THICKNESS, TILE
 
         cell = _item_cell(p.item)
         if cell is not None:
@@ -483,7 +483,7 @@ class KatoizController(PathController):
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """On top of the stack at ``loc`` (on the table where there is none)."""
-        from sim.view.drawings.katoiz import cell_centre
+        from sim.slices.katoiz.drawing import cell_centre
 
         if loc == PASS:
             return None
@@ -519,7 +519,7 @@ class CategoController(PathController):
 
     def locate(self, p: Pointer) -> Loc | None:
         """The pad column under the pointer (anywhere on the pad's height)."""
-        from sim.view.drawings.catego import PAD_THICKNESS, PAD_WIDTH, ROW_HEIGHT, _geometry
+        from sim.slices.catego.drawing import PAD_THICKNESS, PAD_WIDTH, ROW_HEIGHT, _geometry
 
         cfg = self.state.config
         xy = p.point[:2] if p.item == "pad" and p.point is not None else p.on_plane(PAD_THICKNESS)
@@ -548,7 +548,7 @@ class CategoController(PathController):
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """In the current player's cell of the column, near its lower edge."""
-        from sim.view.drawings.catego import ROW_HEIGHT, pad_cell_centre
+        from sim.slices.catego.drawing import ROW_HEIGHT, pad_cell_centre
 
         cfg = self.state.config
         seat = self.game.current_player(self.state)

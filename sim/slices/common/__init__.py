@@ -1,0 +1,1 @@
+"""What several games' slices share (split per game in a later step)."""

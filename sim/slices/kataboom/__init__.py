@@ -1,0 +1,1 @@
+"""The kataboom slice: its adapters to the physics, the view and the environments."""

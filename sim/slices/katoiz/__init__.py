@@ -1,0 +1,1 @@
+"""The katoiz slice: its adapters to the physics, the view and the environments."""

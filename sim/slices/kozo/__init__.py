@@ -1,0 +1,1 @@
+"""The kozo slice: its adapters to the physics, the view and the environments."""
