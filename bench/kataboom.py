@@ -31,7 +31,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import sim.referees  # noqa: E402,F401  (registers kataboom-physics)
 from games.kataboom import GAME, CarefulBot  # noqa: E402
 from games.kataboom.rules import _candidates  # noqa: E402
 from games.play import make_seats, play_game  # noqa: E402

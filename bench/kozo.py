@@ -37,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import sim.referees  # noqa: E402,F401  (registers kozo-physics)
 import sim.verdict as verdict_mod  # noqa: E402
 from games.kozo import GAME, CarefulBot  # noqa: E402
 from games.play import make_seats, play_game, wilson_interval  # noqa: E402

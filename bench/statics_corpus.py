@@ -38,7 +38,6 @@ Call = tuple[Any, Any, dict[str, Any]]
 
 def game_calls(seeds: int) -> list[Call]:
     """The shipped scenes (with and without clearance) and seeded Kozo games' towers."""
-    import sim.referees  # noqa: F401  (registers kozo-physics)
     from games.kozo.state import PLACE, TAKE
     from games.registry import get_game
     from games.rng import Rng

@@ -322,8 +322,8 @@ class Referee(ABC):
     choice and ``apply``. Logs keep the intended move's text; replay measures it again, so a
     referee must be deterministic given the game seed and the moves so far (it may cache a
     world between calls and rebuild it from ``state`` when asked about another position).
-    Referees are registered by name (:func:`register_referee`) by the layer that owns the
-    physics (``sim.referees``), so ``games`` never imports it.
+    Each game's spec names its referees' factories by ``"module:attr"`` string
+    (:mod:`games.registry`), imported when first asked for, so ``games`` never imports them.
     """
 
     @abstractmethod
@@ -341,22 +341,15 @@ class Referee(ABC):
 
 
 RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
-_REFEREES: dict[str, RefereeFactory] = {}
-
-
-def register_referee(name: str, factory: RefereeFactory) -> None:
-    """Make ``factory(game, config, seed) -> Referee`` available under ``name``."""
-    _REFEREES[name] = factory
 
 
 def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -> Referee:
-    """A new referee ``name`` for one game (ConfigError when no layer registered it)."""
-    if name not in _REFEREES:
-        raise ConfigError(
-            f"{game.name}: moves must be measured by the referee {name!r}, which is not "
-            "loaded (import sim.referees, as `tablesim play` does)"
-        )
-    return _REFEREES[name](game, config, seed)
+    """A new referee ``name`` for one game: the factory its game spec declares
+    (:class:`games.registry.GameSpec`, ``referees``), ConfigError when it declares none."""
+    from games import registry  # the registry imports this module
+
+    referee: Referee = registry.referee_factory(name, game.name)(game, config, seed)
+    return referee
 
 
 # ---- state JSON readers ------------------------------------------------------------------

@@ -1,42 +1,163 @@
-"""The registry of games and bots.
+"""The registry of games: one typed :class:`GameSpec` per game, the only place a game is named.
 
-Games are registered by module path so ``import games`` stays light: a game module exports
-``GAME`` (its :class:`games.core.Game`) and ``BOTS`` (a mapping of bot name to Bot class).
-Every game also gets the generic bots of :mod:`games.bots` (``random``).
-To add a game: write ``games/<name>.py`` and add one line to ``GAME_MODULES``.
+A spec says where everything of one game lives: its rules (the :class:`games.core.Game`), its
+bots, the referees that measure its moves (physics tables), its drawing (state ->
+``TableLayout``), its window controller, its action codec and observation features (and the
+size of its JSON observation). Every part is a *reference*: either the object itself or a
+``"module:attr"`` string imported when first used, so ``import games`` stays light and the
+rules layer never imports the physics, the view or the environments (a string is not an
+import: only the layer that asks for a drawing or a referee loads it).
+
+The built-in games are declared below (:data:`BUILTIN`); their adapters live in
+``sim/slices/<game>/`` (``docs/architecture.md``). Adding a game, at run time or here: one
+:func:`register_game` call with its spec, and the command line (``play``, ``list``,
+``balance``), the window and ``tablesim.env`` find it.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import Bot, ConfigError, Game
 
-GAME_MODULES: dict[str, str] = {
-    "catego": "games.catego",
-    "kaito": "games.kaito",
-    "kataboom": "games.kataboom",
-    "katamino": "games.katamino.game",
-    "katoiz": "games.katoiz",
-    "kozo": "games.kozo",
-}
+Ref = Any
+"""A ``"module:attr"`` string (imported when first used) or the object itself."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything one game brings, declared once.
+
+    ``rules``: its :class:`games.core.Game`; ``bots``: a mapping of bot name -> Bot class (the
+    generic bots of :mod:`games.bots` are added); ``referees``: referee name (the rules'
+    ``referee_name(config)``) -> factory ``(game, config, seed) -> Referee``; ``drawing``:
+    ``state -> sim.view.layout.TableLayout``; ``controller``: ``() -> Controller`` of the
+    window (:mod:`sim.view.interact`); ``codec``: ``config -> ActionCodec`` (fixed action
+    ids); ``features``: ``(game, config, codec) -> Features`` (observation planes);
+    ``obs_bytes``: the length of the JSON observation. Parts a game lacks stay None.
+    """
+
+    name: str
+    rules: Ref
+    bots: Ref = None
+    referees: Mapping[str, Ref] = field(default_factory=dict)
+    drawing: Ref = None
+    controller: Ref = None
+    codec: Ref = None
+    features: Ref = None
+    obs_bytes: int = 4096
+
+    def part(self, kind: str) -> Any:
+        """The object of part ``kind`` (``"rules"``, ``"drawing"``...), imported if named by
+        string; None when the game has no such part."""
+        return load(getattr(self, kind))
+
+    def referee_factory(self, name: str) -> Callable[..., Any] | None:
+        """The factory of referee ``name`` of this game (None: not one of its referees)."""
+        ref = self.referees.get(name)
+        return None if ref is None else load(ref)
+
+
+def load(ref: Ref) -> Any:
+    """The object a reference names (``"module:attr"`` imported; anything else as it is)."""
+    if isinstance(ref, str):
+        module, _, attr = ref.partition(":")
+        obj: Any = importlib.import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+        return obj
+    return ref
+
+
+def _slice(game: str, part: str) -> str:
+    return f"sim.slices.{game}:{part}"
+
+
+BUILTIN: tuple[GameSpec, ...] = (
+    GameSpec(
+        name="catego", rules="games.catego:GAME", bots="games.catego:BOTS",
+        drawing="sim.slices.catego.drawing:catego_layout",
+        controller="sim.slices.common.tiles:CategoController",
+        codec="sim.slices.common.codecs:CategoCodec",
+        features="sim.slices.common.features:CategoFeatures", obs_bytes=4096,
+    ),
+    GameSpec(
+        name="kaito", rules="games.kaito:GAME", bots="games.kaito:BOTS",
+        drawing="sim.slices.common.adapters:kaito_state_layout",
+        controller="sim.slices.common.tiles:KaitoController",
+        codec="sim.slices.common.codecs:KaitoCodec",
+        features="sim.slices.common.features:KaitoFeatures", obs_bytes=4096,
+    ),
+    GameSpec(
+        name="kataboom", rules="games.kataboom:GAME", bots="games.kataboom:BOTS",
+        referees={"kataboom-physics": _slice("kataboom", "referee_factory")},
+        drawing="sim.slices.common.adapters:kataboom_state_layout",
+        controller="sim.slices.common.towers:KataboomController",
+        codec="sim.slices.common.codecs:KataboomCodec",
+        features="sim.slices.common.features:KataboomFeatures", obs_bytes=16384,
+    ),
+    GameSpec(
+        name="katamino", rules="games.katamino.game:GAME", bots="games.katamino.game:BOTS",
+        drawing="sim.slices.common.adapters:katamino_state_layout",
+        controller="sim.slices.katamino.controller:KataminoController",
+        codec="sim.slices.common.codecs:KataminoCodec",
+        features="sim.slices.common.features:KataminoFeatures", obs_bytes=16384,
+    ),
+    GameSpec(
+        name="katoiz", rules="games.katoiz:GAME", bots="games.katoiz:BOTS",
+        drawing="sim.slices.common.adapters:katoiz_state_layout",
+        controller="sim.slices.common.tiles:KatoizController",
+        codec="sim.slices.common.codecs:KatoizCodec",
+        features="sim.slices.common.features:_katoiz", obs_bytes=16384,
+    ),
+    GameSpec(
+        name="kozo", rules="games.kozo:GAME", bots="games.kozo:BOTS",
+        referees={"kozo-physics": _slice("kozo", "referee_factory")},
+        drawing="sim.slices.common.adapters:kozo_state_layout",
+        controller="sim.slices.common.towers:KozoController",
+        codec="sim.slices.common.codecs:KozoCodec",
+        features="sim.slices.common.features:KozoFeatures", obs_bytes=16384,
+    ),
+)  # fmt: skip
+"""The shipped games, one spec each."""
+
+_SPECS: dict[str, GameSpec] = {spec.name: spec for spec in BUILTIN}
+
+
+def register_game(spec: GameSpec, *, replace: bool = False) -> None:
+    """Add a game (ConfigError when the name is taken, unless ``replace``)."""
+    if not isinstance(spec, GameSpec):
+        raise ConfigError(f"register_game needs a GameSpec, got {type(spec).__name__}")
+    if spec.name in _SPECS and not replace:
+        raise ConfigError(f"a game named {spec.name!r} is already registered")
+    _SPECS[spec.name] = spec
+
+
+def unregister_game(name: str) -> None:
+    """Remove the game ``name`` (a run-time registration; nothing if unknown)."""
+    _SPECS.pop(name, None)
 
 
 def game_names() -> list[str]:
     """Names of every registered game, sorted."""
-    return sorted(GAME_MODULES)
+    return sorted(_SPECS)
 
 
-def _module(name: str) -> Any:
-    if name not in GAME_MODULES:
+def game_spec(name: str) -> GameSpec:
+    """The spec registered under ``name`` (ConfigError naming the games if unknown)."""
+    spec = _SPECS.get(name)
+    if spec is None:
         raise ConfigError(f"unknown game {name!r} (registered: {', '.join(game_names())})")
-    return importlib.import_module(GAME_MODULES[name])
+    return spec
 
 
 def get_game(name: str) -> Game[Any, Any, Any]:
     """The Game object registered under ``name`` (ConfigError if unknown)."""
-    return _module(name).GAME
+    game: Game[Any, Any, Any] = game_spec(name).part("rules")
+    return game
 
 
 def bot_classes(game_name: str) -> dict[str, type[Bot]]:
@@ -44,7 +165,7 @@ def bot_classes(game_name: str) -> dict[str, type[Bot]]:
     from games.bots import GENERIC_BOTS
 
     out: dict[str, type[Bot]] = dict(GENERIC_BOTS)
-    out.update(getattr(_module(game_name), "BOTS", {}))
+    out.update(game_spec(game_name).part("bots") or {})
     return out
 
 
@@ -57,3 +178,17 @@ def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None
             f"{', '.join(sorted(classes))})"
         )
     return classes[bot_name](get_game(game_name), seed, budget)
+
+
+def referee_factory(name: str, game_name: str) -> Callable[..., Any]:
+    """The factory of referee ``name`` for the game ``game_name`` (ConfigError when that game's
+    spec declares no such referee)."""
+    spec = game_spec(game_name)
+    factory = spec.referee_factory(name)
+    if factory is None:
+        known = ", ".join(sorted(spec.referees)) or "none"
+        raise ConfigError(
+            f"{game_name}: moves must be measured by the referee {name!r}, which its game spec "
+            f"does not declare (declared: {known})"
+        )
+    return factory

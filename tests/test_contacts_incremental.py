@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import sim.contacts as contacts
-import sim.referees  # noqa: F401  (registers kozo-physics)
 from games.kozo.state import PLACE, TAKE
 from games.registry import get_game
 from games.rng import Rng

@@ -11,13 +11,8 @@ from math import comb
 import pytest
 
 from games.registry import get_game
-from sim.slices.common.codecs import (
-    CODECS,
-    EnvError,
-    codec_for,
-    kaito_trades,
-    katamino_replacements,
-)
+from sim.slices.common.codecs import EnvError, kaito_trades, katamino_replacements
+from tablesim.envs.core import codec_for
 
 # Orientations under the 24 proper rotations of the cube: 24 / |the piece's rotation group|.
 # A flat piece that is not a line keeps in 3D exactly its 2D symmetries (a mirror in the plane is
@@ -51,9 +46,9 @@ def _codec(game: str, players: int = 2, **opts):
 
 
 def test_every_game_has_a_codec() -> None:
-    from games.registry import game_names
+    from games.registry import game_names, game_spec
 
-    assert sorted(CODECS) == game_names()
+    assert [n for n in game_names() if game_spec(n).part("codec") is None] == []
 
 
 def test_catego_size() -> None:

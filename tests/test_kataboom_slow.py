@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import sim.referees  # noqa: F401  (registers kataboom-physics)
 from games.kataboom import GAME
 from games.log import parse_log
 from games.play import log_header, log_lines, make_seats, play_game

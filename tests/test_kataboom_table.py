@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-import sim.referees  # noqa: F401  (registers kataboom-physics)
 from games.core import IllegalMoveError
 from games.kataboom import GAME, KataboomMove
 from games.kataboom.geometry import orientations

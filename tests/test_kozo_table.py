@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-import sim.referees  # noqa: F401  (registers kozo-physics)
 from games.kozo import GAME, KozoMove, KozoState
 from games.kozo.geometry import piece_orientations
 from games.kozo.rules import check_tower

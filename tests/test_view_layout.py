@@ -166,7 +166,7 @@ def test_kaito_piece_sits_on_a_tile_or_on_the_table() -> None:
 
 
 def test_state_adapter_point_names_what_is_drawn() -> None:
-    with pytest.raises(ValueError, match=r"drawn: catego, .*kozo\); add an adapter"):
+    with pytest.raises(ValueError, match=r"drawn: catego, .*kozo\); give its GameSpec a drawing"):
         layout_for_state("chess", object())
 
 

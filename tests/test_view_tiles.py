@@ -17,7 +17,7 @@ from games.core import IllegalMoveError
 from games.registry import get_game
 from games.rng import Rng
 from sim.view.camera import camera_for_scene, pixel_ray
-from sim.view.drawings import STATE_ADAPTERS
+from sim.view.drawings import layout_for_state
 from sim.view.interact import Pointer, controller_for
 
 SIZE = (960, 540)
@@ -25,7 +25,7 @@ SIZE = (960, 540)
 
 def pointer(game: str, state, world, button: str = "left") -> Pointer:  # noqa: ANN001
     """A click at the pixel where world point ``world`` is drawn on ``state``'s table."""
-    layout = STATE_ADAPTERS[game](state)
+    layout = layout_for_state(game, state)
     view = camera_for_scene(layout.camera, layout.points(), SIZE[0] / SIZE[1])
     px = view.project(np.array([world], dtype=float), SIZE)[0]
     o, d = pixel_ray(view, SIZE, float(px[0]), float(px[1]))

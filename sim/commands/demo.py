@@ -143,7 +143,6 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
     to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
     seed, move texts)."""
-    import sim.referees  # noqa: F401  (registers the physics referees)
     from games.play import log_header, log_lines
     from sim.cli import version
     from sim.commands._common import atomic_write_text

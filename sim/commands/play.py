@@ -43,7 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; exit 0 when it finished."""
-    import sim.referees  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
 
     game = get_game(args.game)
     roles = parse_players(args.players)

@@ -80,7 +80,6 @@ def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple
     recorded field checked) up to move ``at``, or through the result line when ``whole``.
     UsageError for ``at`` out of range; LogDivergedError naming the first divergence.
     """
-    import sim.referees  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
     from games.session import replay_log
 
     log = read_game_log(ref)

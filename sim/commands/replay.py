@@ -22,7 +22,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the log; print the outcome."""
-    import sim.referees  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
 
     report = replay_log(read_log_file(args.log))
     print(("reproduced: " if report.ok else "diverged: ") + report.message)

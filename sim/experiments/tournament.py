@@ -137,8 +137,6 @@ class TournamentJob:
     def run(self, index: int) -> dict[str, Any]:
         """Play game ``index`` and return its row."""
         game = get_game(self.game_name)
-        if game.referee_name(self.config) is not None:
-            import sim.referees  # noqa: F401  (registers the physics referees, e.g. kozo-physics)
         order = self.seating(index)
         roles = [self.players[j] for j in order]
         gseed = self.game_seed(index)

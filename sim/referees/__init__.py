@@ -1,15 +1,6 @@
-"""Physics tables: the referees that turn intended moves into measured moves.
-
-This is where physics meets rules (``docs/rules/kozo.md``, "The table"). A game in ``games/``
-stays pure; when its ``referee_name(config)`` is set, the play loop asks the referee registered
-under that name (:func:`games.core.register_referee`) to *measure* each move before
-``Game.apply`` records it. Importing this package registers every table:
-
-- ``kozo-physics``: :class:`sim.slices.kozo.referee.KozoReferee`, one persistent seeded world per round.
-- ``kataboom-physics``: :class:`sim.slices.kataboom.referee.KataboomReferee`, one persistent seeded world
-  per game.
-
-Shared by both tables:
+"""What the physics tables share (the tables themselves are per game:
+:mod:`sim.slices.kozo.referee`, :mod:`sim.slices.kataboom.referee`, found through each game's
+spec in :mod:`games.registry`; importing this package registers nothing).
 
 - :class:`PersistentWorld`, a :class:`sim.world.World` that pieces can be added to (and removed
   from) while it keeps running, with per-move baselines for the topple rule;
@@ -19,27 +10,6 @@ Shared by both tables:
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.core import register_referee
 from sim.referees.persistent_world import FallReport, PersistentWorld, watch
 
 __all__ = ["FallReport", "PersistentWorld", "watch"]
-
-
-def _kozo(game: Any, config: Any, seed: int) -> Any:
-    from sim.slices.kozo.referee import KozoReferee
-
-    return KozoReferee(config, seed)
-
-
-register_referee("kozo-physics", _kozo)
-
-
-def _kataboom(game: Any, config: Any, seed: int) -> Any:
-    from sim.slices.kataboom.referee import KataboomReferee
-
-    return KataboomReferee(config, seed)
-
-
-register_referee("kataboom-physics", _kataboom)

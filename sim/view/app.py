@@ -264,7 +264,6 @@ class WindowApp:
         budget: int | None = None,
         controller: Controller | None = None,
     ) -> None:
-        import sim.referees  # noqa: F401  (registers the physics referees)
         from games.session import Session
         from sim.view.renderer import Renderer
 

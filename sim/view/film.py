@@ -220,7 +220,6 @@ def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[
     the move passes no table time (``take``) or ``number`` is out of range.
     """
 
-    import sim.referees  # noqa: F401  (registers the physics referees)
     from games.session import Session
 
     game_name = log.header.game

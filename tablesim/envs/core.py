@@ -10,7 +10,7 @@ translates a typed move.
 Observations (``observation=``). ``"planes"`` (default): the game's feature planes seen from
 the observing seat (:mod:`sim.slices.common.features`, tabled in ``docs/envs.md``). ``"json"``: the
 state's canonical JSON without its random stream (``rng``: the future dice would otherwise be
-visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (:data:`OBS_BYTES`);
+visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (the ``obs_bytes`` of the game's :class:`games.registry.GameSpec`);
 ``decode_observation`` reads it back. Every seat sees the same public table (these games
 have no hidden hands).
 """
@@ -24,20 +24,31 @@ from typing import Any, overload
 import numpy as np
 
 from games.core import canonical_json, make_referee
-from sim.slices.common.codecs import ActionCodec, EnvError, codec_for
-from sim.slices.common.features import Features, features_for
+from games.registry import game_names, game_spec
+from sim.slices.common.codecs import ActionCodec, EnvError
+from sim.slices.common.features import Features
 
-__all__ = ["EnvError", "Match", "OBSERVATIONS", "OBS_BYTES", "agent_name", "decode_observation"]
+__all__ = ["EnvError", "Match", "OBSERVATIONS", "codec_for", "agent_name", "decode_observation"]
 
 OBSERVATIONS = ("planes", "json")
-OBS_BYTES: dict[str, int] = {
-    "catego": 4096,
-    "kaito": 4096,
-    "katoiz": 16384,
-    "katamino": 16384,
-    "kozo": 16384,
-    "kataboom": 16384,
-}
+
+
+def _part(game_name: str, kind: str) -> Any:
+    """The ``codec`` or ``features`` of a game's spec (EnvError when it has none)."""
+    part = game_spec(game_name).part(kind)
+    if part is None:
+        have = [n for n in game_names() if getattr(game_spec(n), kind) is not None]
+        raise EnvError(
+            f"no {'action codec' if kind == 'codec' else 'observation features'} for game "
+            f"{game_name!r} (games: {', '.join(have)}); give its GameSpec one (games.registry)"
+        )
+    return part
+
+
+def codec_for(game_name: str, config: Any) -> ActionCodec:
+    """The action codec of the registered game ``game_name`` under ``config``."""
+    codec: ActionCodec = _part(game_name, "codec")(config)
+    return codec
 
 
 def agent_name(seat: int) -> str:
@@ -100,7 +111,6 @@ class Match:
     def __init__(
         self, game_name: str, options: dict[str, Any], observation: str = "planes"
     ) -> None:
-        import sim.referees  # noqa: F401  (registers the physics referees)
         from games.registry import get_game
 
         if observation not in OBSERVATIONS:
@@ -114,8 +124,10 @@ class Match:
         self.codec: ActionCodec = codec_for(self.game.name, self.config)
         self.n_actions = self.codec.n
         self.observation_kind = observation
-        self.features: Features = features_for(self.game, self.config, self.codec)
-        self.obs_bytes = OBS_BYTES[self.game.name]
+        self.features: Features = _part(self.game.name, "features")(
+            self.game, self.config, self.codec
+        )
+        self.obs_bytes = game_spec(self.game.name).obs_bytes
         self.state: Any = None
         self.seed = 0
         self._referee: Any = None
@@ -256,7 +268,7 @@ class Match:
         if len(raw) > self.obs_bytes:
             raise EnvError(
                 f"{self.game.name}: the state takes {len(raw)} bytes, more than the observation's "
-                f"{self.obs_bytes} (tablesim.envs.core.OBS_BYTES)"
+                f"{self.obs_bytes} (its GameSpec's obs_bytes)"
             )
         out = np.zeros(self.obs_bytes, dtype=np.uint8)
         out[: len(raw)] = np.frombuffer(raw, dtype=np.uint8)

@@ -597,22 +597,3 @@ class KataboomCodec(ActionCodec):
     def decode(self, action: int, state: Any) -> Any:
         """The legal placement of that id (its height depends on the structure)."""
         return self._lookup(int(action), state)
-
-
-CODECS: dict[str, type[ActionCodec]] = {
-    "catego": CategoCodec,
-    "kaito": KaitoCodec,
-    "katoiz": KatoizCodec,
-    "katamino": KataminoCodec,
-    "kozo": KozoCodec,
-    "kataboom": KataboomCodec,
-}
-
-
-def codec_for(game: str, config: Any) -> ActionCodec:
-    """The action codec of ``game`` under ``config``."""
-    try:
-        cls = CODECS[game]
-    except KeyError:
-        raise EnvError(f"no action codec for game {game!r} (games: {', '.join(CODECS)})") from None
-    return cls(config)

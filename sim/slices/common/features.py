@@ -454,18 +454,3 @@ class KataboomFeatures(Features):
         out[t + 2] = sum(1 for it in state.structure if it.seat >= 0) / len(self.pieces)
         out[t + 3] = float(state.last_placer == seat)
         return out
-
-
-FEATURES: dict[str, Any] = {
-    "catego": CategoFeatures,
-    "kaito": KaitoFeatures,
-    "katoiz": _katoiz,
-    "katamino": KataminoFeatures,
-    "kozo": KozoFeatures,
-    "kataboom": KataboomFeatures,
-}
-
-
-def features_for(game: Any, config: Any, codec: Any) -> Features:
-    """The observation builder of ``game`` under ``config``."""
-    return FEATURES[game.name](game, config, codec)

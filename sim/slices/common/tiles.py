@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
-from sim.view.interact import BaseController, Pointer, register_controller
+from sim.view.interact import BaseController, Pointer
 from sim.view.layout import Item, cylinder_item
 
 __all__ = [
@@ -558,8 +558,3 @@ class CategoController(PathController):
     def name(self, loc: Loc) -> str:
         """Columns by their label."""
         return f"column {loc[1]}" if loc != PASS else "pass"  # type: ignore[index]
-
-
-register_controller("kaito", KaitoController)
-register_controller("katoiz", KatoizController)
-register_controller("catego", CategoController)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from games.core import GameError
-from sim.view.interact import BaseController, Pointer, register_controller
+from sim.view.interact import BaseController, Pointer
 
 if TYPE_CHECKING:
     from sim.slices.kozo.referee import KozoReferee
@@ -486,7 +486,3 @@ class KataboomController(TowerController):
     def help(self) -> list[str]:
         """Bindings."""
         return [*super().help(), "n: nudge mode (click a piece to push it); [ / ]: push"]
-
-
-register_controller("kozo", KozoController)
-register_controller("kataboom", KataboomController)

@@ -26,7 +26,7 @@ import numpy as np
 
 from games.core import GameError
 from sim.slices.common.towers import ILLEGAL, LEGAL, SELECTED
-from sim.view.interact import BaseController, Pointer, register_controller
+from sim.view.interact import BaseController, Pointer
 from sim.view.layout import Item, polycube_item
 
 __all__ = ["HINT", "KataminoController"]
@@ -342,6 +342,3 @@ class KataminoController(BaseController):
         """Bindings."""
         return ["drag a loose piece onto the board (or click it, then click a cell)",
                 "r / e turn, f flip, x put back, h hint, w watch the solver"]  # fmt: skip
-
-
-register_controller("katamino", KataminoController)

@@ -1,1 +1,14 @@
-"""The kozo slice: its adapters to the physics, the view and the environments."""
+"""The Kozo slice: the physics table (:mod:`.referee`); its drawing, window controller, action
+codec and observation features are shared with Kataboom for now (:mod:`sim.slices.common`).
+The game's spec (:data:`games.registry.BUILTIN`) names the parts by string."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def referee_factory(game: Any, config: Any, seed: int) -> Any:
+    """The ``kozo-physics`` table: one persistent seeded world per round."""
+    from sim.slices.kozo.referee import KozoReferee
+
+    return KozoReferee(config, seed)

@@ -2,14 +2,17 @@
 :class:`~sim.view.layout.TableLayout`.
 
 - physics scenes (Kozo towers, Kataboom models): :func:`scene_layout` (:mod:`.scene`);
-- Catego: :func:`catego_layout` from a :class:`games.catego.CategoState` (:mod:`.catego`);
+- Catego: :func:`catego_layout` from a :class:`games.catego.CategoState`
+  (:mod:`sim.slices.catego.drawing`);
 - Katamino Duo, Katoiz, Kaito: from the neutral descriptions :class:`KataminoTable`,
-  :class:`KatoizTable`, :class:`KaitoTable` (:mod:`.katamino`, :mod:`.katoiz`, :mod:`.kaito`).
+  :class:`KatoizTable`, :class:`KaitoTable` (``sim/slices/<game>/drawing.py``), re-exported
+  here.
 
-:data:`STATE_ADAPTERS` maps a registered game's name to the function that draws its state; this
-is the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and Katamino-duel states are adapted in
-:mod:`.adapters`; a new game (or mode) needs one entry whose function turns its state into one
-of the descriptions above (see ``docs/view.md``).
+:func:`drawing_for` finds the function that draws a registered game's state: the ``drawing`` of
+its :class:`games.registry.GameSpec` (the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and
+Katamino-duel states are adapted in :mod:`sim.slices.common.adapters`); a new game (or mode)
+names in its spec one function that turns its state into one of the descriptions above (see
+``docs/view.md``).
 ``tablesim render LOG`` and ``tablesim record LOG`` use it.
 """
 
@@ -32,7 +35,6 @@ from sim.view.drawings.scene import scene_layout
 from sim.view.layout import TableLayout
 
 __all__ = [
-    "STATE_ADAPTERS",
     "KaitoTable",
     "KaitoTile",
     "KataminoPlacement",
@@ -42,6 +44,7 @@ __all__ = [
     "KatoizTable",
     "KatoizTile",
     "catego_layout",
+    "drawing_for",
     "kaito_layout",
     "katamino_layout",
     "katoiz_layout",
@@ -50,35 +53,22 @@ __all__ = [
 ]
 
 
-def _lazy(name: str) -> Callable[[Any], TableLayout]:
-    """An adapter of :mod:`sim.slices.common.adapters`, imported when first used."""
+def drawing_for(game: str) -> Callable[[Any], TableLayout]:
+    """The function drawing a state of the registered game ``game`` (its spec's ``drawing``);
+    ValueError naming the games that can be drawn when it has none."""
+    from games.registry import game_names, game_spec
 
-    def adapter(state: Any) -> TableLayout:
-        from sim.slices.common import adapters
-
-        return getattr(adapters, name)(state)
-
-    adapter.__name__ = name
-    return adapter
-
-
-STATE_ADAPTERS: dict[str, Callable[[Any], TableLayout]] = {
-    "catego": catego_layout,
-    "kaito": _lazy("kaito_state_layout"),
-    "kataboom": _lazy("kataboom_state_layout"),
-    "katamino": _lazy("katamino_state_layout"),
-    "katoiz": _lazy("katoiz_state_layout"),
-    "kozo": _lazy("kozo_state_layout"),
-}
-"""Registered game name -> function drawing its state (the adapter point, see above)."""
+    drawing = game_spec(game).part("drawing") if game in game_names() else None
+    if drawing is None:
+        drawn = [n for n in game_names() if game_spec(n).drawing is not None]
+        raise ValueError(
+            f"no table drawing for game {game!r} yet (drawn: {', '.join(drawn)}); "
+            "give its GameSpec a drawing (games.registry)"
+        )
+    return drawing
 
 
 def layout_for_state(game: str, state: Any) -> TableLayout:
     """The table of ``state`` of the registered game ``game``; ValueError naming the games
-    that can be drawn when ``game`` has no adapter yet."""
-    if game not in STATE_ADAPTERS:
-        raise ValueError(
-            f"no table drawing for game {game!r} yet (drawn: {', '.join(sorted(STATE_ADAPTERS))}); "
-            "add an adapter to sim.view.drawings.STATE_ADAPTERS"
-        )
-    return STATE_ADAPTERS[game](state)
+    that can be drawn when ``game`` has no drawing yet."""
+    return drawing_for(game)(state)

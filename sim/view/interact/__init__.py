@@ -20,9 +20,10 @@ A controller also tells the app what to draw on top of the game's table:
 - :meth:`Controller.help`: the key and mouse bindings, shown by the on-screen help.
 
 Plugging in a game: subclass :class:`BaseController` (every hook has a harmless default) and
-register a factory under the registered game name::
+name it as the ``controller`` of the game's :class:`games.registry.GameSpec` (a
+``"module:Class"`` string, imported when the window first asks)::
 
-    from sim.view.interact import BaseController, register_controller
+    from sim.view.interact import BaseController
 
     class CategoController(BaseController):
         def on_click(self, p):
@@ -30,26 +31,23 @@ register a factory under the registered game name::
                 return self.game.parse_move(self.state, p.item[4:])
             return None
 
-    register_controller("catego", CategoController)
+    # games.registry: GameSpec(name="catego", ..., controller="mymodule:CategoController")
 
-The app imports the modules listed in :data:`CONTROLLER_MODULES` lazily; a game without a
-controller is still playable from the app's move line (type the move text, ``enter``).
+A game without a controller is still playable from the app's move line (type the move text,
+``enter``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
-    "CONTROLLER_MODULES",
     "BaseController",
     "Controller",
     "Pointer",
     "controller_for",
-    "register_controller",
 ]
 
 Vec3 = tuple[float, float, float]
@@ -180,34 +178,13 @@ class BaseController:
 
 
 ControllerFactory = Callable[[], Controller]
-_CONTROLLERS: dict[str, ControllerFactory] = {}
-
-CONTROLLER_MODULES: tuple[str, ...] = (
-    "sim.slices.common.towers",
-    "sim.slices.katamino.controller",
-    "sim.slices.common.tiles",
-    "sim.view.interact.dice",
-)
-"""Modules that register controllers when imported (a missing one is skipped)."""
-
-
-def register_controller(game_name: str, factory: ControllerFactory) -> None:
-    """Make ``factory() -> Controller`` the controller of the registered game ``game_name``."""
-    _CONTROLLERS[game_name] = factory
-
-
-def _load() -> None:
-    for mod in CONTROLLER_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name != mod:
-                raise
 
 
 def controller_for(game_name: str) -> Controller:
-    """A new controller for ``game_name``: the registered one, else a :class:`BaseController`
-    (the game is then played from the app's move line)."""
-    _load()
-    factory = _CONTROLLERS.get(game_name)
+    """A new controller for ``game_name``: the ``controller`` of its game spec
+    (:class:`games.registry.GameSpec`), else a :class:`BaseController` (the game is then played
+    from the app's move line)."""
+    from games.registry import game_names, game_spec
+
+    factory = game_spec(game_name).part("controller") if game_name in game_names() else None
     return factory() if factory is not None else BaseController()
