@@ -16,7 +16,15 @@ from games.core import ConfigError, Game, GameError, Referee
 from games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
 from games.registry import get_game
 from games.rng import derive_seed
-from games.session import Observer, Played, Seat, Session, bot_seed_for, make_seats
+from games.session import (
+    Observer,
+    Played,
+    Seat,
+    Session,
+    UndoRequest,
+    bot_seed_for,
+    make_seats,
+)
 
 __all__ = [
     "LOG_FORMAT",
@@ -43,11 +51,6 @@ def parse_players(text: str) -> list[str]:
     if not roles or any(not r for r in roles):
         raise ConfigError(f"--players {text!r}: give a comma-separated list such as human,random")
     return roles
-
-
-class UndoRequest(GameError):
-    """A person at the terminal typed ``undo``: take back their last move (and the bots'
-    replies after it); raised out of :meth:`TerminalHuman.choose` for the play loop."""
 
 
 class Resignation(GameError):

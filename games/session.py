@@ -158,10 +158,11 @@ class Observer:
         """The game ended with ``result`` (after the move that ended it)."""
 
 
-class UndoRequest(Exception):
-    """Raised by a human input (``human(state)`` in :meth:`Session.step` / :meth:`Session.run`)
-    to take back moves instead of choosing one: :meth:`Session.run` then calls
-    ``undo(to_human=True)`` and asks again. Not an error: nothing is printed for it."""
+class UndoRequest(GameError):
+    """Raised by a human input (``human(state)`` in :meth:`Session.step` / :meth:`Session.run`;
+    :class:`games.play.TerminalHuman` when a person types ``undo``) to take back moves instead
+    of choosing one: :meth:`Session.run` then calls ``undo(to_human=True)`` and asks again.
+    The only undo request of the project (``games.play`` re-exports it)."""
 
 
 class Divergence(GameError):

@@ -146,3 +146,29 @@ def test_a_human_input_can_ask_to_undo_during_run() -> None:
             s.run(human)
     # turn 0 asked, turn 2 asked -> undo back to 0 -> asked at 0 again, then 2
     assert asked[:4] == [0, 2, 0, 2]
+
+
+def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
+    """``TerminalHuman`` (``tablesim play``'s terminal) raises the undo request that
+    :meth:`Session.run` handles: a person who types ``undo`` gets their position back
+    instead of an error (two UndoRequest classes made it escape run before)."""
+    import io
+
+    from games.play import TerminalHuman
+
+    with Session.new("catego", ["human", "random"], 2) as s:
+        asked: list[int] = []
+
+        class Script(io.StringIO):
+            def readline(self, size: int | None = -1) -> str:
+                asked.append(s.turns)
+                if len(asked) == 2:
+                    return "undo\n"
+                return s.game.format_move(s.state, s.game.legal_moves(s.state)[0]) + "\n"
+
+        terminal = TerminalHuman(s.game, Script(), io.StringIO())
+        s.max_turns = 4
+        with pytest.raises(GameError, match="no end after 4 turns"):
+            s.run(terminal.choose)
+    # asked at turn 0, at turn 2 ("undo": back to turn 0), at 0 again, then at 2
+    assert asked[:4] == [0, 2, 0, 2]

@@ -23,8 +23,9 @@ from typing import Any, overload
 
 import numpy as np
 
-from games.core import canonical_json, make_referee
+from games.core import canonical_json
 from games.registry import game_names, game_spec
+from games.session import Seat, Session
 from sim.slices.common.codecs import ActionCodec, EnvError
 from sim.slices.common.features import Features
 
@@ -128,9 +129,10 @@ class Match:
             self.game, self.config, self.codec
         )
         self.obs_bytes = game_spec(self.game.name).obs_bytes
-        self.state: Any = None
+        self.session: Session | None = None
+        """The game being played: every move goes through :meth:`Session.play` (measured by
+        the game's table, applied, digested and logged), as in ``tablesim play``."""
         self.seed = 0
-        self._referee: Any = None
         self._legal: tuple[Any, ...] = ()
         self._ids = np.zeros(0, dtype=np.int64)
         self._by_id: dict[int, Any] = {}
@@ -140,11 +142,14 @@ class Match:
         """Start a new game from ``seed`` (the same seed, the same game)."""
         self.close_referee()
         self.seed = int(seed)
-        self.state = self.game.new_game(self.config, self.seed)
-        name = self.game.referee_name(self.config)
-        if name is not None:
-            self._referee = make_referee(name, self.game, self.config, self.seed)
+        seats = [Seat("human") for _ in range(self.players)]  # agents choose
+        self.session = Session(self.game, self.config, self.seed, seats)
         self._refresh()
+
+    @property
+    def state(self) -> Any:
+        """The current state (None before the first :meth:`reset`)."""
+        return None if self.session is None else self.session.state
 
     def _refresh(self) -> None:
         self._legal = () if self.game.is_terminal(self.state) else self.game.legal_moves(self.state)
@@ -186,10 +191,11 @@ class Match:
         self.play_move(move)
 
     def play_move(self, move: Any) -> None:
-        """Play a legal move value (a bot's choice) for the seat to move."""
-        if self._referee is not None:
-            move = self._referee.measure(self.state, move)
-        self.state = self.game.apply(self.state, move)
+        """Play a legal move value (a bot's choice) for the seat to move, through the
+        session (the one move loop: measured, applied, recorded)."""
+        if self.session is None:
+            raise EnvError(f"{self.game.name}: reset the environment before playing")
+        self.session.play(move)
         self._refresh()
 
     def terminal(self) -> bool:
@@ -275,10 +281,9 @@ class Match:
         return out
 
     def close_referee(self) -> None:
-        """Release the physics table, if any."""
-        if self._referee is not None:
-            self._referee.close()
-            self._referee = None
+        """Release the physics table, if any (the session made it and closes it)."""
+        if self.session is not None:
+            self.session.close()
 
 
 class Picture:
