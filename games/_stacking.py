@@ -15,8 +15,9 @@ from typing import Any, ClassVar, TypeVar
 from games.core import (
     Bot,
     Game,
+    GameError,
     IllegalMoveError,
-    Referee,
+    PhysicsTable,
     StateFormatError,
     json_floats,
     json_int,
@@ -123,7 +124,7 @@ class StackingBot(Bot):
 
     def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
         super().__init__(game, seed, budget)
-        self._judge: Referee | None = None
+        self._judge: PhysicsTable | None = None
 
     @property
     def candidates(self) -> int:
@@ -137,10 +138,14 @@ class StackingBot(Bot):
         if name is None:
             return None
         if self._judge is None:
-            self._judge = make_referee(name, game, state.config, self.seed)
+            judge = make_referee(name, game, state.config, self.seed)
+            if not isinstance(judge, PhysicsTable):
+                judge.close()
+                raise GameError(f"{game.name}: the referee {name!r} cannot assess a move's risk")
+            self._judge = judge
         seed = Rng.from_seed(self.seed, self.stream, game.state_digest(state)).state
         return float(
-            self._judge.assess(  # type: ignore[attr-defined]
+            self._judge.assess(
                 state,
                 move,
                 replicas=self.assess_replicas,

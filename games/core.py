@@ -21,9 +21,9 @@ import hashlib
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from games.rng import Rng
 
@@ -313,7 +313,7 @@ class Bot(ABC):
         """Return one legal move for the current player of ``state``."""
 
 
-class Referee(ABC):
+class Referee(Protocol):
     """The table of a physics-judged game: turns an *intended* move into a *measured* move.
 
     Rules stay pure: ``Game.apply`` never runs physics. A game whose ``referee_name(config)`` is
@@ -324,20 +324,45 @@ class Referee(ABC):
     world between calls and rebuild it from ``state`` when asked about another position).
     Each game's spec names its referees' factories by ``"module:attr"`` string
     (:mod:`games.registry`), imported when first asked for, so ``games`` never imports them.
+
+    A typed protocol: any class with these methods is a referee; subclassing it (as the
+    physics tables do) inherits the defaults of :meth:`close` and the context manager.
     """
 
-    @abstractmethod
     def measure(self, state: Any, move: Any) -> Any:
         """The move as played at the table (with its measured outcome)."""
+        ...
 
-    def close(self) -> None:  # noqa: B027 (optional hook, nothing to release by default)
-        """Release the table's resources (worlds, clients)."""
+    def close(self) -> None:
+        """Release the table's resources (worlds, clients); nothing by default."""
 
     def __enter__(self) -> Referee:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+Knock = Callable[[Any, int, float], None]
+"""``knock(world, move_index, t)``: called by a physics table at every check instant of every
+move it measures (the window draws the fall as it is simulated; tests push pieces)."""
+
+
+@runtime_checkable
+class PhysicsTable(Referee, Protocol):
+    """A referee with a simulated world (Kozo's and Kataboom's tables): besides measuring, it
+    estimates a move's risk for bots (:meth:`assess`) and lets an observer watch its world
+    (:attr:`knock`). ``isinstance(referee, PhysicsTable)`` tells the two kinds apart."""
+
+    knock: Knock | None
+    """The observer of the world at every check instant (None: nobody watches)."""
+
+    def assess(
+        self, state: Any, move: Any, *, replicas: int, seconds: float, seed: int
+    ) -> float:
+        """The probability that ``move`` (intended pose, no hand noise) makes the table fall:
+        an estimate for bots, seeded by ``seed``, never touching the table's own world."""
+        ...
 
 
 RefereeFactory = Any  # Callable[[Game, config, seed], Referee]

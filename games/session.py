@@ -26,7 +26,7 @@ How the window app uses it (``sim/view/app.py``)::
 
     session = Session.new(game, roles, seed, options=options, budget=budget,
                           observers=[app])          # app implements Observer hooks it needs
-    if hasattr(session.referee, "knock"):            # the physics table's read-only pose hook
+    if isinstance(session.referee, PhysicsTable):    # the physics table's read-only pose hook
         session.referee.knock = app._observe
     session.check(move)                              # GameError: why the move is refused
     played = session.play(move)                      # measured, applied, logged, observed

@@ -234,3 +234,16 @@ def test_balance_at_the_physics_table_finds_its_referee_in_a_fresh_process() -> 
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "1 games of kozo" in out.stdout
+
+
+def test_the_physics_tables_are_physics_tables_and_a_plain_referee_is_not() -> None:
+    """What the window and the bots ask of a referee beyond ``measure`` (``knock``,
+    ``assess``) is the typed :class:`games.core.PhysicsTable`, not a ``hasattr`` guess."""
+    from games.core import PhysicsTable, make_referee
+    from games.registry import get_game
+
+    for game, table in (("kozo", "kozo-physics"), ("kataboom", "kataboom-physics")):
+        g = get_game(game)
+        with make_referee(table, g, g.make_config({}, players=2), 0) as referee:
+            assert isinstance(referee, PhysicsTable) and referee.knock is None
+    assert not isinstance(CountingTable(), PhysicsTable)

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from games.core import GameError
+from games.core import GameError, PhysicsTable
 from sim.model import vec3
 from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
@@ -276,7 +276,7 @@ class WindowApp:
         self.seed = self.session.seed
         self.seats = self.session.seats
         self.referee = self.session.referee
-        if self.referee is not None and hasattr(self.referee, "knock"):
+        if isinstance(self.referee, PhysicsTable):
             self.referee.knock = self._observe
         self.threaded = bool(window)
         """Measure judged moves and let bots think in a worker thread while the window keeps

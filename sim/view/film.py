@@ -220,6 +220,7 @@ def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[
     the move passes no table time (``take``) or ``number`` is out of range.
     """
 
+    from games.core import PhysicsTable
     from games.session import Session
 
     game_name = log.header.game
@@ -236,11 +237,11 @@ def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[
 
     state = None
     with Session.from_header(log.header, source=log.source) as session:
-        if not hasattr(session.referee, "knock"):
+        if not isinstance(session.referee, PhysicsTable):
             raise ValueError(
                 f"{log.source}: this {game_name} game was not played on the physics table"
             )
-        session.referee.knock = observe  # type: ignore[union-attr]
+        session.referee.knock = observe
         for entry in log.moves:
             watching["index"] = len(session.state.history) if entry.n == number else None
             played = session.follow(entry)

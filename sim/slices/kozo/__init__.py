@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core import PhysicsTable
 
-def referee_factory(game: Any, config: Any, seed: int) -> Any:
+
+def referee_factory(game: Any, config: Any, seed: int) -> PhysicsTable:
     """The ``kozo-physics`` table: one persistent seeded world per round."""
     from sim.slices.kozo.referee import KozoReferee
 
