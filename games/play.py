@@ -7,7 +7,6 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
@@ -25,6 +24,7 @@ from games.session import (
     bot_seed_for,
     make_seats,
 )
+from games.stats import wilson_interval
 
 __all__ = [
     "LOG_FORMAT",
@@ -224,17 +224,6 @@ def log_header(
 # ---------------------------------------------------------------------------------------
 # Balance
 # ---------------------------------------------------------------------------------------
-def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95 % by default); (0, 1) when n = 0."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def balance(
     game_name: str,
     roles: Sequence[str],

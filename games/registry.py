@@ -72,55 +72,39 @@ def load(ref: Ref) -> Any:
     return ref
 
 
-def _slice(game: str, part: str) -> str:
-    return f"sim.slices.{game}:{part}"
+def _shipped(name: str, rules: str, drawing: str, controller: str, codec: str, features: str,
+             obs_bytes: int, table: str | None = None) -> GameSpec:
+    """A shipped game's spec: rules and bots from ``rules`` (a module of ``games``), the
+    adapters from ``sim.slices`` (``drawing`` etc. as ``"module:attr"`` below it), the physics
+    table ``table`` (when judged) from ``sim.slices.<name>:referee_factory``."""
+    at = "sim.slices."
+    return GameSpec(
+        name=name, rules=f"{rules}:GAME", bots=f"{rules}:BOTS",
+        referees={table: f"{at}{name}:referee_factory"} if table else {},
+        drawing=at + drawing, controller=at + controller, codec=at + codec,
+        features=at + features, obs_bytes=obs_bytes,
+    )
 
 
 BUILTIN: tuple[GameSpec, ...] = (
-    GameSpec(
-        name="catego", rules="games.catego:GAME", bots="games.catego:BOTS",
-        drawing="sim.slices.catego.drawing:catego_layout",
-        controller="sim.slices.common.tiles:CategoController",
-        codec="sim.slices.common.codecs:CategoCodec",
-        features="sim.slices.common.features:CategoFeatures", obs_bytes=4096,
-    ),
-    GameSpec(
-        name="kaito", rules="games.kaito:GAME", bots="games.kaito:BOTS",
-        drawing="sim.slices.common.adapters:kaito_state_layout",
-        controller="sim.slices.common.tiles:KaitoController",
-        codec="sim.slices.common.codecs:KaitoCodec",
-        features="sim.slices.common.features:KaitoFeatures", obs_bytes=4096,
-    ),
-    GameSpec(
-        name="kataboom", rules="games.kataboom:GAME", bots="games.kataboom:BOTS",
-        referees={"kataboom-physics": _slice("kataboom", "referee_factory")},
-        drawing="sim.slices.common.adapters:kataboom_state_layout",
-        controller="sim.slices.common.towers:KataboomController",
-        codec="sim.slices.common.codecs:KataboomCodec",
-        features="sim.slices.common.features:KataboomFeatures", obs_bytes=16384,
-    ),
-    GameSpec(
-        name="katamino", rules="games.katamino.game:GAME", bots="games.katamino.game:BOTS",
-        drawing="sim.slices.common.adapters:katamino_state_layout",
-        controller="sim.slices.katamino.controller:KataminoController",
-        codec="sim.slices.common.codecs:KataminoCodec",
-        features="sim.slices.common.features:KataminoFeatures", obs_bytes=16384,
-    ),
-    GameSpec(
-        name="katoiz", rules="games.katoiz:GAME", bots="games.katoiz:BOTS",
-        drawing="sim.slices.common.adapters:katoiz_state_layout",
-        controller="sim.slices.common.tiles:KatoizController",
-        codec="sim.slices.common.codecs:KatoizCodec",
-        features="sim.slices.common.features:_katoiz", obs_bytes=16384,
-    ),
-    GameSpec(
-        name="kozo", rules="games.kozo:GAME", bots="games.kozo:BOTS",
-        referees={"kozo-physics": _slice("kozo", "referee_factory")},
-        drawing="sim.slices.common.adapters:kozo_state_layout",
-        controller="sim.slices.common.towers:KozoController",
-        codec="sim.slices.common.codecs:KozoCodec",
-        features="sim.slices.common.features:KozoFeatures", obs_bytes=16384,
-    ),
+    _shipped("catego", "games.catego", "catego.drawing:catego_layout",
+             "common.tiles:CategoController", "common.codecs:CategoCodec",
+             "common.features:CategoFeatures", 4096),
+    _shipped("kaito", "games.kaito", "common.adapters:kaito_state_layout",
+             "common.tiles:KaitoController", "common.codecs:KaitoCodec",
+             "common.features:KaitoFeatures", 4096),
+    _shipped("kataboom", "games.kataboom", "common.adapters:kataboom_state_layout",
+             "common.towers:KataboomController", "common.codecs:KataboomCodec",
+             "common.features:KataboomFeatures", 16384, table="kataboom-physics"),
+    _shipped("katamino", "games.katamino.game", "common.adapters:katamino_state_layout",
+             "katamino.controller:KataminoController", "common.codecs:KataminoCodec",
+             "common.features:KataminoFeatures", 16384),
+    _shipped("katoiz", "games.katoiz", "common.adapters:katoiz_state_layout",
+             "common.tiles:KatoizController", "common.codecs:KatoizCodec",
+             "common.features:_katoiz", 16384),
+    _shipped("kozo", "games.kozo", "common.adapters:kozo_state_layout",
+             "common.towers:KozoController", "common.codecs:KozoCodec",
+             "common.features:KozoFeatures", 16384, table="kozo-physics"),
 )  # fmt: skip
 """The shipped games, one spec each."""
 

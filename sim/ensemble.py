@@ -49,35 +49,21 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from games.stats import Z95, wilson_interval
 from sim.lifeline import bind_to_parent, stop_pool
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-Z95 = 1.959963984540054
-"""The two-sided 95 % normal quantile."""
-
-
 # ---------------------------------------------------------------------------------------
 # The stopping rule
 # ---------------------------------------------------------------------------------------
-def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion: ``k`` successes in ``n`` trials."""
-    if n <= 0:
-        return 0.0, 1.0
-    z2 = z * z
-    centre = (k + z2 / 2) / (n + z2)
-    half = z * math.sqrt(k * (n - k) / n + z2 / 4) / (n + z2)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass(frozen=True)
 class SequentialStop:
     """Stop an ensemble once its verdict and its probability are settled (module docstring).
