@@ -272,15 +272,6 @@ def side_seconds(halves: Sequence[Sequence[str]], start: tuple[int, int], duels:
     }
 
 
-def duels_won(halves: Sequence[Sequence[str]], start: tuple[int, int], duels: int,
-              speeds: tuple[str, str], model: str) -> int:  # fmt: skip
-    """Duels seat 0 is expected to win on a clock (its expected duel time the lower)."""
-    used = {n for h in halves for n in h}
-    table = tuple(n for n in PENTAS if n not in used)
-    t0, t1 = (duel_seconds(halves[s], start[s], duels, table, speeds[s], model) for s in (0, 1))
-    return sum(a < b for a, b in zip(t0, t1, strict=True))
-
-
 def balanced(seconds: dict[str, tuple[float, float]]) -> bool:
     """Within :data:`MAX_RATIO` on every clock."""
     return all(max(a, b) <= MAX_RATIO * min(a, b) for a, b in seconds.values())

@@ -28,14 +28,13 @@ from games.core import (
 from games.katoiz.components import Move
 from games.katoiz.config import OPTIONS, KatoizConfig
 from games.katoiz.config import make_config as _make_config
-from games.katoiz.stapeltje import STAPELTJE, StapelState
-from games.katoiz.stapeltoren import STAPELTOREN, TorenState
-from games.katoiz.threeset import THREE_SET, SetState
+from games.katoiz.stapeltje import STAPELTJE
+from games.katoiz.stapeltoren import STAPELTOREN
+from games.katoiz.threeset import THREE_SET
 from games.rng import Rng
 from games.variants import Variant, VariantRegistry
 
 STATE_VERSION = 1
-KatoizState = TorenState | SetState | StapelState
 
 
 class KatoizVariant(Variant[Any, Move, KatoizConfig], Protocol):

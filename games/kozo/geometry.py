@@ -118,22 +118,6 @@ class BalanceOverhangError(PlacementError):
     rule = "balance-no-overhang"
 
 
-PLACEMENT_ERRORS: tuple[type[PlacementError], ...] = (
-    OutsideBaseError,
-    ChimneyError,
-    OnBalanceCubeError,
-    TouchesBalanceCubeError,
-    OverlapError,
-    UnsupportedError,
-    CoverError,
-    BalanceNotOnPolycubeError,
-    BalanceOnBalanceError,
-    BalanceUnderPolycubeError,
-    BalanceOverhangError,
-)
-"""Every placement error, one per rule."""
-
-
 # ---------------------------------------------------------------------------------------
 # Pieces and orientations
 # ---------------------------------------------------------------------------------------

@@ -240,10 +240,6 @@ class Match:
         except ValueError:
             raise EnvError(f"{self.game.name}: {text!r} is not a legal move now") from None
 
-    def action_of_move(self, move: Any) -> int:
-        """The action id of a move value (the same in every position)."""
-        return self.codec.encode(move)
-
     def move_of(self, action: int) -> Any:
         """The move action ``action`` names in the current position (the mask says whether it
         is legal; EnvError where only a legal move can say, e.g. a Kozo piece's height)."""

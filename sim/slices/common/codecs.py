@@ -223,7 +223,6 @@ class KaitoCodec(ActionCodec):
 
 KATOIZ_KINDS = 30  # picture tile kinds: 5 colours x 3 shapes x 2 sizes
 KATOIZ_CELLS = 36
-KATOIZ_HOME = 36  # Stapeltje-four: a move's dst for the mover's home stack
 
 
 @cache
