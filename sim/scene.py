@@ -53,6 +53,7 @@ __all__ = [
     "InputProblem",
     "box_overlap",
     "check_geometry",
+    "find_scene",
     "kozo_grid_origin",
     "load_scene",
     "parse_scene",
@@ -793,16 +794,29 @@ def shipped_scene_path(name: str) -> Path:
     return Path(str(scene_file(name)))
 
 
+def find_scene(ref: str, base_dir: Path | None = None) -> Path | None:
+    """The file a scene reference names: a scene file (a relative one under ``base_dir``, by
+    default the working directory), else the shipped scene of that name (``kozo-tower`` or
+    ``kozo-tower.toml``); None when it is neither. The one lookup of scene references."""
+    path = Path(ref)
+    if base_dir is not None and not path.is_absolute():
+        path = base_dir / path
+    if path.is_file():
+        return path
+    bare = Path(ref)
+    name = bare.name[:-5] if bare.name.endswith(".toml") else bare.name
+    if str(bare.parent) in ("", ".") and name in shipped_scene_names():
+        return shipped_scene_path(name)
+    return None
+
+
 def resolve_scene(ref: str) -> Scene:
     """The scene ``ref`` names: a scene file, or a shipped scene by name (``kozo-tower``).
     InvalidSceneError when it is neither (listing the shipped names) or does not load."""
-    path = Path(ref)
-    if path.is_file():
-        return load_scene(path)
-    name = ref[:-5] if ref.endswith(".toml") else ref
-    if name in shipped_scene_names():
-        return load_scene(shipped_scene_path(name))
-    raise SceneNotFoundError(ref)
+    path = find_scene(ref)
+    if path is None:
+        raise SceneNotFoundError(ref)
+    return load_scene(path)
 
 
 class SceneNotFoundError(InvalidSceneError):

@@ -182,24 +182,19 @@ class SweepSpec:
 
 def _scene_text(value: str, base_dir: Path) -> tuple[str, str] | str:
     """(source, text) of a scene reference, or an error message."""
-    from sim.scene import shipped_scene_names, shipped_scene_path
+    from sim.scene import find_scene, shipped_scene_names
 
-    path = Path(value)
-    if not path.is_absolute():
-        path = base_dir / path
-    if path.is_file():
-        try:
-            return str(path), read_text_file(path, InvalidSceneError)
-        except InvalidSceneError as exc:
-            return " ".join(str(exc).split())
-    stem = value[:-5] if value.endswith(".toml") else value
-    if stem in shipped_scene_names():
-        p = shipped_scene_path(stem)
-        return str(p), p.read_text(encoding="utf-8")
-    return (
-        f"no scene file {str(path)!r} and no shipped scene {value!r} "
-        f"(shipped: {', '.join(shipped_scene_names())})"
-    )
+    found = find_scene(value, base_dir)
+    if found is None:
+        path = Path(value) if Path(value).is_absolute() else base_dir / value
+        return (
+            f"no scene file {str(path)!r} and no shipped scene {value!r} "
+            f"(shipped: {', '.join(shipped_scene_names())})"
+        )
+    try:
+        return str(found), read_text_file(found, InvalidSceneError)
+    except InvalidSceneError as exc:
+        return " ".join(str(exc).split())
 
 
 def _check_physics_value(key: str, value: Any) -> str | None:

@@ -148,7 +148,7 @@ def simulated_poses(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m sim.view.snapshot SCENE OUT.png [--seconds S] [--size WxH]``."""
-    from sim.scene import load_scene, shipped_scene_path
+    from sim.scene import resolve_scene
 
     ap = argparse.ArgumentParser(
         prog="python -m sim.view.snapshot", description=__doc__.split("\n")[0]
@@ -159,8 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
     ap.add_argument("--supersample", type=int, default=2)
     args = ap.parse_args(argv)
-    path = Path(args.scene)
-    scene = load_scene(path if path.suffix == ".toml" else shipped_scene_path(args.scene))
+    scene = resolve_scene(args.scene)
     w, h = (int(v) for v in args.size.lower().split("x"))
     poses = simulated_poses(scene, args.seconds) if args.seconds > 0 else None
     t0 = time.perf_counter()
