@@ -583,18 +583,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             raise GameError(f"kozo: the game is not over (round {state.round})")
         cfg = state.config
         totals = self.totals(state)
-        detail: dict[str, Any] = {
-            "rounds": [
-                {
-                    "points": list(r.points),
-                    "earned": list(r.earned),
-                    "reason": r.reason,
-                    "toppler": r.toppler,
-                    "fell": list(r.fell),
-                }
-                for r in state.rounds
-            ]
-        }
+        detail: dict[str, Any] = {"rounds": [r.to_json() for r in state.rounds]}
         if cfg.team:
             beaten = sum(1 for r in state.rounds if r.reason != "topple")
             detail["rounds_beaten"] = beaten
@@ -699,16 +688,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             "supply": list(state.supply),
             "tower": items_to_json(state.tower),
             "earned": list(state.earned),
-            "rounds": [
-                {
-                    "points": list(r.points),
-                    "earned": list(r.earned),
-                    "reason": r.reason,
-                    "toppler": r.toppler,
-                    "fell": list(r.fell),
-                }
-                for r in state.rounds
-            ],
+            "rounds": [r.to_json() for r in state.rounds],
             "touched": state.touched,
             "turn": state.turn,
             "history": list(state.history),

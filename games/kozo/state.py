@@ -110,6 +110,16 @@ class RoundRecord:
     toppler: int | None = None
     fell: tuple[str, ...] = ()
 
+    def to_json(self) -> dict[str, object]:
+        """The record as JSON (the state's ``rounds`` and the result's per-round account)."""
+        return {
+            "points": list(self.points),
+            "earned": list(self.earned),
+            "reason": self.reason,
+            "toppler": self.toppler,
+            "fell": list(self.fell),
+        }
+
 
 @dataclass(frozen=True)
 class KozoState:
