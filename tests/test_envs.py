@@ -193,24 +193,14 @@ def test_rgb_array_render() -> None:
 
 
 @pytest.mark.slow
-def test_kozo_on_the_physics_table() -> None:
+@pytest.mark.parametrize(("game", "cycles"), [("kozo", 10), ("kataboom", 6)])
+def test_the_physics_games_on_their_table(game: str, cycles: int) -> None:
     from pettingzoo.test import api_test
 
-    env = tablesim.env("kozo")  # table = physics, the game's default
+    env = tablesim.env(game)  # table = physics, the game's default
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(env, num_cycles=10)
-    env.close()
-
-
-@pytest.mark.slow
-def test_kataboom_on_the_physics_table() -> None:
-    from pettingzoo.test import api_test
-
-    env = tablesim.env("kataboom")  # table = physics, the game's default
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(env, num_cycles=6)
+        api_test(env, num_cycles=cycles)
     env.close()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_cli
+from table_helpers import measure_and_apply
 
 from games.core import IllegalMoveError
 from games.kataboom import GAME, KataboomMove
@@ -33,12 +34,7 @@ def physics(model: int = 5, **options: object):
 
 
 def play(table: KataboomReferee, state, *moves: KataboomMove):
-    measured = []
-    for m in moves:
-        mm = table.measure(state, m)
-        measured.append(mm)
-        state = GAME.apply(state, mm)
-    return state, measured
+    return measure_and_apply(GAME, table, state, *moves)
 
 
 def test_a_placed_piece_rests_where_it_was_lowered() -> None:

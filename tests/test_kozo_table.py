@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_cli
+from table_helpers import measure_and_apply
 
 from games.kozo import GAME, KozoMove, KozoState
 from games.kozo.geometry import piece_orientations
@@ -35,12 +36,7 @@ def physics(players: int = 2, **options: object):
 
 def play(table: KozoReferee, state: KozoState, *moves: KozoMove) -> tuple[KozoState, list]:
     """Measure and apply moves; return the state and the measured moves."""
-    measured = []
-    for m in moves:
-        mm = table.measure(state, m)
-        measured.append(mm)
-        state = GAME.apply(state, mm)
-    return state, measured
+    return measure_and_apply(GAME, table, state, *moves)
 
 
 BAR = KozoMove(PLACE, "3I", rot("3I", I3_X), (0.0, 0.0, 0.0))
