@@ -11,7 +11,9 @@ from math import comb
 import pytest
 
 from games.registry import get_game
-from sim.slices.common.codecs import EnvError, kaito_trades, katamino_replacements
+from sim.slices.common.codecs import EnvError
+from sim.slices.kaito.codec import kaito_trades
+from sim.slices.katamino.codec import katamino_replacements
 from tablesim.envs.core import codec_for
 
 # Orientations under the 24 proper rotations of the cube: 24 / |the piece's rotation group|.

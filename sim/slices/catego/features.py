@@ -1,0 +1,48 @@
+"""The Catego observation planes (``docs/envs.md``;
+the scheme: :mod:`sim.slices.common.features`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.slices.common.features import F32, Features
+
+
+class CategoFeatures(Features):
+    """Rows 0-3 entries (0 = empty) of seats +0..+3; 4 label; 5 won by the own side; 6 won by
+    another side; 7 void; constant rows 8 roll sum (0 at the end), 9 own turn, 10 own side's
+    score, 11 best other side's score, 12 turns played / total."""
+
+    def __init__(self, game: Any, config: Any, codec: Any) -> None:
+        self.columns = tuple(config.columns)
+        self.shape = (13, len(self.columns))
+        super().__init__(game, config, codec)
+        h = self.high
+        h[0:4] = 12
+        h[4] = max(self.columns)
+        h[8] = 12
+        h[10:12] = config.points_at_stake
+
+    def __call__(self, state: Any, seat: int) -> np.ndarray:
+        from games.catego import column_results, side_scores
+
+        cfg = state.config
+        out = np.zeros(self.shape, F32)
+        rows = state.rows
+        for k in range(min(4, cfg.players)):
+            out[k] = [v or 0 for v in rows[self.relative(seat, k)]]
+        out[4] = self.columns
+        mine = cfg.side_of(seat)
+        for label, side in column_results(state).items():
+            j = self.columns.index(label)
+            out[7 if side is None else 5 if side == mine else 6, j] = 1
+        if state.roll is not None:
+            out[8] = sum(state.roll)
+        out[9] = float(self.game.current_player(state) == seat)
+        scores = side_scores(state)
+        out[10] = scores[mine]
+        out[11] = max(s for i, s in enumerate(scores) if i != mine)
+        out[12] = state.turn / (cfg.players * len(self.columns))
+        return out

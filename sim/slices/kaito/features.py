@@ -1,0 +1,48 @@
+"""The Kaito observation planes (``docs/envs.md``;
+the scheme: :mod:`sim.slices.common.features`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.slices.common.features import F32, Features
+
+KAITO_KINDS = ("S", "H", "3", "2", "1")
+KAITO_COUNTS = (7, 3, 2, 2, 3)
+
+
+class KaitoFeatures(Features):
+    """Planes 0-4 own tiles (Katana, Kabuto, 3-, 2-, 1-Mon), 5-9 the opponent's, 10 opening
+    tiles, 11 the Kaito; constant planes 12-16 opponent tiles the observer holds (counts by
+    kind), 17-21 own tiles the opponent holds, 22 own turn, 23 remove phase, 24 place phase."""
+
+    shape = (25, 6, 6)
+
+    def __init__(self, game: Any, config: Any, codec: Any) -> None:
+        super().__init__(game, config, codec)
+        for i, n in enumerate(KAITO_COUNTS):
+            self.high[12 + i] = n
+            self.high[17 + i] = n
+
+    def __call__(self, state: Any, seat: int) -> np.ndarray:
+        out = np.zeros(self.shape, F32)
+        flat = out.reshape(25, 36)
+        mine = "RB"[seat]
+        for cell, tile in enumerate(state.board):
+            if tile is None:
+                continue
+            if tile == "O":
+                flat[10, cell] = 1
+            else:
+                flat[(0 if tile[0] == mine else 5) + KAITO_KINDS.index(tile[1]), cell] = 1
+        if state.kaito is not None:
+            flat[11, state.kaito] = 1
+        for base, held in ((12, state.held[seat]), (17, state.held[1 - seat])):
+            for tile in held:
+                out[base + KAITO_KINDS.index(tile[1])] += 1
+        out[22] = float(self.game.current_player(state) == seat)
+        out[23] = float(state.phase == "remove")
+        out[24] = float(state.phase == "place")
+        return out

@@ -1,0 +1,71 @@
+"""The Kozo action codec: its fixed action ids (``docs/envs.md``;
+the scheme: :mod:`sim.slices.common.codecs`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+
+KOZO_LATTICE = 7  # half-cube positions 0, 0.5, ..., 3 along x and along y
+KOZO_SPOTS = 13  # balance cube spots to the nearest quarter edge: 0, 0.25, ..., 3
+
+
+def _half(v: float, game: str) -> int:
+    """A coordinate on the half-cube lattice as its index (EnvError when off the lattice)."""
+    k = round(v * 2)
+    if abs(v * 2 - k) > 0.04:
+        raise EnvError(f"{game}: position {v} is not on the half-cube lattice")
+    return int(k)
+
+
+class KozoCodec(ActionCodec):
+    """``place`` (piece x rotation x x x y), ``take`` (piece), ``cube`` (x x y), ``nocube``."""
+
+    game = "kozo"
+
+    def __init__(self, config: Any) -> None:
+        from games.kozo.geometry import piece_orientations
+        from games.polycubes import get_catalogue
+
+        self.pieces = tuple(p.name for p in get_catalogue(config.catalogue).pieces)
+        self.piece_index = {n: i for i, n in enumerate(self.pieces)}
+        self.rots = [len(piece_orientations(config.catalogue, n)) for n in self.pieces]
+        self.base = [sum(self.rots[:i]) for i in range(len(self.pieces))]
+        n = KOZO_LATTICE
+        super().__init__(Layout(self.game, [
+            Segment("place", (sum(self.rots), n, n)),
+            Segment("take", (len(self.pieces),)),
+            Segment("cube", (KOZO_SPOTS, KOZO_SPOTS)),
+            Segment("nocube", (1,)),
+        ]))  # fmt: skip
+
+    def encode(self, move: Any) -> int:
+        if move.kind == "nocube":
+            return self.layout.id("nocube", 0)
+        if move.kind == "cube":
+            # the centre of a settled cube's top face: settled poses drift off the lattice,
+            # and legal spots lie a cube apart, so the nearest quarter edge names one spot
+            x, y = (int(round(v * 4)) for v in move.pos[:2])
+            return self.layout.id("cube", x, y)
+        p = self.piece_index.get(move.piece)
+        if p is None:
+            raise EnvError(f"kozo: piece {move.piece!r} is not in the catalogue")
+        if move.kind == "take":
+            return self.layout.id("take", p)
+        if not 0 <= move.rot < self.rots[p]:
+            raise EnvError(f"kozo: {move.piece} has no rotation r{move.rot}")
+        x, y = _half(move.pos[0], self.game), _half(move.pos[1], self.game)
+        return self.layout.id("place", self.base[p] + move.rot, x, y)
+
+    def decode(self, action: int, state: Any) -> Any:
+        """The legal move of that id: its height is where the piece comes to rest when lowered
+        straight down (or where the balance cube's spot is), which only the tower knows."""
+        from games.kozo.state import KozoMove
+
+        name, c = self.layout.split(int(action))
+        if name == "nocube":
+            return KozoMove("nocube")
+        if name == "take":
+            return KozoMove("take", self.pieces[c[0]])
+        return self._lookup(int(action), state)
