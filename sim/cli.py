@@ -40,8 +40,9 @@ COMMAND_HELP = {
     "katamino": "Katamino 3D boxes in physics: assembly orders, piece-by-piece builds, verdicts",
     "view": "look at a scene in a window (orbit, zoom, pan; space runs the physics)",
 }
-"""Each command's one-line help (as its module registers it), so ``tablesim --help`` lists the
-commands without importing any command module (tests/test_cli_startup.py keeps them equal)."""
+"""Each command's one-line help, written once: ``tablesim --help`` lists the commands from it
+without importing any command module, and each command module registers its parser with it
+(``help=COMMAND_HELP[name]``)."""
 _INDEX_ARGS = frozenset(("-h", "--help", "--version"))
 
 

@@ -7,6 +7,7 @@ import argparse
 from games.core import canonical_json
 from games.play import balance, parse_players, wilson_interval
 from games.registry import get_game
+from sim.cli import COMMAND_HELP
 from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
 from sim.commands.list import GameHelpAction
 from sim.experiments.progress import progress_callback
@@ -15,7 +16,7 @@ from sim.experiments.progress import progress_callback
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``balance`` subcommand."""
     p = sub.add_parser(
-        "balance", help="play many seeded bot games and report win rates", add_help=False
+        "balance", help=COMMAND_HELP["balance"], add_help=False
     )
     p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)

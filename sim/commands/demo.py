@@ -16,13 +16,14 @@ from pathlib import Path
 
 from games.play import make_seats, play_game
 from games.registry import get_game
+from sim.cli import COMMAND_HELP
 from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``demo`` subcommand."""
     p = sub.add_parser(
-        "demo", help="judge the shipped towers in physics, play a bot game, draw and film them"
+        "demo", help=COMMAND_HELP["demo"]
     )
     p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
                    help="ensemble size per scene (default 8)")  # fmt: skip

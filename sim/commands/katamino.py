@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from games.core import canonical_json
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import MAX_SEED, int_in
 
 
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``katamino`` subcommand and its actions."""
     p = sub.add_parser(
         "katamino",
-        help="Katamino 3D boxes in physics: assembly orders, piece-by-piece builds, verdicts",
+        help=COMMAND_HELP["katamino"],
         description="Build Katamino 3D constructions in the physics table.",
     )
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)

@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from games.core import canonical_json
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 
 TOPICS: dict[str, str] = {
     "games": "the games (tablesim play GAME)",
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``list`` subcommand."""
     p = sub.add_parser(
         "list",
-        help="list games, bots, scenes, piece sets, game options or example sweep specs",
+        help=COMMAND_HELP["list"],
         description="Say what exists. Topics: "
         + "; ".join(f"{k}: {v}" for k, v in TOPICS.items())
         + ".",

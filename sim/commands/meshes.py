@@ -12,13 +12,14 @@ import sys
 from pathlib import Path
 
 from meshes import FORMATS
+from sim.cli import COMMAND_HELP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``meshes`` group and its subcommands to the top-level subparsers."""
     group = subparsers.add_parser(
         "meshes",
-        help="export piece meshes (GLB, OBJ, STL, URDF)",
+        help=COMMAND_HELP["meshes"],
         description="Triangle meshes and URDF models of the pieces.",
     )
     group.set_defaults(func=lambda args: _group_help(group))

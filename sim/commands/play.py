@@ -13,7 +13,7 @@ from games.outputs import check_output
 from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from games.registry import game_names, get_game
 from games.session import Observer, Played, Session, make_seats
-from sim.cli import version
+from sim.cli import COMMAND_HELP, version
 from sim.commands._common import (
     add_force_argument,
     add_game_arguments,
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` subcommand."""
     p = sub.add_parser(
         "play",
-        help="play a game (headless: prints each turn and a result line)",
+        help=COMMAND_HELP["play"],
         description="Play GAME with the given seats. Game options follow as --name value "
         f"(games: {', '.join(game_names())}).",
         add_help=False,

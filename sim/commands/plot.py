@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import add_force_argument, int_in
 
 
@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``plot`` subcommand."""
     p = sub.add_parser(
         "plot",
-        help="plot a sweep (collapse probability vs a parameter) or a tournament (win rates)",
+        help=COMMAND_HELP["plot"],
         description="RESULTS is a file written by `tablesim sweep` or `tablesim tournament`.",
     )
     p.add_argument("results", metavar="RESULTS")

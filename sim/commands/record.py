@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import int_in
 from sim.commands.render import (
     LogDivergedError,
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``record`` subcommand."""
     p = sub.add_parser(
         "record",
-        help="a GIF or MP4 film of a scene falling (World poses) or of a game log",
+        help=COMMAND_HELP["record"],
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     add_view_arguments(p, "640x360", 1)

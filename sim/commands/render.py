@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 EXAMPLES = ("katamino", "katoiz", "kaito")
@@ -189,7 +189,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``render`` subcommand."""
     p = sub.add_parser(
         "render",
-        help="a picture of a scene, a game log or an example table (offscreen, no display)",
+        help=COMMAND_HELP["render"],
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     add_view_arguments(p, "1280x720", 2)

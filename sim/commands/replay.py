@@ -11,11 +11,12 @@ import argparse
 
 from games.log import read_log_file
 from games.session import replay_log
+from sim.cli import COMMAND_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``replay`` subcommand."""
-    p = sub.add_parser("replay", help="re-run a JSONL game log and check it reproduces")
+    p = sub.add_parser("replay", help=COMMAND_HELP["replay"])
     p.add_argument("log", metavar="LOG", help="a log written by `tablesim play --log`")
     p.set_defaults(func=run)
 

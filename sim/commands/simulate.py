@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from games.core import canonical_json
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``simulate`` subcommand."""
     p = sub.add_parser(
         "simulate",
-        help="judge a scene in physics: stands or topples, with probability and explanation",
+        help=COMMAND_HELP["simulate"],
         description="SCENE is a scene file or the name of a shipped scene (e.g. kozo-tower).",
     )
     p.add_argument("scene", metavar="SCENE")

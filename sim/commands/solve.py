@@ -14,14 +14,14 @@ import sys
 from pathlib import Path
 
 from games.core import canonical_json
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``solve`` subcommand."""
     p = sub.add_parser(
         "solve",
-        help="Katamino solver: count, show or hint covers of a board or 3D box",
+        help=COMMAND_HELP["solve"],
         description=(
             "Exact cover of a board (ROWSxCOLS, e.g. 5x8), a box (ROWSxCOLSxLAYERS, e.g. 2x3x5) "
             "or a mask FILE ('#' cell, '-' or space none, layers bottom first separated by "

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import MAX_WORKERS, int_in
 
 
@@ -109,7 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sweep`` subcommand."""
     p = sub.add_parser(
         "sweep",
-        help="run a grid or seeded random sample of verdicts over scene and physics parameters",
+        help=COMMAND_HELP["sweep"],
         description=(
             "SPEC is a TOML sweep spec (see docs/experiments.md). One row per run, sorted by run "
             "index; an interrupted sweep resumes when run again with the same --out."

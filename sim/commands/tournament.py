@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from games.core import canonical_json
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
 from sim.commands.sweep import add_executor_arguments, check_executor_arguments, run_with_args
 
@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``tournament`` subcommand."""
     p = sub.add_parser(
         "tournament",
-        help="seeded round-robin of bots: win rates with 95%% intervals, seat advantage",
+        help=COMMAND_HELP["tournament"],
         description=(
             "Every set of SEATS entries of --players plays --games games, seats rotated. The "
             "same bot may be listed more than once. Game options follow as --option value."

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-from sim.cli import UsageError
+from sim.cli import COMMAND_HELP, UsageError
 from sim.commands._common import add_force_argument, float_in, int_in
 
 __all__ = ["display_available", "play_in_window", "register", "run"]
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``view`` subcommand."""
     p = sub.add_parser(
         "view",
-        help="look at a scene in a window (orbit, zoom, pan; space runs the physics)",
+        help=COMMAND_HELP["view"],
         description="Open SCENE (a scene file or shipped scene name) in a window when a display "
         "exists; headless, draw it offscreen (-o writes the picture).",
     )

@@ -1,5 +1,6 @@
-"""The Kataboom slice: the physics table (:mod:`.referee`); its drawing, window controller,
-action codec and observation features are shared with Kozo for now (:mod:`sim.slices.common`).
+"""The Kataboom slice: the physics table (:mod:`.referee`), the action codec
+(:mod:`.codec`) and observation planes (:mod:`.features`); its drawing and window controller
+are shared with Kozo for now (:mod:`sim.slices.common`).
 The game's spec (:data:`games.registry.BUILTIN`) names the parts by string."""
 
 from __future__ import annotations
