@@ -28,13 +28,16 @@ def load_scene(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     and ``FileNotFoundError`` naming the shipped scenes when ``ref`` is neither.
     ``overrides``: physics settings applied over the file's ``[physics]`` table.
     """
-    from sim.scene import find_scene
     from sim.scene import load_scene as _load
-    from tablesim.data import scene_names
+    from tablesim.data import scene_file, scene_names
 
-    path = find_scene(str(ref))
-    if path is not None:
+    path = Path(ref)
+    if path.is_file():
         return _load(path, overrides)
+    name = path.name
+    stem = name[:-5] if name.endswith(".toml") else name
+    if str(path.parent) in ("", ".") and stem in scene_names():
+        return _load(Path(str(scene_file(stem))), overrides)
     raise FileNotFoundError(
         f"{ref}: no such file, and no shipped scene of that name "
         f"(shipped: {', '.join(scene_names())})"
