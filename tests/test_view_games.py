@@ -61,8 +61,8 @@ def test_every_registered_game_is_drawn() -> None:
 
 
 def test_kaito_states_drawn_tile_for_tile() -> None:
-    from sim.slices.common.adapters import kaito_state_table
     from sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre, kaito_layout
+    from sim.slices.kaito.state_layout import kaito_state_table
 
     states = _playout("kaito", {}, 14)
     for st in states[::3] + states[-1:]:
@@ -94,8 +94,8 @@ def test_kaito_states_drawn_tile_for_tile() -> None:
 def test_katoiz_states_drawn(kind: str) -> None:
     from games.katoiz.components import COLOURS as GAME_COLOURS
     from games.katoiz.components import TILES
-    from sim.slices.common.adapters import katoiz_state_table
     from sim.slices.katoiz.drawing import COLOURS, cell_centre, katoiz_layout
+    from sim.slices.katoiz.state_layout import katoiz_state_table
 
     states = _playout("katoiz", {"type": kind}, 12)
     for st in states:
@@ -193,8 +193,8 @@ def test_katamino_duel_states_drawn(mode: str) -> None:
     once; a slider at the end of each flat Penta."""
     from games.katamino.duel import DUEL_GAME
     from sim.config import PhysicsConfig
-    from sim.slices.common.adapters import katamino_state_table
     from sim.slices.katamino.drawing import board_origin, katamino_layout
+    from sim.slices.katamino.state_layout import katamino_state_table
 
     states = _playout("katamino", {"mode": mode}, 20)
     assert any(p.placed for st in states for p in st.seats)  # something got placed
@@ -230,8 +230,8 @@ def test_katamino_solo_states_drawn(mode: str) -> None:
     """A solo puzzle: every piece of the stage once, placed ones where the state has them."""
     from games.katamino.solo import SOLO_GAME
     from sim.config import PhysicsConfig
-    from sim.slices.common.adapters import katamino_state_table
     from sim.slices.katamino.drawing import board_origin, katamino_layout
+    from sim.slices.katamino.state_layout import katamino_state_table
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": mode}, players=1), 2)

@@ -33,16 +33,16 @@ def pointer(game: str, state, world, button: str = "left") -> Pointer:  # noqa: 
 
 
 def kaito_point(state, cell: int):  # noqa: ANN001
-    from sim.slices.common.adapters import kaito_state_table
     from sim.slices.kaito.drawing import cell_centre
+    from sim.slices.kaito.state_layout import kaito_state_table
 
     on_tile = state.board[cell] is not None
     return cell_centre(kaito_state_table(state), (cell % 6, cell // 6), 1 if on_tile else 0)
 
 
 def katoiz_point(state, xy):  # noqa: ANN001
-    from sim.slices.common.adapters import katoiz_state_table
     from sim.slices.katoiz.drawing import cell_centre
+    from sim.slices.katoiz.state_layout import katoiz_state_table
 
     table = katoiz_state_table(state)
     h = next((len(s.tiles) for s in table.stacks if tuple(s.cell) == tuple(xy)), 0)
@@ -158,7 +158,7 @@ def _katoiz_path(state, move) -> list:  # noqa: ANN001
             side = SIDES[geo(state.config).sides[state.seat]]
             return [board(move.src), (side[2], side[3])]
         return [board(move.src), board(move.dst)]
-    from sim.slices.common.adapters import _in_front, katoiz_state_table
+    from sim.slices.katoiz.state_layout import _in_front, katoiz_state_table
 
     k = state.supply.index(move.tile)
     rows = katoiz_state_table(state).rows

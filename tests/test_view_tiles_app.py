@@ -35,8 +35,8 @@ def _kaito_opening(h: Harness):  # noqa: ANN202
     assert app.moves == [remove]
     h.settle(dt=0.2)
     place = app.game.legal_moves(app.state)[-1]
-    from sim.slices.common.adapters import kaito_state_table
     from sim.slices.kaito.drawing import cell_centre
+    from sim.slices.kaito.state_layout import kaito_state_table
 
     gap = cell_centre(kaito_state_table(app.state), (place.to % 6, place.to // 6), 0)
     assert h.click_world(gap)

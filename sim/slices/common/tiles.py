@@ -322,7 +322,7 @@ class KaitoController(PathController):
         return Move(kind, (index,))
 
     def _table(self) -> Any:
-        from sim.slices.common.adapters import kaito_state_table
+        from sim.slices.kaito.state_layout import kaito_state_table
 
         return kaito_state_table(self.state)
 
@@ -363,7 +363,7 @@ class KatoizController(PathController):
     the first round: a tile); ``p`` passes where passing is legal."""
 
     def _table(self) -> Any:
-        from sim.slices.common.adapters import katoiz_state_table
+        from sim.slices.katoiz.state_layout import katoiz_state_table
 
         return katoiz_state_table(self.state)
 
@@ -383,7 +383,7 @@ class KatoizController(PathController):
         return [(k % 6, k // 6) for k, t in enumerate(self.state.supply) if TILE_CODES[t] == code]
 
     def _own_stack(self, k: int) -> Loc:
-        from sim.slices.common.adapters import _in_front
+        from sim.slices.katoiz.state_layout import _in_front
 
         return _in_front(self.state.seat, k, self._table().rows)
 

@@ -107,7 +107,7 @@ class KataminoController(BaseController):
 
     def table(self) -> Any:
         """The :class:`KataminoTable` drawn for the state."""
-        from sim.slices.common.adapters import katamino_state_table
+        from sim.slices.katamino.state_layout import katamino_state_table
 
         return katamino_state_table(self.state)
 

@@ -10,7 +10,7 @@
 
 :func:`drawing_for` finds the function that draws a registered game's state: the ``drawing`` of
 its :class:`games.registry.GameSpec` (the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and
-Katamino-duel states are adapted in :mod:`sim.slices.common.adapters`); a new game (or mode)
+Katamino-duel states are adapted in ``sim/slices/<game>/state_layout.py``); a new game (or mode)
 names in its spec one function that turns its state into one of the descriptions above (see
 ``docs/view.md``).
 ``tablesim render LOG`` and ``tablesim record LOG`` use it.

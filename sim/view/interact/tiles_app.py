@@ -64,7 +64,7 @@ class TilesApp(WindowApp):
             return None
         if self.game.name == "catego":
             return tuple(roll)
-        from sim.slices.common.adapters import _katoiz_roll
+        from sim.slices.katoiz.state_layout import _katoiz_roll
 
         colour, picture = _katoiz_roll(roll)  # type: ignore[misc]
         return (colour,) if picture is None else (colour, picture)
@@ -160,8 +160,8 @@ class TilesApp(WindowApp):
     def _ladder_items(self) -> tuple[Any, ...]:
         """Stapeltje-four level 5: the colour ladder beside the grid, this turn's rung marked."""
         from games.katoiz.components import COLOURS as NAMES
-        from sim.slices.common.adapters import katoiz_state_table
         from sim.slices.katoiz.drawing import THICKNESS, TILE, KatoizTile, cell_centre, tile_picture
+        from sim.slices.katoiz.state_layout import katoiz_state_table
         from sim.view.drawings.common import tile_item
         from sim.view.layout import cylinder_item
 
