@@ -596,7 +596,7 @@ def simulate(
 
     from sim.escalation import escalation
 
-    esc = escalation(prof, own.time_step, statics)
+    esc = escalation(prof, own.time_step, statics, scene)
     if esc is not None:  # thin margin: the direct solver instead (the speculative runs go)
         ensemble.close()
         ensemble = replicas_in(esc.profile)

@@ -117,3 +117,124 @@ def leaning_plank(
     )  # fmt: skip
     return Case("tilted-rest", scene, "stands" if stands else "topples",
                 plank_margin_deg(theta_deg, reach, mu), "deg")  # fmt: skip
+
+
+def block(nx: int, ny: int, nz: int) -> tuple[tuple[int, int, int], ...]:
+    """The cells of an ``nx`` x ``ny`` x ``nz`` block."""
+    return tuple((i, j, k) for k in range(nz) for j in range(ny) for i in range(nx))
+
+
+def heavy_on_light(
+    dims: tuple[int, int, int], inside_mm: float, config: PhysicsConfig | None = None
+) -> Case:
+    """A block of Kozo cubes (``dims`` cubes along x, y, z) resting on one balance cube on the
+    table, the block's centre of mass ``inside_mm`` inside the cube's +x edge (centred in y).
+
+    Mass ratio: cubes x (17.8 / 10.2)^3 = 5.31 per Kozo cube (42.5 for 2x2x2). Expected answer
+    (rigid statics, as the world builds it): the balance cube loses clearance / 2 = 0.1 mm off
+    each side face, so its top face's edge is 0.1 mm further in; the block stands iff its centre
+    of mass is inside that edge (the pair's common centre of mass then lies inside the cube's
+    base, under the same edge), margin ``inside_mm - 0.1`` mm."""
+    cfg = config or PhysicsConfig()
+    a, b = cfg.kozo_cube, cfg.cube_edge("balance")
+    nx, ny, nz = dims
+    cube = ScenePiece("cube", ((0, 0, 0),), "balance", (0.0, 0.0, 0.0))
+    x0 = b - inside_mm * MM - nx * a / 2
+    top = ScenePiece("block", block(nx, ny, nz), "kozo", (x0, b / 2 - ny * a / 2, b))
+    margin = inside_mm - cfg.clearance / 2 / MM
+    scene = Scene(f"heavy-{nx}x{ny}x{nz}-on-balance-{inside_mm:g}mm", (cube, top), cfg)
+    return Case("heavy-on-light", scene, "stands" if margin > 0 else "topples", abs(margin), "mm")
+
+
+BAR3 = ((0, 0, 0), (1, 0, 0), (2, 0, 0))
+
+
+def bar_on_slope(theta_deg: float, mu: float, config: PhysicsConfig | None = None) -> Case:
+    """A 3-cube Kozo bar lying along the fall line of a static slab tilted ``theta_deg``, every
+    piece at friction ``mu``. Expected answer (the friction angle): it stays while
+    tan(theta) <= mu, else it slides down, off the slab's lower edge 23 mm away (its centre of
+    mass drops past half an edge first); margin ``|theta - atan(mu)|`` degrees. It cannot tip:
+    its centre of mass, half an edge above the slab, stays over its 3-edge base up to
+    tan(theta) = 3."""
+    cfg = config or PhysicsConfig()
+    a = cfg.kozo_cube
+    t = math.radians(theta_deg)
+    q = (0.0, math.sin(-t / 2), 0.0, math.cos(-t / 2))  # +x rises
+    length, width, thick = 100 * MM, 3 * a, 10 * MM
+    origin = (0.0, -width / 2, 0.0)
+    slab = ScenePiece("slab", ((0, 0, 0),), None, origin, q, static=True,
+                      box=(length, width, thick), friction=mu)  # fmt: skip
+    lx, ly, lz = length / 2 - 1.5 * a, width / 2 - a / 2, thick  # in the slab's frame
+    pos = (lx * math.cos(t) - lz * math.sin(t), origin[1] + ly, lx * math.sin(t) + lz * math.cos(t))
+    bar = ScenePiece("bar", BAR3, "kozo", pos, q, friction=mu)
+    limit = math.degrees(math.atan(mu))
+    scene = Scene(f"slope-{theta_deg:.2f}deg-mu{mu:g}", (slab, bar), cfg)
+    return Case("slope", scene, "stands" if theta_deg <= limit else "topples",
+                abs(theta_deg - limit), "deg")  # fmt: skip
+
+
+MARGIN_BINS = (0.0, 0.2, 0.5, 1.0, 2.0, math.inf)
+"""Edges of the margin bins (mm, or degrees for angle families): < 0.2, 0.2-0.5, 0.5-1, 1-2,
+> 2."""
+
+
+def margin_bin(margin: float) -> str:
+    """The bin label of ``margin`` (:data:`MARGIN_BINS`)."""
+    labels = ("<0.2", "0.2-0.5", "0.5-1", "1-2", ">2")
+    for k in range(len(labels)):
+        if margin < MARGIN_BINS[k + 1]:
+            return labels[k]
+    return labels[-1]
+
+
+def generate(seed: int = 0, per_bin: int = 2) -> list[Case]:
+    """The corpus: per family and margin bin ``per_bin`` cases on each side of the boundary
+    (stands and topples where the family has both), margins drawn uniformly in the bin from
+    a seeded stream (``games.rng.Rng``; ">2" draws from 2-5). Families: straight stacks of
+    3-30 loose Kozo cubes; leaning stacks of 3-20 (margin formula of
+    :func:`sim.crosscheck.cases.leaning_stack`); bridges and cantilevers
+    (:mod:`sim.crosscheck.cases`); heavy on light (:func:`heavy_on_light`, mass ratios 5-96);
+    tilted rests on an edge and a step (:func:`leaning_plank`); bars on slopes
+    (:func:`bar_on_slope`)."""
+    from games.rng import Rng
+    from sim.crosscheck import cases as cc
+
+    rng = Rng.from_seed(seed, "corpus")
+    out: list[Case] = []
+
+    def draw(k: int) -> float:
+        nonlocal rng
+        u, rng = rng.random()
+        lo, hi = MARGIN_BINS[k], min(MARGIN_BINS[k + 1], 5.0)
+        return lo + (hi - lo) * u if k else max(0.02, hi * u)  # never exactly on the edge
+
+    def pick(items: tuple) -> object:
+        nonlocal rng
+        item, rng = rng.choice(items)
+        return item
+
+    for n in (3, 5, 10, 20, 30):
+        c = cc.leaning_stack(n, 0.0)
+        out.append(Case("straight-stack", c.scene, "stands", c.margin_mm, "mm"))
+    for k in range(len(MARGIN_BINS) - 1):
+        for _ in range(per_bin):
+            for sign in (1.0, -1.0):
+                m = sign * draw(k)
+                n = int(pick((3, 5, 9, 14, 20)))
+                c = cc.leaning_for_margin(n, m)
+                out.append(Case("leaning-stack", c.scene, c.expected, abs(m), "mm"))  # type: ignore[arg-type]
+                c = cc.cantilever(sign * draw(k))
+                out.append(Case("bridge-cantilever", c.scene, c.expected, abs(c.margin_mm), "mm"))  # type: ignore[arg-type]
+                dims = pick(((1, 1, 1), (2, 1, 1), (2, 2, 1), (2, 2, 2), (3, 2, 2), (3, 3, 2)))
+                # the stand/topple boundary is 0.1 mm inside the exact edge (the shrink)
+                out.append(heavy_on_light(dims, 0.1 + sign * draw(k)))  # type: ignore[arg-type]
+                mu = float(pick((0.3, 0.45)))
+                lim = math.degrees(math.atan(mu))
+                out.append(bar_on_slope(lim - sign * draw(k), mu))
+    for theta in (20.0, 25.0, 30.0):
+        for mu in (0.25, 0.3, 0.45):
+            out.append(leaning_plank(theta, float(pick((4.0, 8.0, 17.8))), mu))
+    for off in (0.0, 20.0, 30.0):
+        c = cc.bridge(off)
+        out.append(Case("bridge-cantilever", c.scene, c.expected, abs(c.margin_mm), "mm"))  # type: ignore[arg-type]
+    return out
