@@ -9,8 +9,9 @@ answer (how far the scene is from the boundary between the answers, in mm or deg
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from sim.config import MM, PhysicsConfig
 from sim.model import Scene, ScenePiece
@@ -18,6 +19,7 @@ from sim.model import Scene, ScenePiece
 Answer = Literal["stands", "topples"]
 
 I4 = ((0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0))
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -90,14 +92,16 @@ def leaning_plank(
     mu: float = 0.45,
     reach: float = 2.6,
     config: PhysicsConfig | None = None,
-) -> Case:
+) -> Case | None:
     """An I4 Kozo plank leaning ``theta_deg`` with its foot edge on a static step and its
     underside on a static block's top edge (a ladder on a ledge).
 
     The step is ``step_mm`` wide (along x) and 10 mm high, the foot in its middle; the block's
     top edge is ``reach`` cube edges along the underside from the foot. Every piece has friction
-    ``mu`` (so every pair meets at mu). Expected answer: :func:`plank_stands`; margin:
-    :func:`plank_margin_deg`."""
+    ``mu`` (so every pair meets at mu). Expected answer: :func:`plank_stands` (stands), or
+    topples when it slips at every pose its foot passes through until it leaves the step; None
+    when it slips and then holds again on the step (see below). Margin:
+    :func:`plank_margin_deg`, for a toppling plank the smallest over those poses."""
     cfg = config or PhysicsConfig()
     a = cfg.kozo_cube
     t = math.radians(theta_deg)
@@ -110,13 +114,29 @@ def leaning_plank(
     block = _static_box("block", (edge_x, -a, 0.0), (2 * a, width_y, edge_z), mu)
     q = (0.0, math.sin(-t / 2), 0.0, math.cos(-t / 2))  # about y: the plank's +x rises
     plank = ScenePiece("plank", I4, "kozo", (foot_x, 0.0, foot_z), q, friction=mu)
-    stands = plank_stands(theta_deg, reach, mu)
+    # Sliding, the foot moves along the step (the edge fixed): the lean falls and the reach
+    # grows, so the plank may hold again before the foot leaves the step. Topples only when
+    # it slips at every pose until then; a plank that slips and then holds on the step is
+    # decided by its momentum, no closed form: such scenes are None (the caller skips them).
+    rise, run = edge_z - foot_z, edge_x - foot_x
+    poses = []
+    for k in range(21):
+        u = (step_mm * MM / 2) * k / 20  # foot displacement along -x
+        poses.append((math.degrees(math.atan2(rise, run + u)), math.hypot(rise, run + u) / a))
+    holds = [plank_stands(th, r, mu) for th, r in poses]
+    stands = holds[0]
+    if not stands and any(holds):
+        return None
+    margin = (
+        plank_margin_deg(theta_deg, reach, mu)
+        if stands
+        else min(plank_margin_deg(th, r, mu) for th, r in poses)
+    )
     scene = Scene(
         f"plank-{theta_deg:g}deg-step{step_mm:g}mm-mu{mu:g}", (step, block, plank), cfg,
         description="an I4 plank leaning on a block's edge, its foot on a narrow step",
     )  # fmt: skip
-    return Case("tilted-rest", scene, "stands" if stands else "topples",
-                plank_margin_deg(theta_deg, reach, mu), "deg")  # fmt: skip
+    return Case("tilted-rest", scene, "stands" if stands else "topples", margin, "deg")
 
 
 def block(nx: int, ny: int, nz: int) -> tuple[tuple[int, int, int], ...]:
@@ -208,7 +228,7 @@ def generate(seed: int = 0, per_bin: int = 2) -> list[Case]:
         lo, hi = MARGIN_BINS[k], min(MARGIN_BINS[k + 1], 5.0)
         return lo + (hi - lo) * u if k else max(0.02, hi * u)  # never exactly on the edge
 
-    def pick(items: tuple) -> object:
+    def pick(items: Sequence[T]) -> T:
         nonlocal rng
         item, rng = rng.choice(items)
         return item
@@ -220,20 +240,23 @@ def generate(seed: int = 0, per_bin: int = 2) -> list[Case]:
         for _ in range(per_bin):
             for sign in (1.0, -1.0):
                 m = sign * draw(k)
-                n = int(pick((3, 5, 9, 14, 20)))
+                n = pick((3, 5, 9, 14, 20))
                 c = cc.leaning_for_margin(n, m)
                 out.append(Case("leaning-stack", c.scene, c.expected, abs(m), "mm"))  # type: ignore[arg-type]
                 c = cc.cantilever(sign * draw(k))
                 out.append(Case("bridge-cantilever", c.scene, c.expected, abs(c.margin_mm), "mm"))  # type: ignore[arg-type]
                 dims = pick(((1, 1, 1), (2, 1, 1), (2, 2, 1), (2, 2, 2), (3, 2, 2), (3, 3, 2)))
                 # the stand/topple boundary is 0.1 mm inside the exact edge (the shrink)
-                out.append(heavy_on_light(dims, 0.1 + sign * draw(k)))  # type: ignore[arg-type]
-                mu = float(pick((0.3, 0.45)))
+                out.append(heavy_on_light(dims, 0.1 + sign * draw(k)))
+                mu = pick((0.3, 0.45))
                 lim = math.degrees(math.atan(mu))
                 out.append(bar_on_slope(lim - sign * draw(k), mu))
-    for theta in (20.0, 25.0, 30.0):
-        for mu in (0.25, 0.3, 0.45):
-            out.append(leaning_plank(theta, float(pick((4.0, 8.0, 17.8))), mu))
+    for theta in (20.0, 25.0, 30.0, 35.0):
+        for mu in (0.2, 0.25, 0.3, 0.45):
+            for step in (4.0, 8.0, 17.8):
+                plank = leaning_plank(theta, step, mu)
+                if plank is not None:
+                    out.append(plank)
     for off in (0.0, 20.0, 30.0):
         c = cc.bridge(off)
         out.append(Case("bridge-cantilever", c.scene, c.expected, abs(c.margin_mm), "mm"))  # type: ignore[arg-type]
