@@ -131,7 +131,9 @@ class Profile:
       tall leaning stack by about a tenth of its margin and its release sways it, which
       topples stacks whose tilt margin is below 0.6-0.7 degrees (measured for 3-30 cubes).
       The verdict and display profiles escalate below 1.5 degrees (about twice that frontier;
-      the display's springs are the verdict's); None: never (the exact profiles).
+      the display's springs are the verdict's), a threshold raised where a piece rests on a
+      much lighter one (times the mass ratio over :data:`sim.escalation.MASS_RATIO_SCALE`);
+      None: never (the exact profiles).
 
     exact: the verdict's settings solved directly, for thin-margin towers (the verdict profile
       escalates to it by itself below ``escalate_below_deg``; ``--profile exact`` asks for it

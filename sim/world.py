@@ -119,6 +119,20 @@ step (the top of 20 cubes dropped 0.65 mm before it was held). 2 um is a fifth o
 compression of such a stack under its weight, so releasing it pushes nothing apart; against the
 0.2 mm clearance and every margin we judge it is nothing."""
 
+def shrink_shift(config: PhysicsConfig, tolerance: float = CONTACT_TOLERANCE) -> float:
+    """How far (m) a piece must have moved before a new contact with a static body means it
+    moved *to* it (the topple rule's clause 1; :meth:`World.moved_beyond`).
+
+    The clearance (:func:`shrunk_half_extents`) takes ``clearance / 2`` off each horizontal face
+    of a dynamic box, so a box corner with two horizontal axes moves up to ``clearance / sqrt 2``
+    from where the scene put it, and a contact of the scene as written can open by that much (an
+    I4 plank leaning 25 degrees with its foot on a step: lifted 0.1 sin 25 = 0.04 mm). Closing
+    such a gap as the piece settles moves no point of the piece by more than that plus the
+    contact ``tolerance``; a piece that moved further did not merely settle into a contact the
+    scene already had. 0.19 mm at the default 0.2 mm clearance."""
+    return config.clearance / math.sqrt(2.0) + tolerance
+
+
 _TABLE_HALF = (2.0, 2.0, 0.05)
 """Half extents (m) of the static table box whose top face is z = 0.
 
@@ -813,6 +827,15 @@ class World:
             up = quat_to_matrix(rel)[:, 2]
             out[i] = math.degrees(math.atan2(math.hypot(up[0], up[1]), up[2]))
         return out
+
+    def moved_beyond(self, i: int, com0: np.ndarray, states: BodyStates, limit: float) -> bool:
+        """Whether some point of dynamic piece ``i`` may have moved more than ``limit`` (m) from
+        its pose at the start (centre of mass ``com0``, the initial body quaternion): the bound
+        |com - com0| + 2 sin(phi / 2) r, phi the rotation since the start, r the radius of the
+        sphere about the centre of mass that holds its boxes. False means no point moved more."""
+        rel = quat_mul(tuple(map(float, states.quat[i])), quat_conj(self._initial_q[i]))
+        turn = 2.0 * math.sin(_quat_angle(rel) / 2.0) * float(self._radii()[i])
+        return float(np.linalg.norm(states.com[i] - com0)) + turn > limit
 
     def velocities(self) -> tuple[np.ndarray, np.ndarray]:
         """Linear COM velocities (n, 3) m/s and angular velocities (n, 3) rad/s, world frame."""

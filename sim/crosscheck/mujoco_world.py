@@ -18,7 +18,10 @@ Modelling choices (each the MuJoCo counterpart of what :class:`sim.world.World` 
 :func:`judge` runs one scene for ``seconds`` and returns "topples" or "stands" with what fell,
 using :class:`sim.verdict.ToppleRule`'s thresholds: a piece falls when its centre of mass drops
 more than ``drop_fraction`` of its cube edge, a polycube tips more than ``tilt_deg``, or it
-touches a static body (or the table) it did not touch at the start.
+touches a static body (or the table) it did not touch at the start after moving to it (some
+point of it moved more than :func:`sim.world.shrink_shift`, as in the PyBullet rule: a contact
+the clearance opened closes as the piece settles, and all static geoms are MuJoCo's one world
+body, so without this a bar released touching a slope "touched a static body" at once).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import numpy as np
 
 from sim.model import Scene
 from sim.verdict import ToppleRule
-from sim.world import piece_mass_properties, shrunk_half_extents
+from sim.world import piece_mass_properties, shrink_shift, shrunk_half_extents
 
 _TABLE_HALF = (2.0, 2.0, 0.05)
 TOUCH = 0.05e-3
@@ -164,7 +167,23 @@ def judge(
                     out.add(int(me))
         return out
 
+    def radius(piece: Any) -> float:  # a sphere about the centre of mass holding its boxes
+        com_local = piece_mass_properties(piece, cfg)[1]
+        return max(
+            float(np.linalg.norm(np.abs(centre - com_local) + half))
+            for centre, half in piece.local_boxes(cfg)
+        )
+
+    radii = np.array([radius(p) for p in dyn])
+    settle = shrink_shift(cfg, TOUCH)
+
+    def moved(i: int, c: np.ndarray) -> bool:  # sim.world.World.moved_beyond's bound
+        rel = data.xmat[bodies[i]].reshape(3, 3) @ mat0[i].T
+        angle = math.acos(max(-1.0, min(1.0, (float(np.trace(rel)) - 1.0) / 2.0)))
+        return float(np.linalg.norm(c[i] - com0[i])) + 2 * math.sin(angle / 2) * radii[i] > settle
+
     com0, up0 = com(), ups()
+    mat0 = [data.xmat[b].reshape(3, 3).copy() for b in bodies]
     start = static_touches()
     out = MujocoOutcome(False, None)
     steps = max(1, round(rule.check_every / time_step))
@@ -179,6 +198,10 @@ def judge(
         cosang = np.clip(np.einsum("ij,ij->i", ups(), up0), -1.0, 1.0)
         tilt = np.degrees(np.arccos(cosang))
         touched = static_touches() - start
+        for i, b in enumerate(bodies):  # a contact the clearance opened, closed by settling
+            if b in touched and not moved(i, c):
+                start.add(b)
+                touched.discard(b)
         for i, pid in enumerate(ids):
             if pid in out.fell:
                 continue

@@ -21,8 +21,8 @@ import numpy as np
 
 from games.rng import Rng
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
-from sim.verdict import ToppleRule
-from sim.world import World, _Body
+from sim.verdict import ToppleRule, fall_reason
+from sim.world import World, _Body, shrink_shift
 
 PENETRATION_OK = 0.02e-3
 """Penetration (m) a noisy pose may have into a neighbour before the hand backs off."""
@@ -221,6 +221,7 @@ def watch(
     for pid, allowed in world.static_allowed.items():
         start |= {(pid, s) for s in allowed}
     com0 = world.com_positions()
+    settle = shrink_shift(world.config)  # a new static contact needs a piece that moved to it
     report = FallReport()
     dt = world.time_step
     per = max(1, round(rule.check_every / dt))
@@ -237,13 +238,23 @@ def watch(
         states = world.states()  # each body read once (sim.world: the rule's fast reads)
         drop = com0[:, 2] - states.com[:, 2]
         tilted = poly & world.tipped(rule.tilt_deg, states)
-        now = (drop > rule.drop_fraction * edges) | tilted
-        why = {int(i): f"dropped {drop[i] * 1e3:.1f} mm" for i in np.flatnonzero(now)}
-        for i in np.flatnonzero(tilted):
-            why.setdefault(int(i), f"tilted {world.tip_angle_deg(int(i), states.quat[i]):.0f} deg")
+        dropped = drop > rule.drop_fraction * edges
+        now = dropped | tilted
+        why = {
+            int(i): fall_reason(
+                float(drop[i]),
+                rule.drop_fraction * float(edges[i]),
+                world.tip_angle_deg(int(i), states.quat[i]) if poly[i] else 0.0,
+                rule.tilt_deg,
+            )
+            for i in np.flatnonzero(now)
+        }
         if rule.table_contact:
             for pid, sid in sorted(world.check_contacts(start, states).new):
                 k = index[pid]
+                if not world.moved_beyond(k, com0[k], states, settle):
+                    start.add((pid, sid))  # the scene's own contact, opened by the clearance
+                    continue
                 now[k] = True
                 why.setdefault(k, f"touched {sid}")
         for i in np.flatnonzero(now & ~fallen):
