@@ -29,29 +29,3 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
-
-
-# Known issue (found at integration, 2026-12-01, issue #18's note): after a run whose in-process
-# tests opened gl pipes on a private Xvfb, that server can be gone before the interpreter tears
-# Panda3D down, and Xlib then ends the process with exit code 1 *after* every test passed
-# (":display:x11display(fatal): X fatal error"). The programs themselves are tested as
-# subprocesses with their exit codes; for the pytest process, end with pytest's own status
-# before that teardown. One way the server went early is fixed (sim.view.backend: the
-# parent-death signal fired when the *thread* that started Xvfb ended; forked children kept
-# using the parent's X connections); the failing run was not reproduced since, so this stays
-# as a safety net until a whole slow run passes without it.
-_EXIT_STATUS: list[int] = []
-
-
-def pytest_sessionfinish(session: object, exitstatus: int) -> None:
-    _EXIT_STATUS.append(int(exitstatus))
-
-
-def pytest_unconfigure(config: object) -> None:
-    import os
-    import sys
-
-    if _EXIT_STATUS and "panda3d" in sys.modules:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_EXIT_STATUS[-1])
