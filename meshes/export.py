@@ -225,8 +225,8 @@ def export_catalogue(
     fmt : str
         ``glb``, ``obj``, ``stl`` or ``urdf`` (also the file extension).
     out_dir : path
-        Output directory, created if missing. Files of the same names are replaced; other
-        files are left alone.
+        Output directory, created if missing. Files of the same names are replaced (the
+        command line refuses them without ``--force``); other files are left alone.
     config : PieceSizes, optional
         Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
         ``sim.config.PhysicsConfig`` is one too).

@@ -29,8 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write one file per piece of a set",
         description=(
             "Write one file per piece of a piece set into DIR (created if missing; files of "
-            "the same names are replaced). GLB/OBJ/STL: the display mesh in metres, z up. "
-            "URDF: one link with exact mass and inertia, and boxes for collision and visual."
+            "this format already there are refused unless --force is given). GLB: the display "
+            "mesh in metres, y up (glTF's convention). OBJ/STL: the display mesh in metres, "
+            "z up. URDF: one link with exact mass and inertia, and boxes for collision and "
+            "visual; PyBullet uses the file's inertia only when loaded with "
+            "flags=pybullet.URDF_USE_INERTIA_FROM_FILE (else it recomputes it from the boxes)."
         ),
     )
     export.add_argument(

@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments for every tablesim game (``pip install 'tablesim[rl]'``).
+"""Reinforcement-learning environments for every tablesim game (``pip install -e '.[rl]' in a tablesim checkout``).
 
 - :func:`env` (``tablesim.env("kaito")``): a PettingZoo AEC environment, one agent per seat
   (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}``: feature
@@ -27,7 +27,7 @@ def _need_rl() -> None:
     missing = [m for m in ("gymnasium", "pettingzoo") if importlib.util.find_spec(m) is None]
     if missing:
         raise ModuleNotFoundError(
-            f"tablesim's environments need {' and '.join(missing)}: pip install 'tablesim[rl]'"
+            f"tablesim's environments need {' and '.join(missing)}: pip install -e '.[rl]' in a tablesim checkout"
         )
 
 
