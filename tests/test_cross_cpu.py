@@ -39,9 +39,8 @@ def _kernels() -> list[str]:
     """The OpenBLAS kernels this CPU can run: Prescott (SSE3, any x86-64), Haswell (AVX2 and
     FMA), SkylakeX (AVX-512)."""
     try:
-        flags = next(
-            line for line in open("/proc/cpuinfo", encoding="utf-8") if line.startswith("flags")
-        ).split()
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            flags = next(line for line in fh if line.startswith("flags")).split()
     except (OSError, StopIteration):
         return []
     out = ["Prescott"]
