@@ -29,3 +29,21 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
+
+
+def start_xvfb(screen: str = "1280x800x24") -> tuple[subprocess.Popen[bytes], str] | None:
+    """A private Xvfb on a display number it picks itself (``-displayfd``, so parallel runs
+    never collide): (the process, ``":N"``), or None when it did not start."""
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        number = fh.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        proc.wait()
+        return None
+    return proc, f":{number}"

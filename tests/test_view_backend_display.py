@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, start_xvfb
 
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="no Xvfb here")
 
@@ -29,26 +29,14 @@ _PROBE = (
 )
 
 
-def _decoy() -> tuple[subprocess.Popen[bytes], str]:
-    """A 640x480 Xvfb on the lowest free display (the size tells its pipes from ours)."""
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write_fd)
-    with os.fdopen(read_fd) as fh:
-        number = fh.readline().strip()
-    assert number.isdigit(), "the decoy Xvfb did not start"
-    return proc, f":{number}"
-
-
 def test_gl_pipe_opens_on_the_display_it_was_given() -> None:
     """With a decoy server running: a process without $DISPLAY draws on its own private Xvfb
     (1920x1080), and one that sets $DISPLAY at run time to the decoy draws on the decoy
     (640x480). Before the fix one of the two was always wrong: the pipe went to ":0.0"
     whichever display was meant (the decoy when it took :0, else no server or another one)."""
-    decoy, display = _decoy()
+    started = start_xvfb("640x480x24")  # the decoy: its size tells its pipes from ours
+    assert started is not None, "the decoy Xvfb did not start"
+    decoy, display = started
     try:
         env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
         for mode, want in (("private", "gl 1920 1080"), ("env", "gl 640 480")):
