@@ -259,8 +259,8 @@ def test_resting_tower_is_calm_in_both_profiles() -> None:
       it a piece is no longer where statics proved it in equilibrium, and a verdict would not
       stop early on it; a resting tower calmer than that is never misjudged, which is what the
       claim is for;
-    - display: 0.1 mm, under half a pixel at the window's closest camera (a 0.5 m view on
-      1920 px is 0.26 mm per pixel): a resting tower that visibly creeps fails;
+    - display: 0.1 mm, under half a pixel of a view 0.5 m wide on 1920 px (0.26 mm per
+      pixel): a resting tower that visibly creeps fails;
     - penetration: 0.2 mm, the clearance between pieces (sim.config): deeper and neighbours
       that should slide past each other interlock."""
     from sim.verdict import EarlyStop
