@@ -124,3 +124,22 @@ def test_meshes_export_help_says_y_up_force_and_the_urdf_flag() -> None:
     assert "refused unless --force" in text
     assert "URDF_USE_INERTIA_FROM_FILE" in text
 
+
+
+def test_stl_units_mm_scale_the_mesh_by_1000_and_only_stl_takes_them(tmp_path: Path) -> None:
+    """The same piece in metres and in millimetres: every vertex 1000 times as far from the
+    origin (read back by trimesh); ``--units mm`` with GLB is a usage error (exit 2)."""
+    trimesh = pytest.importorskip("trimesh")
+    for units in ("m", "mm"):
+        p = run_cli("meshes", "export", "--set", "soma", "--format", "stl", "--units", units,
+                    "-o", str(tmp_path / units), "-q")  # fmt: skip
+        assert p.returncode == 0, p.stderr
+    names = sorted(x.name for x in (tmp_path / "m").glob("*.stl"))
+    assert names and names == sorted(x.name for x in (tmp_path / "mm").glob("*.stl"))
+    for name in names:
+        m = trimesh.load(tmp_path / "m" / name)
+        mm = trimesh.load(tmp_path / "mm" / name)
+        assert np.allclose(mm.vertices, m.vertices * 1000.0, rtol=1e-6, atol=1e-9)
+    bad = run_cli("meshes", "export", "--set", "soma", "--format", "glb", "--units", "mm",
+                  "-o", str(tmp_path / "g"))  # fmt: skip
+    assert bad.returncode == 2 and "STL only" in bad.stderr

@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     export.add_argument("--force", action="store_true",
                         help="replace files of this format already in DIR")  # fmt: skip
+    export.add_argument("--units", choices=("m", "mm"), default="m",
+                        help="STL length unit (default m; slicers assume mm); other formats "
+                        "are metres")  # fmt: skip
     export.add_argument("-q", "--quiet", action="store_true", help="print only the file count")
     export.set_defaults(func=_export)
 
@@ -68,7 +71,7 @@ def _export(args: argparse.Namespace) -> int:
             f"{', ...' if len(there) > 4 else ''}); pass --force to replace them"
         )
     try:
-        paths = export_catalogue(args.piece_set, args.fmt, args.out)
+        paths = export_catalogue(args.piece_set, args.fmt, args.out, units=args.units)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
