@@ -13,8 +13,10 @@ are equal.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -313,18 +315,83 @@ def _mass_properties(cells: tuple[tuple[int, ...], ...], edge: float, density: f
 def _compute_mass_properties(
     cells: Iterable[Sequence[int]], edge: float, density: float
 ) -> MassProperties:
-    cs = np.asarray(as_cells(cells), dtype=float)
+    """Mass properties with the same bits on every CPU.
+
+    Nothing here goes through BLAS/LAPACK: OpenBLAS picks its kernels by CPU (SkylakeX on an
+    AVX-512 Xeon, Zen or Haswell elsewhere) and ``np.linalg.eigh`` of the same tensor gave
+    principal axes differing by up to 1.86 (a different basis of a degenerate eigenspace) and
+    9e-4 (near-degenerate) between kernels (measured with ``OPENBLAS_CORETYPE``), which set
+    Bullet's body frames apart and made one resting tower drift 0.08 mm on one machine and
+    0.24 mm on another. The tensor is exact in integers (cells on the unit grid), each entry
+    rounded once to float; its eigenvectors come from :func:`_jacobi_eigh` (IEEE basic
+    operations and ``math.sqrt`` only, every one correctly rounded on any x86-64 CPU).
+    """
+    cs = [tuple(int(v) for v in c) for c in as_cells(cells)]
+    n = len(cs)
     m_cube = density * edge**3
-    centres = (cs + 0.5) * edge
-    mass = m_cube * len(cs)
-    com = centres.mean(axis=0)
-    d = centres - com
-    inertia = np.eye(3) * (m_cube * edge**2 / 6.0) * len(cs)
-    inertia += m_cube * (np.eye(3) * (d * d).sum() - d.T @ d)
-    moments, axes = np.linalg.eigh(inertia)
-    if np.linalg.det(axes) < 0:
-        axes[:, 2] = -axes[:, 2]
-    return MassProperties(mass, com, inertia, moments, axes)
+    sums = [sum(c[k] for c in cs) for k in range(3)]
+    # com = (S/n + 1/2) a; D = n c - S is n times a cell's offset from the com (integers)
+    com = np.array([float(Fraction(2 * sums[k] + n, 2 * n)) * edge for k in range(3)])
+    dev = [[n * c[k] - sums[k] for k in range(3)] for c in cs]
+    outer = [[sum(d[i] * d[j] for d in dev) for j in range(3)] for i in range(3)]
+    trace = outer[0][0] + outer[1][1] + outer[2][2]
+    # 6 n^2 I / (m_cube a^2) = n^3 E + 6 (tr M E - M), an integer matrix
+    whole = [[(n**3 + 6 * trace if i == j else 0) - 6 * outer[i][j] for j in range(3)]
+             for i in range(3)]  # fmt: skip
+    scale = Fraction(1, 6 * n * n)
+    unit = m_cube * edge**2
+    inertia = np.array([[float(whole[i][j] * scale) * unit for j in range(3)] for i in range(3)])
+    values, vectors = _jacobi_eigh([[float(v) for v in row] for row in whole])
+    moments = np.array([float(Fraction(v) * scale) * unit for v in values])
+    axes = np.array(vectors, dtype=float)
+    return MassProperties(n * m_cube, com, inertia, moments, axes)
+
+
+def _jacobi_eigh(a: list[list[float]]) -> tuple[list[float], list[list[float]]]:
+    """Eigenvalues (ascending) and eigenvectors (columns of a proper rotation) of a symmetric
+    3x3 matrix by cyclic Jacobi rotations, in Python floats: deterministic bit for bit.
+
+    Ties keep the coordinate order (a diagonal matrix gives a permutation of the identity);
+    each axis is signed so that its largest component is positive, the last then flipped if
+    needed for det +1, so one tensor always gives one basis."""
+    m = [row[:] for row in a]
+    v = [[1.0 if i == j else 0.0 for j in range(3)] for i in range(3)]
+    for _ in range(50):
+        off = abs(m[0][1]) + abs(m[0][2]) + abs(m[1][2])
+        if off == 0.0:
+            break
+        for p, q in ((0, 1), (0, 2), (1, 2)):
+            if m[p][q] == 0.0:
+                continue
+            theta = (m[q][q] - m[p][p]) / (2.0 * m[p][q])
+            t = (1.0 if theta >= 0 else -1.0) / (abs(theta) + math.sqrt(theta * theta + 1.0))
+            c = 1.0 / math.sqrt(t * t + 1.0)
+            s = t * c
+            for k in range(3):  # m <- m J (columns p, q), then J^T m (rows p, q)
+                mkp, mkq = m[k][p], m[k][q]
+                m[k][p], m[k][q] = c * mkp - s * mkq, s * mkp + c * mkq
+            for k in range(3):
+                mpk, mqk = m[p][k], m[q][k]
+                m[p][k], m[q][k] = c * mpk - s * mqk, s * mpk + c * mqk
+            m[p][q] = m[q][p] = 0.0
+            for k in range(3):
+                vkp, vkq = v[k][p], v[k][q]
+                v[k][p], v[k][q] = c * vkp - s * vkq, s * vkp + c * vkq
+        if abs(m[0][1]) + abs(m[0][2]) + abs(m[1][2]) >= off:
+            break  # no progress: at the floor of float precision
+    order = sorted(range(3), key=lambda k: (m[k][k], k))
+    values = [m[k][k] for k in order]
+    cols = [[v[i][k] for i in range(3)] for k in order]
+    for col in cols:
+        big = max(range(3), key=lambda i: (abs(col[i]), -i))
+        if col[big] < 0:
+            col[:] = [-x for x in col]
+    x, y, z = cols
+    det = (x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0])
+           + x[2] * (y[0] * z[1] - y[1] * z[0]))  # fmt: skip
+    if det < 0:
+        cols[2] = [-w for w in z]
+    return values, [[cols[j][i] for j in range(3)] for i in range(3)]
 
 
 # ---------------------------------------------------------------------------------------

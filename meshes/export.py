@@ -174,10 +174,19 @@ def _obj(piece: Piece, cube: str, config: PieceSizes) -> bytes:
     return text.encode("utf-8")
 
 
-def _stl(piece: Piece, cube: str, config: PieceSizes) -> bytes:
+UNITS: dict[str, float] = {"m": 1.0, "mm": 1000.0}
+"""STL length units (``--units``): STL files carry no unit; slicers assume millimetres, CAD
+and physics tools often metres."""
+
+
+def _stl(piece: Piece, cube: str, config: PieceSizes, units: str = "m") -> bytes:
     from trimesh.exchange.stl import export_stl
 
-    return export_stl(piece_mesh(piece, config, cube=cube))
+    mesh = piece_mesh(piece, config, cube=cube)
+    if UNITS[units] != 1.0:
+        mesh = mesh.copy()
+        mesh.apply_scale(UNITS[units])
+    return export_stl(mesh)
 
 
 def _urdf(piece: Piece, cube: str, config: PieceSizes) -> bytes:
@@ -192,11 +201,26 @@ _WRITERS: dict[str, Callable[[Piece, str, PieceSizes], bytes]] = {
 }
 
 
-def piece_bytes(piece: Piece, cube: str, fmt: str, config: PieceSizes | None = None) -> bytes:
-    """The file content of one piece in format ``fmt`` (one of :data:`FORMATS`)."""
+def piece_bytes(
+    piece: Piece, cube: str, fmt: str, config: PieceSizes | None = None, units: str = "m"
+) -> bytes:
+    """The file content of one piece in format ``fmt`` (one of :data:`FORMATS`); ``units``
+    (:data:`UNITS`) for STL only, the other formats are metres by their specifications."""
     if fmt not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
-    return _WRITERS[fmt](piece, cube, PieceSizes() if config is None else config)
+    check_units(fmt, units)
+    config = PieceSizes() if config is None else config
+    if units != "m":  # STL (check_units): the one writer with a unit
+        return _stl(piece, cube, config, units)
+    return _WRITERS[fmt](piece, cube, config)
+
+
+def check_units(fmt: str, units: str) -> None:
+    """ExportError unless ``units`` is known and, when not metres, ``fmt`` is STL."""
+    if units not in UNITS:
+        raise ExportError(f"unknown units {units!r} (allowed: {', '.join(UNITS)})")
+    if units != "m" and fmt != "stl":
+        raise ExportError(f"units {units!r} apply to STL only ({fmt.upper()} is in metres)")
 
 
 def _resolve(name: str | Catalogue) -> Catalogue:
@@ -215,6 +239,7 @@ def export_catalogue(
     fmt: str,
     out_dir: str | os.PathLike[str],
     config: PieceSizes | None = None,
+    units: str = "m",
 ) -> list[Path]:
     """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
 
@@ -225,11 +250,14 @@ def export_catalogue(
     fmt : str
         ``glb``, ``obj``, ``stl`` or ``urdf`` (also the file extension).
     out_dir : path
-        Output directory, created if missing. Files of the same names are replaced; other
-        files are left alone.
+        Output directory, created if missing. Files of the same names are replaced (the
+        command line refuses them without ``--force``); other files are left alone.
     config : PieceSizes, optional
         Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
         ``sim.config.PhysicsConfig`` is one too).
+    units : str
+        ``m`` (default) or ``mm``: the length unit of STL files (:data:`UNITS`); other
+        formats are metres only.
 
     Returns
     -------
@@ -248,6 +276,7 @@ def export_catalogue(
     fmt_key = fmt.lower() if isinstance(fmt, str) else None
     if fmt_key not in _WRITERS:
         raise ExportError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    check_units(fmt_key, units)
     catalogue = _resolve(name)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -271,7 +300,7 @@ def export_catalogue(
         staged = []
         for piece, target in zip(catalogue.pieces, targets, strict=True):
             path = tmp / target.name
-            path.write_bytes(_WRITERS[fmt_key](piece, catalogue.cube, config))
+            path.write_bytes(piece_bytes(piece, catalogue.cube, fmt_key, config, units))
             staged.append(path)
         for path, target in zip(staged, targets, strict=True):
             os.replace(path, target)

@@ -215,6 +215,27 @@ def _quat_angle(q: Sequence[float]) -> float:
     return 2.0 * math.atan2(v, abs(q[3]))
 
 
+def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for the small matrices and vectors handed to Bullet, with the same bits on
+    every CPU: Python float products summed left to right. numpy's ``@`` goes to OpenBLAS,
+    whose kernels are chosen per CPU (SkylakeX on AVX-512 Xeons, Zen/Haswell elsewhere) and
+    sum in other orders: a collision shape's child positions differed in their last bits
+    between kernels and the first step already differed (measured with OPENBLAS_CORETYPE)."""
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    vec = y.ndim == 1
+    yy = y.reshape(-1, 1) if vec else y
+    out = np.empty((x.shape[0], yy.shape[1]))
+    for i in range(x.shape[0]):
+        row = [float(v) for v in x[i]]
+        for j in range(yy.shape[1]):
+            acc = 0.0
+            for k, v in enumerate(row):
+                acc += v * float(yy[k, j])
+            out[i, j] = acc
+    return out[:, 0] if vec else out
+
+
 def piece_mass_properties(
     piece: ScenePiece, config: PhysicsConfig
 ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
@@ -304,7 +325,7 @@ def piece_layout(piece: ScenePiece, config: PhysicsConfig, rotation: np.ndarray)
             clearance = 0.0 if piece.static else config.clearance
             skin = 0.0 if piece.static else CONTACT_SKIN
             halves.append(shrunk_half_extents(half, rotation, clearance, skin).tolist())
-            positions.append((axes.T @ (centre - com_local)).tolist())
+            positions.append(exact_matmul(axes.T, centre - com_local).tolist())
         centres = np.array(positions, dtype=float).reshape(-1, 3)
         half_array = np.array(halves, dtype=float).reshape(-1, 3)
         for arr in (centres, half_array, com_local, moments, axes):
@@ -526,7 +547,7 @@ class World:
         r_piece = piece.rotation()
         lay = piece_layout(piece, cfg, r_piece)
         mass, com_local, moments, axes = lay.mass, lay.com_local, lay.moments, lay.axes
-        r_body = r_piece @ axes
+        r_body = exact_matmul(r_piece, axes)
         shape = p.createCollisionShapeArray(
             shapeTypes=[p.GEOM_BOX] * len(lay.halves),
             halfExtents=lay.halves,
@@ -534,7 +555,7 @@ class World:
             collisionFrameOrientations=lay.orientations,
             physicsClientId=cid,
         )
-        com_world = np.asarray(piece.position, dtype=float) + r_piece @ com_local
+        com_world = np.asarray(piece.position, dtype=float) + exact_matmul(r_piece, com_local)
         body = p.createMultiBody(
             mass,
             shape,
@@ -792,8 +813,8 @@ class World:
         q_piece = quat_mul(q_body, quat_conj(b.q_axes))
         if q_piece[3] < 0:
             q_piece = (-q_piece[0], -q_piece[1], -q_piece[2], -q_piece[3])
-        r_piece = quat_to_matrix(q_body) @ b.axes.T
-        return com - r_piece @ b.com_local, np.asarray(q_piece, dtype=float)
+        r_piece = exact_matmul(quat_to_matrix(q_body), b.axes.T)
+        return com - exact_matmul(r_piece, b.com_local), np.asarray(q_piece, dtype=float)
 
     def poses(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Pose of every dynamic piece's frame: id -> (position (3,) m, quaternion (4,) x,y,z,w).
@@ -1113,9 +1134,9 @@ class World:
         j = np.asarray(impulse, dtype=float)
         r = np.asarray(point, dtype=float) - com
         rot = quat_to_matrix(q)
-        inv_inertia = rot @ np.diag(1.0 / b.moments) @ rot.T
+        inv_inertia = exact_matmul(exact_matmul(rot, np.diag(1.0 / b.moments)), rot.T)
         new_lin = np.asarray(lin) + j / b.mass
-        new_ang = np.asarray(ang) + inv_inertia @ np.cross(r, j)
+        new_ang = np.asarray(ang) + exact_matmul(inv_inertia, np.cross(r, j))
         p.resetBaseVelocity(b.body, new_lin.tolist(), new_ang.tolist(), physicsClientId=cid)
         if self.profile.sleeping:
             p.changeDynamics(

@@ -31,27 +31,19 @@ def run_cli(
     )
 
 
-# Known issue (found at integration, 2026-12-01, issue #18's note): after a run whose in-process
-# tests opened gl pipes on a private Xvfb, that server can be gone before the interpreter tears
-# Panda3D down, and Xlib then ends the process with exit code 1 *after* every test passed
-# (":display:x11display(fatal): X fatal error"). The programs themselves are tested as
-# subprocesses with their exit codes; for the pytest process, end with pytest's own status
-# before that teardown. One way the server went early is fixed (sim.view.backend: the
-# parent-death signal fired when the *thread* that started Xvfb ended; forked children kept
-# using the parent's X connections); the failing run was not reproduced since, so this stays
-# as a safety net until a whole slow run passes without it.
-_EXIT_STATUS: list[int] = []
-
-
-def pytest_sessionfinish(session: object, exitstatus: int) -> None:
-    _EXIT_STATUS.append(int(exitstatus))
-
-
-def pytest_unconfigure(config: object) -> None:
-    import os
-    import sys
-
-    if _EXIT_STATUS and "panda3d" in sys.modules:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_EXIT_STATUS[-1])
+def start_xvfb(screen: str = "1280x800x24") -> tuple[subprocess.Popen[bytes], str] | None:
+    """A private Xvfb on a display number it picks itself (``-displayfd``, so parallel runs
+    never collide): (the process, ``":N"``), or None when it did not start."""
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        number = fh.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        proc.wait()
+        return None
+    return proc, f":{number}"

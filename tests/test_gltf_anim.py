@@ -61,7 +61,11 @@ def test_keyframes_are_the_worlds_poses(film: tuple[Path, str]) -> None:
         values = _accessor(gltf, blob, sampler.output)
         want = np.array(expected[names[ch.target.node]])
         cols = slice(0, 3) if ch.target.path == "translation" else slice(3, 7)
-        assert values == pytest.approx(want[:, cols], abs=2e-7)  # float32 of metres
+        want = want[:, cols]
+        if ch.target.path == "rotation":  # q and -q are one rotation; keys keep one hemisphere
+            want = want * np.where(np.sum(want * values, axis=1) < 0, -1.0, 1.0)[:, None]
+            assert (np.sum(values[1:] * values[:-1], axis=1) >= 0).all()
+        assert values == pytest.approx(want, abs=2e-7)  # float32 of metres
         seen.add((names[ch.target.node], ch.target.path))
     assert seen == {(pid, p) for pid in expected for p in ("translation", "rotation")}
     # the bar tips: its last keyframe is not its first
@@ -90,3 +94,52 @@ def test_glb_needs_physics(tmp_path: Path) -> None:
     p = run_cli("record", "example:kaito", "-o", "k.glb", cwd=tmp_path)
     assert p.returncode == 2 and "needs physics" in p.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_rotation_keys_keep_one_hemisphere() -> None:
+    """Generated tracks: slowly turning rotations whose keys come with random signs (as
+    PyBullet returns either): after :func:`one_hemisphere` every consecutive dot product is
+    >= 0 and every key is still the same rotation (+-q of the input)."""
+    from sim.view.gltf_anim import one_hemisphere
+
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        axis = rng.normal(size=3)
+        axis /= np.linalg.norm(axis)
+        angles = np.cumsum(rng.uniform(0.0, 0.3, size=40))
+        q = np.concatenate([np.sin(angles / 2)[:, None] * axis, np.cos(angles / 2)[:, None]], 1)
+        signs = rng.choice([-1.0, 1.0], size=(40, 1))
+        flipped = q * signs
+        out = one_hemisphere(flipped)
+        assert (np.sum(out[1:] * out[:-1], axis=1) >= 0).all()
+        ratio = np.sum(out * flipped, axis=1)
+        assert np.allclose(np.abs(ratio), 1.0)
+
+
+def test_meshes_export_help_says_y_up_force_and_the_urdf_flag() -> None:
+    p = run_cli("meshes", "export", "--help")
+    text = " ".join(p.stdout.split())
+    assert p.returncode == 0
+    assert "GLB: the display mesh in metres, y up" in text
+    assert "refused unless --force" in text
+    assert "URDF_USE_INERTIA_FROM_FILE" in text
+
+
+
+def test_stl_units_mm_scale_the_mesh_by_1000_and_only_stl_takes_them(tmp_path: Path) -> None:
+    """The same piece in metres and in millimetres: every vertex 1000 times as far from the
+    origin (read back by trimesh); ``--units mm`` with GLB is a usage error (exit 2)."""
+    trimesh = pytest.importorskip("trimesh")
+    for units in ("m", "mm"):
+        p = run_cli("meshes", "export", "--set", "soma", "--format", "stl", "--units", units,
+                    "-o", str(tmp_path / units), "-q")  # fmt: skip
+        assert p.returncode == 0, p.stderr
+    names = sorted(x.name for x in (tmp_path / "m").glob("*.stl"))
+    assert names and names == sorted(x.name for x in (tmp_path / "mm").glob("*.stl"))
+    for name in names:
+        m = trimesh.load(tmp_path / "m" / name)
+        mm = trimesh.load(tmp_path / "mm" / name)
+        assert np.allclose(mm.vertices, m.vertices * 1000.0, rtol=1e-6, atol=1e-9)
+    bad = run_cli("meshes", "export", "--set", "soma", "--format", "glb", "--units", "mm",
+                  "-o", str(tmp_path / "g"))  # fmt: skip
+    assert bad.returncode == 2 and "STL only" in bad.stderr

@@ -143,7 +143,7 @@ def test_headless_repeatable_without_global_state(tmp_path: Path) -> None:
         "def rss():\n"
         "    return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
         "s = Scene('c', (ScenePiece('c', ((0, 0, 0),), 'unit', (0.0, 0.0, 0.0)),))\n"
-        f"out = [{str(tmp_path)!r} + f'/{{i}}.png' for i in range(6)]\n"
+        f"out = [{str(tmp_path)!r} + f'/{{i}}.png' for i in range(10)]\n"
         "sizes = []\n"
         "for path in out:\n"
         "    render_scene(s, path, size=(640, 360))\n"
@@ -151,13 +151,22 @@ def test_headless_repeatable_without_global_state(tmp_path: Path) -> None:
         "assert len({open(p, 'rb').read() for p in out}) == 1\n"
         "assert not hasattr(builtins, 'base')\n"
         "assert not any(m.startswith('direct.showbase') for m in sys.modules)\n"
-        "print(sizes[5] - sizes[1])\n"
+        "print(*(b - a for a, b in zip(sizes[1:], sizes[2:])))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert out.returncode == 0, out.stderr
-    # per call a leaked buffer (1280x720 supersampled) would be 7 MB, the textures 1.5 MB
-    growth = int(out.stdout.strip())
-    assert growth < 3 * 2**20, f"memory grew by {growth / 2**20:.1f} MB over four renders"
+    # What a leak looks like: the same growth at *every* render. Per call a leaked buffer
+    # (1280x720 supersampled, RGBA) would be 1280 * 720 * 4 = 3.5 MB plus its depth, 7 MB
+    # measured; the leaked textures 1.5 MB, the smallest leak. The allocator's own growth is
+    # a step now and then (a new arena, a heap trim threshold: its size depends on the
+    # libraries' allocation pattern, 3.9 MB over four renders on another machine), not a
+    # growth at every call. So: the median growth of the eight renders after the first two
+    # is under half the smallest leak (a leak of 1.5 MB per call puts the median at 1.5 MB;
+    # one or three allocator steps move the median not at all).
+    steps = sorted(int(v) for v in out.stdout.split())
+    assert len(steps) == 8
+    median = (steps[3] + steps[4]) / 2
+    assert median < 0.75 * 2**20, f"memory grew at every render: per render {steps} bytes"

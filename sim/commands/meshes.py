@@ -30,8 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write one file per piece of a set",
         description=(
             "Write one file per piece of a piece set into DIR (created if missing; files of "
-            "the same names are replaced). GLB/OBJ/STL: the display mesh in metres, z up. "
-            "URDF: one link with exact mass and inertia, and boxes for collision and visual."
+            "this format already there are refused unless --force is given). GLB: the display "
+            "mesh in metres, y up (glTF's convention). OBJ/STL: the display mesh in metres, "
+            "z up. URDF: one link with exact mass and inertia, and boxes for collision and "
+            "visual; PyBullet uses the file's inertia only when loaded with "
+            "flags=pybullet.URDF_USE_INERTIA_FROM_FILE (else it recomputes it from the boxes)."
         ),
     )
     export.add_argument(
@@ -45,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     export.add_argument("--force", action="store_true",
                         help="replace files of this format already in DIR")  # fmt: skip
+    export.add_argument("--units", choices=("m", "mm"), default="m",
+                        help="STL length unit (default m; slicers assume mm); other formats "
+                        "are metres")  # fmt: skip
     export.add_argument("-q", "--quiet", action="store_true", help="print only the file count")
     export.set_defaults(func=_export)
 
@@ -66,7 +72,7 @@ def _export(args: argparse.Namespace) -> int:
             f"{', ...' if len(there) > 4 else ''}); pass --force to replace them"
         )
     try:
-        paths = export_catalogue(args.piece_set, args.fmt, args.out)
+        paths = export_catalogue(args.piece_set, args.fmt, args.out, units=args.units)
     except ExportError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

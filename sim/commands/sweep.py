@@ -20,7 +20,7 @@ def add_executor_arguments(p: argparse.ArgumentParser) -> None:
         "--executor",
         choices=("local", "ray"),
         default="local",
-        help="local process pool (default) or ray (pip install 'tablesim[ray]')",
+        help="local process pool (default) or ray (pip install -e '.[ray]' in a tablesim checkout)",
     )
     p.add_argument("--address", default=None, help="Ray cluster address (with --executor ray)")
     p.add_argument(

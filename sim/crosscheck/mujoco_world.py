@@ -46,7 +46,7 @@ def _mujoco() -> Any:
         import mujoco
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError(
-            "the MuJoCo witness needs the 'mujoco' package: pip install 'tablesim[crosscheck]'"
+            "the MuJoCo witness needs the 'mujoco' package: pip install -e '.[crosscheck]' in a tablesim checkout"
         ) from exc
     return mujoco
 

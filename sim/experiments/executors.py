@@ -11,7 +11,7 @@ order; the caller journals the rows and sorts them at the end.
   out of memory), the pool is rebuilt and the runs it had not delivered are queued again; a run
   is delivered at most once, so nothing is lost or duplicated. With one worker, runs are
   computed in the calling process.
-- ``ray``: Ray tasks (``pip install 'tablesim[ray]'``), on a local Ray instance with ``workers``
+- ``ray``: Ray tasks (``pip install -e '.[ray]' in a tablesim checkout``), on a local Ray instance with ``workers``
   CPUs, or on the cluster at ``address``. Ray re-runs a task whose worker died (up to 3 times).
 """
 
@@ -162,7 +162,7 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise ExecutorError(
-            "the Ray executor needs ray, an optional extra: pip install 'tablesim[ray]'"
+            "the Ray executor needs ray, an optional extra: pip install -e '.[ray]' in a tablesim checkout"
         ) from None
     return ray
 

@@ -60,7 +60,7 @@ def require_pyarrow() -> Any:
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise ResultsError(
-            "Parquet needs pyarrow, an optional extra: pip install 'tablesim[parquet]' "
+            "Parquet needs pyarrow, an optional extra: pip install -e '.[parquet]' in a tablesim checkout "
             "(or write CSV: --out RESULTS.csv)"
         ) from None
     import pyarrow

@@ -48,6 +48,10 @@ _XVFB: dict[str, Any] = {}
 _AUTO: list[str] = []
 _INHERITED: list[Any] = []  # a forked child's copies of the parent's pipes: never used, never freed
 _XVFB_ATEXIT: list[bool] = []
+_NO_DISPLAY = ":65535"
+"""The X display named to the tiny pipe: the highest number Xlib accepts, which no Xvfb of
+ours takes (``-displayfd`` counts up from 0); the connection fails at once (no TCP: ``:N``
+means the local socket only) and tiny falls back to its offscreen pipe."""
 
 
 class BackendUnavailableError(RuntimeError):
@@ -164,7 +168,7 @@ def _open(backend: str) -> Any:
     :class:`BackendUnavailableError`."""
     if backend in _PIPES:
         return _PIPES[backend]
-    from panda3d.core import GraphicsPipeSelection, Notify, NS_fatal
+    from panda3d.core import ConfigVariableString, GraphicsPipeSelection, Notify, NS_fatal
 
     display = None
     if backend == "gl":
@@ -174,13 +178,25 @@ def _open(backend: str) -> Any:
                 "the gl backend needs an X display: set DISPLAY, or install Xvfb "
                 "(apt-get install xvfb); the tiny backend needs neither"
             )
-    # The x11 pipes read $DISPLAY when made; set it for that moment only. p3tinydisplay tries X
-    # first and falls back to offscreen: mute its "could not open display" message.
+    # Panda3D's x11 pipes never see a $DISPLAY set at run time: they read the prc variable
+    # ``display``, else the environment as it was when the process started (read once from
+    # /proc/self/environ), else ":0.0". Without the variable a process whose own Xvfb got :1
+    # connected to whatever server held :0 (another process's private Xvfb) and was aborted
+    # ("X fatal error", then a mutex assertion, signal 6) when that process ended and took its
+    # server along: two gl renders started together aborted 4 times in 6. So the display is
+    # always named: this process's own for gl; for tiny, which tries X first (its on-screen
+    # window needs that) and falls back to offscreen, $DISPLAY now, else a display nobody
+    # serves, so that it never holds a connection to another process's server.
+    # $DISPLAY is also set for that moment (Mesa and Xlib read it); "could not open display"
+    # of tiny's attempt is muted.
     old_env = os.environ.get("DISPLAY")
+    display_var = ConfigVariableString("display", "")
+    old_display_var = display_var.get_value()
     cats = [Notify.ptr().get_category(c) for c in (":display:x11display", ":display")]
     old = [c.get_severity() for c in cats]
     saved_err = os.dup(2)
     try:
+        display_var.set_value(display or os.environ.get("DISPLAY") or _NO_DISPLAY)
         if display is not None:
             os.environ["DISPLAY"] = display
         for c in cats:
@@ -195,6 +211,7 @@ def _open(backend: str) -> Any:
         os.close(saved_err)
         for c, s in zip(cats, old, strict=True):
             c.set_severity(s)
+        display_var.set_value(old_display_var)
         if old_env is None:
             os.environ.pop("DISPLAY", None)
         else:

@@ -150,7 +150,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
             import imageio_ffmpeg
         except ImportError:
             raise RuntimeError(
-                "MP4 needs the imageio-ffmpeg package (pip install 'tablesim[video]'); "
+                "MP4 needs the imageio-ffmpeg package (pip install -e '.[video]' in a tablesim checkout); "
                 "GIF works without it"
             ) from None
     count = 0

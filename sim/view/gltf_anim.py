@@ -182,6 +182,7 @@ def gltf_document(scene: Any, track: Track, name: str) -> tuple[dict[str, Any], 
         node_index = len(doc["nodes"]) - 1
         doc["nodes"][0]["children"].append(node_index)
         if track_p is not None and t_acc is not None:
+            track_p = np.concatenate([track_p[:, :3], one_hemisphere(track_p[:, 3:7])], axis=1)
             for path, cols, kind in (("translation", slice(0, 3), "VEC3"),
                                      ("rotation", slice(3, 7), "VEC4")):  # fmt: skip
                 out = buf.add(track_p[:, cols].astype(np.float32), kind)
@@ -211,4 +212,17 @@ def write_glb(path: str | Path, scene: Any, track: Track, name: str = "fall") ->
     out = Path(path)
     atomic_write(out, blob)  # whole or nothing, 0644 (games.outputs)
     return out, len(track[0])
+
+
+def one_hemisphere(quats: np.ndarray) -> np.ndarray:
+    """Quaternion keyframes (n, 4) with each key's sign chosen so that consecutive keys have a
+    dot product >= 0. q and -q are one rotation, but glTF viewers interpolate LINEAR rotation
+    keys component-wise (then normalise): between keys of opposite hemispheres the path passes
+    near the zero quaternion and the piece spins the long way round in one frame (PyBullet
+    returns either sign; 5U flipped between keys 55 and 56 of ``record -o fall.glb``)."""
+    q = np.array(quats, dtype=float, copy=True)
+    for k in range(1, len(q)):
+        if float(np.dot(q[k - 1], q[k])) < 0.0:
+            q[k] = -q[k]
+    return q
 

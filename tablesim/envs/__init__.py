@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments for every tablesim game (``pip install 'tablesim[rl]'``).
+"""Reinforcement-learning environments for every tablesim game (``pip install -e '.[rl]' in a tablesim checkout``).
 
 - :func:`env` (``tablesim.env("kaito")``): a PettingZoo AEC environment, one agent per seat
   (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}``: feature
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["env", "gym_env"]
+__all__ = ["GYMNASIUM_IDS", "env", "gym_env", "register_gymnasium_ids"]
 
 
 def _need_rl() -> None:
@@ -27,7 +27,7 @@ def _need_rl() -> None:
     missing = [m for m in ("gymnasium", "pettingzoo") if importlib.util.find_spec(m) is None]
     if missing:
         raise ModuleNotFoundError(
-            f"tablesim's environments need {' and '.join(missing)}: pip install 'tablesim[rl]'"
+            f"tablesim's environments need {' and '.join(missing)}: pip install -e '.[rl]' in a tablesim checkout"
         )
 
 
@@ -52,3 +52,31 @@ def gym_env(
     from tablesim.envs.gym import SingleAgentEnv
 
     return SingleAgentEnv(game, opponent=opponent, seat=seat, render_mode=render_mode, **options)
+
+
+def register_gymnasium_ids() -> list[str]:
+    """Register ``tablesim/<Game>-v0`` (``tablesim/Catego-v0``, ...) with Gymnasium, so that
+    ``gymnasium.make("tablesim/Catego-v0", opponent="greedy")`` builds :func:`gym_env`; done
+    on ``import tablesim.envs`` when Gymnasium is installed. Returns the ids."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return []
+    import gymnasium
+
+    from games.registry import game_names
+
+    ids = []
+    for name in game_names():
+        env_id = f"tablesim/{name.capitalize()}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id, entry_point="tablesim.envs.gym:SingleAgentEnv", kwargs={"game": name}
+            )
+        ids.append(env_id)
+    return ids
+
+
+GYMNASIUM_IDS = register_gymnasium_ids()
+"""The Gymnasium ids registered here."""
+

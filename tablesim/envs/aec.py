@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,46 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tablesim.envs.core import EnvError, Match, Picture, agent_name, decode_observation
+
+DEFAULT_MAX_CYCLES = 10_000
+"""Truncation bound of an AEC episode, in cycles (a cycle: one step per agent; PettingZoo's
+``max_cycles``): games whose moves can undo each other (Katamino's place/undo) would else run
+forever. Far above any game's length without undo; ``max_cycles=None`` removes it."""
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """EnvError for ``render_mode="human"`` without a display (as ``tablesim view`` exits 2),
+    rather than drawing into a hidden Xvfb and returning None."""
+    if render_mode == "human" and not os.environ.get("DISPLAY"):
+        raise EnvError(
+            "render_mode='human' needs a display ($DISPLAY is not set); "
+            "render_mode='rgb_array' returns the frames instead"
+        )
+
+
+def check_max_cycles(max_cycles: int | None) -> int | None:
+    """``max_cycles`` as given, or ValueError naming what is allowed."""
+    if max_cycles is None:
+        return None
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+        raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+    return max_cycles
+
+
+def check_channels(channels: str) -> str:
+    """``"first"`` (planes as (C, H, W), the default) or ``"last"`` ((H, W, C), as
+    PettingZoo's classic boards and pgx lay them out); ValueError otherwise."""
+    if channels not in ("first", "last"):
+        raise ValueError(f"channels must be 'first' or 'last', got {channels!r}")
+    return channels
+
+
+def as_action(action: Any) -> Any:
+    """A 0-d integer array (``np.array(641)``, what Gymnasium's ``Discrete.sample`` style
+    code passes) as its Python int; anything else unchanged (the match checks it)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        return int(action)
+    return action
 
 
 class TableGameEnv(AECEnv):
@@ -33,15 +74,28 @@ class TableGameEnv(AECEnv):
 
     def __init__(
         self, game: str, render_mode: str | None = None, size: tuple[int, int] = (640, 360),
-        observation: str = "planes", **options: Any,
+        observation: str = "planes", max_cycles: int | None = DEFAULT_MAX_CYCLES,
+        channels: str = "first", **options: Any,
     ) -> None:  # fmt: skip
         super().__init__()
+        check_render_mode(render_mode)
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.channels = check_channels(channels)
+        self._np_random: np.random.Generator | None = None
+        self._steps = 0
         self.match = Match(game, options, observation)
         self.metadata = dict(self.metadata, name=f"tablesim_{self.match.game.name}")
         self.render_mode = render_mode
         self._picture = Picture(self.match.game.name, render_mode, size)
         self.possible_agents = [agent_name(s) for s in range(self.match.players)]
         obs = self.match.observation_space()
+        planes = obs["observation"]
+        if self.channels == "last" and len(planes.shape) == 3:
+            obs = spaces.Dict({
+                "observation": spaces.Box(np.moveaxis(planes.low, 0, -1),
+                                          np.moveaxis(planes.high, 0, -1), dtype=planes.dtype),
+                "action_mask": obs["action_mask"],
+            })  # fmt: skip
         self._obs_spaces = {a: obs for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(self.match.n_actions) for a in self.possible_agents}
         self.match.reset(0)
@@ -58,8 +112,19 @@ class TableGameEnv(AECEnv):
 
     # ---- episode ----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game: the game of ``seed`` (default: the next seed after the last game's)."""
-        self.match.reset(self.match.seed + 1 if seed is None else seed)
+        """Start a game: the game of ``seed``; without one, a seed drawn as Gymnasium does
+        (from the generator the last ``reset(seed=K)`` seeded, else from fresh OS entropy), so
+        parallel workers that never pass a seed play different games, and a seeded first
+        reset makes every later one reproducible."""
+        if seed is not None:
+            self._np_random = np.random.default_rng(int(seed))
+            game_seed = int(seed)
+        else:
+            if self._np_random is None:
+                self._np_random = np.random.default_rng()
+            game_seed = int(self._np_random.integers(2**31))
+        self.match.reset(game_seed)
+        self._steps = 0
         self._start()
 
     def _start(self) -> None:
@@ -91,7 +156,10 @@ class TableGameEnv(AECEnv):
         if agent != self.agent_selection or self.terminations.get(agent, False):
             mask = np.zeros_like(mask)
         seat = self.possible_agents.index(agent)
-        return {"observation": self.match.observation(seat), "action_mask": mask}
+        obs = self.match.observation(seat)
+        if self.channels == "last" and isinstance(obs, np.ndarray) and obs.ndim == 3:
+            obs = np.ascontiguousarray(np.moveaxis(obs, 0, -1))
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (None for an agent that is done)."""
@@ -102,12 +170,15 @@ class TableGameEnv(AECEnv):
         if action is None:
             raise EnvError(f"{agent}: None is only for agents that are done")
         self._cumulative_rewards[agent] = 0.0
-        self.match.play(action)
+        self.match.play(as_action(action))
+        self._steps += 1
         self.rewards = {a: 0.0 for a in self.agents}
         if self.match.terminal():
             for seat, r in enumerate(self.match.scores()):
                 self.rewards[agent_name(seat)] = r
             self.terminations = {a: True for a in self.agents}
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * len(self.agents):
+            self.truncations = {a: True for a in self.agents}
         self._select()
         self._accumulate_rewards()
         self._set_infos()

@@ -118,8 +118,7 @@ class Match:
             raise EnvError(f"observation {observation!r} is not one of {', '.join(OBSERVATIONS)}")
         self.game = get_game(game_name)
         opts = dict(options)
-        players = int(opts.pop("players", max(2, self.game.min_players)))
-        players = min(max(players, self.game.min_players), self.game.max_players)
+        players = int(opts.pop("players", max(2, self.game.min_players)))  # make_config checks it
         self.config = self.game.make_config(opts, players=players)
         self.players = players
         self.codec: ActionCodec = codec_for(self.game.name, self.config)

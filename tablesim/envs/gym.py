@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from tablesim.envs.aec import check_render_mode
 from tablesim.envs.core import EnvError, Match, Picture
 
 
@@ -32,6 +33,7 @@ class SingleAgentEnv(gym.Env):
     ) -> None:  # fmt: skip
         from games.registry import make_bot
 
+        check_render_mode(render_mode)
         self.match = Match(game, options, observation)
         if not 0 <= seat < self.match.players:
             raise EnvError(
