@@ -1,6 +1,6 @@
 """Seeded masked-random rollouts of every game's PettingZoo environment, with steps per second.
 
-    pip install "tablesim[rl]"
+    pip install -e ".[rl]"   # from a tablesim checkout
     python examples/rl_rollouts.py [--episodes 5] [--seed 0] [--physics] [--json]
 
 Each episode resets with its own seed and picks uniformly among the legal actions (the action
