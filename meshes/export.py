@@ -215,6 +215,8 @@ def export_catalogue(
     fmt: str,
     out_dir: str | os.PathLike[str],
     config: PieceSizes | None = None,
+    *,
+    force: bool = True,
 ) -> list[Path]:
     """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
 
@@ -230,6 +232,9 @@ def export_catalogue(
     config : PieceSizes, optional
         Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
         ``sim.config.PhysicsConfig`` is one too).
+    force : bool
+        Replace files of the same names (the default); False: a file of the set that exists
+        when the set is moved in stops the export (FileExistsError, none of the set left).
 
     Returns
     -------
@@ -266,16 +271,31 @@ def export_catalogue(
     if blocked:  # checked first: os.replace would fail halfway through the moves
         raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.
-    tmp = Path(tempfile.mkdtemp(prefix=".tablesim-export-", dir=out))
+    from games import interrupts
+    from games.outputs import clean_stale, refuse_special
+
+    clean_stale(out)  # a set a killed export left behind (its process gone)
+    tmp = Path(tempfile.mkdtemp(prefix=f".tablesim-export-{os.getpid()}-", dir=out))
+    linked: list[Path] = []
     try:
         staged = []
         for piece, target in zip(catalogue.pieces, targets, strict=True):
             path = tmp / target.name
             path.write_bytes(_WRITERS[fmt_key](piece, catalogue.cube, config))
+            interrupts.check()  # trimesh swallows Ctrl-C/SIGTERM: raise them again here
             staged.append(path)
         for path, target in zip(staged, targets, strict=True):
-            os.replace(path, target)
+            if force:
+                refuse_special(target)  # a device, FIFO or folder is never replaced
+                os.replace(path, target)
+            else:  # never replacing: a file that appeared meanwhile stops the set
+                os.link(path, target)
+                linked.append(target)
+                os.unlink(path)
     except BaseException:
+        for target in linked:  # ours, just made: the set is whole or absent
+            with contextlib.suppress(OSError):
+                os.unlink(target)
         shutil.rmtree(tmp, ignore_errors=True)
         if created:
             with contextlib.suppress(OSError):  # only if still empty: never remove others' files

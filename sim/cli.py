@@ -11,16 +11,33 @@ Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that
 
 from __future__ import annotations
 
-import argparse
-import errno
-import importlib
-import os
+import contextlib
 import signal
 import sys
-import threading
-import traceback
-from collections.abc import Sequence
-from typing import Any, NoReturn
+
+
+def _early_signal(signum: int, frame: object) -> None:
+    """Ctrl-C or SIGTERM while tablesim starts (imports, before :func:`main`'s handlers): one
+    line and 130/143, never a KeyboardInterrupt traceback."""
+    what = "interrupted" if signum == signal.SIGINT else "terminated"
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"tablesim: {what}\n")
+    raise SystemExit(128 + signum)
+
+
+if __name__ != "__main__":  # installed first thing, before the heavier imports below
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError):  # not the main thread (a worker thread): leave it
+            signal.signal(_sig, _early_signal)
+
+import argparse  # noqa: E402
+import errno  # noqa: E402
+import importlib  # noqa: E402
+import os  # noqa: E402
+import threading  # noqa: E402
+import traceback  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from typing import Any, NoReturn  # noqa: E402
 
 COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
 COMMAND_HELP = {
@@ -50,6 +67,12 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """As argparse's, but a failed write (``--help > /dev/full``) is not swallowed: the
+        caller (:func:`main`) answers it with exit 2."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> NoReturn:  # argparse exits 2 itself; keep its format
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -96,7 +119,33 @@ def build_parser(only: str | None = None, *, index: bool = False) -> argparse.Ar
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tablesim`` command; returns the exit code."""
+    """Entry point of the ``tablesim`` command; returns the exit code.
+
+    Standard output that cannot be written (``> /dev/full``: exit 2, one line; a closed pipe,
+    ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
+    ``--version`` as for every command."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:
+        print("tablesim: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRNOS:
+            raise
+        _silence_stdout()
+        print(f"tablesim: error: cannot write standard output: {exc.strerror or exc}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         parser = build_parser(argv[0])
@@ -128,6 +177,21 @@ _WRITE_ERRNOS = frozenset(
     if hasattr(errno, n)
 )
 """OSErrors of the machine, not of tablesim: a full disk, a read-only or forbidden place."""
+_NAME_ERRNOS = frozenset(
+    getattr(errno, n) for n in ("ENAMETOOLONG", "ELOOP") if hasattr(errno, n)
+)
+"""OSErrors of a file name given on the command line (pathlib's ``is_file`` raises them)."""
+
+
+def _shorten_message(text: str, limit: int = 2000) -> str:
+    """A message cut to ``limit`` characters: no error repeats a huge value in full."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _shorten(value: object) -> str:
+    from games.outputs import shorten
+
+    return shorten("" if value is None else value)
 
 REPORT_LINE = (
     "tablesim: this is a bug in tablesim, not a problem with your input; please report it "
@@ -145,7 +209,17 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
+    from games import interrupts
+
+    interrupts.note(signum)
     raise Terminated(signum)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    from games import interrupts
+
+    interrupts.note(signum)
+    raise KeyboardInterrupt
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
@@ -179,16 +253,20 @@ def run_command(args: argparse.Namespace) -> int:
     from sim.guard import PhysicsBlowUpError
 
     name = f"tablesim {args.command}"
-    old = None
+    from games import interrupts
+
+    old = old_int = None
+    interrupts.clear()
     if threading.current_thread() is threading.main_thread():
         old = signal.signal(signal.SIGTERM, _on_sigterm)
+        old_int = signal.signal(signal.SIGINT, _on_sigint)
     try:
         try:
             code = int(args.func(args) or 0)
             sys.stdout.flush()
             return code
         except _expected_errors() as exc:
-            print(f"{name}: error: {exc}", file=sys.stderr)
+            print(f"{name}: error: {_shorten_message(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except PhysicsBlowUpError as exc:
             print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
@@ -202,11 +280,22 @@ def run_command(args: argparse.Namespace) -> int:
             _silence_stdout()
             return EXIT_OK
         except OSError as exc:
+            if exc.errno in _NAME_ERRNOS:  # a name over 255 bytes, a symlink loop: bad input
+                print(f"{name}: error: {_shorten(exc.filename)}: {exc.strerror or exc}",
+                      file=sys.stderr)  # fmt: skip
+                return EXIT_BAD_INPUT
             if exc.errno not in _WRITE_ERRNOS:
                 raise
-            where = exc.filename if exc.filename else "standard output"
-            print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            where = _shorten(exc.filename) if exc.filename else "standard output"
             _silence_stdout()
+            print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except RecursionError:  # input nested deeper than any reader allows
+            print(f"{name}: error: the input is nested too deeply", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except MemoryError:
+            print(f"{name}: error: out of memory (the input or the work is too large; "
+                  "see README \"Limits\")", file=sys.stderr)  # fmt: skip
             return EXIT_BAD_INPUT
     except Exception:
         traceback.print_exc()
@@ -215,6 +304,8 @@ def run_command(args: argparse.Namespace) -> int:
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)
+        if old_int is not None:
+            signal.signal(signal.SIGINT, old_int)
 
 
 if __name__ == "__main__":

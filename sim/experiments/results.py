@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -24,6 +24,10 @@ from sim.lifeline import close_in_children
 JOURNAL_FORMAT = "tablesim-experiment-journal/1"
 FORMATS = ("csv", "parquet")
 TIMING_COLUMNS = ("wall_s", "worker")
+
+
+RowCheck = Callable[[int, Any], "str | None"]
+"""``check(index, row)``: what is wrong with a journal's row, or None."""
 
 
 class ResultsError(ValueError):
@@ -77,21 +81,41 @@ class Journal:
 
     @classmethod
     def open(
-        cls, path: str | Path, header: Mapping[str, Any]
+        cls,
+        path: str | Path,
+        header: Mapping[str, Any],
+        *,
+        fresh: bool = False,
+        check: RowCheck | None = None,
     ) -> tuple[Journal, dict[int, dict[str, Any]]]:
         """Open (resume) or create the journal; returns it and the entries already done.
 
         The journal is locked while open, so a second run with the same output is refused
         rather than mixed in. Raises ResultsError when the journal is in use, belongs to another
-        experiment (its fingerprint differs) or is damaged before its last line.
+        experiment (its fingerprint differs) or is damaged before its last line. ``fresh``
+        (``--force``): the old entries are dropped, after the lock is taken (a running
+        experiment's journal is never deleted: the lock wins). ``check(index, row)`` names
+        what is wrong with a resumed row (ResultsError with the line), or None.
         """
         path = Path(path)
-        fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
+        _check_journal_file(path)
+        try:
+            fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
+        except OSError as exc:
+            raise ResultsError(f"{path}: cannot open the journal: {exc.strerror or exc}") from None
         try:
             _lock(fh, path)
             close_in_children(fh)  # forked workers must not hold the lock (sim.lifeline)
+            if fresh:
+                fh.truncate(0)
             fh.seek(0)
-            done, good_bytes = parse_journal(fh.read(), path, header)
+            data = fh.read(MAX_JOURNAL_BYTES + 1)
+            if len(data) > MAX_JOURNAL_BYTES:
+                raise ResultsError(
+                    f"{path}: journal over {MAX_JOURNAL_BYTES // 2**20} MiB (the limit); "
+                    "delete it or pass --force"
+                )
+            done, good_bytes = parse_journal(data, path, header, check)
             fh.truncate(good_bytes)  # drop a line cut by a kill
             if good_bytes == 0:
                 fh.write(_line(dict(header)).encode())
@@ -117,6 +141,25 @@ class Journal:
         self.path.unlink(missing_ok=True)
 
 
+MAX_JOURNAL_BYTES = 1 << 30
+"""The largest journal read on resume (1 GiB; a 10^7-run sweep writes about 3 GB only with
+huge rows: README "Limits")."""
+
+
+def _check_journal_file(path: Path) -> None:
+    """ResultsError unless the journal is absent or a regular file (never a device or FIFO)."""
+    import stat
+
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot use the journal: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ResultsError(f"{path}: the journal is not a regular file; move it away")
+
+
 def _line(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
@@ -129,13 +172,37 @@ def _lock(fh: IO[bytes], path: Path) -> None:
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
+        holder = _lock_holder(fh)
+        who = f" (process {holder})" if holder else ""
         raise ResultsError(
-            f"{path} is in use: another sweep or tournament is writing the same --out"
+            f"{path} is in use: another sweep or tournament{who} is writing the same --out; "
+            "--force does not take over a running experiment's journal"
         ) from None
 
 
+def _lock_holder(fh: IO[bytes]) -> int | None:
+    """The pid holding the flock on ``fh`` (Linux ``/proc/locks``), or None."""
+    import os
+
+    try:
+        st = os.fstat(fh.fileno())
+        with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+            lines = locks.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    want = f":{st.st_ino}"
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5].endswith(want):
+            try:
+                return int(parts[4])
+            except ValueError:
+                return None
+    return None
+
+
 def parse_journal(
-    data: bytes, path: Path, header: Mapping[str, Any]
+    data: bytes, path: Path, header: Mapping[str, Any], check: RowCheck | None = None
 ) -> tuple[dict[int, dict[str, Any]], int]:
     """Entries of a journal's bytes by run index, and the byte length of its whole lines."""
     done: dict[int, dict[str, Any]] = {}
@@ -149,7 +216,7 @@ def parse_journal(
         lineno += 1
         try:
             obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # incl. 5000-digit integers
             if data.find(b"\n", end + 1) < 0 and end + 1 >= len(data):
                 break  # a garbled last line
             raise ResultsError(f"{path}:{lineno}: damaged journal line; delete the file") from None
@@ -167,10 +234,25 @@ def parse_journal(
             try:
                 index = int(obj["run"])
                 entry = {"row": obj["row"], "wall_s": obj["wall_s"], "worker": obj["worker"]}
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError):
                 raise ResultsError(f"{path}:{lineno}: damaged journal entry") from None
             if not 0 <= index < int(header["count"]):
                 raise ResultsError(f"{path}:{lineno}: run {index} outside the experiment")
+            wall, worker = entry["wall_s"], entry["worker"]
+            if (
+                isinstance(wall, bool)
+                or not isinstance(wall, (int, float))
+                or not 0 <= wall < 1e12
+                or not isinstance(worker, str)
+                or len(worker) > 200
+            ):
+                raise ResultsError(f"{path}:{lineno}: damaged journal entry (wall_s, worker)")
+            problem = check(index, entry["row"]) if check is not None else None
+            if problem:
+                raise ResultsError(
+                    f"{path}:{lineno}: not a row this experiment writes ({problem}); "
+                    "delete the journal or pass --force to start afresh"
+                )
             done.setdefault(index, entry)
         pos = end + 1
     if lineno == 0:

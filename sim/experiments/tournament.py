@@ -134,6 +134,23 @@ class TournamentJob:
         k = self.seats
         return [table[(s + g) % k] for s in range(k)]
 
+    def expected(self, index: int) -> dict[str, Any]:
+        """The cells of game ``index`` the arguments fix (table, seed, seats, roles), for
+        checking a resumed journal's rows (:mod:`sim.experiments.rows`)."""
+        order = self.seating(index)
+        return {
+            "run": index,
+            "table": index // self.games,
+            "game": index % self.games,
+            "seed": self.game_seed(index),
+            "seats": _join(order),
+            "roles": _join(self.players[j] for j in order),
+        }
+
+    def allowed(self) -> dict[str, tuple[Any, ...]]:
+        """No column with a closed set of values beyond :meth:`expected`."""
+        return {}
+
     def run(self, index: int) -> dict[str, Any]:
         """Play game ``index`` and return its row."""
         game = get_game(self.game_name)
