@@ -51,12 +51,13 @@ def is_log(ref: str) -> bool:
     if not path.is_file() or path.suffix.lower() == ".toml":
         return False
     try:
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    obj = json.loads(line)
-                    return isinstance(obj, dict) and obj.get("type") == "header"
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        with path.open("rb") as fh:
+            head = fh.read(1 << 20)  # a header line is short: the first MiB decides
+        for line in head.decode("utf-8", "ignore").splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                return isinstance(obj, dict) and obj.get("type") == "header"
+    except (ValueError, RecursionError):  # not JSON, nested too deeply, 5000-digit integers
         return False
     return False
 

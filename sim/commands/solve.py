@@ -74,9 +74,11 @@ def read_board(spec: str):  # noqa: ANN201 - returns games.katamino.Target
 
 
 def _read(path: Path, flag: str) -> str:
+    from games.inputs import InputTooLargeError, read_limited
+
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_limited(path, "board").decode("utf-8")
+    except (OSError, UnicodeDecodeError, InputTooLargeError) as exc:
         raise UsageError(f"{flag} {path}: cannot read ({exc})") from None
 
 
