@@ -206,12 +206,10 @@ class _Line:
         )
 
 
-MAX_SEED = 2**63 - 1
-"""The largest game or bot seed a log may carry (as the command line's --seed)."""
+from games.limits import MAX_BUDGET, MAX_SEED  # noqa: E402  (as the command line's)
+
 MAX_BOT_SEED = 2**64 - 1
 """The largest bot seed (bots' seeds are 64-bit digests of the game seed and the seat)."""
-MAX_BUDGET = 10**9
-"""The largest bot budget a log may carry (as the command line's --budget)."""
 _VERSION_RE = re.compile(r"^(\d{1,9})((?:\.\d{1,9}){0,5})([-+.a-zA-Z0-9]{0,40})$")
 
 

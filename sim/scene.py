@@ -365,6 +365,11 @@ def _parse_cells(col: ProblemCollector, value: Any, path: str) -> Cells | None:
             path, f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}"
         )
         return None
+    from games.limits import MAX_PIECE_CELLS
+
+    if len(value) > MAX_PIECE_CELLS:
+        col.add(path, f"{len(value)} cells; a piece has at most {MAX_PIECE_CELLS}")
+        return None
     ok = True
     for i, c in enumerate(value):
         if not isinstance(c, list) or len(c) not in (2, 3):

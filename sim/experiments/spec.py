@@ -37,12 +37,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from games.limits import MAX_SEED
 from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
 from sim.scene import PHYSICS_KEYS, InvalidSceneError, physics_from_table, read_text_file
 
 MODES = ("grid", "random")
-MAX_SEED = 2**63 - 1
-"""The largest seed (63 bits, as the command line's --seed)."""
 MAX_RUNS = 10_000_000
 
 
