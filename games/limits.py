@@ -23,3 +23,22 @@ MAX_SOLVE_CELLS = 128
 """Cells of a board ``solve`` and ``katamino`` search (the shipped puzzles have at most 65)."""
 MAX_SOLVE_PIECES = 26
 """Pieces of one ``solve`` or ``katamino`` search (two full pentomino sets have 24)."""
+
+
+def check_int(name: str, value: object, low: int, high: int, *, none_ok: bool = False) -> None:
+    """TypeError unless ``value`` is an int (not a bool; None with ``none_ok``), ValueError
+    unless ``low <= value <= high``; both messages name the argument and what is allowed."""
+    allowed = f"an integer in {low}..{high}" + (" or None" if none_ok else "")
+    if value is None and none_ok:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be {allowed}, got {type(value).__name__} {_short(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {allowed}, got {_short(value)}")
+
+
+def _short(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**200:
+        return "a huge integer"
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
