@@ -344,17 +344,28 @@ def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
         except Exception as exc:  # pyarrow raises several types for a bad file
             raise ResultsError(f"{path}: not a readable Parquet file ({exc})") from None
         return list(table.column_names), table.to_pylist()
-    with open(path, encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh)
+    from games.inputs import InputTooLargeError, read_limited
+
+    try:
+        text = read_limited(path, "table").decode("utf-8")
+    except InputTooLargeError as exc:
+        raise ResultsError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not UTF-8 text (byte {exc.start}); not a results table") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = []
+    try:
         try:
             columns = next(reader)
         except StopIteration:
             raise ResultsError(f"{path}: empty file (expected a header line)") from None
-        rows = []
-        for lineno, cells in enumerate(reader, start=2):
+        for cells in reader:
+            lineno = reader.line_num
             if len(cells) != len(columns):
                 raise ResultsError(
                     f"{path}:{lineno}: {len(cells)} cells, the header has {len(columns)}"
                 )
             rows.append({c: _parse_cell(v) for c, v in zip(columns, cells, strict=True)})
+    except csv.Error as exc:  # a field over 131,072 characters, a NUL byte
+        raise ResultsError(f"{path}:{reader.line_num}: not a results table ({exc})") from None
     return columns, rows
