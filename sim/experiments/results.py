@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -35,9 +36,18 @@ class ResultsError(ValueError):
 
 
 def journal_path(out: str | Path) -> Path:
-    """Where the journal of output ``out`` lives: ``out`` + ``.partial``."""
+    """Where the journal of output ``out`` lives: ``out`` + ``.partial`` (for a name within 8
+    bytes of the 255-byte limit, its first bytes + ``~`` + 8 hex digits of its digest)."""
+    import hashlib
+
     p = Path(out)
-    return p.with_name(p.name + ".partial")
+    name = p.name + ".partial"
+    raw = os.fsencode(p.name)
+    if len(raw) + len(".partial") > 255:
+        digest = hashlib.sha256(raw).hexdigest()[:8]
+        head = raw[: 255 - len(".partial") - 9].decode("utf-8", "ignore")
+        name = f"{head}~{digest}.partial"
+    return p.with_name(name)
 
 
 def output_format(out: str | Path, fmt: str | None = None) -> str:
@@ -182,7 +192,6 @@ def _lock(fh: IO[bytes], path: Path) -> None:
 
 def _lock_holder(fh: IO[bytes]) -> int | None:
     """The pid holding the flock on ``fh`` (Linux ``/proc/locks``), or None."""
-    import os
 
     try:
         st = os.fstat(fh.fileno())

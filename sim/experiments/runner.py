@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from games.outputs import OutputError
 from sim.experiments.executors import execute
 from sim.experiments.progress import Progress
 from sim.experiments.results import (
@@ -62,7 +63,6 @@ def check_output(out: Path, fmt: str | None, overwrite: bool) -> str:
     kind = output_format(out, fmt)
     if kind == "parquet":
         require_pyarrow()
-    from games.outputs import OutputError
     from games.outputs import check_output as check_writable
 
     try:  # a folder that takes files; not a folder or a device; the replace needs --force
@@ -165,8 +165,18 @@ def run_job(
         raise
     rows = [_with_timings(i, done[i], timings) for i in range(job.count)]
     if out_path is not None:
-        write_table(out_path, columns, rows, kind)
         assert journal is not None
+        try:
+            write_table(out_path, columns, rows, kind)
+        except OutputError as exc:  # e.g. the table appeared meanwhile: the rows are kept
+            journal.close()
+            raise ResultsError(
+                f"{exc}; the {job.count} rows stay in {journal.path}: move {out_path.name} "
+                "away and run the same command again to write them"
+            ) from None
+        except BaseException:
+            journal.close()
+            raise
         journal.remove()
     return RunReport(
         columns, rows, kept, job.count - kept, time.perf_counter() - t0, out_path, events
