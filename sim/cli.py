@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        code = _main(argv)
+        code = _parse_and_run(argv)
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _parse_and_run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         parser = build_parser(argv[0])
