@@ -202,7 +202,7 @@ class _Line:
 
     def bad(self, key: str, wanted: str) -> LogError:
         return LogError(
-            f"{self.where}: {self.what} {key!r} must be {wanted}, got {self.obj[key]!r}"
+            f"{self.where}: {self.what} {key!r} must be {wanted}, got {_quote(self.obj[key])}"
         )
 
 
@@ -308,8 +308,8 @@ def _move(line: _Line, n_expected: int, lineno: int) -> MoveEntry:
         raise LogError(f"{line.where}: move number {obj['n']}, expected {n_expected}")
     if not _is_int(obj["seat"]) or obj["seat"] < 0:
         raise line.bad("seat", "a seat number (an integer >= 0)")
-    if not isinstance(obj["move"], str):
-        raise line.bad("move", "the move's text")
+    if not isinstance(obj["move"], str) or len(obj["move"]) > 1000:
+        raise line.bad("move", "the move's text (at most 1000 characters, as play reads them)")
     if not _is_digest(obj["state"]):
         raise line.bad("state", "a digest of 16 hex digits")
     return MoveEntry(obj["n"], obj["seat"], obj["move"], obj["state"], lineno)

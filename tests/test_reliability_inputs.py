@@ -358,3 +358,19 @@ def test_the_api_and_the_cli_share_one_table_of_limits() -> None:
     for name in ("MAX_SEED", "MAX_REPLICAS", "MAX_WORKERS", "MAX_BUDGET", "MAX_GAMES"):
         assert getattr(common, name) is getattr(limits, name)
     assert (limits.MAX_SEED, limits.MAX_REPLICAS, limits.MAX_WORKERS) == (2**63 - 1, 1000, 256)
+
+
+@pytest.mark.parametrize("size", [1001, 10**6, 10**7])
+def test_a_huge_move_is_not_repeated_in_full(
+    size: int, good_log: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move of ``size`` characters, typed or logged: refused in a bounded message."""
+    moves = [json.loads(json.dumps(x)) for x in good_log]
+    moves[1]["move"] = "x" * size
+    log = tmp_path / "big.jsonl"
+    log.write_text("\n".join(json.dumps(x) for x in moves) + "\n")
+    err = _run(["replay", str(log)], 2, "at most 1000 characters")
+    assert len(err) < 1000
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x" * size + "\n"))
+    o = run_probe(Probe("typed", ["play", "catego", "--players", "human,random", "--headless"], 2))
+    assert o.ok and len(o.out) + len(o.err) < 5000, (o.code, o.err[-300:])
