@@ -237,15 +237,16 @@ def running_version() -> str:
 
 
 def version_problem(value: Any) -> str | None:
-    """Why ``value`` cannot be a log header's ``version``, or None: it must be a version
-    string (``0.1.0``), not newer than the tablesim reading it (whose rules may differ)."""
-    if not isinstance(value, str) or not value:
+    """Why ``value`` cannot be a log header's ``version``, or None: a non-empty string of at
+    most 64 printable characters (``0.1.0``; tools may write a label such as ``test``), and a
+    release number not newer than the tablesim reading it (whose rules may differ)."""
+    if not isinstance(value, str) or not value.strip():
         return "expected the tablesim version that wrote the log, such as '0.1.0'"
+    if len(value) > 64 or not value.isprintable():
+        return "not a version (at most 64 printable characters, such as '0.1.0')"
     mine = running_version()
     theirs, ours = _release(value), _release(mine)
-    if theirs is None:
-        return "not a tablesim version (such as '0.1.0')"
-    if ours is not None and "unknown" not in mine and theirs > ours:
+    if theirs is not None and ours is not None and "unknown" not in mine and theirs > ours:
         return f"written by a newer tablesim than this one ({mine}); upgrade to replay it"
     return None
 
