@@ -11,29 +11,37 @@ Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that
 
 from __future__ import annotations
 
-import contextlib
-import signal
+import _signal  # type: ignore[import-not-found]  # the C module: installable before any Python-level import can be interrupted
 import sys
+
+_EARLY: list[int] = []
+"""Signals that came while tablesim started (see :func:`_early_signal`)."""
 
 
 def _early_signal(signum: int, frame: object) -> None:
     """Ctrl-C or SIGTERM while tablesim starts (imports, before :func:`main`'s handlers): one
-    line and 130/143, never a KeyboardInterrupt traceback."""
-    what = "interrupted" if signum == signal.SIGINT else "terminated"
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"tablesim: {what}\n")
+    line and 130/143, never a KeyboardInterrupt traceback (noted too, for an import that turns
+    the exit into an ImportError)."""
+    _EARLY.append(signum)
+    try:  # noqa: SIM105 - contextlib is not imported yet (its import could be interrupted)
+        sys.stderr.write("tablesim: interrupted\n" if signum == 2 else "tablesim: terminated\n")
+    except (OSError, ValueError):
+        pass
     raise SystemExit(128 + signum)
 
 
 if __name__ != "__main__":  # installed first thing, before the heavier imports below
-    for _sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(ValueError):  # not the main thread (a worker thread): leave it
-            signal.signal(_sig, _early_signal)
+    for _sig in (_signal.SIGINT, _signal.SIGTERM):
+        try:  # noqa: SIM105 - as above
+            _signal.signal(_sig, _early_signal)
+        except ValueError:  # not the main thread (a worker thread): leave it
+            pass
 
 import argparse  # noqa: E402
 import errno  # noqa: E402
 import importlib  # noqa: E402
 import os  # noqa: E402
+import signal  # noqa: E402
 import threading  # noqa: E402
 import traceback  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
@@ -124,15 +132,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output that cannot be written (``> /dev/full``: exit 2, one line; a closed pipe,
     ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
     ``--version`` as for every command."""
+    from sim import interrupts
+
+    interrupts.clear()
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         code = _parse_and_run(argv)
         sys.stdout.flush()
         return code
-    except KeyboardInterrupt:
-        print("tablesim: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        print(f"tablesim: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+              file=sys.stderr)  # fmt: skip
+        return 128 + signum if signum != signal.SIGINT else EXIT_INTERRUPTED
+    except SystemExit as exc:  # the start-up handler's exit, from a signal before main
+        return exc.code if isinstance(exc.code, int) else EXIT_FAILED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK
@@ -143,6 +159,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tablesim: error: cannot write standard output: {exc.strerror or exc}",
               file=sys.stderr)  # fmt: skip
         return EXIT_BAD_INPUT
+    except Exception:
+        noted = interrupts.pending()
+        if noted is None:
+            raise
+        # an import (numpy's C code) turned Ctrl-C into an ImportError: still an interrupt
+        print(f"tablesim: {'terminated' if noted == signal.SIGTERM else 'interrupted'}",
+              file=sys.stderr)  # fmt: skip
+        return 128 + noted
 
 
 def _parse_and_run(argv: Sequence[str] | None) -> int:
@@ -209,14 +233,14 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    from games import interrupts
+    from sim import interrupts
 
     interrupts.note(signum)
     raise Terminated(signum)
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    from games import interrupts
+    from sim import interrupts
 
     interrupts.note(signum)
     raise KeyboardInterrupt
@@ -253,7 +277,7 @@ def run_command(args: argparse.Namespace) -> int:
     from sim.guard import PhysicsBlowUpError
 
     name = f"tablesim {args.command}"
-    from games import interrupts
+    from sim import interrupts
 
     old = old_int = None
     interrupts.clear()
@@ -298,6 +322,12 @@ def run_command(args: argparse.Namespace) -> int:
                   "see README \"Limits\")", file=sys.stderr)  # fmt: skip
             return EXIT_BAD_INPUT
     except Exception:
+        signum = interrupts.pending()
+        if signum is not None or _EARLY:  # an import turned Ctrl-C into another exception
+            signum = signum if signum is not None else _EARLY[-1]
+            print(f"{name}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+                  file=sys.stderr)  # fmt: skip
+            return 128 + signum
         traceback.print_exc()
         print(REPORT_LINE, file=sys.stderr)
         return EXIT_FAILED

@@ -99,14 +99,20 @@ def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
     does), interrupted anywhere in its first tenths of a second: 130 and one line, or the
     command's own answer. (The clock starts when the interpreter runs the script: a signal
     during Python's own start-up, before any tablesim code, is the interpreter's.)"""
-    code = ("import sys; sys.stdout.write('r'); sys.stdout.flush(); from sim.cli import main; "
-            "sys.exit(main(['list', 'games']))")  # fmt: skip
+    code = ("import sys; sys.stdout.write('r'); sys.stdout.flush()\n"
+            "from sim.cli import main\n"
+            "sys.exit(main(['list', 'games']))\n")  # fmt: skip
     p = subprocess.Popen([sys.executable, "-c", code], env=ENV, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)  # fmt: skip
     assert p.stdout is not None and p.stdout.read(1) == "r"
     time.sleep(delay)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
+    if err.strip().endswith("KeyboardInterrupt") and f'File "{ROOT}' not in err:
+        # the signal came before tablesim's first line ran: in this test's marker line or in
+        # the interpreter's search for the package (importlib frames only); from tablesim's
+        # first line on, no traceback
+        return
     assert "Traceback" not in err, err
     assert p.returncode in (0, 130), (p.returncode, err)
     if p.returncode == 130:

@@ -20,6 +20,11 @@ def clear() -> None:
     _PENDING.clear()
 
 
+def pending() -> int | None:
+    """The last signal noted since :func:`clear`, or None."""
+    return _PENDING[-1] if _PENDING else None
+
+
 def check() -> None:
     """Raise again a signal that arrived since :func:`clear` (its handler raises the
     KeyboardInterrupt or SIGTERM exception the CLI maps to 130/143); no-op otherwise."""
