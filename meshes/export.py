@@ -270,8 +270,8 @@ def export_catalogue(
     blocked = [t.name for t in targets if t.is_dir()]
     if blocked:  # checked first: os.replace would fail halfway through the moves
         raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
+    from games import interrupts
     from games.outputs import clean_stale, refuse_special
-    from sim import interrupts
 
     clean_stale(out)  # a set a killed export left behind (its process gone)
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.

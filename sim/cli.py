@@ -132,9 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output that cannot be written (``> /dev/full``: exit 2, one line; a closed pipe,
     ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
     ``--version`` as for every command."""
-    from sim import interrupts
-
-    interrupts.clear()
+    _interrupts_note(clear=True)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _on_sigint)
         signal.signal(signal.SIGTERM, _on_sigterm)
@@ -160,13 +158,24 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return EXIT_BAD_INPUT
     except Exception:
-        noted = interrupts.pending()
+        noted = _interrupts_note()
         if noted is None:
             raise
         # an import (numpy's C code) turned Ctrl-C into an ImportError: still an interrupt
         print(f"tablesim: {'terminated' if noted == signal.SIGTERM else 'interrupted'}",
               file=sys.stderr)  # fmt: skip
         return 128 + noted
+
+
+def _interrupts_note(*, clear: bool = False) -> int | None:
+    """The signal :mod:`games.interrupts` noted (None if none, or the module not loaded:
+    ``--help`` imports no games module); ``clear`` forgets it first."""
+    mod = sys.modules.get("games.interrupts")
+    if mod is None:
+        return None
+    if clear:
+        mod.clear()
+    return mod.pending()
 
 
 def _parse_and_run(argv: Sequence[str] | None) -> int:
@@ -233,14 +242,14 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    from sim import interrupts
+    from games import interrupts
 
     interrupts.note(signum)
     raise Terminated(signum)
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    from sim import interrupts
+    from games import interrupts
 
     interrupts.note(signum)
     raise KeyboardInterrupt
@@ -277,7 +286,7 @@ def run_command(args: argparse.Namespace) -> int:
     from sim.guard import PhysicsBlowUpError
 
     name = f"tablesim {args.command}"
-    from sim import interrupts
+    from games import interrupts
 
     old = old_int = None
     interrupts.clear()
