@@ -275,9 +275,10 @@ def export_catalogue(
 
     clean_stale(out)  # a set a killed export left behind (its process gone)
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.
-    tmp = Path(tempfile.mkdtemp(prefix=f".tablesim-export-{os.getpid()}-", dir=out))
+    tmp: Path | None = None
     linked: list[Path] = []
     try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".tablesim-export-{os.getpid()}-", dir=out))
         staged = []
         for piece, target in zip(catalogue.pieces, targets, strict=True):
             path = tmp / target.name
@@ -296,7 +297,8 @@ def export_catalogue(
         for target in linked:  # ours, just made: the set is whole or absent
             with contextlib.suppress(OSError):
                 os.unlink(target)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         if created:
             with contextlib.suppress(OSError):  # only if still empty: never remove others' files
                 out.rmdir()
