@@ -297,8 +297,9 @@ def export_catalogue(
         for target in linked:  # ours, just made: the set is whole or absent
             with contextlib.suppress(OSError):
                 os.unlink(target)
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        ours = [tmp] if tmp is not None else list(out.glob(f".tablesim-export-{os.getpid()}-*"))
+        for folder in ours:  # a signal inside mkdtemp: the folder is made, its name not known
+            shutil.rmtree(folder, ignore_errors=True)
         if created:
             with contextlib.suppress(OSError):  # only if still empty: never remove others' files
                 out.rmdir()
