@@ -300,17 +300,26 @@ def _outcome_text(cfg: CategoConfig, results: Mapping[int, int | None], label: i
     return "tie" if side is None else _side_name(cfg, side)
 
 
+MAX_COLUMNS = 100
+"""The most columns a Catego pad may have (the game is meant for 11: 2..12)."""
+
+
 def _check_columns(value: Any, players: int) -> tuple[int, ...]:
     allowed = "distinct positive integer labels, at least one per player (e.g. 2..12 or 1..10)"
     if isinstance(value, str):
         try:
-            value = parse_int_list(value)
+            value = parse_int_list(value, MAX_COLUMNS)
         except ValueError:
             raise ConfigError(
-                f"catego: option 'columns': {value!r} is not a list of labels; {allowed}"
+                f"catego: option 'columns': {value[:200]!r} is not a list of at most "
+                f"{MAX_COLUMNS} labels; {allowed}"
             ) from None
     if not isinstance(value, (list, tuple)):
-        raise ConfigError(f"catego: option 'columns': {value!r} is not a list; {allowed}")
+        raise ConfigError(f"catego: option 'columns': {str(value)[:200]!r} is not a list; {allowed}")
+    if len(value) > MAX_COLUMNS:
+        raise ConfigError(
+            f"catego: option 'columns': {len(value)} labels; at most {MAX_COLUMNS}; {allowed}"
+        )
     seen: set[int] = set()
     for label in value:
         if not _is_int(label):

@@ -90,19 +90,29 @@ class Option:
             ) from None
 
 
-def parse_int_list(text: str) -> list[int]:
-    """Parse ``"2..12"`` or ``"1,2,5"`` (or a mix, ``"1..3,7"``) into a list of ints."""
+MAX_INT_LIST = 1000
+"""The most integers a list option (``"2..12"``) may name: a range is refused before it is
+expanded (``1..1000000`` would build a game of a million columns)."""
+
+
+def parse_int_list(text: str, max_items: int = MAX_INT_LIST) -> list[int]:
+    """Parse ``"2..12"`` or ``"1,2,5"`` (or a mix, ``"1..3,7"``) into a list of ints; ValueError
+    for anything else or more than ``max_items`` numbers."""
+    if len(text) > 100_000:
+        raise ValueError("list too long")
     out: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if ".." in part:
             a, b = part.split("..", 1)
             lo, hi = int(a), int(b)
-            if hi < lo:
-                raise ValueError(text)
+            if hi < lo or hi - lo + 1 + len(out) > max_items:
+                raise ValueError(f"{text[:200]}: at most {max_items} numbers")
             out.extend(range(lo, hi + 1))
         elif part:
             out.append(int(part))
+            if len(out) > max_items:
+                raise ValueError(f"{text[:200]}: at most {max_items} numbers")
     if not out:
         raise ValueError(text)
     return out

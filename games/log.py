@@ -24,6 +24,7 @@ the key: bad input, exit 2. Whether the moves *reproduce* is for the replay
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -201,8 +202,53 @@ class _Line:
 
     def bad(self, key: str, wanted: str) -> LogError:
         return LogError(
-            f"{self.where}: {self.what} {key!r} must be {wanted}, got {self.obj[key]!r}"
+            f"{self.where}: {self.what} {key!r} must be {wanted}, got {_quote(self.obj[key])}"
         )
+
+
+from games.limits import MAX_BUDGET, MAX_SEED  # noqa: E402  (as the command line's)
+
+MAX_BOT_SEED = 2**64 - 1
+"""The largest bot seed (bots' seeds are 64-bit digests of the game seed and the seat)."""
+_VERSION_RE = re.compile(r"^(\d{1,9})((?:\.\d{1,9}){0,5})([-+.a-zA-Z0-9]{0,40})$")
+
+
+def _quote(value: Any) -> str:
+    """``repr`` of a value cut to 200 characters (messages never repeat a huge value)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**200 else "a huge integer"
+    return text if len(text) <= 200 else text[:200] + f"... ({len(text)} characters)"
+
+
+def _release(version: str) -> tuple[int, ...] | None:
+    m = _VERSION_RE.match(version)
+    if m is None:
+        return None
+    return tuple(int(x) for x in (m.group(1) + m.group(2)).split("."))
+
+
+def running_version() -> str:
+    """The installed tablesim's version (``0+unknown`` from a bare source tree)."""
+    try:
+        from importlib.metadata import version
+
+        return version("tablesim")
+    except Exception:
+        return "0+unknown"
+
+
+def version_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be a log header's ``version``, or None: a non-empty string of at
+    most 64 printable characters (``0.1.0``; tools may write a label such as ``test``), and a
+    release number not newer than the tablesim reading it (whose rules may differ)."""
+    if not isinstance(value, str) or not value.strip():
+        return "expected the tablesim version that wrote the log, such as '0.1.0'"
+    if len(value) > 64 or not value.isprintable():
+        return "not a version (at most 64 printable characters, such as '0.1.0')"
+    mine = running_version()
+    theirs, ours = _release(value), _release(mine)
+    if theirs is not None and ours is not None and "unknown" not in mine and theirs > ours:
+        return f"written by a newer tablesim than this one ({mine}); upgrade to replay it"
+    return None
 
 
 def _header(line: _Line) -> LogHeader:
@@ -214,10 +260,11 @@ def _header(line: _Line) -> LogHeader:
         raise line.bad("game", "a game name")
     if not isinstance(obj["config"], dict):
         raise line.bad("config", "an object (the game's options)")
-    if not _is_int(obj["seed"]):
-        raise line.bad("seed", "an integer")
-    if obj["version"] is not None and not isinstance(obj["version"], str):
-        raise line.bad("version", "a string")
+    if not _is_int(obj["seed"]) or not 0 <= obj["seed"] <= MAX_SEED:
+        raise line.bad("seed", f"an integer in 0..{MAX_SEED}")
+    problem = version_problem(obj["version"])
+    if problem:
+        raise LogError(f"{line.where}: header 'version' {_quote(obj['version'])}: {problem}")
     if not isinstance(obj["players"], list) or not obj["players"]:
         raise line.bad("players", "a list with one object per seat")
     seats = []
@@ -237,10 +284,18 @@ def _header(line: _Line) -> LogHeader:
         extra = sorted(set(p) - {"role", "bot_seed", "budget"})
         if extra:
             raise LogError(f"{at}: unknown key {extra[0]!r} (role, bot_seed, budget)")
-        if not _is_int(p["bot_seed"]) or p["bot_seed"] < 0:
-            raise LogError(f"{at}: 'bot_seed' must be an integer >= 0, got {p['bot_seed']!r}")
-        if p["budget"] is not None and (not _is_int(p["budget"]) or p["budget"] < 1):
-            raise LogError(f"{at}: 'budget' must be an integer >= 1 or null, got {p['budget']!r}")
+        if not _is_int(p["bot_seed"]) or not 0 <= p["bot_seed"] <= MAX_BOT_SEED:
+            raise LogError(
+                f"{at}: 'bot_seed' must be an integer in 0..{MAX_BOT_SEED}, "
+                f"got {_quote(p['bot_seed'])}"
+            )
+        if p["budget"] is not None and (
+            not _is_int(p["budget"]) or not 1 <= p["budget"] <= MAX_BUDGET
+        ):
+            raise LogError(
+                f"{at}: 'budget' must be an integer in 1..{MAX_BUDGET} (as --budget) or null, "
+                f"got {_quote(p['budget'])}"
+            )
         seats.append(SeatEntry(p["role"], p["bot_seed"], p["budget"]))
     return LogHeader(obj["game"], obj["config"], obj["seed"], tuple(seats), obj["version"])
 
@@ -254,8 +309,8 @@ def _move(line: _Line, n_expected: int, lineno: int) -> MoveEntry:
         raise LogError(f"{line.where}: move number {obj['n']}, expected {n_expected}")
     if not _is_int(obj["seat"]) or obj["seat"] < 0:
         raise line.bad("seat", "a seat number (an integer >= 0)")
-    if not isinstance(obj["move"], str):
-        raise line.bad("move", "the move's text")
+    if not isinstance(obj["move"], str) or len(obj["move"]) > 1000:
+        raise line.bad("move", "the move's text (at most 1000 characters, as play reads them)")
     if not _is_digest(obj["state"]):
         raise line.bad("state", "a digest of 16 hex digits")
     return MoveEntry(obj["n"], obj["seat"], obj["move"], obj["state"], lineno)
@@ -302,6 +357,8 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
             raise LogError(f"{where}: not JSON ({exc.msg})") from None
         except RecursionError:
             raise LogError(f"{where}: not JSON (nested too deeply)") from None
+        except ValueError as exc:  # an integer of over 4300 digits (Python's int-str limit)
+            raise LogError(f"{where}: not a usable JSON line ({str(exc)[:120]})") from None
         if not isinstance(obj, dict) or "type" not in obj:
             raise LogError(f"{where}: expected an object with a 'type' key")
         kind = obj["type"]
@@ -329,9 +386,12 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
 
 def read_log_file(path: str) -> GameLog:
     """Read and parse a log file (LogError for a missing, unreadable or non-UTF-8 file)."""
+    from games.inputs import InputTooLargeError, read_limited
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_limited(path, "log").decode("utf-8")
+    except InputTooLargeError as exc:
+        raise LogError(str(exc)) from None
     except FileNotFoundError:
         raise LogError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -69,6 +69,10 @@ COMMANDS = {
 }
 
 
+MAX_MOVE_CHARS = 1000
+"""The longest move text read from a person or a log (the longest real move is a few dozen)."""
+
+
 class TerminalHuman:
     """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
 
@@ -143,9 +147,15 @@ class TerminalHuman:
             more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
             print(f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ", end="",
                   file=self.out, flush=True)  # fmt: skip
-            line = self.inp.readline()
+            line = self.inp.readline(MAX_MOVE_CHARS + 1)
             if not line:
                 raise GameError("input ended before the game did")
+            if len(line) > MAX_MOVE_CHARS:  # a move is short: drop the rest of the line
+                while line and not line.endswith("\n"):
+                    line = self.inp.readline(1 << 16)
+                print(f"  not accepted: a line over {MAX_MOVE_CHARS} characters "
+                      "(help: commands and examples)", file=self.out)  # fmt: skip
+                continue
             text = line.strip()
             if not text:
                 continue

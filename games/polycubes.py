@@ -81,13 +81,17 @@ def as_cells(cells: Iterable[Sequence[int]]) -> Cells:
     Raises PieceError for empty input, wrong arity, non-integers, duplicates or a piece whose
     cells are not face-connected.
     """
+    from games.limits import MAX_PIECE_CELLS
+
     out: list[Cell] = []
     for i, c in enumerate(cells):
+        if i >= MAX_PIECE_CELLS:
+            raise PieceError(f"a piece has at most {MAX_PIECE_CELLS} cells")
         c = tuple(c)
         if len(c) == 2:
             c = (c[0], c[1], 0)
         if len(c) != 3:
-            raise PieceError(f"cell {i}: {c!r} must have 2 or 3 coordinates")
+            raise PieceError(f"cell {i}: {str(c)[:200]} must have 2 or 3 coordinates")
         for v in c:
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                 raise PieceError(f"cell {i}: {c!r} must hold integers")
@@ -95,9 +99,9 @@ def as_cells(cells: Iterable[Sequence[int]]) -> Cells:
     if not out:
         raise PieceError("a piece needs at least one cell")
     if len(set(out)) != len(out):
-        raise PieceError(f"duplicate cells in {out!r}")
+        raise PieceError(f"duplicate cells in {str(out)[:200]}")
     if not is_connected(out):
-        raise PieceError(f"cells {sorted(out)!r} are not face-connected")
+        raise PieceError(f"cells {str(sorted(out))[:200]} are not face-connected")
     return tuple(sorted(out))
 
 

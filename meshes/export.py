@@ -240,6 +240,8 @@ def export_catalogue(
     out_dir: str | os.PathLike[str],
     config: PieceSizes | None = None,
     units: str = "m",
+    *,
+    force: bool = True,
 ) -> list[Path]:
     """Write one ``<piece>.<fmt>`` file per piece of a catalogue into ``out_dir``.
 
@@ -258,6 +260,9 @@ def export_catalogue(
     units : str
         ``m`` (default) or ``mm``: the length unit of STL files (:data:`UNITS`); other
         formats are metres only.
+    force : bool
+        Replace files of the same names (the default); False: a file of the set that exists
+        when the set is moved in stops the export (FileExistsError, none of the set left).
 
     Returns
     -------
@@ -294,18 +299,36 @@ def export_catalogue(
     blocked = [t.name for t in targets if t.is_dir()]
     if blocked:  # checked first: os.replace would fail halfway through the moves
         raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
+    from games import interrupts
+    from games.outputs import clean_stale, refuse_special
+
+    clean_stale(out)  # a set a killed export left behind (its process gone)
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.
-    tmp = Path(tempfile.mkdtemp(prefix=".tablesim-export-", dir=out))
+    tmp: Path | None = None
+    linked: list[Path] = []
     try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".tablesim-export-{os.getpid()}-", dir=out))
         staged = []
         for piece, target in zip(catalogue.pieces, targets, strict=True):
             path = tmp / target.name
             path.write_bytes(piece_bytes(piece, catalogue.cube, fmt_key, config, units))
+            interrupts.check()  # trimesh swallows Ctrl-C/SIGTERM: raise them again here
             staged.append(path)
         for path, target in zip(staged, targets, strict=True):
-            os.replace(path, target)
+            if force:
+                refuse_special(target)  # a device, FIFO or folder is never replaced
+                os.replace(path, target)
+            else:  # never replacing: a file that appeared meanwhile stops the set
+                os.link(path, target)
+                linked.append(target)
+                os.unlink(path)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        for target in linked:  # ours, just made: the set is whole or absent
+            with contextlib.suppress(OSError):
+                os.unlink(target)
+        ours = [tmp] if tmp is not None else list(out.glob(f".tablesim-export-{os.getpid()}-*"))
+        for folder in ours:  # a signal inside mkdtemp: the folder is made, its name not known
+            shutil.rmtree(folder, ignore_errors=True)
         if created:
             with contextlib.suppress(OSError):  # only if still empty: never remove others' files
                 out.rmdir()

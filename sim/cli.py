@@ -11,16 +11,41 @@ Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that
 
 from __future__ import annotations
 
-import argparse
-import errno
-import importlib
-import os
-import signal
+import _signal  # type: ignore[import-not-found]  # the C module: installable before any Python-level import can be interrupted
 import sys
-import threading
-import traceback
-from collections.abc import Sequence
-from typing import Any, NoReturn
+
+_EARLY: list[int] = []
+"""Signals that came while tablesim started (see :func:`_early_signal`)."""
+
+
+def _early_signal(signum: int, frame: object) -> None:
+    """Ctrl-C or SIGTERM while tablesim starts (imports, before :func:`main`'s handlers): one
+    line and 130/143, never a KeyboardInterrupt traceback (noted too, for an import that turns
+    the exit into an ImportError)."""
+    _EARLY.append(signum)
+    try:  # noqa: SIM105 - contextlib is not imported yet (its import could be interrupted)
+        sys.stderr.write("tablesim: interrupted\n" if signum == 2 else "tablesim: terminated\n")
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(128 + signum)
+
+
+if __name__ != "__main__":  # installed first thing, before the heavier imports below
+    for _sig in (_signal.SIGINT, _signal.SIGTERM):
+        try:  # noqa: SIM105 - as above
+            _signal.signal(_sig, _early_signal)
+        except ValueError:  # not the main thread (a worker thread): leave it
+            pass
+
+import argparse  # noqa: E402
+import errno  # noqa: E402
+import importlib  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import threading  # noqa: E402
+import traceback  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from typing import Any, NoReturn  # noqa: E402
 
 COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
 COMMAND_HELP = {
@@ -51,6 +76,12 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """As argparse's, but a failed write (``--help > /dev/full``) is not swallowed: the
+        caller (:func:`main`) answers it with exit 2."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> NoReturn:  # argparse exits 2 itself; keep its format
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -97,7 +128,58 @@ def build_parser(only: str | None = None, *, index: bool = False) -> argparse.Ar
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tablesim`` command; returns the exit code."""
+    """Entry point of the ``tablesim`` command; returns the exit code.
+
+    Standard output that cannot be written (``> /dev/full``: exit 2, one line; a closed pipe,
+    ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
+    ``--version`` as for every command."""
+    _interrupts_note(clear=True)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        code = _parse_and_run(argv)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        print(f"tablesim: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+              file=sys.stderr)  # fmt: skip
+        return 128 + signum if signum != signal.SIGINT else EXIT_INTERRUPTED
+    except SystemExit as exc:  # the start-up handler's exit, from a signal before main
+        return exc.code if isinstance(exc.code, int) else EXIT_FAILED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRNOS:
+            raise
+        _silence_stdout()
+        print(f"tablesim: error: cannot write standard output: {exc.strerror or exc}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_INPUT
+    except Exception:
+        noted = _interrupts_note()
+        if noted is None:
+            raise
+        # an import (numpy's C code) turned Ctrl-C into an ImportError: still an interrupt
+        print(f"tablesim: {'terminated' if noted == signal.SIGTERM else 'interrupted'}",
+              file=sys.stderr)  # fmt: skip
+        return 128 + noted
+
+
+def _interrupts_note(*, clear: bool = False) -> int | None:
+    """The signal :mod:`games.interrupts` noted (None if none, or the module not loaded:
+    ``--help`` imports no games module); ``clear`` forgets it first."""
+    mod = sys.modules.get("games.interrupts")
+    if mod is None:
+        return None
+    if clear:
+        mod.clear()
+    return mod.pending()
+
+
+def _parse_and_run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         parser = build_parser(argv[0])
@@ -129,6 +211,21 @@ _WRITE_ERRNOS = frozenset(
     if hasattr(errno, n)
 )
 """OSErrors of the machine, not of tablesim: a full disk, a read-only or forbidden place."""
+_NAME_ERRNOS = frozenset(
+    getattr(errno, n) for n in ("ENAMETOOLONG", "ELOOP") if hasattr(errno, n)
+)
+"""OSErrors of a file name given on the command line (pathlib's ``is_file`` raises them)."""
+
+
+def _shorten_message(text: str, limit: int = 2000) -> str:
+    """A message cut to ``limit`` characters: no error repeats a huge value in full."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _shorten(value: object) -> str:
+    from games.outputs import shorten
+
+    return shorten("" if value is None else value)
 
 REPORT_LINE = (
     "tablesim: this is a bug in tablesim, not a problem with your input; please report it "
@@ -146,7 +243,17 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
+    from games import interrupts
+
+    interrupts.note(signum)
     raise Terminated(signum)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    from games import interrupts
+
+    interrupts.note(signum)
+    raise KeyboardInterrupt
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
@@ -180,16 +287,20 @@ def run_command(args: argparse.Namespace) -> int:
     from sim.guard import PhysicsBlowUpError
 
     name = f"tablesim {args.command}"
-    old = None
+    from games import interrupts
+
+    old = old_int = None
+    interrupts.clear()
     if threading.current_thread() is threading.main_thread():
         old = signal.signal(signal.SIGTERM, _on_sigterm)
+        old_int = signal.signal(signal.SIGINT, _on_sigint)
     try:
         try:
             code = int(args.func(args) or 0)
             sys.stdout.flush()
             return code
         except _expected_errors() as exc:
-            print(f"{name}: error: {exc}", file=sys.stderr)
+            print(f"{name}: error: {_shorten_message(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except PhysicsBlowUpError as exc:
             print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
@@ -203,19 +314,38 @@ def run_command(args: argparse.Namespace) -> int:
             _silence_stdout()
             return EXIT_OK
         except OSError as exc:
+            if exc.errno in _NAME_ERRNOS:  # a name over 255 bytes, a symlink loop: bad input
+                print(f"{name}: error: {_shorten(exc.filename)}: {exc.strerror or exc}",
+                      file=sys.stderr)  # fmt: skip
+                return EXIT_BAD_INPUT
             if exc.errno not in _WRITE_ERRNOS:
                 raise
-            where = exc.filename if exc.filename else "standard output"
-            print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            where = _shorten(exc.filename) if exc.filename else "standard output"
             _silence_stdout()
+            print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except RecursionError:  # input nested deeper than any reader allows
+            print(f"{name}: error: the input is nested too deeply", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except MemoryError:
+            print(f"{name}: error: out of memory (the input or the work is too large; "
+                  "see README \"Limits\")", file=sys.stderr)  # fmt: skip
             return EXIT_BAD_INPUT
     except Exception:
+        signum = interrupts.pending()
+        if signum is not None or _EARLY:  # an import turned Ctrl-C into another exception
+            signum = signum if signum is not None else _EARLY[-1]
+            print(f"{name}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+                  file=sys.stderr)  # fmt: skip
+            return 128 + signum
         traceback.print_exc()
         print(REPORT_LINE, file=sys.stderr)
         return EXIT_FAILED
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)
+        if old_int is not None:
+            signal.signal(signal.SIGINT, old_int)
 
 
 if __name__ == "__main__":

@@ -366,6 +366,11 @@ def _parse_cells(col: ProblemCollector, value: Any, path: str) -> Cells | None:
             path, f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}"
         )
         return None
+    from games.limits import MAX_PIECE_CELLS
+
+    if len(value) > MAX_PIECE_CELLS:
+        col.add(path, f"{len(value)} cells; a piece has at most {MAX_PIECE_CELLS}")
+        return None
     ok = True
     for i, c in enumerate(value):
         if not isinstance(c, list) or len(c) not in (2, 3):
@@ -738,6 +743,10 @@ def parse_scene(
         if line is None and "end of document" in msg:
             line = max(1, len(text.splitlines()))
         raise InvalidSceneError(source, [InputProblem("toml", f"invalid TOML: {msg}", line)]) from None
+    except RecursionError:
+        raise InvalidSceneError(source, [InputProblem("toml", "nested too deeply", 1)]) from None
+    except ValueError as exc:  # an integer of over 4300 digits (Python's int-str limit)
+        raise InvalidSceneError(source, [InputProblem("toml", f"invalid TOML: {exc}")]) from None
     return _build(data, source, text, overrides, name or "scene")
 
 
@@ -752,13 +761,18 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
     return parse_scene(read_text_file(p, InvalidSceneError), str(p), overrides, name=p.stem)
 
 
-def read_text_file(path: Path, error: Any) -> str:
+def read_text_file(path: Path, error: Any, kind: str = "scene") -> str:
     """The UTF-8 text of ``path`` (scenes, sweep specs); ``error(source, problems)`` -- an
-    InvalidSceneError-like class -- for an unreadable, binary or non-UTF-8 (e.g. UTF-16) file."""
+    InvalidSceneError-like class -- for an unreadable, binary or non-UTF-8 (e.g. UTF-16) file,
+    or one over its ``kind``'s size limit (:data:`games.inputs.MAX_INPUT_BYTES`)."""
+    from games.inputs import InputTooLargeError, read_limited
+
     try:
-        data = path.read_bytes()
+        data = read_limited(path, kind)
     except OSError as exc:
         raise error(str(path), [InputProblem("file", f"cannot read: {exc.strerror or exc}")]) from None
+    except InputTooLargeError as exc:
+        raise error(str(path), [InputProblem("file", str(exc).split(": ", 1)[-1])]) from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         kind = "UTF-16 text" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "binary data"
         raise error(

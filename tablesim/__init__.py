@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablesim.api import game_names, load_scene, simulate, solve
+from tablesim.api import game_names, load_scene, make_bot, simulate, solve
 
 if TYPE_CHECKING:
     from sim.view.table_view import TableView
@@ -30,7 +30,6 @@ __version__ = "0.1.0"
 
 _LAZY: dict[str, tuple[str, str]] = {
     "get_game": ("games.registry", "get_game"),
-    "make_bot": ("games.registry", "make_bot"),
     "TableView": ("sim.view.table_view", "TableView"),
     "env": ("tablesim.envs", "env"),
     "gym_env": ("tablesim.envs", "gym_env"),

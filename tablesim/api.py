@@ -31,15 +31,21 @@ def load_scene(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     from sim.scene import load_scene as _load
     from tablesim.data import scene_file, scene_names
 
+    if not isinstance(ref, (str, Path)):
+        raise TypeError(f"ref must be a scene file path or a shipped scene name, got {type(ref).__name__}")
     path = Path(ref)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:  # a name over 255 bytes (ENAMETOOLONG): not a file
+        is_file = False
+    if is_file:
         return _load(path, overrides)
     name = path.name
     stem = name[:-5] if name.endswith(".toml") else name
     if str(path.parent) in ("", ".") and stem in scene_names():
         return _load(Path(str(scene_file(stem))), overrides)
     raise FileNotFoundError(
-        f"{ref}: no such file, and no shipped scene of that name "
+        f"{str(ref)[:200]}: no such file, and no shipped scene of that name "
         f"(shipped: {', '.join(scene_names())})"
     )
 
@@ -49,13 +55,56 @@ def simulate(scene: Scene | str | Path, **kwargs: Any) -> Verdict:
 
     ``scene`` is a :class:`sim.model.Scene`, a scene file or a shipped scene name; keyword
     arguments (``replicas``, ``seed``, ``seconds``, ``profile``, ``method``, ``workers``, ...)
-    are those of :func:`sim.verdict.simulate`.
+    are those of :func:`sim.verdict.simulate`, checked as the command line checks them
+    (:mod:`games.limits`): ``seed`` 0..2^63-1, ``replicas`` 1..1000, ``workers`` 1..256 or
+    None, ``profile`` a profile name. TypeError or ValueError names the argument.
     """
+    from sim.model import Scene as _Scene
     from sim.verdict import simulate as _simulate
 
     if isinstance(scene, (str, Path)):
         scene = load_scene(scene)
+    if not isinstance(scene, _Scene):
+        raise TypeError(
+            "scene must be a Scene, a scene file path or a shipped scene name, got "
+            f"{type(scene).__name__}"
+        )
+    _check_simulate_kwargs(kwargs)
     return _simulate(scene, **kwargs)
+
+
+def _check_simulate_kwargs(kwargs: Mapping[str, Any]) -> None:
+    from games.limits import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, check_int
+    from sim.config import PROFILES, Profile
+
+    if "seed" in kwargs:
+        check_int("seed", kwargs["seed"], 0, MAX_SEED)
+    if "replicas" in kwargs:
+        check_int("replicas", kwargs["replicas"], 1, MAX_REPLICAS)
+    if "workers" in kwargs:
+        check_int("workers", kwargs["workers"], 1, MAX_WORKERS, none_ok=True)
+    if "profile" in kwargs:
+        prof = kwargs["profile"]
+        if not isinstance(prof, (str, Profile)):
+            raise TypeError(
+                f"profile must be a profile name ({', '.join(PROFILES)}) or a Profile, "
+                f"got {type(prof).__name__}"
+            )
+    if "seconds" in kwargs and kwargs["seconds"] is not None:
+        secs = kwargs["seconds"]
+        if isinstance(secs, bool) or not isinstance(secs, (int, float)):
+            raise TypeError(f"seconds must be a number in (0, 600] or None, got {type(secs).__name__}")
+
+
+def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None) -> Any:
+    """A bot of ``game_name`` (:func:`games.registry.make_bot`), its ``seed`` 0..2^64-1 and
+    ``budget`` 1..10^9 or None checked as a game log's are (TypeError/ValueError naming them)."""
+    from games.limits import MAX_BUDGET, check_int
+    from games.registry import make_bot as _make_bot
+
+    check_int("seed", seed, 0, 2**64 - 1)
+    check_int("budget", budget, 1, MAX_BUDGET, none_ok=True)
+    return _make_bot(game_name, bot_name, seed, budget)
 
 
 def solve(
@@ -76,12 +125,24 @@ def solve(
     listing: :func:`games.katamino.solve_count` and :func:`games.katamino.count_distinct`.
     """
     from games.katamino import Target, enumerate_solutions, parse_pieces
+    from games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES, check_int
 
+    check_int("limit", limit, 1, 10**9, none_ok=True)
+    if not isinstance(pieces, str):
+        raise TypeError(f"pieces must be a string such as 'pentominoes:LNPU', got {type(pieces).__name__}")
+    if not isinstance(board, (str, Target)):
+        raise TypeError(f"board must be a string such as '5x8' or a Target, got {type(board).__name__}")
     target = Target.parse(board) if isinstance(board, str) else board
+    parsed = parse_pieces(pieces)
+    if target.size > MAX_SOLVE_CELLS or len(parsed) > MAX_SOLVE_PIECES:
+        raise ValueError(
+            f"board and pieces: {target.size} cells and {len(parsed)} pieces; a search takes "
+            f"at most {MAX_SOLVE_CELLS} cells and {MAX_SOLVE_PIECES} pieces"
+        )
     return list(
         enumerate_solutions(
             target,
-            parse_pieces(pieces),
+            parsed,
             straight_horizontal=straight_horizontal,
             distinct=distinct,
             limit=limit,

@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -390,3 +391,99 @@ def test_slow_command_lines(folder: Path, argv: list[str]) -> None:
 @given(data=st.data())
 def test_slow_log_lines(folder: Path, data: Any) -> None:
     test_log_lines_replay_or_exit_2.hypothesis.inner_test(folder, data)  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------------
+# Issue #37: journal cells, API integers and output names
+# --------------------------------------------------------------------------------------
+CELLS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=60), st.text(alphabet="=+-@\t\r0123456789.e", max_size=12),
+    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)  # fmt: skip
+
+
+def _journal_cell_case(value: Any) -> None:
+    """A journal cell is accepted only when plain and harmless; the check never raises."""
+    from sim.experiments.rows import FORMULA_STARTS, MAX_CELL_CHARS, cell_problem
+
+    problem = cell_problem("c", value)
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        try:
+            float(value)
+        except ValueError:
+            assert problem is not None  # a spreadsheet formula never reaches the table
+    if isinstance(value, (list, dict)) or (isinstance(value, float) and not math.isfinite(value)):
+        assert problem is not None
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        assert problem is not None
+    if value is None or isinstance(value, bool):
+        assert problem is None
+
+
+@FAST
+@given(CELLS)
+def test_journal_cells_are_plain_or_refused(value: Any) -> None:
+    _journal_cell_case(value)
+
+
+API_VALUES = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.floats(),
+                       st.none(), st.text(max_size=5), st.booleans())  # fmt: skip
+
+
+def _api_int_case(value: Any) -> None:
+    """check_int accepts exactly the ints of its range, refuses everything else with the
+    argument's name (TypeError for a wrong kind, ValueError for a wrong size)."""
+    from games.limits import MAX_SEED, check_int
+
+    good = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
+    try:
+        check_int("seed", value, 0, MAX_SEED)
+    except TypeError as exc:
+        assert not isinstance(value, int) or isinstance(value, bool)
+        assert "seed" in str(exc) and len(str(exc)) < 400
+    except ValueError as exc:
+        assert isinstance(value, int) and not good and "seed" in str(exc)
+    else:
+        assert good
+
+
+@FAST
+@given(API_VALUES)
+def test_api_integers_are_checked_like_the_cli(value: Any) -> None:
+    _api_int_case(value)
+
+
+NAMES = st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+                min_size=1, max_size=300)  # fmt: skip
+
+
+def _output_name_case(folder: Path, name: str) -> None:
+    """Any file name: written whole (up to 255 bytes) or refused as OutputError, never another
+    exception, and no temporary left either way."""
+    from games.outputs import OutputError, atomic_write
+
+    target = folder / name
+    try:
+        atomic_write(target, b"data", force=True)
+    except OutputError:
+        assert len(os.fsencode(name)) > 255 or name in (".", "..")
+    else:
+        assert target.read_bytes() == b"data"
+        target.unlink()
+    assert not [n for n in os.listdir(folder) if ".tablesim-" in n]
+
+
+@settings(FAST, max_examples=40)
+@given(name=NAMES)
+def test_output_names_are_written_or_refused(tmp_path: Path, name: str) -> None:
+    _output_name_case(tmp_path, name)
+
+
+@pytest.mark.slow
+@settings(SLOW, max_examples=400)
+@given(value=CELLS, api=API_VALUES, name=NAMES)
+def test_slow_issue_37_boundaries(tmp_path: Path, value: Any, api: Any, name: str) -> None:
+    _journal_cell_case(value)
+    _api_int_case(api)
+    _output_name_case(tmp_path, name)

@@ -150,8 +150,8 @@ def test_a_result_line_not_last_is_malformed(
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (lambda h: h.update(seed="abc"), "'seed' must be an integer, got 'abc'"),
-        (lambda h: h.update(seed=None), "'seed' must be an integer, got None"),
+        (lambda h: h.update(seed="abc"), "'seed' must be an integer in 0..9223372036854775807, got 'abc'"),
+        (lambda h: h.update(seed=None), "'seed' must be an integer in 0..9223372036854775807, got None"),
         (lambda h: h.update(seed=True), "'seed' must be an integer"),
         (lambda h: h.update(config="x"), "'config' must be an object"),
         (lambda h: h.update(config={"players": 3, "columns": "x"}), "header 'config'"),
@@ -237,5 +237,5 @@ def test_replay_cli_of_a_bad_header_is_one_line_on_stderr(tmp_path: Path) -> Non
     assert p.returncode == 2 and p.stdout == ""
     assert (
         p.stderr
-        == f"tablesim replay: error: {tmp_path / 't.jsonl'}:1: header 'seed' must be an integer, got 'abc'\n"
+        == f"tablesim replay: error: {tmp_path / 't.jsonl'}:1: header 'seed' must be an integer in 0..9223372036854775807, got 'abc'\n"
     )

@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         same = path.exists() and path.read_text() == text
         print("up to date" if same else f"{path} differs from the generator's output")
         return 0 if same else 1
-    atomic_write(path, text)
+    atomic_write(path, text, force=True)
     print(f"wrote {path}")
     return 0
 

@@ -520,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for mode in args.only or SOLO_MODES:
         t0 = time.perf_counter()
         text = table_text(mode, args.seed)
-        atomic_write(out / f"{mode}.json", text)
+        atomic_write(out / f"{mode}.json", text, force=True)
         print(f"{mode}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return 0
 

@@ -97,11 +97,11 @@ def _replicas_text(verdict: Any) -> str:
 # Documented limits of command-line numbers (argparse types: a bad value exits 2 naming the
 # option, what is allowed and what was given; README "Limits")
 # ---------------------------------------------------------------------------------------
-MAX_SEED = 2**63 - 1
-MAX_REPLICAS = 1000
-MAX_WORKERS = 256
-MAX_GAMES = 1_000_000
-MAX_BUDGET = 10**9
+from games.limits import MAX_BUDGET as MAX_BUDGET  # noqa: E402  (the one table of limits,
+from games.limits import MAX_GAMES as MAX_GAMES  # noqa: E402  shared with tablesim.api)
+from games.limits import MAX_REPLICAS as MAX_REPLICAS  # noqa: E402
+from games.limits import MAX_SEED as MAX_SEED  # noqa: E402
+from games.limits import MAX_WORKERS as MAX_WORKERS  # noqa: E402
 
 
 def int_in(low: int, high: int | None = None) -> Any:

@@ -65,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
                 "replace it, or choose another --out"
             )
         out_dir.mkdir(parents=True, exist_ok=True)
+        from games.outputs import check_output
+
+        for n in DEMO_FILES:  # records --force for each file: replaced at the end only with it
+            check_output(out_dir / n, force=args.force, option="--out")
 
     scenes = {}
     for name in ("kozo-tower", "kozo-overhang"):

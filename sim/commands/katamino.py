@@ -85,6 +85,9 @@ def _inputs(args: argparse.Namespace) -> tuple[str, str]:
         parsed = parse_pieces(pieces)
     except SolverError as exc:
         raise UsageError(str(exc)) from None
+    from sim.commands.solve import check_search_size
+
+    check_search_size(target.size, len(parsed), f"--board {board} --pieces {pieces[:200]}")
     cubes = sum(len(p.cells) for p in parsed)
     if cubes != target.size:
         raise UsageError(

@@ -72,9 +72,16 @@ def _export(args: argparse.Namespace) -> int:
             f"{', ...' if len(there) > 4 else ''}); pass --force to replace them"
         )
     try:
-        paths = export_catalogue(args.piece_set, args.fmt, args.out, units=args.units)
+        paths = export_catalogue(
+            args.piece_set, args.fmt, args.out, units=args.units, force=args.force
+        )
     except ExportError as exc:
         raise UsageError(str(exc)) from None
+    except FileExistsError as exc:
+        raise UsageError(
+            f"--out {args.out}: {Path(str(exc.filename2 or exc.filename)).name} appeared while "
+            "exporting; pass --force to replace it (none of the set was left)"
+        ) from None
     except OSError as exc:
         raise UsageError(f"cannot write to {args.out!r}: {exc.strerror or exc}") from None
     summary = f"{len(paths)} {args.fmt.upper()} files written to {args.out}"

@@ -25,6 +25,8 @@ from sim.commands._common import int_in
 from sim.commands.render import (
     LogDivergedError,
     add_view_arguments,
+    check_film_budget,
+    check_framebuffer,
     check_output,
     example_layout,
     is_log,
@@ -111,10 +113,10 @@ def _judged_film(args: argparse.Namespace, common: dict) -> tuple[Iterator[np.nd
 
 def _check_timing(args: argparse.Namespace) -> None:
     """--fps, --slow and --seconds within their ranges, or a UsageError naming the option."""
-    if not (0 < args.fps <= 120):
-        raise UsageError(f"--fps must be in (0, 120], got {args.fps}")
-    if not (0 < args.slow <= 100):
-        raise UsageError(f"--slow must be in (0, 100], got {args.slow}")
+    if not (1 <= args.fps <= 120):
+        raise UsageError(f"--fps must be in [1, 120], got {args.fps}")
+    if not (0.01 <= args.slow <= 100):
+        raise UsageError(f"--slow must be in [0.01, 100], got {args.slow}")
     if not (0 < args.seconds <= 60):
         raise UsageError(f"--seconds must be in (0, 60], got {args.seconds}")
 
@@ -156,8 +158,7 @@ def run(args: argparse.Namespace) -> int:
     _check_timing(args)
     if not (0 < args.per_move <= 60):
         raise UsageError(f"--per-move must be in (0, 60], got {args.per_move}")
-    if args.supersample < 1 or args.supersample > 4:
-        raise UsageError(f"--supersample must be 1..4, got {args.supersample}")
+    check_framebuffer(size, args.supersample)
     return _guarded(args.source, lambda: _film(args, out, size, camera))
 
 
@@ -178,6 +179,7 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
         frames, what = _judged_film(args, common)
     elif is_log(args.source):
         game, states = log_states(args.source, args.at, whole=True)
+        check_film_budget(len(states) * hold, size)
         layouts = [layout_of_state(game, s) for s in states]
         frames = state_frames(layouts, hold=hold, **common)
         what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
@@ -186,7 +188,7 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
             raise UsageError("--at applies to game logs; for a scene use --seconds")
         written = resolve_scene(args.source)
         scene = replica_scene(written, args.replica, args.seed)
-        film_frame_count(args.seconds, args.fps, args.slow)
+        check_film_budget(film_frame_count(args.seconds, args.fps, args.slow), size)
         prof, esc = _run_profile(written, args.profile)
         frames = scene_frames(
             scene,

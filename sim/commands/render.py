@@ -35,6 +35,36 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+MAX_FRAMEBUFFER_SIDE = 8192
+"""The largest side of the framebuffer drawn, ``--size`` times ``--supersample`` (pixels): a
+larger one crashes the renderers (SIGSEGV/SIGABRT) or takes gigabytes."""
+MAX_FILM_PIXELS = 2**31
+"""A film's frames times width times height at most (about 2 GB of frames held for a GIF)."""
+
+
+def check_framebuffer(size: tuple[int, int], supersample: int) -> None:
+    """UsageError unless ``--supersample`` is 1..4 and ``--size`` x it fits the framebuffer."""
+    if not 1 <= supersample <= 4:
+        raise UsageError(f"--supersample must be 1..4, got {supersample}")
+    w, h = size
+    if max(w, h) * supersample > MAX_FRAMEBUFFER_SIDE:
+        raise UsageError(
+            f"--size {w}x{h} with --supersample {supersample} draws {w * supersample}x"
+            f"{h * supersample} pixels; at most {MAX_FRAMEBUFFER_SIDE} a side (a smaller "
+            "--size or --supersample)"
+        )
+
+
+def check_film_budget(frames: int, size: tuple[int, int]) -> None:
+    """UsageError when ``frames`` frames of ``size`` pass :data:`MAX_FILM_PIXELS`."""
+    pixels = frames * size[0] * size[1]
+    if pixels > MAX_FILM_PIXELS:
+        raise UsageError(
+            f"a film of {frames} frames at {size[0]}x{size[1]} is {pixels:.3g} pixels; at most "
+            f"{MAX_FILM_PIXELS:.3g} (fewer frames, a lower --fps or a smaller --size)"
+        )
+
+
 def parse_camera_arg(text: str) -> dict[str, Any] | None:
     """``--camera`` as a camera spec (UsageError listing the names otherwise)."""
     from sim.view.camera import parse_camera
@@ -51,12 +81,13 @@ def is_log(ref: str) -> bool:
     if not path.is_file() or path.suffix.lower() == ".toml":
         return False
     try:
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    obj = json.loads(line)
-                    return isinstance(obj, dict) and obj.get("type") == "header"
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        with path.open("rb") as fh:
+            head = fh.read(1 << 20)  # a header line is short: the first MiB decides
+        for line in head.decode("utf-8", "ignore").splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                return isinstance(obj, dict) and obj.get("type") == "header"
+    except (ValueError, RecursionError):  # not JSON, nested too deeply, 5000-digit integers
         return False
     return False
 
@@ -213,8 +244,7 @@ def run(args: argparse.Namespace) -> int:
     out = check_output(args.out, (".png",), force=args.force)
     size = parse_size(args.size)
     camera = parse_camera_arg(args.camera)
-    if args.supersample < 1 or args.supersample > 4:
-        raise UsageError(f"--supersample must be 1..4, got {args.supersample}")
+    check_framebuffer(size, args.supersample)
     if not (0 <= args.seconds <= 60):
         raise UsageError(f"--seconds must be in [0, 60], got {args.seconds}")
     t0 = time.perf_counter()

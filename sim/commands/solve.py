@@ -73,10 +73,24 @@ def read_board(spec: str):  # noqa: ANN201 - returns games.katamino.Target
     return Target.from_text(_read(path, "--board"), where=str(path))
 
 
+def check_search_size(cells: int, pieces: int, what: str) -> None:
+    """UsageError for a search past the stated budget (README "Limits"): at most
+    ``MAX_SOLVE_CELLS`` board cells and ``MAX_SOLVE_PIECES`` pieces, checked before it starts."""
+    from games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES
+
+    if cells > MAX_SOLVE_CELLS or pieces > MAX_SOLVE_PIECES:
+        raise UsageError(
+            f"{what}: {cells} cells and {pieces} pieces; a search takes at most "
+            f"{MAX_SOLVE_CELLS} cells and {MAX_SOLVE_PIECES} pieces"
+        )
+
+
 def _read(path: Path, flag: str) -> str:
+    from games.inputs import InputTooLargeError, read_limited
+
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_limited(path, "board").decode("utf-8")
+    except (OSError, UnicodeDecodeError, InputTooLargeError) as exc:
         raise UsageError(f"{flag} {path}: cannot read ({exc})") from None
 
 
@@ -106,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--hint needs --partial FILE (the board drawn with the pieces placed)")
     target = read_board(args.board)
     problem = Problem(target, args.pieces, straight_horizontal=args.straight_horizontal)
+    check_search_size(target.size, len(problem.pieces), f"--board {args.board[:200]}")
     colour = _use_colour(args.color) and not args.json
     out: dict = {
         "board": target.describe(),

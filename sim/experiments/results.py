@@ -15,7 +15,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,14 +27,27 @@ FORMATS = ("csv", "parquet")
 TIMING_COLUMNS = ("wall_s", "worker")
 
 
+RowCheck = Callable[[int, Any], "str | None"]
+"""``check(index, row)``: what is wrong with a journal's row, or None."""
+
+
 class ResultsError(ValueError):
     """A result file or journal that cannot be used (names the file and what is wrong)."""
 
 
 def journal_path(out: str | Path) -> Path:
-    """Where the journal of output ``out`` lives: ``out`` + ``.partial``."""
+    """Where the journal of output ``out`` lives: ``out`` + ``.partial`` (for a name within 8
+    bytes of the 255-byte limit, its first bytes + ``~`` + 8 hex digits of its digest)."""
+    import hashlib
+
     p = Path(out)
-    return p.with_name(p.name + ".partial")
+    name = p.name + ".partial"
+    raw = os.fsencode(p.name)
+    if len(raw) + len(".partial") > 255:
+        digest = hashlib.sha256(raw).hexdigest()[:8]
+        head = raw[: 255 - len(".partial") - 9].decode("utf-8", "ignore")
+        name = f"{head}~{digest}.partial"
+    return p.with_name(name)
 
 
 def output_format(out: str | Path, fmt: str | None = None) -> str:
@@ -77,21 +91,41 @@ class Journal:
 
     @classmethod
     def open(
-        cls, path: str | Path, header: Mapping[str, Any]
+        cls,
+        path: str | Path,
+        header: Mapping[str, Any],
+        *,
+        fresh: bool = False,
+        check: RowCheck | None = None,
     ) -> tuple[Journal, dict[int, dict[str, Any]]]:
         """Open (resume) or create the journal; returns it and the entries already done.
 
         The journal is locked while open, so a second run with the same output is refused
         rather than mixed in. Raises ResultsError when the journal is in use, belongs to another
-        experiment (its fingerprint differs) or is damaged before its last line.
+        experiment (its fingerprint differs) or is damaged before its last line. ``fresh``
+        (``--force``): the old entries are dropped, after the lock is taken (a running
+        experiment's journal is never deleted: the lock wins). ``check(index, row)`` names
+        what is wrong with a resumed row (ResultsError with the line), or None.
         """
         path = Path(path)
-        fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
+        _check_journal_file(path)
+        try:
+            fh = open(path, "a+b")  # noqa: SIM115 - kept open (and locked) until close()
+        except OSError as exc:
+            raise ResultsError(f"{path}: cannot open the journal: {exc.strerror or exc}") from None
         try:
             _lock(fh, path)
             close_in_children(fh)  # forked workers must not hold the lock (sim.lifeline)
+            if fresh:
+                fh.truncate(0)
             fh.seek(0)
-            done, good_bytes = parse_journal(fh.read(), path, header)
+            data = fh.read(MAX_JOURNAL_BYTES + 1)
+            if len(data) > MAX_JOURNAL_BYTES:
+                raise ResultsError(
+                    f"{path}: journal over {MAX_JOURNAL_BYTES // 2**20} MiB (the limit); "
+                    "delete it or pass --force"
+                )
+            done, good_bytes = parse_journal(data, path, header, check)
             fh.truncate(good_bytes)  # drop a line cut by a kill
             if good_bytes == 0:
                 fh.write(_line(dict(header)).encode())
@@ -117,6 +151,25 @@ class Journal:
         self.path.unlink(missing_ok=True)
 
 
+MAX_JOURNAL_BYTES = 1 << 30
+"""The largest journal read on resume (1 GiB; a 10^7-run sweep writes about 3 GB only with
+huge rows: README "Limits")."""
+
+
+def _check_journal_file(path: Path) -> None:
+    """ResultsError unless the journal is absent or a regular file (never a device or FIFO)."""
+    import stat
+
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot use the journal: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ResultsError(f"{path}: the journal is not a regular file; move it away")
+
+
 def _line(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
@@ -129,13 +182,36 @@ def _lock(fh: IO[bytes], path: Path) -> None:
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
+        holder = _lock_holder(fh)
+        who = f" (process {holder})" if holder else ""
         raise ResultsError(
-            f"{path} is in use: another sweep or tournament is writing the same --out"
+            f"{path} is in use: another sweep or tournament{who} is writing the same --out; "
+            "--force does not take over a running experiment's journal"
         ) from None
 
 
+def _lock_holder(fh: IO[bytes]) -> int | None:
+    """The pid holding the flock on ``fh`` (Linux ``/proc/locks``), or None."""
+
+    try:
+        st = os.fstat(fh.fileno())
+        with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+            lines = locks.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    want = f":{st.st_ino}"
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5].endswith(want):
+            try:
+                return int(parts[4])
+            except ValueError:
+                return None
+    return None
+
+
 def parse_journal(
-    data: bytes, path: Path, header: Mapping[str, Any]
+    data: bytes, path: Path, header: Mapping[str, Any], check: RowCheck | None = None
 ) -> tuple[dict[int, dict[str, Any]], int]:
     """Entries of a journal's bytes by run index, and the byte length of its whole lines."""
     done: dict[int, dict[str, Any]] = {}
@@ -149,7 +225,7 @@ def parse_journal(
         lineno += 1
         try:
             obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # incl. 5000-digit integers
             if data.find(b"\n", end + 1) < 0 and end + 1 >= len(data):
                 break  # a garbled last line
             raise ResultsError(f"{path}:{lineno}: damaged journal line; delete the file") from None
@@ -167,10 +243,25 @@ def parse_journal(
             try:
                 index = int(obj["run"])
                 entry = {"row": obj["row"], "wall_s": obj["wall_s"], "worker": obj["worker"]}
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError):
                 raise ResultsError(f"{path}:{lineno}: damaged journal entry") from None
             if not 0 <= index < int(header["count"]):
                 raise ResultsError(f"{path}:{lineno}: run {index} outside the experiment")
+            wall, worker = entry["wall_s"], entry["worker"]
+            if (
+                isinstance(wall, bool)
+                or not isinstance(wall, (int, float))
+                or not 0 <= wall < 1e12
+                or not isinstance(worker, str)
+                or len(worker) > 200
+            ):
+                raise ResultsError(f"{path}:{lineno}: damaged journal entry (wall_s, worker)")
+            problem = check(index, entry["row"]) if check is not None else None
+            if problem:
+                raise ResultsError(
+                    f"{path}:{lineno}: not a row this experiment writes ({problem}); "
+                    "delete the journal or pass --force to start afresh"
+                )
             done.setdefault(index, entry)
         pos = end + 1
     if lineno == 0:
@@ -262,17 +353,28 @@ def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
         except Exception as exc:  # pyarrow raises several types for a bad file
             raise ResultsError(f"{path}: not a readable Parquet file ({exc})") from None
         return list(table.column_names), table.to_pylist()
-    with open(path, encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh)
+    from games.inputs import InputTooLargeError, read_limited
+
+    try:
+        text = read_limited(path, "table").decode("utf-8")
+    except InputTooLargeError as exc:
+        raise ResultsError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not UTF-8 text (byte {exc.start}); not a results table") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = []
+    try:
         try:
             columns = next(reader)
         except StopIteration:
             raise ResultsError(f"{path}: empty file (expected a header line)") from None
-        rows = []
-        for lineno, cells in enumerate(reader, start=2):
+        for cells in reader:
+            lineno = reader.line_num
             if len(cells) != len(columns):
                 raise ResultsError(
                     f"{path}:{lineno}: {len(cells)} cells, the header has {len(columns)}"
                 )
             rows.append({c: _parse_cell(v) for c, v in zip(columns, cells, strict=True)})
+    except csv.Error as exc:  # a field over 131,072 characters, a NUL byte
+        raise ResultsError(f"{path}:{reader.line_num}: not a results table ({exc})") from None
     return columns, rows

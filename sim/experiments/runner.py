@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from games.outputs import OutputError
 from sim.experiments.executors import execute
 from sim.experiments.progress import Progress
 from sim.experiments.results import (
@@ -21,6 +23,7 @@ from sim.experiments.results import (
     require_pyarrow,
     write_table,
 )
+from sim.experiments.rows import row_problem
 
 
 class TableJob(Protocol):
@@ -60,16 +63,15 @@ def check_output(out: Path, fmt: str | None, overwrite: bool) -> str:
     kind = output_format(out, fmt)
     if kind == "parquet":
         require_pyarrow()
-    from games.outputs import OutputError
     from games.outputs import check_output as check_writable
 
-    try:
-        check_writable(out, exists_ok=True)  # a folder that takes files; not a folder itself
+    try:  # a folder that takes files; not a folder or a device; the replace needs --force
+        check_writable(out, force=overwrite, exists_ok=True)
     except OutputError as exc:
         raise ResultsError(str(exc)) from None
-    if out.exists() and not overwrite and not journal_path(out).exists():
+    if os.path.lexists(out) and not overwrite:
         raise ResultsError(
-            f"{out} exists (a finished run); pass --force to run again, or choose another --out"
+            f"{out} exists; pass --force to replace it (and start afresh), or choose another --out"
         )
     return kind
 
@@ -109,10 +111,11 @@ def run_job(
     journal: Journal | None = None
     events: list[str] = []
     if out_path is not None:
-        jpath = journal_path(out_path)
-        if overwrite:
-            jpath.unlink(missing_ok=True)
-        journal, done = Journal.open(jpath, header)
+        jpath = journal_path(out_path)  # --force starts afresh, but only once the lock is ours
+        cols = list(job.columns())
+        journal, done = Journal.open(
+            jpath, header, fresh=overwrite, check=lambda i, row: row_problem(job, i, row, cols)
+        )
         if done:
             events.append(
                 f"resuming from {jpath}: {len(done)} of {job.count} rows kept, "
@@ -162,8 +165,18 @@ def run_job(
         raise
     rows = [_with_timings(i, done[i], timings) for i in range(job.count)]
     if out_path is not None:
-        write_table(out_path, columns, rows, kind)
         assert journal is not None
+        try:
+            write_table(out_path, columns, rows, kind)
+        except OutputError as exc:  # e.g. the table appeared meanwhile: the rows are kept
+            journal.close()
+            raise ResultsError(
+                f"{exc}; the {job.count} rows stay in {journal.path}: move {out_path.name} "
+                "away and run the same command again to write them"
+            ) from None
+        except BaseException:
+            journal.close()
+            raise
         journal.remove()
     return RunReport(
         columns, rows, kept, job.count - kept, time.perf_counter() - t0, out_path, events

@@ -37,6 +37,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from games.limits import MAX_SEED
 from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
 from sim.scene import PHYSICS_KEYS, InvalidSceneError, physics_from_table, read_text_file
 
@@ -310,6 +311,10 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
         m = re.search(r"line (\d+)", str(exc))
         line = int(m.group(1)) if m else None
         raise SpecError(source, [InputProblem("toml", f"invalid TOML: {exc}", line)]) from None
+    except RecursionError:
+        raise SpecError(source, [InputProblem("toml", "nested too deeply", 1)]) from None
+    except ValueError as exc:  # an integer of over 4300 digits (Python's int-str limit)
+        raise SpecError(source, [InputProblem("toml", f"invalid TOML: {exc}", None)]) from None
     pb = ProblemCollector(LineIndex(text))
     pb.keys(data, _TOP_KEYS, "")
     sweep = data.get("sweep", {})
@@ -327,12 +332,13 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
         pb.add("sweep.mode", f"unknown mode {mode!r} (allowed: {', '.join(MODES)})")
         mode = "grid"
     ints: dict[str, int] = {}
-    for key, default, low in (("seed", 0, 0), ("repeats", 1, 1), ("samples", None, 1)):
+    bounds = (("seed", 0, 0, MAX_SEED), ("repeats", 1, 1, MAX_RUNS), ("samples", None, 1, MAX_RUNS))
+    for key, default, low, high in bounds:
         v = sweep.get(key, default)
         if v is None:
             continue
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            pb.add(f"sweep.{key}", f"expected an integer >= {low}, got {describe_value(v)}")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            pb.add(f"sweep.{key}", f"expected an integer in {low}..{high}, got {describe_value(v)}")
             continue
         ints[key] = v
     if mode == "random" and "samples" not in sweep:
@@ -408,4 +414,4 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
 def load_spec(path: str | Path) -> SweepSpec:
     """Load and validate a spec file (:class:`SpecError` listing every problem)."""
     p = Path(path)
-    return parse_spec(read_text_file(p, SpecError), str(p), p.parent)
+    return parse_spec(read_text_file(p, SpecError, "spec"), str(p), p.parent)

@@ -64,6 +64,19 @@ class SweepJob:
         text = canonical_json({"spec": self.spec.to_json(), "columns": self.columns()})
         return hashlib.sha256(text.encode()).hexdigest()
 
+    def expected(self, index: int) -> dict[str, Any]:
+        """The cells of run ``index`` the spec fixes (run, seed, repeat, parameters), for
+        checking a resumed journal's rows (:mod:`sim.experiments.rows`)."""
+        row: dict[str, Any] = {"run": index, "seed": run_seed(self.spec.seed, index)}
+        if self.spec.repeats > 1:
+            row["repeat"] = index % self.spec.repeats
+        row.update(run_parameters(self.spec, index))
+        return row
+
+    def allowed(self) -> dict[str, tuple[Any, ...]]:
+        """The values some result columns may take (for checking a resumed journal's rows)."""
+        return {"verdict": ("stands", "topples", "error")}
+
     def run(self, index: int) -> dict[str, Any]:
         """Simulate run ``index`` and return its row."""
         from sim.scene import InvalidSceneError

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.core import ConfigError, canonical_json
+from games.limits import MAX_TOURNAMENT_GAMES
 from games.play import series_seed, wilson_interval
 from games.registry import bot_classes, get_game
 from games.session import Session, make_seats
@@ -100,6 +102,13 @@ class TournamentJob:
         self.seats = k
         self.options = dict(options or {})
         self.budget = budget
+        count = math.comb(len(players), k) * self.games  # counted before anything is built
+        if count > MAX_TOURNAMENT_GAMES:
+            raise ConfigError(
+                f"{len(players)} players in tables of {k} with --games {self.games} is "
+                f"{count:.3g} games; at most {MAX_TOURNAMENT_GAMES:.0e} per tournament "
+                "(fewer players or games)"
+            )
         self.tables = list(itertools.combinations(range(len(players)), k))
         self.count = len(self.tables) * self.games
 
@@ -133,6 +142,23 @@ class TournamentJob:
         g = index % self.games
         k = self.seats
         return [table[(s + g) % k] for s in range(k)]
+
+    def expected(self, index: int) -> dict[str, Any]:
+        """The cells of game ``index`` the arguments fix (table, seed, seats, roles), for
+        checking a resumed journal's rows (:mod:`sim.experiments.rows`)."""
+        order = self.seating(index)
+        return {
+            "run": index,
+            "table": index // self.games,
+            "game": index % self.games,
+            "seed": self.game_seed(index),
+            "seats": _join(order),
+            "roles": _join(self.players[j] for j in order),
+        }
+
+    def allowed(self) -> dict[str, tuple[Any, ...]]:
+        """No column with a closed set of values beyond :meth:`expected`."""
+        return {}
 
     def run(self, index: int) -> dict[str, Any]:
         """Play game ``index`` and return its row."""

@@ -196,11 +196,11 @@ def parse_camera(text: str) -> dict[str, Any] | None:
             xyz = [float(p) for p in parts]
         except ValueError:
             xyz = []
-        if len(xyz) == 3 and all(math.isfinite(v) for v in xyz):
-            return {"pos": xyz}
+        if len(xyz) == 3 and all(math.isfinite(v) and abs(v) <= 100.0 for v in xyz):
+            return {"pos": xyz}  # within 100 m, as a scene's [camera] (Panda3D asserts beyond)
     raise ValueError(
-        f"camera {text!r}: expected a name ({', '.join(CAMERA_NAMES)}) or a position x,y,z in "
-        "metres, e.g. 0.3,-0.4,0.3"
+        f"camera {text[:200]!r}: expected a name ({', '.join(CAMERA_NAMES)}) or a position x,y,z in "
+        "metres (each within 100 m), e.g. 0.3,-0.4,0.3"
     )
 
 

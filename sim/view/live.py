@@ -142,7 +142,7 @@ def _worker_main(argv: Sequence[str]) -> int:
                                                seed=seed, workers=1))  # fmt: skip
     except Exception as exc:  # noqa: BLE001 - handed to the parent, which re-raises it
         out = ("error", exc)
-    atomic_write(answer, pickle.dumps(out))  # the parent sees the whole answer or none
+    atomic_write(answer, pickle.dumps(out), force=True)  # the parent sees the whole answer or none
     return 0
 
 
