@@ -27,6 +27,7 @@ seconds given, :meth:`WindowApp.frame` draws. :meth:`WindowApp.run_window` is th
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -38,6 +39,7 @@ from sim.model import vec3
 from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
 from sim.view.layout import Floats, Item, TableLayout
+from sim.view.window import stats_line
 
 __all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
@@ -206,6 +208,57 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     return replace(layout, items=items)
 
 
+STILL_M = 0.3e-3
+"""A film skips the stretches where no piece moves more than this (m) from the poses shown (a
+wait, a tower standing through its window, a balance cube that settles at once)."""
+STILL_Q = 1e-3
+"""... nor turns more than this (quaternion components, about 0.1 degree)."""
+SKIP_BUDGET_S = 0.004
+"""Seconds a frame may spend looking through a film for the next motion (bounded work)."""
+
+
+def _moved(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether any piece of poses ``b`` moved (or appeared) since poses ``a``."""
+    if a.keys() != b.keys():
+        return True
+    if not b:
+        return False
+    pa = np.array([np.concatenate((p, q)) for p, q in a.values()], float)
+    pb = np.array([np.concatenate((p, q)) for p, q in b.values()], float)
+    if np.abs(pb[:, :3] - pa[:, :3]).max() > STILL_M:
+        return True
+    dq = np.minimum(np.abs(pb[:, 3:] - pa[:, 3:]).max(axis=1),
+                    np.abs(pb[:, 3:] + pa[:, 3:]).max(axis=1))  # fmt: skip
+    return bool(dq.max() > STILL_Q)
+
+
+def advance_film(a: dict[str, Any], dt: float) -> None:
+    """Advance a film ``a`` (``samples``: (t, poses) in time order, growing while the table
+    measures; ``t`` its time, ``i`` the sample shown) by ``dt`` s, never past the last sample,
+    skipping at once over stretches in which nothing moves (a person's wait, a tower that
+    stands): the film shows motion at its own pace and nothing else."""
+    samples = a["samples"]
+    if not samples:
+        return
+    i = int(a.get("i", 0))
+    if "i" not in a:  # the film starts at its first sample (a filmed wait: before 0)
+        a["t"] = float(samples[0][0])
+    last = len(samples) - 1
+    shown = samples[i][1]
+    j, until = i, time.perf_counter() + SKIP_BUDGET_S
+    while j < last and time.perf_counter() < until and not _moved(shown, samples[j + 1][1]):
+        j += 1
+    if j > i:
+        a["t"] = max(float(a["t"]), samples[j][0])
+        i = j
+    a["t"] = min(float(a["t"]) + dt, samples[last][0])
+    while i < last and samples[i + 1][0] <= a["t"] + 1e-9:
+        i += 1
+    if i == last and j == last and a.get("end", math.inf) != math.inf:
+        a["t"] = max(float(a["t"]), float(a["end"]))  # nothing moves to the end: done
+    a["i"] = i
+
+
 class _Work:
     """One call of ``fn`` -- in a daemon thread (``threaded``) or at once -- whose result (or
     error) the main loop picks up with :meth:`done`; ``on_done(work)`` runs then, in the main
@@ -279,6 +332,8 @@ class WindowApp:
         self.referee = self.session.referee
         if self.referee is not None and hasattr(self.referee, "knock"):
             self.referee.knock = self._observe
+        if self.referee is not None and hasattr(self.referee, "idle_clock") and window:
+            self.referee.idle_clock = self._person_waited  # the wait simulated as it runs
         self.threaded = bool(window)
         """Measure judged moves and let bots think in a worker thread while the window keeps
         drawing (the fall is shown as it is simulated); offscreen (tests) both run inline."""
@@ -382,6 +437,15 @@ class WindowApp:
             lines.append(self.explanation)
         return lines
 
+    def _person_waited(self) -> float | None:
+        """Seconds the person to move has had the table (None when no person's clock runs):
+        read by the referee's thread that simulates their wait."""
+        waited = getattr(self.controller, "waited", None)
+        s = self.seat
+        if waited is None or s is None or self.seats[s].bot is not None:
+            return None
+        return waited()
+
     # ------------------------------------------------------------------ moves
     def _observe(self, world: Any, index: int, t: float) -> None:
         """The referee's read-only hook: poses of the move being judged."""
@@ -455,6 +519,7 @@ class WindowApp:
 
     def _played(self, played: Any, old_layout: TableLayout | None, live: bool = False) -> None:
         measured, before = played.move, played.before
+        stats_line(f"played {played.text}")
         if self.show_help and not self._help_shown_once:
             self.show_help = False  # shown at the start; after the first move only on f1
         self._help_shown_once = True
@@ -563,8 +628,9 @@ class WindowApp:
         assert a is not None  # only called while animating
         ids = set(a["layout"].ids)
         if "samples" in a:
-            times = np.array([t for t, _ in a["samples"]])
-            i = int(np.argmin(np.abs(times - a["t"])))
+            if not a["samples"]:
+                return {}
+            i = min(int(a.get("i", 0)), len(a["samples"]) - 1)
             return {k: v for k, v in a["samples"][i][1].items() if k in ids}
         f = min(1.0, a["t"] / GLIDE_S)
         f = f * f * (3 - 2 * f)
@@ -608,8 +674,7 @@ class WindowApp:
         if a is not None:
             if "film" in a:
                 self._film_layout()
-                latest = self._samples[-1][0] if self._samples else 0.0
-                a["t"] = min(a["t"] + dt * ANIMATION_SLOW, latest)  # never ahead of the table
+                advance_film(a, dt * ANIMATION_SLOW)  # never ahead of the table
                 if a["layout"] is None and a["end"] != math.inf:
                     self._anim = None  # nothing was filmed
                 elif a["t"] >= a["end"]:
@@ -617,7 +682,10 @@ class WindowApp:
                     if "say" in a:
                         self.verdict, self.explanation = a["say"]
             else:
-                a["t"] += dt * ANIMATION_SLOW
+                if "samples" in a:
+                    advance_film(a, dt * ANIMATION_SLOW)
+                else:
+                    a["t"] += dt * ANIMATION_SLOW
                 if a["t"] >= a["end"]:
                     self._anim = None
             self._dirty = True
@@ -629,6 +697,10 @@ class WindowApp:
             return
         auto = getattr(self.controller, "auto_move", None)
         if self.seats[s].bot is None:
+            start = getattr(self.controller, "start_clock", None)
+            if start is not None and getattr(self.controller, "shown_at", 0.0) is None:
+                start()  # the person's time runs from the moment the table is theirs
+                stats_line(f"yours P{s + 1}")
             if auto is None:
                 return
             self._bot_wait -= dt

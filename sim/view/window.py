@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["FRAME_RATE", "MAX_DT", "run_window"]
+__all__ = ["FRAME_RATE", "MAX_DT", "run_window", "stats_line"]
 
 FRAME_RATE = 60.0
 """Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
@@ -49,6 +49,22 @@ _MODIFIERS = {
 }  # fmt: skip
 _BUTTONS = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
 _PREFIX = "tablesim-window-"
+STATS = "TABLESIM_WINDOW_STATS"
+"""With this environment variable set (to anything but empty or 0) the window prints, on
+standard output as they happen, ``window: T ...`` lines (T: seconds on the monotonic clock) for
+each move played and each moment a person's clock starts, and at exit the frames drawn, the
+frames per second and the worst gap between two frames (``bench/window.py`` reads them)."""
+
+
+def stats_on() -> bool:
+    """Whether :data:`STATS` asks for the window's figures."""
+    return os.environ.get(STATS, "") not in ("", "0")
+
+
+def stats_line(text: str) -> None:
+    """Print ``window: T text`` when :data:`STATS` is set (T: the monotonic clock, s)."""
+    if stats_on():
+        print(f"window: {time.monotonic():.3f} {text}", flush=True)
 
 
 def _showbase() -> Any:
@@ -77,6 +93,9 @@ class _Driver:
         self.max_frames = max_frames
         self.frames = 0
         self.started = time.monotonic()
+        self.last_frame = self.started
+        self.worst_gap = 0.0
+        """Longest wall time (s) between two frames drawn (the first frame excluded)."""
         self.refreshed = self.started
         self.cpu_started = time.process_time()
         refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
@@ -162,6 +181,10 @@ class _Driver:
             self.app.renderer.invalidate()
         self.app.frame()
         self.frames += 1
+        done = time.monotonic()
+        if self.frames > 1:
+            self.worst_gap = max(self.worst_gap, done - self.last_frame)
+        self.last_frame = done
         if self.max_frames is not None and self.frames >= self.max_frames:
             return self.stop()
         return task.cont
@@ -177,6 +200,11 @@ class _Driver:
                   f"{self.frames / max(wall, 1e-9):.1f} fps {why}; drawn whole "
                   f"{stats.get('full')}, as rectangles {stats.get('rect')}, "
                   f"not drawn {stats.get('skipped')}", file=sys.stderr)  # fmt: skip
+        if stats_on():
+            wall = time.monotonic() - self.started
+            stats_line(f"stats: {self.frames} frames in {wall:.1f} s, "
+                       f"{self.frames / max(wall, 1e-9):.1f} fps, "
+                       f"worst frame gap {self.worst_gap * 1e3:.0f} ms")  # fmt: skip
         self.base.taskMgr.stop()
         return Task.done
 

@@ -303,26 +303,39 @@ class KozoController(TowerController):
     catalogue = "kozo-standard"
     now: Callable[[], float] = staticmethod(time.monotonic)
     """The wall clock of a person's time to place (replaceable, e.g. by tests)."""
-    shown_at = 0.0
+    shown_at: float | None = None
+    """When the person's clock started (None: not yet: the table is not theirs yet)."""
     _table: KozoReferee | None = None
 
     def reset(self, game: Any, state: Any) -> None:
-        """Follow the touched piece and the phase; a new turn starts the person's clock (a
-        take keeps it: the placement's time runs from the end of the previous turn)."""
+        """Follow the touched piece and the phase; a new turn stops the person's clock until
+        :meth:`start_clock` (a take keeps it: the placement's time runs from the start of the
+        turn)."""
         self.catalogue = state.config.catalogue
         self._table = None
         if state.touched is not None:
             self.selected = state.touched
         else:
-            self.shown_at = self.now()
+            self.shown_at = None
         super().reset(game, state)
 
+    def start_clock(self) -> None:
+        """The table is the person's (the previous move's film is over): their time to place
+        runs from now (idempotent within a turn). Watching a bot's move never counts."""
+        if self.shown_at is None:
+            self.shown_at = self.now()
+
+    def waited(self) -> float | None:
+        """Seconds on the person's clock (None before :meth:`start_clock`)."""
+        return None if self.shown_at is None else self.now() - self.shown_at
+
     def stamp(self, move: Any) -> Any:
-        """A placement with the person's time to place: the seconds since the position was
-        shown (the rules never read a clock)."""
+        """A placement with the person's time to place: the seconds since the table became
+        theirs (the rules never read a clock)."""
         if move is None or self.state is None:
             return move
-        return self.game.stamp_seconds(self.state, move, self.now() - self.shown_at)
+        self.start_clock()
+        return self.game.stamp_seconds(self.state, move, self.now() - (self.shown_at or 0.0))
 
     def on_click(self, p: Pointer) -> Any | None:
         """As for every tower game, the dropped placement stamped with its time to place."""
