@@ -217,14 +217,20 @@ SKIP_BUDGET_S = 0.004
 """Seconds a frame may spend looking through a film for the next motion (bounded work)."""
 
 
-def _moved(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether any piece of poses ``b`` moved (or appeared) since poses ``a``."""
-    if a.keys() != b.keys():
+def pose_rows(poses: dict[str, Any]) -> np.ndarray:
+    """Poses (id -> (position, quaternion)) as one (n, 7) array, in the dict's order."""
+    if not poses:
+        return np.zeros((0, 7))
+    return np.array([np.concatenate((p, q)) for p, q in poses.values()], float)
+
+
+def _moved(pa: np.ndarray, pb: np.ndarray) -> bool:
+    """Whether any piece of pose rows ``pb`` moved since rows ``pa`` (a piece more or less:
+    moved)."""
+    if pa.shape != pb.shape:
         return True
-    if not b:
+    if not len(pb):
         return False
-    pa = np.array([np.concatenate((p, q)) for p, q in a.values()], float)
-    pb = np.array([np.concatenate((p, q)) for p, q in b.values()], float)
     if np.abs(pb[:, :3] - pa[:, :3]).max() > STILL_M:
         return True
     dq = np.minimum(np.abs(pb[:, 3:] - pa[:, 3:]).max(axis=1),
@@ -234,19 +240,27 @@ def _moved(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def advance_film(a: dict[str, Any], dt: float) -> None:
     """Advance a film ``a`` (``samples``: (t, poses) in time order, growing while the table
-    measures; ``t`` its time, ``i`` the sample shown) by ``dt`` s, never past the last sample,
-    skipping at once over stretches in which nothing moves (a person's wait, a tower that
-    stands): the film shows motion at its own pace and nothing else."""
+    measures; ``t`` its time, ``i`` the sample shown; ``rows``: the samples' :func:`pose_rows`,
+    filled here when the recorder did not) by ``dt`` s, never past the last sample, skipping at
+    once over stretches in which nothing moves (a person's wait, a tower that stands): the
+    film shows motion at its own pace and nothing else."""
     samples = a["samples"]
     if not samples:
         return
+    rows: list[np.ndarray] = a.setdefault("rows", [])
     i = int(a.get("i", 0))
     if "i" not in a:  # the film starts at its first sample (a filmed wait: before 0)
         a["t"] = float(samples[0][0])
     last = len(samples) - 1
-    shown = samples[i][1]
+
+    def row(k: int) -> np.ndarray:
+        while len(rows) <= k:
+            rows.append(pose_rows(samples[len(rows)][1]))
+        return rows[k]
+
+    shown = row(i)
     j, until = i, time.perf_counter() + SKIP_BUDGET_S
-    while j < last and time.perf_counter() < until and not _moved(shown, samples[j + 1][1]):
+    while j < last and time.perf_counter() < until and not _moved(shown, row(j + 1)):
         j += 1
     if j > i:
         a["t"] = max(float(a["t"]), samples[j][0])
@@ -358,6 +372,7 @@ class WindowApp:
         self._layout: TableLayout | None = None
         self._dirty = True
         self._samples: list[tuple[float, dict[str, Any]]] = []
+        self._rows: list[np.ndarray] = []
         self._watch_index: int | None = None
         self._anim: dict[str, Any] | None = None
         self._bot_wait = 0.0
@@ -435,6 +450,9 @@ class WindowApp:
             lines.append(self.verdict)
         if self.explanation:
             lines.append(self.explanation)
+        rule = getattr(self.controller, "rule_line", None)
+        if rule is not None and rule():
+            lines.append(rule())
         return lines
 
     def _person_waited(self) -> float | None:
@@ -450,7 +468,9 @@ class WindowApp:
     def _observe(self, world: Any, index: int, t: float) -> None:
         """The referee's read-only hook: poses of the move being judged."""
         if index == self._watch_index:
-            self._samples.append((float(t), world.poses()))
+            poses = world.poses()
+            self._rows.append(pose_rows(poses))  # for the film's stillness test, off the loop
+            self._samples.append((float(t), poses))
 
     def play(self, move: Any) -> bool:
         """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
@@ -476,7 +496,7 @@ class WindowApp:
             self._played(played, old_layout)
             return True
         # a judged move: the table measures it (the referee's knock hook streams its poses)
-        self._samples = []
+        self._samples, self._rows = [], []
         self._watch_index = len(getattr(self.state, "history", ()))
         before = self.state
         work = _Work(lambda: self.session.play(move), threaded=self.threaded)
@@ -530,7 +550,7 @@ class WindowApp:
             # the film is on screen already: it plays on to its end at its own pace, on the
             # new state's table when the world's pieces are all on it (a typed move has no
             # ghost to stand in for the piece dropped), and the verdict is said at the end
-            new = self._base_layout()
+            new = self._with_supply(self._base_layout())
             if set(self._samples[0][1]) <= set(new.ids):
                 self._anim["layout"], self._anim["shown"] = new, False
             self._film_layout()
@@ -595,8 +615,16 @@ class WindowApp:
             self._base_cache = cached
         return cached[1]
 
+    def _with_supply(self, layout: TableLayout) -> TableLayout:
+        """``layout`` with the controller's own table items that are not ghosts (a tower
+        game's supply): the table stays on the table while a move is judged and filmed."""
+        ids = set(layout.ids)
+        own = tuple(it for it in self.controller.ghosts()
+                    if not it.id.startswith("ghost") and it.id not in ids)  # fmt: skip
+        return replace(layout, items=layout.items + own) if own else layout
+
     def _start_animation(self, old: TableLayout | None, move: Any) -> None:
-        new = self._base_layout()
+        new = self._with_supply(self._base_layout())
         if self._samples:
             ids = set(new.ids)
             frames = self._samples
@@ -607,7 +635,8 @@ class WindowApp:
                 ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
                 extra = [replace(g, id=m) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
                 new = replace(old, items=old.items + tuple(extra))
-            self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0]}
+            self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0],
+                          "rows": self._rows}  # fmt: skip
         elif old is not None:
             start = {}
             for it in new.items:
@@ -651,7 +680,7 @@ class WindowApp:
         """Show the judged move's run as the table measures it: the referee's poses
         (:meth:`_observe`) on the old table, the held piece renamed to the world's id."""
         self._anim = {"film": True, "layout": None, "old": old, "ghosts": list(ghosts), "t": 0.0,
-                      "samples": self._samples, "end": math.inf}  # fmt: skip
+                      "samples": self._samples, "rows": self._rows, "end": math.inf}  # fmt: skip
         self._film_layout()
 
     def _film_layout(self) -> None:
@@ -670,6 +699,14 @@ class WindowApp:
         (or a watching controller) move when its turn comes (``dt`` seconds)."""
         if self._work is not None:
             self._finish_work()
+        rule = getattr(self.controller, "rule_line", None)
+        if rule is not None:  # a countdown on screen: redraw the text when it changes
+            text = rule()
+            if text != getattr(self, "_rule_text", ""):
+                self._rule_text = text
+                self._dirty = True
+                if self._anim is not None and self._anim.get("shown"):
+                    self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         a = self._anim
         if a is not None:
             if "film" in a:

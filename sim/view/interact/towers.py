@@ -129,20 +129,28 @@ class TowerController(BaseController):
         camera so it hides nothing of the tower. Built once per supply (the pointer moves
         many times between two moves): the same items, meshes included, until it changes."""
         origin, edge = self.frame()
-        key = (self.catalogue, tuple(self.supply()), tuple(origin), edge)
+        names = tuple(self.supply())
+        full = getattr(self, "_supply_all", ())
+        if not set(names) <= set(full):  # a new supply (a game, a round): its slots
+            full = self._supply_all = names
+        key = (self.catalogue, full, names, tuple(origin), edge)
         cached = getattr(self, "_supply_cache", None)
         if cached is not None and cached[0] == key:
             return list(cached[1])
-        items = self._lay_out_supply(origin, edge)
+        present = set(names)
+        items = [it for it in self._lay_out_supply(origin, edge, full)
+                 if it.id[len("supply-"):] in present]  # fmt: skip
         self._supply_cache = (key, tuple(items))
         return items
 
-    def _lay_out_supply(self, origin: np.ndarray, edge: float) -> list[Item]:
+    def _lay_out_supply(self, origin: np.ndarray, edge: float, names: Sequence[str]) -> list[Item]:
+        """Every piece of the full supply ``names`` in its slot (a piece taken leaves a gap:
+        the others never move about)."""
         items = []
         x0 = origin[0] - 3 * edge
         x, y = x0, origin[1] + 5.5 * edge
         depth = 0.0
-        for name in self.supply():
+        for name in names:
             flat = min(self.orientations(name), key=lambda o: (max(c[2] for c in o), o))
             cells = np.asarray(flat)
             ext = cells.max(axis=0) + 1
@@ -328,6 +336,30 @@ class KozoController(TowerController):
     def waited(self) -> float | None:
         """Seconds on the person's clock (None before :meth:`start_clock`)."""
         return None if self.shown_at is None else self.now() - self.shown_at
+
+    def rule_line(self) -> str:
+        """The 5-second rule on screen: who answers for the tower now, with the seconds left
+        of the previous mover's window while a person's clock runs (docs/rules/kozo.md)."""
+        st = self.state
+        if st is None or st.over or self.game is None:
+            return ""
+        seat = self.game.current_player(st)
+        if seat is None:
+            return ""
+        if st.phase != "place":
+            return f"5-second rule: P{seat + 1} answers for the tower (their turn)"
+        clock = self.game.clock(st)
+        if not clock.ends:
+            return ""
+        mover = clock.ends[-1][1]
+        waited = self.waited()
+        window = float(st.config.window_s)
+        if waited is None:
+            return f"5-second rule: P{mover + 1} answers for the tower"
+        left = window - waited
+        if left > 0:
+            return f"5-second rule: P{mover + 1} answers for the tower, {left:.1f} s left"
+        return f"5-second rule: P{seat + 1} (to move) answers for the tower"
 
     def stamp(self, move: Any) -> Any:
         """A placement with the person's time to place: the seconds since the table became

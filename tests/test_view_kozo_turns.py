@@ -1,0 +1,110 @@
+"""The Kozo table in the app (offscreen): the supply stays on the table while a move is judged
+and filmed, taken pieces leave gaps (the others never move about), the 5-second rule is on
+screen with a countdown and who answers for the tower, a person's ``@`` time counts only their
+own turn, and a film of nothing moving is skipped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import sim.referees  # noqa: F401  (registers kozo-physics)
+from sim.view.app import advance_film
+from sim.view.harness import Harness
+
+
+def first(app, kinds: tuple[str, ...]) -> str:  # noqa: ANN001
+    m = next(m for m in app.game.legal_moves(app.state) if m.kind in kinds)
+    return app.game.format_move(app.state, m)
+
+
+def ticks(app, n: int = 400, dt: float = 1 / 30) -> None:  # noqa: ANN001
+    for _ in range(n):
+        app.tick(dt)
+        app.frame()
+        if not app.busy:
+            return
+
+
+def supply_slots(app) -> dict[str, tuple[float, ...]]:  # noqa: ANN001
+    return {it.id: tuple(np.round(it.position, 6)) for it in app.items()
+            if it.id.startswith("supply-")}  # fmt: skip
+
+
+def test_the_supply_stays_in_view_and_in_its_slots_while_a_move_is_judged() -> None:
+    with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
+        app = h.app
+        app.frame()
+        before = supply_slots(app)
+        assert len(before) > 5
+        text = first(app, ("place",))
+        piece = text.split()[0]
+        assert app.type_move(text)
+        assert app.busy  # the film of the judged move plays
+        app.tick(1 / 30)
+        app.frame()
+        during = supply_slots(app)
+        # every piece but the one put down is still on the table, where it lay
+        assert during == {k: v for k, v in before.items() if k != f"supply-{piece}"}
+        ticks(app)
+        after = supply_slots(app)
+        assert after == during
+
+
+def test_the_five_second_rule_counts_down_and_names_who_answers() -> None:
+    with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
+        app, c = h.app, h.app.controller
+        clock = [1000.0]
+        c.now = lambda: clock[0]
+        for kinds in (("place",), ("cube", "nocube")):
+            ticks(app)
+            assert app.type_move(first(app, kinds))
+        ticks(app)
+        assert app.human_to_move() and app.seat == 1
+        app.tick(1 / 30)  # the table is P2's: their clock starts now
+        clock[0] += 2.0
+        line = c.rule_line()
+        assert line == "5-second rule: P1 answers for the tower, 3.0 s left", line
+        assert line in app.status_lines()
+        clock[0] += 3.5
+        assert c.rule_line() == "5-second rule: P2 (to move) answers for the tower"
+        text = first(app, ("place",))
+        assert app.type_move(text)
+        assert app.moves[-1].secs == 5.5  # only P2's own seconds
+
+
+def test_a_person_s_clock_starts_when_the_table_is_theirs() -> None:
+    """Seconds spent before the person has the table (a film, a bot) are not theirs."""
+    with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
+        app, c = h.app, h.app.controller
+        clock = [50.0]
+        c.now = lambda: clock[0]
+        for kinds in (("place",), ("cube", "nocube")):
+            ticks(app)
+            assert app.type_move(first(app, kinds))
+        clock[0] += 30.0  # the film and everything before P2 has the table
+        assert c.waited() is None
+        ticks(app)
+        app.tick(1 / 30)
+        clock[0] += 1.25
+        assert app.type_move(first(app, ("place",)))
+        assert app.moves[-1].secs == 1.2  # 1.25 s (the rules keep 0.1 s: half to even)
+
+
+def test_a_film_of_nothing_moving_is_skipped() -> None:
+    still = {"a": (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]))}
+    moved = {"a": (np.array([0.0, 0.0, 0.01]), np.array([0.0, 0.0, 0.0, 1.0]))}
+    samples = [(t / 100, still) for t in range(-500, 50)]  # a 5 s wait, nothing moving
+    samples += [(t / 100, moved) for t in range(50, 60)]
+    a = {"samples": samples, "t": 0.0, "end": samples[-1][0]}
+    frames = 0
+    while samples[a.get("i", 0)][0] < 0.49 and frames < 100:
+        advance_film(a, 1 / 30)
+        frames += 1
+    # a few frames (each looks a few ms ahead), not the 165 frames of 5.5 s played through
+    assert frames <= 10, frames
+    a2 = {"samples": [(t / 100, still) for t in range(0, 500)], "t": 0.0, "end": 4.99}
+    for _ in range(10):
+        advance_film(a2, 1 / 30)
+        if a2["t"] >= a2["end"]:
+            break
+    assert a2["t"] >= a2["end"]  # nothing moves at all: the film is over at once
