@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import builtins
 import os
+import signal
 import sys
+import threading
 import time
 from typing import Any
 
@@ -81,6 +83,73 @@ def _showbase() -> Any:
     return ShowBase(windowType="none")
 
 
+class _XWatch:
+    """Whether the window still exists on the X server: ``xdotool windowclose`` (or any
+    client) can destroy it with no window manager to ask first, and Panda3D then draws into
+    a window that is gone (``BadDrawable`` on every frame, forever). Asked a few times a
+    second over a connection of its own (libX11 through ctypes), with an error handler set
+    only for the one request (Panda3D's own handler is put back at once)."""
+
+    def __init__(self, handle: int | None) -> None:
+        self._lib: Any = None
+        self._dpy: Any = None
+        self.handle = handle
+        if not handle or not os.environ.get("DISPLAY"):
+            return
+        try:
+            import ctypes
+            import ctypes.util
+
+            name = ctypes.util.find_library("X11") or "libX11.so.6"
+            lib = ctypes.CDLL(name)
+            lib.XOpenDisplay.restype = ctypes.c_void_p
+            lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+            lib.XSetErrorHandler.restype = ctypes.c_void_p
+            lib.XSetErrorHandler.argtypes = [ctypes.c_void_p]
+            lib.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]
+            lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+            lib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+            dpy = lib.XOpenDisplay(None)
+        except (OSError, AttributeError):
+            return
+        if not dpy:
+            return
+        self._ct = ctypes
+        self._lib, self._dpy = lib, dpy
+        self._errors: list[int] = []
+        kind = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+        self._handler = kind(lambda d, e: self._errors.append(1) or 0)
+        self._attrs = ctypes.create_string_buffer(512)  # XWindowAttributes (< 200 bytes)
+
+    def gone(self) -> bool:
+        """True once the window no longer exists (False when it cannot tell)."""
+        lib = self._lib
+        if lib is None:
+            return False
+        self._errors.clear()
+        old = lib.XSetErrorHandler(self._ct.cast(self._handler, self._ct.c_void_p))
+        try:
+            ok = lib.XGetWindowAttributes(self._dpy, self.handle, self._attrs)
+            lib.XSync(self._dpy, 0)
+        finally:
+            lib.XSetErrorHandler(old)
+        return not ok or bool(self._errors)
+
+    def close(self) -> None:
+        if self._lib is not None and self._dpy:
+            self._lib.XCloseDisplay(self._dpy)
+        self._lib = self._dpy = None
+
+
+def _window_handle(win: Any) -> int | None:
+    """The X window id of a Panda3D window (None when it has none)."""
+    try:
+        handle = win.get_window_handle()
+        return int(handle.get_int_handle()) if handle is not None else None
+    except (AttributeError, TypeError):
+        return None
+
+
 class _Driver:
     """Feeds one window's events to the app and draws it every frame."""
 
@@ -116,6 +185,9 @@ class _Driver:
         self.base.accept("window-event", self.window_event)
         self.win.set_close_request_event(_PREFIX + "close")
         self.base.accept(_PREFIX + "close", self.stop)
+        self.xwatch = _XWatch(_window_handle(self.win))
+        self.terminated: int | None = None
+        """The signal that ended the loop (SIGTERM), re-raised after it as the CLI's."""
 
     # ---- events ----------------------------------------------------------------------------
     def pointer(self) -> tuple[float, float] | None:
@@ -176,9 +248,12 @@ class _Driver:
         if self.app.closed:
             return self.stop()
         now = time.monotonic()
-        if self.refresh > 0 and now - self.refreshed >= self.refresh:
+        if now - self.refreshed >= (self.refresh if self.refresh > 0 else REFRESH_S):
             self.refreshed = now
-            self.app.renderer.invalidate()
+            if self.xwatch.gone():  # destroyed without a window manager: end, quietly
+                return self.stop("the window was destroyed")
+            if self.refresh > 0:
+                self.app.renderer.invalidate()
         self.app.frame()
         self.frames += 1
         done = time.monotonic()
@@ -220,15 +295,31 @@ class _Driver:
         clock.set_mode(ClockObject.M_limited)
         clock.set_frame_rate(FRAME_RATE)
         task = self.base.taskMgr.add(self.frame, "tablesim-frame", sort=60)
+        old = None
+        if threading.current_thread() is threading.main_thread():
+            # Panda3D's loop swallows a KeyboardInterrupt raised in a task (so the CLI's
+            # SIGTERM would exit 0): note the signal, end the loop, raise it after
+            old = signal.signal(signal.SIGTERM, self._on_term)
         try:
             self.base.taskMgr.run()
         finally:
+            if old is not None:
+                signal.signal(signal.SIGTERM, old)
+            self.xwatch.close()
             self.base.taskMgr.remove(task)
             for ev in ("down", "up", "keystroke", "close"):
                 self.base.ignore(_PREFIX + ev)
             self.base.ignore("window-event")
             self._mak.remove_node()
             clock.set_mode(mode)
+        if self.terminated is not None:
+            from sim.cli import Terminated
+
+            raise Terminated(self.terminated)
+
+    def _on_term(self, signum: int, frame: Any) -> None:
+        self.terminated = signum
+        self.base.taskMgr.stop()
 
 
 def run_window(app: Any, max_frames: int | None = None) -> int:
