@@ -118,8 +118,12 @@ class _XWatch:
         self._lib, self._dpy = lib, dpy
         self._errors: list[int] = []
         kind = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-        self._handler = kind(lambda d, e: self._errors.append(1) or 0)
+        self._handler = kind(self._on_error)
         self._attrs = ctypes.create_string_buffer(512)  # XWindowAttributes (< 200 bytes)
+
+    def _on_error(self, display: Any, event: Any) -> int:
+        self._errors.append(1)
+        return 0
 
     def gone(self) -> bool:
         """True once the window no longer exists (False when it cannot tell)."""
