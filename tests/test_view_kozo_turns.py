@@ -108,3 +108,17 @@ def test_a_film_of_nothing_moving_is_skipped() -> None:
         if a2["t"] >= a2["end"]:
             break
     assert a2["t"] >= a2["end"]  # nothing moves at all: the film is over at once
+
+
+def test_ghost_colours_are_no_piece_s_colour_and_not_the_spot_plates() -> None:
+    from games.polycubes import get_catalogue
+    from sim.view.art import hex_rgb
+    from sim.view.interact.towers import ILLEGAL, LEGAL, SPOT
+
+    colours = {hex_rgb(p.color) for c in ("kozo-standard", "katamino-duo")
+               for p in get_catalogue(c).pieces}  # fmt: skip
+    colours |= {hex_rgb("#f5e6c8"), SPOT}  # the balance cube; the legal-spot plates
+    for ghost in (LEGAL, ILLEGAL):
+        nearest = min(float(np.abs(np.subtract(ghost, c)).max()) for c in colours)
+        assert nearest > 0.3, (ghost, nearest)  # a channel apart by 0.3 at least
+    assert float(np.abs(np.subtract(LEGAL, ILLEGAL)).max()) > 0.5

@@ -272,7 +272,7 @@ def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, s
             near = np.abs(img.astype(float) - target).max(axis=2) < 60
             return float(near.mean())
 
-        legal, illegal = (0.25, 0.85, 0.35), (0.92, 0.18, 0.15)  # towers.LEGAL / ILLEGAL
+        legal, illegal = (0.2, 0.95, 1.0), (1.0, 0.1, 0.95)  # towers.LEGAL / ILLEGAL
         seen: dict[str, float] = {}
         w.point(0.1, 0.9)  # far off the board, to the front left: a red ghost
         time.sleep(1.0)

@@ -36,10 +36,14 @@ from sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
 
-LEGAL = (0.25, 0.85, 0.35)
-"""Ghost colour of a legal placement."""
-ILLEGAL = (0.92, 0.18, 0.15)
-"""Ghost colour of an illegal placement."""
+LEGAL = (0.2, 0.95, 1.0)
+"""Ghost colour of a legal placement: a bright cyan no piece has (the catalogues' colours are
+teal, greens, blues, navy, grey, purple, red, oranges, pink and yellow) and unlike the plates
+of the legal spots (:data:`SPOT`)."""
+ILLEGAL = (1.0, 0.1, 0.95)
+"""Ghost colour of an illegal placement: a magenta no piece has (red is the 2a's colour)."""
+SPOT = (0.25, 0.85, 0.35)
+"""Colour of the plates on the legal spots (``l``)."""
 SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
 
@@ -289,7 +293,7 @@ class TowerController(BaseController):
         return items + self.ghost_items() + self.spot_items()
 
     def spot_items(self) -> list[Item]:
-        """With ``l``: a thin green plate on top of each legal placement's footprint (ids
+        """With ``l``: a thin green plate (:data:`SPOT`) on top of each legal placement's footprint (ids
         ``ghost-spot-K``, not picked)."""
         if not self.show_spots:
             return []
@@ -301,7 +305,7 @@ class TowerController(BaseController):
             ext = cells.max(axis=0)[:2] + 1 - cells.min(axis=0)[:2]
             corner = origin + np.array([lo[0], lo[1], m.pos[2]]) * edge + (0, 0, 0.0005)
             size = (ext[0] * edge * 0.96, ext[1] * edge * 0.96, 0.0008)
-            out.append(box_item(f"ghost-spot-{k}", size, corner, LEGAL, casts_shadow=False))
+            out.append(box_item(f"ghost-spot-{k}", size, corner, SPOT, casts_shadow=False))
         return out
 
 
