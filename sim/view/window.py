@@ -54,8 +54,9 @@ _PREFIX = "tablesim-window-"
 STATS = "TABLESIM_WINDOW_STATS"
 """With this environment variable set (to anything but empty or 0) the window prints, on
 standard output as they happen, ``window: T ...`` lines (T: seconds on the monotonic clock) for
-each move played and each moment a person's clock starts, and at exit the frames drawn, the
-frames per second and the worst gap between two frames (``bench/window.py`` reads them)."""
+each move played and each moment a person's clock starts, once a second the frames drawn so far
+and the worst gap between two frames in that second, and at exit the frames drawn, the frames
+per second and the worst gap between two frames (``bench/window.py`` reads them)."""
 
 
 def stats_on() -> bool:
@@ -169,6 +170,9 @@ class _Driver:
         self.last_frame = self.started
         self.worst_gap = 0.0
         """Longest wall time (s) between two frames drawn (the first frame excluded)."""
+        self.second_gap = 0.0
+        self.stats = stats_on()
+        self.stats_at = self.started
         self.refreshed = self.started
         self.cpu_started = time.process_time()
         refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
@@ -263,7 +267,13 @@ class _Driver:
         done = time.monotonic()
         if self.frames > 1:
             self.worst_gap = max(self.worst_gap, done - self.last_frame)
+            self.second_gap = max(self.second_gap, done - self.last_frame)
         self.last_frame = done
+        if self.stats and done - self.stats_at >= 1.0:  # once a second: frames so far
+            self.stats_at = done
+            stats_line(f"frames {self.frames}, worst gap this second "
+                       f"{self.second_gap * 1e3:.0f} ms")  # fmt: skip
+            self.second_gap = 0.0
         if self.max_frames is not None and self.frames >= self.max_frames:
             return self.stop()
         return task.cont
