@@ -6,6 +6,7 @@ own turn, and a film of nothing moving is skipped."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import sim.referees  # noqa: F401  (registers kozo-physics)
 from sim.view.app import advance_film
@@ -122,3 +123,15 @@ def test_ghost_colours_are_no_piece_s_colour_and_not_the_spot_plates() -> None:
         nearest = min(float(np.abs(np.subtract(ghost, c)).max()) for c in colours)
         assert nearest > 0.3, (ghost, nearest)  # a channel apart by 0.3 at least
     assert float(np.abs(np.subtract(LEGAL, ILLEGAL)).max()) > 0.5
+
+
+@pytest.mark.slow  # a sandbox app starts its display world and verdict process: seconds
+def test_the_sandbox_counts_its_undo_steps_in_english() -> None:
+    from sim.scene import resolve_scene
+    from sim.view.sandbox import SandboxApp
+
+    with SandboxApp(resolve_scene("kozo-overhang"), size=(160, 90), replicas=1) as app:
+        table = app.table
+        app.history = [table, table]  # two steps to take back
+        assert app.undo() and app.verdict == "undone (1 step left)"
+        assert app.undo() and app.verdict == "undone (0 steps left)"

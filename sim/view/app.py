@@ -1158,7 +1158,7 @@ class SceneApp(WindowApp):
         self.roles: list[str] = []
         self._work = None
         self.threaded = False
-        self.verdict = "space: run the scene; r: as written"
+        self.verdict = "space: run the scene; r: back to the scene as written"
         self.explanation = ""
         self.show_help = False
         self.typing = None
@@ -1327,7 +1327,7 @@ class SceneApp(WindowApp):
             return False
         if name == "r":
             self._stop()
-            self.verdict, self.explanation = "as written", ""
+            self.verdict, self.explanation = "reset: the scene as written", ""
             self._dirty = True
             return False
         if name in ("u", "backspace", "enter"):

@@ -215,7 +215,8 @@ class SandboxApp(SceneApp):
         self.table = self.history.pop()
         self.held = None
         self._restart()
-        self.verdict, self.explanation = f"undone ({len(self.history)} steps left)", ""
+        n = len(self.history)
+        self.verdict, self.explanation = f"undone ({n} step{'' if n == 1 else 's'} left)", ""
         return True
 
     def reset(self) -> None:
