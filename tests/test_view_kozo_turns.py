@@ -135,3 +135,20 @@ def test_the_sandbox_counts_its_undo_steps_in_english() -> None:
         app.history = [table, table]  # two steps to take back
         assert app.undo() and app.verdict == "undone (1 step left)"
         assert app.undo() and app.verdict == "undone (0 steps left)"
+
+
+def test_the_start_camera_shows_the_whole_kozo_supply() -> None:
+    with Harness("kozo", players=("human", "human"), seed=2, size=(960, 540)) as h:
+        app = h.app
+        app.frame()
+        view = app.renderer.view
+        for it in app.items():
+            if not it.id.startswith("supply-"):
+                continue
+            lo, hi = it.mesh.bounds
+            corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                                for z in (lo[2], hi[2])]) + np.asarray(it.position)  # fmt: skip
+            px = view.project(corners, app.size)
+            assert np.isfinite(px).all(), it.id
+            assert (px[:, 0] >= 0).all() and (px[:, 0] <= 960).all(), (it.id, px)
+            assert (px[:, 1] >= 0).all() and (px[:, 1] <= 540).all(), (it.id, px)

@@ -788,9 +788,10 @@ class WindowApp:
         }
 
     def framing_points(self, layout: TableLayout) -> np.ndarray:
-        """The points (N, 3) m the first camera frames: the table's items (a subclass adds
-        where things will come, e.g. the area thrown dice can land in)."""
-        return layout.points()
+        """The points (N, 3) m the first camera frames: the table's items and the
+        controller's own (a tower game's supply: never cut off at the edges), a subclass adds
+        where things will come, e.g. the area thrown dice can land in."""
+        return self._with_supply(layout).points()
 
     def camera_spec(self) -> dict[str, Any]:
         """The orbit camera as a camera spec (target, distance, yaw, pitch, fov)."""
