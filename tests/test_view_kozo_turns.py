@@ -152,3 +152,16 @@ def test_the_start_camera_shows_the_whole_kozo_supply() -> None:
             assert np.isfinite(px).all(), it.id
             assert (px[:, 0] >= 0).all() and (px[:, 0] <= 960).all(), (it.id, px)
             assert (px[:, 1] >= 0).all() and (px[:, 1] <= 540).all(), (it.id, px)
+
+
+def test_no_ghost_is_drawn_while_a_bot_has_the_table() -> None:
+    with Harness("kozo", players=("careful", "human"), seed=2, size=(160, 90)) as h:
+        app, c = h.app, h.app.controller
+        c.selected, c.hover = "2a", (1.0, 1.0)  # a ghost left from a person's last turn
+        c._refresh()
+        assert c.ghost_move is not None and any(g.id.startswith("ghost") for g in c.ghosts())
+        app._dirty = True
+        app.frame()
+        assert not app.human_to_move()
+        assert not [it.id for it in app.items() if it.id.startswith("ghost")]
+        assert [it.id for it in app.items() if it.id.startswith("supply-")]  # the supply stays

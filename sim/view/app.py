@@ -734,6 +734,13 @@ class WindowApp:
             return
         auto = getattr(self.controller, "auto_move", None)
         if self.seats[s].bot is None:
+            if getattr(self, "_ghost_for", None) is not self.state:
+                # the table is the person's again: the ghost follows the pointer where it is
+                # now (not where it was when the last move began: the click plays what the
+                # ghost shows)
+                self._ghost_for = self.state
+                self.controller.on_mouse_move(self.pointer(*self._mouse))
+                self._dirty = True
             start = getattr(self.controller, "start_clock", None)
             if start is not None and getattr(self.controller, "shown_at", 0.0) is None:
                 start()  # the person's time runs from the moment the table is theirs
@@ -988,6 +995,14 @@ class WindowApp:
         self._help_shown_once = True
 
     # ------------------------------------------------------------------ drawing
+    def _shown_ghosts(self) -> tuple[Item, ...]:
+        """The controller's items drawn now: its ghosts (ids ``ghost...``) only while a person
+        has the table (never a stale ghost while a bot thinks or a move is judged)."""
+        items = tuple(self.controller.ghosts())
+        if self.human_to_move():
+            return items
+        return tuple(it for it in items if not it.id.startswith("ghost"))
+
     def layout(self) -> TableLayout:
         """What is drawn now: the game's table (or the animation's), the controller's
         highlights and ghosts."""
@@ -996,7 +1011,7 @@ class WindowApp:
         else:
             base = self._base_layout()
             base = _recolour(base, dict(self.controller.highlights()))
-            ghosts = tuple(self.controller.ghosts())
+            ghosts = self._shown_ghosts()
             if ghosts:
                 base = replace(base, items=base.items + ghosts)
         return base
@@ -1068,7 +1083,7 @@ class WindowApp:
         else:
             base = self._base_layout()
             colours = dict(self.controller.highlights())
-            ghosts = tuple(self.controller.ghosts())
+            ghosts = self._shown_ghosts()
             self._ensure_orbit(base)
             cam = self.camera_spec()
             key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())))
