@@ -34,18 +34,14 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the real-window tests' helpers
 
 
 def xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    """A private Xvfb (the server picks its display number)."""
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write_fd)
-    with os.fdopen(read_fd) as fh:
-        number = fh.readline().strip()
+    """A private Xvfb (the tests' starter) and its display."""
+    from test_view_window import start_xvfb
+
+    proc, number = start_xvfb()
     return proc, f":{number}"
 
 
@@ -79,12 +75,9 @@ class Program:
                               text=True, timeout=30).stdout.strip()  # fmt: skip
 
     def events(self) -> list[tuple[float, str]]:
-        out = []
-        for line in list(self.lines):
-            m = re.match(r"window: (\d+\.\d+) (.*)", line)
-            if m:
-                out.append((float(m.group(1)), m.group(2).strip()))
-        return out
+        from test_view_window_wait import stats_events
+
+        return stats_events(self.lines)
 
     def wait_for(self, pattern: str, after: int = 0, timeout: float = 120) -> tuple[int, float]:
         end = time.monotonic() + timeout
@@ -173,7 +166,6 @@ def ghost_figures(display: str) -> dict[str, Any]:
 
 
 def judged_figures(display: str) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "tests"))
     from test_view_window_wait import SEED, plan
 
     place1, cube1, place2 = plan()

@@ -26,6 +26,16 @@ def ticks(app, n: int = 400, dt: float = 1 / 30) -> None:  # noqa: ANN001
             return
 
 
+def first_turn(app, start: float) -> list[float]:  # noqa: ANN001
+    """Put a hand clock (``clock[0]`` s) on the controller and play P1's first turn."""
+    clock = [start]
+    app.controller.now = lambda: clock[0]
+    for kinds in (("place",), ("cube", "nocube")):
+        ticks(app)
+        assert app.type_move(first(app, kinds))
+    return clock
+
+
 def supply_slots(app) -> dict[str, tuple[float, ...]]:  # noqa: ANN001
     return {it.id: tuple(np.round(it.position, 6)) for it in app.items()
             if it.id.startswith("supply-")}  # fmt: skip
@@ -54,11 +64,7 @@ def test_the_supply_stays_in_view_and_in_its_slots_while_a_move_is_judged() -> N
 def test_the_five_second_rule_counts_down_and_names_who_answers() -> None:
     with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
         app, c = h.app, h.app.controller
-        clock = [1000.0]
-        c.now = lambda: clock[0]
-        for kinds in (("place",), ("cube", "nocube")):
-            ticks(app)
-            assert app.type_move(first(app, kinds))
+        clock = first_turn(app, 1000.0)
         ticks(app)
         assert app.human_to_move() and app.seat == 1
         app.tick(1 / 30)  # the table is P2's: their clock starts now
@@ -77,11 +83,7 @@ def test_a_person_s_clock_starts_when_the_table_is_theirs() -> None:
     """Seconds spent before the person has the table (a film, a bot) are not theirs."""
     with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
         app, c = h.app, h.app.controller
-        clock = [50.0]
-        c.now = lambda: clock[0]
-        for kinds in (("place",), ("cube", "nocube")):
-            ticks(app)
-            assert app.type_move(first(app, kinds))
+        clock = first_turn(app, 50.0)
         clock[0] += 30.0  # the film and everything before P2 has the table
         assert c.waited() is None
         ticks(app)

@@ -35,10 +35,10 @@ NEEDS_X = pytest.mark.skipif(
 TIMEOUT = 120.0  # the machine may be loaded: windows can take long to appear
 
 
-@pytest.fixture(scope="module")
-def xdisplay() -> Iterator[str]:
-    """A private Xvfb; the server picks a free display number itself (-displayfd), so
-    parallel runs never collide."""
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """A private Xvfb and its display number as read back (not a number: it did not start);
+    the server picks a free display number itself (-displayfd), so parallel runs never
+    collide (``bench/window.py`` uses it too)."""
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -47,6 +47,13 @@ def xdisplay() -> Iterator[str]:
     os.close(write_fd)
     with os.fdopen(read_fd) as fh:
         number = fh.readline().strip()
+    return proc, number
+
+
+@pytest.fixture(scope="module")
+def xdisplay() -> Iterator[str]:
+    """A private Xvfb (:func:`start_xvfb`)."""
+    proc, number = start_xvfb()
     if not number.isdigit():
         proc.kill()
         pytest.skip("Xvfb did not start")

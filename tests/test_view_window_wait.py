@@ -52,12 +52,7 @@ class Stats:
         self.w = w
 
     def events(self) -> list[tuple[float, str]]:
-        out = []
-        for line in w_lines(self.w):
-            m = re.match(r"window: (\d+\.\d+) (.*)", line)
-            if m:
-                out.append((float(m.group(1)), m.group(2).strip()))
-        return out
+        return stats_events(self.w.lines)
 
     def wait_for(self, pattern: str, after: int, timeout: float = 120.0) -> tuple[int, float, str]:
         """The first event from index ``after`` on whose text matches ``pattern``: (its
@@ -73,8 +68,14 @@ class Stats:
         return found[0]
 
 
-def w_lines(w: Window) -> list[str]:
-    return "".join(w.lines).splitlines()
+def stats_events(lines: list[str]) -> list[tuple[float, str]]:
+    """The ``window: T what`` lines of a program's output, as (T, what)."""
+    out = []
+    for line in "".join(list(lines)).splitlines():
+        m = re.match(r"window: (\d+\.\d+) (.*)", line)
+        if m:
+            out.append((float(m.group(1)), m.group(2).strip()))
+    return out
 
 
 def wait_and_drop(
