@@ -167,3 +167,29 @@ def test_no_ghost_is_drawn_while_a_bot_has_the_table() -> None:
         assert not app.human_to_move()
         assert not [it.id for it in app.items() if it.id.startswith("ghost")]
         assert [it.id for it in app.items() if it.id.startswith("supply-")]  # the supply stays
+
+
+def test_a_low_ray_over_the_tower_reaches_its_top_not_the_table_behind() -> None:
+    from sim.view.interact import Pointer
+
+    with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
+        app, c = h.app, h.app.controller
+        first_turn(app, 0.0)
+        ticks(app)
+        top = c.top_level()
+        assert top >= 1.0
+        origin, edge = c.frame()
+        aim = origin + np.array([1.5, 1.5, top]) * edge  # over the board's middle, at the top
+        eye = aim + np.array([0.0, -0.40, 0.06])  # a low camera in front
+        d = (aim - eye) / np.linalg.norm(aim - eye)
+        t = (0.0 - eye[2]) / d[2]  # the ray goes on to the table (z = 0), far behind
+        behind = eye + t * d
+        assert (behind[1] - origin[1]) / edge > 3.5  # behind the board
+        p = Pointer(80.0, 45.0, tuple(eye), tuple(d), None, tuple(behind))
+        gx, gy = c.grid_point(p)
+        assert abs(gx - 1.5) < 1e-6 and abs(gy - 1.5) < 1e-6, (gx, gy)
+        # a ray onto the board in front of the tower keeps its spot on the board
+        front = origin + np.array([1.5, 0.2, 0.0]) * edge
+        d2 = (front - eye) / np.linalg.norm(front - eye)
+        gx, gy = c.grid_point(Pointer(80.0, 45.0, tuple(eye), tuple(d2), None, None))
+        assert abs(gx - 1.5) < 1e-6 and abs(gy - 0.2) < 1e-6, (gx, gy)

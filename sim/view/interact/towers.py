@@ -44,6 +44,8 @@ ILLEGAL = (1.0, 0.1, 0.95)
 """Ghost colour of an illegal placement: a magenta no piece has (red is the 2a's colour)."""
 SPOT = (0.25, 0.85, 0.35)
 """Colour of the plates on the legal spots (``l``)."""
+BOARD_CELLS = 3
+"""Cells along each side of the Kozo board (the footprint a tower stands on)."""
 SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
 
@@ -170,18 +172,34 @@ class TowerController(BaseController):
             depth = max(depth, ext[1] * edge)
         return items
 
+    def top_level(self) -> float:
+        """Height of the tower's top in cube edges above its base (0: an empty board)."""
+        return 0.0
+
     def grid_point(self, p: Pointer) -> tuple[float, float] | None:
-        """The pointer in grid units (x, y): on the item hit, else on the tower's base level."""
+        """The pointer in grid units (x, y): on the tower piece hit, else on the tower's base
+        level -- unless that lies off the board while the ray crosses the tower's top level
+        over the board (it passed over the tower, as from a low camera): then there (the hand
+        reaches the tower, not the table behind it)."""
         origin, edge = self.frame()
-        if p.item is not None and not p.item.startswith("supply-") and p.point is not None:
-            pt = np.asarray(p.point)
+        hit = p.item is not None and not p.item.startswith("supply-") and p.point is not None
+        if hit and float(np.asarray(p.point)[2]) > origin[2] + 0.25 * edge:
+            g = (np.asarray(p.point) - origin) / edge
+            return float(g[0]), float(g[1])
+        if hit:
+            base: tuple[float, float] | None = (float(p.point[0]), float(p.point[1]))  # type: ignore[index]
         else:
-            xy = p.on_plane(float(origin[2]))
-            if xy is None:
-                return None
-            pt = np.array([xy[0], xy[1], origin[2]])
-        g = (pt - origin) / edge
-        return float(g[0]), float(g[1])
+            base = p.on_plane(float(origin[2]))
+        top = self.top_level()
+        over = p.on_plane(float(origin[2] + top * edge)) if top > 0 else None
+        for xy in (base, over):
+            if xy is not None:
+                gx, gy = (xy[0] - origin[0]) / edge, (xy[1] - origin[1]) / edge
+                if -0.5 <= gx <= BOARD_CELLS + 0.5 and -0.5 <= gy <= BOARD_CELLS + 0.5:
+                    return float(gx), float(gy)
+        if base is None:
+            return None
+        return float((base[0] - origin[0]) / edge), float((base[1] - origin[1]) / edge)
 
     def on_mouse_move(self, p: Pointer) -> None:
         """Move the ghost under the pointer."""
@@ -390,6 +408,12 @@ class KozoController(TowerController):
 
             self._table = KozoReferee(self.state.config, self.state.seed)
         return np.asarray(self._table.origin, float), float(self._table.edge)
+
+    def top_level(self) -> float:
+        """The top of the settled tower (cube edges above the board)."""
+        tops = [it.pose[2] + (self.state.config.balance_edge if it.is_balance else 1.0)
+                for it in (self.state.tower if self.state is not None else ())]  # fmt: skip
+        return float(max(tops, default=0.0))
 
     def supply(self) -> Sequence[str]:
         """The supply (only the touched piece once one is taken)."""
