@@ -104,6 +104,29 @@ def scene_toml(scene: Any, poses: Mapping[str, Any] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+LET_GO_OVERLAP = 0.5e-3
+"""Metres a held piece may reach into another and still be let go (a resting piece sinks a
+few hundredths of a millimetre into its support; a piece let go inside another is shot out by
+the contact solver: the tipped domino that launched three balance cubes)."""
+
+
+def _overlapping(piece: Any, table: Any) -> tuple[str, float] | None:
+    """The piece of ``table`` that ``piece`` reaches into by more than
+    :data:`LET_GO_OVERLAP`, and by how much (m); None when it is clear."""
+    from sim.scene import box_overlap
+
+    cfg = table.physics
+    mine = piece.world_boxes(cfg)
+    worst: tuple[str, float] | None = None
+    for other in table.pieces:
+        for b in other.world_boxes(cfg):
+            for a in mine:
+                depth = box_overlap(a, b)
+                if depth > LET_GO_OVERLAP and (worst is None or depth > worst[1]):
+                    worst = (other.id, depth)
+    return worst
+
+
 LIFT_STEP = 2e-5
 """Metres a saved piece is lifted per pass while it overlaps a piece below (see
 :func:`separate`)."""
@@ -317,6 +340,13 @@ class SandboxApp(SceneApp):
         piece = replace(self.held, position=tuple(float(v) for v in pos),
                         orientation=tuple(float(v) for v in q))  # fmt: skip
         table = self._settled()
+        inside = _overlapping(piece, table)
+        if inside is not None:  # never let go inside another piece: it would be shot out
+            other, depth = inside
+            self.verdict = f"refused: {piece.id} would be {depth * 1e3:.1f} mm inside {other}"
+            self.explanation = "move it clear (or lift it: the drop point is under the pointer)"
+            self._dirty = True
+            return False
         self.held, self._held_pose = None, None
         self.table = replace(table, pieces=(*table.pieces, piece))
         self.show_help = False  # shown until the first piece is let go; f1 brings it back
