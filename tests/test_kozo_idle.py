@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 import sim.referees  # noqa: F401  (registers kozo-physics)
@@ -110,3 +111,45 @@ def test_a_minute_s_wait_judges_as_at_the_drop() -> None:
     pairs = game([60.0, 3.0], seed=8)
     for a, b in pairs:
         assert a == b
+
+
+@pytest.mark.parametrize(("wait", "stop_at"), [(3.0, None), (0.5, None), (3.0, 1.2)])
+def test_an_idle_watch_stopped_at_the_drop_reports_what_watch_reports(
+    wait: float, stop_at: float | None
+) -> None:
+    """A 3I bar let go in the air above the board falls while the player waits: the idle
+    watch, finished at the wait's check count (its clock run up to the drop when
+    ``stop_at`` is None, else only to ``stop_at`` s before the drop), gives the report and the
+    poses of one ``watch`` over the wait, bit for bit."""
+    from sim.config import VERDICT
+    from sim.model import Scene, ScenePiece
+    from sim.referees.idle import IdleWatch
+    from sim.referees.kozo import base_piece
+    from sim.referees.persistent_world import PersistentWorld, checks, watch
+
+    cfg = GAME.make_config({}, players=2)
+    phys = KozoReferee(cfg, 1).phys
+    bar = ScenePiece("3I", ((0, 0, 0), (1, 0, 0), (2, 0, 0)), "kozo", (-0.02, -0.01, 0.05))
+
+    def world() -> PersistentWorld:
+        return PersistentWorld(Scene("drop", (base_piece(phys), bar), phys), VERDICT.name)
+
+    a, b = world(), world()
+    try:
+        want = watch(a, wait)
+        clock = Clock()
+        clock.value = (wait + 0.04) if stop_at is None else stop_at  # the clock at the drop
+        idle = IdleWatch(b, clock)
+        deadline = time.monotonic() + 30
+        due = int((clock.value - MARGIN) / idle._interval) - 1  # intervals behind the clock
+        while idle._thread.is_alive() and idle.stepped < due and time.monotonic() < deadline:
+            time.sleep(0.01)
+        got = idle.finish(checks(b, wait))
+        assert got is not None
+        assert (got.fell, got.first, got.reasons) == (want.fell, want.first, want.reasons)
+        assert want.fell == ["3I"]  # it fell: the test sees a fall and the watch after it
+        assert np.array_equal(a.pose_array(), b.pose_array())
+        assert a.steps == b.steps
+    finally:
+        a.close()
+        b.close()
