@@ -75,6 +75,7 @@ def game(waits: list[float], seed: int, bots: tuple[str, str] = ("greedy", "gree
     return out
 
 
+@pytest.mark.slow  # two tables through a seeded bot game: about 8 s of CPU
 def test_a_wait_simulated_while_the_person_thinks_judges_as_at_the_drop() -> None:
     waits = [7.3, 2.0, 9.0, 0.4]
     pairs = game(waits, seed=5)

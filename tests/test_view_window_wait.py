@@ -126,7 +126,7 @@ def wait_and_drop(
 def test_a_person_who_waits_before_dropping_gets_the_verdict_at_once(
     xdisplay: str, shots: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
 ) -> None:
-    wait_and_drop(xdisplay, shots, 9.0, monkeypatch)
+    wait_and_drop(xdisplay, shots, 7.0, monkeypatch)
 
 
 @NEEDS_X
