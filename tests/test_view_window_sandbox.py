@@ -104,6 +104,18 @@ def test_a_held_piece_is_never_let_go_inside_another() -> None:
         assert len(app.table.pieces) == start + 1 and app.held is None
 
 
+def test_the_palette_is_drawn_and_a_click_takes_its_piece() -> None:
+    with SandboxApp(resolve_scene("cantilever-safe"), size=(640, 360), replicas=1) as app:
+        h = Harness(app=app)
+        h.frame()
+        drawn = {it.id for it in app.items() if it.id.startswith("palette-")}
+        assert drawn == {f"palette-{k}" for k in range(len(palette()))}  # every piece
+        k = palette().index(("kozo-standard", "4L"))
+        h.move(*h.item_pixel(f"palette-{k}"))
+        h.click()
+        assert app.held is not None and app.held.source == "kozo-standard:4L"
+
+
 def test_scene_toml_writes_what_the_loader_reads_back() -> None:
     scene = resolve_scene("kozo-overhang")
     text = scene_toml(scene)

@@ -213,9 +213,42 @@ class SandboxApp(SceneApp):
         shown = self.table
         if self.held is not None:
             shown = replace(self.table, pieces=(*self.table.pieces, self._held_piece()))
-        self._still = scene_layout(shown)
+        still = scene_layout(shown)
+        self._still = replace(still, items=still.items + tuple(self._palette_items(still)))
         self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
         self._dirty = True
+
+    def _palette_items(self, still: TableLayout) -> list[Any]:
+        """The palette drawn on the table behind the scene, in rows (ids ``palette-K``, K its
+        index in :attr:`palette`): click one to take it. Laid out once per scene extent (the
+        same items while the table does not grow)."""
+        from games.polycubes import CATALOGUES
+        from sim.model import ScenePiece
+        from sim.view.layout import polycube_item
+
+        pts = still.points()
+        x0, y_far = float(pts[:, 0].min()), float(pts[:, 1].max())
+        key = (round(x0, 3), round(y_far, 3))
+        cached = getattr(self, "_palette_cache", None)
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        cfg = self.table.physics
+        items, x, y, depth = [], x0, y_far + 0.04, 0.0
+        for k, (cat_name, name) in enumerate(self.palette):
+            cat = CATALOGUES[cat_name]
+            pc = next(p for p in cat.pieces if p.name == name)
+            edge = ScenePiece(name, pc.cells, cat.cube, (0.0, 0.0, 0.0)).edge(cfg)
+            flat = np.asarray(pc.cells, int)
+            flat = flat - flat.min(axis=0)
+            ext = flat.max(axis=0) + 1
+            if x > x0 + 0.45:  # rows of about 45 cm
+                x, y, depth = x0, y + depth + 0.012, 0.0
+            items.append(polycube_item(f"palette-{k}", [tuple(int(v) for v in c) for c in flat],
+                                       edge, (x, y, 0.0), pc.color))  # fmt: skip
+            x += float(ext[0]) * edge + 0.012
+            depth = max(depth, float(ext[1]) * edge)
+        self._palette_cache = (key, tuple(items))
+        return items
 
     def _settled(self) -> Any:
         """:attr:`table` with every loose piece where the display world has it now."""
@@ -386,6 +419,10 @@ class SandboxApp(SceneApp):
         origin, direction = self.renderer.ray(x, y)
         item, _ = pick(self._anim["layout"] if self._anim else self._still, origin, direction,
                        skip=HELD)  # fmt: skip
+        if item is not None and item.startswith("palette-"):
+            self.pick_index = int(item[len("palette-"):])
+            self.take_palette()
+            return False
         return item is not None and self.take_from_table(item)
 
     def mouse_up(self, x: float, y: float, button: str = "left") -> bool:
