@@ -286,9 +286,10 @@ def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, s
         img = w.grab("ghost-off-board")
         seen["off"] = colour_share(img, legal) - colour_share(img, illegal)
         assert seen["off"] < -0.002, seen
-        # sweep the pointer over the board (the middle of the window, above its centre)
-        for fy in (0.38, 0.34, 0.42, 0.30, 0.46):
-            for fx in (0.5, 0.45, 0.55):
+        # sweep the pointer over the board (the start camera frames the board and the supply
+        # behind it: the board lies left of the middle, below it)
+        for fy in (0.60, 0.56, 0.64, 0.52, 0.38, 0.34, 0.42):
+            for fx in (0.38, 0.34, 0.42, 0.5):
                 w.point(fx, fy)
                 time.sleep(0.7)
                 img = w.grab()
