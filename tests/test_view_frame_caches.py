@@ -34,11 +34,14 @@ def _colour_at(h: Harness, point: np.ndarray) -> np.ndarray:
 
 
 def _is(rgb: np.ndarray, colour: tuple[float, float, float]) -> bool:
-    """The pixel has the hue of ``colour``: its strongest channel is the colour's strongest,
-    by a clear margin over the others (lighting scales all three)."""
-    k = int(np.argmax(colour))
-    others = [rgb[i] for i in range(3) if i != k]
-    return bool(rgb[k] > max(others) + 40)
+    """The pixel has the hue of ``colour``: lighting scales all three channels, so the pixel
+    and the colour, each divided by its strongest channel, agree within 0.25 (and the pixel is
+    not dark)."""
+    px = np.asarray(rgb, float)
+    if px.max() < 60:
+        return False
+    want = np.asarray(colour, float)
+    return bool(np.abs(px / px.max() - want / want.max()).max() < 0.25)
 
 
 def _counting_shows(h: Harness) -> list[int]:

@@ -2,8 +2,8 @@
 --window`` on an Xvfb display with the periodic whole redraw turned off
 (``TABLESIM_WINDOW_REFRESH=0``), so every picture seen comes from the incremental frames.
 
-Expected values come from what a person sees: a ghost held over the board is green (the
-rules accept it there), moved far off the board it is red and no green is left anywhere (the
+Expected values come from what a person sees: a ghost held over the board is legal (the
+rules accept it there: cyan), moved far off the board it is magenta and no cyan is left anywhere (the
 old ghost erased, no trail); a still window is mostly not drawn again (the program's own count
 of frames, printed with ``TABLESIM_WINDOW_DEBUG``).
 """
@@ -15,9 +15,15 @@ import time
 
 import numpy as np
 import pytest
-from test_view_window import NEEDS_X, kozo_holding_4l, shots, xdisplay  # noqa: F401  (fixtures)
+from test_view_window import (  # noqa: F401  (fixtures)
+    NEEDS_X,
+    OVER_THE_BOARD,
+    kozo_holding_4l,
+    shots,
+    xdisplay,
+)
 
-LEGAL, ILLEGAL = (0.25, 0.85, 0.35), (0.92, 0.18, 0.15)  # towers.LEGAL / ILLEGAL
+from sim.view.interact.towers import ILLEGAL, LEGAL
 
 
 def _share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
@@ -42,13 +48,10 @@ def test_window_draws_a_moved_ghost_at_once_and_a_still_table_not_again(
         supply_green = _share(base, LEGAL)  # the green pieces of the supply
         assert _share(base, ILLEGAL) > 0.002
         extra = 0.0
-        for fy in (0.38, 0.34, 0.42, 0.30, 0.46):  # over the board: a green ghost somewhere
-            for fx in (0.5, 0.45, 0.55):
-                w.point(fx, fy)
-                time.sleep(0.7)
-                extra = _share(w.grab(), LEGAL) - supply_green
-                if extra > 0.002:
-                    break
+        for fy, fx in OVER_THE_BOARD:  # over the board: a legal ghost somewhere
+            w.point(fx, fy)
+            time.sleep(0.7)
+            extra = _share(w.grab(), LEGAL) - supply_green
             if extra > 0.002:
                 break
         w.grab("incremental-ghost-on-board")

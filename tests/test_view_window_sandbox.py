@@ -10,6 +10,8 @@ fraction of a millimetre).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fixtures)
@@ -71,6 +73,47 @@ def test_take_let_go_settle_undo_reset_and_save_round_trip(tmp_path) -> None:  #
         h.key("c")
         assert [p.position for p in app.table.pieces] == [p.position for p in scene.pieces]
     assert main(["simulate", str(out), "--replicas", "2"]) == 0
+
+
+def test_a_held_piece_is_never_let_go_inside_another() -> None:
+    """A pose 5 mm inside a piece of the scene is refused (the piece stays in hand, the table
+    is unchanged); lifted 1 mm clear of it, the same piece is let go."""
+    scene = resolve_scene("cantilever-safe")
+    with SandboxApp(scene, size=(320, 180), replicas=1) as app:
+        h = Harness(app=app)
+        h.frame()
+        start = len(app.table.pieces)
+        app.pick_index = palette().index(("kozo-standard", "2a"))
+        h.key("p")
+        assert app.held is not None
+        target = max(scene.dynamic, key=lambda p: max(b.corners()[:, 2].max()
+                                                      for b in p.world_boxes(scene.physics)))
+        top = max(float(b.corners()[:, 2].max()) for b in target.world_boxes(scene.physics))
+        lo = min(float(b.corners()[:, 2].min()) for b in target.world_boxes(scene.physics))
+        q = app._held_quat()
+        probe = replace(app.held, position=(0.0, 0.0, 0.0), orientation=q)
+        under = min(float(b.corners()[:, 2].min()) for b in probe.world_boxes(scene.physics))
+        centre = np.mean([b.centre for b in target.world_boxes(scene.physics)], axis=0)
+        for z_low, ok in ((top - 0.005, False), (top + 0.001, True)):
+            assert z_low > lo
+            app._held_pose = (np.array([centre[0], centre[1], z_low - under]), q)
+            assert app.let_go() is ok, app.verdict
+            if not ok:
+                assert app.held is not None and len(app.table.pieces) == start
+                assert app.verdict.startswith("refused: 2a would be"), app.verdict
+        assert len(app.table.pieces) == start + 1 and app.held is None
+
+
+def test_the_palette_is_drawn_and_a_click_takes_its_piece() -> None:
+    with SandboxApp(resolve_scene("cantilever-safe"), size=(640, 360), replicas=1) as app:
+        h = Harness(app=app)
+        h.frame()
+        drawn = {it.id for it in app.items() if it.id.startswith("palette-")}
+        assert drawn == {f"palette-{k}" for k in range(len(palette()))}  # every piece
+        k = palette().index(("kozo-standard", "4L"))
+        h.move(*h.item_pixel(f"palette-{k}"))
+        h.click()
+        assert app.held is not None and app.held.source == "kozo-standard:4L"
 
 
 def test_scene_toml_writes_what_the_loader_reads_back() -> None:

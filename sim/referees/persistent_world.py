@@ -14,7 +14,7 @@ moves is bit-identical.
 from __future__ import annotations
 
 import math
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -198,6 +198,12 @@ class FallReport:
     reasons: dict[str, str] = field(default_factory=dict)
 
 
+def checks(world: World, seconds: float, rule: ToppleRule | None = None) -> int:
+    """How many check intervals :func:`watch` steps for ``seconds`` (at least one)."""
+    per = max(1, round((rule or ToppleRule()).check_every / world.time_step))
+    return max(1, math.ceil(seconds / (per * world.time_step) - 1e-9))
+
+
 def watch(
     world: PersistentWorld,
     seconds: float,
@@ -205,6 +211,7 @@ def watch(
     *,
     after_fall: float = 1.0,
     on_check: object = None,
+    stop: Callable[[int], bool] | None = None,
 ) -> FallReport:
     """Run ``world`` for ``seconds`` and apply the topple rule of :mod:`sim.verdict` at every
     check instant, against the poses at the start of the watch (call :meth:`PersistentWorld.rebase`
@@ -212,7 +219,10 @@ def watch(
     allowed to (``world.static_allowed``), drops more than half its cube edge, or (polycubes)
     tips more than the rule's angle. After the first fall the watch goes on ``after_fall``
     seconds (so the report names what came down with it) and stops. ``on_check(world, t)`` is
-    called at every check (tests use it to knock the table)."""
+    called at every check (tests use it to knock the table). ``stop(k)``, asked before the
+    ``k``-th check interval is stepped, ends the watch there when it returns True (a watch of
+    unknown length: the Kozo table simulating a person's wait as it happens); stopped at
+    ``k = checks(world, s)`` it reports exactly what ``watch(world, s)`` reports."""
     rule = rule or ToppleRule()
     ids = world.piece_ids
     edges = np.array([world.edges[pid] for pid in ids])
@@ -230,7 +240,9 @@ def watch(
     stop_at: float | None = None
     index = {pid: i for i, pid in enumerate(ids)}
     fallen = np.zeros(len(ids), dtype=bool)
-    for _ in range(n):
+    for k in range(n):
+        if stop is not None and stop(k):
+            break
         world.step(per)
         t = world.time - t0
         if callable(on_check):

@@ -27,6 +27,7 @@ seconds given, :meth:`WindowApp.frame` draws. :meth:`WindowApp.run_window` is th
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -38,6 +39,7 @@ from sim.model import vec3
 from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
 from sim.view.interact import Controller, Pointer, controller_for
 from sim.view.layout import Floats, Item, TableLayout
+from sim.view.window import stats_line
 
 __all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
@@ -206,6 +208,71 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     return replace(layout, items=items)
 
 
+STILL_M = 0.3e-3
+"""A film skips the stretches where no piece moves more than this (m) from the poses shown (a
+wait, a tower standing through its window, a balance cube that settles at once)."""
+STILL_Q = 1e-3
+"""... nor turns more than this (quaternion components, about 0.1 degree)."""
+SKIP_BUDGET_S = 0.004
+"""Seconds a frame may spend looking through a film for the next motion (bounded work)."""
+
+
+def pose_rows(poses: dict[str, Any]) -> np.ndarray:
+    """Poses (id -> (position, quaternion)) as one (n, 7) array, in the dict's order."""
+    if not poses:
+        return np.zeros((0, 7))
+    return np.array([np.concatenate((p, q)) for p, q in poses.values()], float)
+
+
+def _moved(pa: np.ndarray, pb: np.ndarray) -> bool:
+    """Whether any piece of pose rows ``pb`` moved since rows ``pa`` (a piece more or less:
+    moved)."""
+    if pa.shape != pb.shape:
+        return True
+    if not len(pb):
+        return False
+    if np.abs(pb[:, :3] - pa[:, :3]).max() > STILL_M:
+        return True
+    dq = np.minimum(np.abs(pb[:, 3:] - pa[:, 3:]).max(axis=1),
+                    np.abs(pb[:, 3:] + pa[:, 3:]).max(axis=1))  # fmt: skip
+    return bool(dq.max() > STILL_Q)
+
+
+def advance_film(a: dict[str, Any], dt: float) -> None:
+    """Advance a film ``a`` (``samples``: (t, poses) in time order, growing while the table
+    measures; ``t`` its time, ``i`` the sample shown; ``rows``: the samples' :func:`pose_rows`,
+    filled here when the recorder did not) by ``dt`` s, never past the last sample, skipping at
+    once over stretches in which nothing moves (a person's wait, a tower that stands): the
+    film shows motion at its own pace and nothing else."""
+    samples = a["samples"]
+    if not samples:
+        return
+    rows: list[np.ndarray] = a.setdefault("rows", [])
+    i = int(a.get("i", 0))
+    if "i" not in a:  # the film starts at its first sample (a filmed wait: before 0)
+        a["t"] = float(samples[0][0])
+    last = len(samples) - 1
+
+    def row(k: int) -> np.ndarray:
+        while len(rows) <= k:
+            rows.append(pose_rows(samples[len(rows)][1]))
+        return rows[k]
+
+    shown = row(i)
+    j, until = i, time.perf_counter() + SKIP_BUDGET_S
+    while j < last and time.perf_counter() < until and not _moved(shown, row(j + 1)):
+        j += 1
+    if j > i:
+        a["t"] = max(float(a["t"]), samples[j][0])
+        i = j
+    a["t"] = min(float(a["t"]) + dt, samples[last][0])
+    while i < last and samples[i + 1][0] <= a["t"] + 1e-9:
+        i += 1
+    if i == last and j == last and a.get("end", math.inf) != math.inf:
+        a["t"] = max(float(a["t"]), float(a["end"]))  # nothing moves to the end: done
+    a["i"] = i
+
+
 class _Work:
     """One call of ``fn`` -- in a daemon thread (``threaded``) or at once -- whose result (or
     error) the main loop picks up with :meth:`done`; ``on_done(work)`` runs then, in the main
@@ -278,6 +345,8 @@ class WindowApp:
         self.referee = self.session.referee
         if isinstance(self.referee, PhysicsTable):
             self.referee.knock = self._observe
+        if self.referee is not None and hasattr(self.referee, "idle_clock") and window:
+            self.referee.idle_clock = self._person_waited  # the wait simulated as it runs
         self.threaded = bool(window)
         """Measure judged moves and let bots think in a worker thread while the window keeps
         drawing (the fall is shown as it is simulated); offscreen (tests) both run inline."""
@@ -302,6 +371,7 @@ class WindowApp:
         self._layout: TableLayout | None = None
         self._dirty = True
         self._samples: list[tuple[float, dict[str, Any]]] = []
+        self._rows: list[np.ndarray] = []
         self._watch_index: int | None = None
         self._anim: dict[str, Any] | None = None
         self._bot_wait = 0.0
@@ -379,13 +449,27 @@ class WindowApp:
             lines.append(self.verdict)
         if self.explanation:
             lines.append(self.explanation)
+        rule = getattr(self.controller, "rule_line", None)
+        if rule is not None and rule():
+            lines.append(rule())
         return lines
+
+    def _person_waited(self) -> float | None:
+        """Seconds the person to move has had the table (None when no person's clock runs):
+        read by the referee's thread that simulates their wait."""
+        waited = getattr(self.controller, "waited", None)
+        s = self.seat
+        if waited is None or s is None or self.seats[s].bot is not None:
+            return None
+        return waited()
 
     # ------------------------------------------------------------------ moves
     def _observe(self, world: Any, index: int, t: float) -> None:
         """The referee's read-only hook: poses of the move being judged."""
         if index == self._watch_index:
-            self._samples.append((float(t), world.poses()))
+            poses = world.poses()
+            self._rows.append(pose_rows(poses))  # for the film's stillness test, off the loop
+            self._samples.append((float(t), poses))
 
     def play(self, move: Any) -> bool:
         """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
@@ -411,7 +495,7 @@ class WindowApp:
             self._played(played, old_layout)
             return True
         # a judged move: the table measures it (the referee's knock hook streams its poses)
-        self._samples = []
+        self._samples, self._rows = [], []
         self._watch_index = len(getattr(self.state, "history", ()))
         before = self.state
         work = _Work(lambda: self.session.play(move), threaded=self.threaded)
@@ -454,6 +538,7 @@ class WindowApp:
 
     def _played(self, played: Any, old_layout: TableLayout | None, live: bool = False) -> None:
         measured, before = played.move, played.before
+        stats_line(f"played {played.text}")
         if self.show_help and not self._help_shown_once:
             self.show_help = False  # shown at the start; after the first move only on f1
         self._help_shown_once = True
@@ -464,7 +549,7 @@ class WindowApp:
             # the film is on screen already: it plays on to its end at its own pace, on the
             # new state's table when the world's pieces are all on it (a typed move has no
             # ghost to stand in for the piece dropped), and the verdict is said at the end
-            new = self._base_layout()
+            new = self._with_supply(self._base_layout())
             if set(self._samples[0][1]) <= set(new.ids):
                 self._anim["layout"], self._anim["shown"] = new, False
             self._film_layout()
@@ -529,8 +614,16 @@ class WindowApp:
             self._base_cache = cached
         return cached[1]
 
+    def _with_supply(self, layout: TableLayout) -> TableLayout:
+        """``layout`` with the controller's own table items that are not ghosts (a tower
+        game's supply): the table stays on the table while a move is judged and filmed."""
+        ids = set(layout.ids)
+        own = tuple(it for it in self.controller.ghosts()
+                    if not it.id.startswith("ghost") and it.id not in ids)  # fmt: skip
+        return replace(layout, items=layout.items + own) if own else layout
+
     def _start_animation(self, old: TableLayout | None, move: Any) -> None:
-        new = self._base_layout()
+        new = self._with_supply(self._base_layout())
         if self._samples:
             ids = set(new.ids)
             frames = self._samples
@@ -541,7 +634,8 @@ class WindowApp:
                 ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
                 extra = [replace(g, id=m) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
                 new = replace(old, items=old.items + tuple(extra))
-            self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0]}
+            self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0],
+                          "rows": self._rows}  # fmt: skip
         elif old is not None:
             start = {}
             for it in new.items:
@@ -562,8 +656,9 @@ class WindowApp:
         assert a is not None  # only called while animating
         ids = set(a["layout"].ids)
         if "samples" in a:
-            times = np.array([t for t, _ in a["samples"]])
-            i = int(np.argmin(np.abs(times - a["t"])))
+            if not a["samples"]:
+                return {}
+            i = min(int(a.get("i", 0)), len(a["samples"]) - 1)
             return {k: v for k, v in a["samples"][i][1].items() if k in ids}
         f = min(1.0, a["t"] / GLIDE_S)
         f = f * f * (3 - 2 * f)
@@ -584,7 +679,7 @@ class WindowApp:
         """Show the judged move's run as the table measures it: the referee's poses
         (:meth:`_observe`) on the old table, the held piece renamed to the world's id."""
         self._anim = {"film": True, "layout": None, "old": old, "ghosts": list(ghosts), "t": 0.0,
-                      "samples": self._samples, "end": math.inf}  # fmt: skip
+                      "samples": self._samples, "rows": self._rows, "end": math.inf}  # fmt: skip
         self._film_layout()
 
     def _film_layout(self) -> None:
@@ -603,12 +698,19 @@ class WindowApp:
         (or a watching controller) move when its turn comes (``dt`` seconds)."""
         if self._work is not None:
             self._finish_work()
+        rule = getattr(self.controller, "rule_line", None)
+        if rule is not None:  # a countdown on screen: redraw the text when it changes
+            text = rule()
+            if text != getattr(self, "_rule_text", ""):
+                self._rule_text = text
+                self._dirty = True
+                if self._anim is not None and self._anim.get("shown"):
+                    self.renderer.set_text(self.text_blocks(), scale=self.text_scale())
         a = self._anim
         if a is not None:
             if "film" in a:
                 self._film_layout()
-                latest = self._samples[-1][0] if self._samples else 0.0
-                a["t"] = min(a["t"] + dt * ANIMATION_SLOW, latest)  # never ahead of the table
+                advance_film(a, dt * ANIMATION_SLOW)  # never ahead of the table
                 if a["layout"] is None and a["end"] != math.inf:
                     self._anim = None  # nothing was filmed
                 elif a["t"] >= a["end"]:
@@ -616,7 +718,10 @@ class WindowApp:
                     if "say" in a:
                         self.verdict, self.explanation = a["say"]
             else:
-                a["t"] += dt * ANIMATION_SLOW
+                if "samples" in a:
+                    advance_film(a, dt * ANIMATION_SLOW)
+                else:
+                    a["t"] += dt * ANIMATION_SLOW
                 if a["t"] >= a["end"]:
                     self._anim = None
             self._dirty = True
@@ -628,6 +733,17 @@ class WindowApp:
             return
         auto = getattr(self.controller, "auto_move", None)
         if self.seats[s].bot is None:
+            if getattr(self, "_ghost_for", None) is not self.state:
+                # the table is the person's again: the ghost follows the pointer where it is
+                # now (not where it was when the last move began: the click plays what the
+                # ghost shows)
+                self._ghost_for = self.state
+                self.controller.on_mouse_move(self.pointer(*self._mouse))
+                self._dirty = True
+            start = getattr(self.controller, "start_clock", None)
+            if start is not None and getattr(self.controller, "shown_at", 0.0) is None:
+                start()  # the person's time runs from the moment the table is theirs
+                stats_line(f"yours P{s + 1}")
             if auto is None:
                 return
             self._bot_wait -= dt
@@ -678,9 +794,10 @@ class WindowApp:
         }
 
     def framing_points(self, layout: TableLayout) -> np.ndarray:
-        """The points (N, 3) m the first camera frames: the table's items (a subclass adds
-        where things will come, e.g. the area thrown dice can land in)."""
-        return layout.points()
+        """The points (N, 3) m the first camera frames: the table's items and the
+        controller's own (a tower game's supply: never cut off at the edges), a subclass adds
+        where things will come, e.g. the area thrown dice can land in."""
+        return self._with_supply(layout).points()
 
     def camera_spec(self) -> dict[str, Any]:
         """The orbit camera as a camera spec (target, distance, yaw, pitch, fov)."""
@@ -877,6 +994,14 @@ class WindowApp:
         self._help_shown_once = True
 
     # ------------------------------------------------------------------ drawing
+    def _shown_ghosts(self) -> tuple[Item, ...]:
+        """The controller's items drawn now: its ghosts (ids ``ghost...``) only while a person
+        has the table (never a stale ghost while a bot thinks or a move is judged)."""
+        items = tuple(self.controller.ghosts())
+        if self.human_to_move():
+            return items
+        return tuple(it for it in items if not it.id.startswith("ghost"))
+
     def layout(self) -> TableLayout:
         """What is drawn now: the game's table (or the animation's), the controller's
         highlights and ghosts."""
@@ -885,7 +1010,7 @@ class WindowApp:
         else:
             base = self._base_layout()
             base = _recolour(base, dict(self.controller.highlights()))
-            ghosts = tuple(self.controller.ghosts())
+            ghosts = self._shown_ghosts()
             if ghosts:
                 base = replace(base, items=base.items + ghosts)
         return base
@@ -957,7 +1082,7 @@ class WindowApp:
         else:
             base = self._base_layout()
             colours = dict(self.controller.highlights())
-            ghosts = tuple(self.controller.ghosts())
+            ghosts = self._shown_ghosts()
             self._ensure_orbit(base)
             cam = self.camera_spec()
             key = (id(base), tuple(sorted((k, tuple(v)) for k, v in colours.items())))
@@ -1048,7 +1173,7 @@ class SceneApp(WindowApp):
         self.roles: list[str] = []
         self._work = None
         self.threaded = False
-        self.verdict = "space: run the scene; r: as written"
+        self.verdict = "space: run the scene; r: back to the scene as written"
         self.explanation = ""
         self.show_help = False
         self.typing = None
@@ -1217,7 +1342,7 @@ class SceneApp(WindowApp):
             return False
         if name == "r":
             self._stop()
-            self.verdict, self.explanation = "as written", ""
+            self.verdict, self.explanation = "reset: the scene as written", ""
             self._dirty = True
             return False
         if name in ("u", "backspace", "enter"):

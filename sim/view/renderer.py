@@ -951,6 +951,11 @@ class Renderer:
             tnp.reparent_to(root)
             tnp.set_tag("text", "1")
             tnp.set_transparency(True)
+            # in the scene-graph order (the card, then the letters): the transparent bin
+            # sorts by depth, and card and letters lie in one plane, so which came first
+            # followed the text's bounds -- a text with an "i" had its card drawn over the
+            # letters (white under 68 % black: the dark-on-dark panel)
+            tnp.set_bin("unsorted", 0)
             self._text_shown[corner] = (key, tnp)
             self._damage_px.append(self._text_rect(tnp))
         for _, tnp in shown.values():  # corners no longer written

@@ -104,6 +104,29 @@ def scene_toml(scene: Any, poses: Mapping[str, Any] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+LET_GO_OVERLAP = 0.5e-3
+"""Metres a held piece may reach into another and still be let go (a resting piece sinks a
+few hundredths of a millimetre into its support; a piece let go inside another is shot out by
+the contact solver: the tipped domino that launched three balance cubes)."""
+
+
+def _overlapping(piece: Any, table: Any) -> tuple[str, float] | None:
+    """The piece of ``table`` that ``piece`` reaches into by more than
+    :data:`LET_GO_OVERLAP`, and by how much (m); None when it is clear."""
+    from sim.scene import box_overlap
+
+    cfg = table.physics
+    mine = piece.world_boxes(cfg)
+    worst: tuple[str, float] | None = None
+    for other in table.pieces:
+        for b in other.world_boxes(cfg):
+            for a in mine:
+                depth = box_overlap(a, b)
+                if depth > LET_GO_OVERLAP and (worst is None or depth > worst[1]):
+                    worst = (other.id, depth)
+    return worst
+
+
 LIFT_STEP = 2e-5
 """Metres a saved piece is lifted per pass while it overlaps a piece below (see
 :func:`separate`)."""
@@ -190,9 +213,42 @@ class SandboxApp(SceneApp):
         shown = self.table
         if self.held is not None:
             shown = replace(self.table, pieces=(*self.table.pieces, self._held_piece()))
-        self._still = scene_layout(shown)
+        still = scene_layout(shown)
+        self._still = replace(still, items=still.items + tuple(self._palette_items(still)))
         self._anim = {"layout": self._still, "t": 0.0, "live": self.live, "end": math.inf}
         self._dirty = True
+
+    def _palette_items(self, still: TableLayout) -> list[Any]:
+        """The palette drawn on the table behind the scene, in rows (ids ``palette-K``, K its
+        index in :attr:`palette`): click one to take it. Laid out once per scene extent (the
+        same items while the table does not grow)."""
+        from games.polycubes import CATALOGUES
+        from sim.model import ScenePiece
+        from sim.view.layout import polycube_item
+
+        pts = still.points()
+        x0, y_far = float(pts[:, 0].min()), float(pts[:, 1].max())
+        key = (round(x0, 3), round(y_far, 3))
+        cached = getattr(self, "_palette_cache", None)
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        cfg = self.table.physics
+        items, x, y, depth = [], x0, y_far + 0.04, 0.0
+        for k, (cat_name, name) in enumerate(self.palette):
+            cat = CATALOGUES[cat_name]
+            pc = next(p for p in cat.pieces if p.name == name)
+            edge = ScenePiece(name, pc.cells, cat.cube, (0.0, 0.0, 0.0)).edge(cfg)
+            flat = np.asarray(pc.cells, int)
+            flat = flat - flat.min(axis=0)
+            ext = flat.max(axis=0) + 1
+            if x > x0 + 0.45:  # rows of about 45 cm
+                x, y, depth = x0, y + depth + 0.012, 0.0
+            items.append(polycube_item(f"palette-{k}", [tuple(int(v) for v in c) for c in flat],
+                                       edge, (x, y, 0.0), pc.color))  # fmt: skip
+            x += float(ext[0]) * edge + 0.012
+            depth = max(depth, float(ext[1]) * edge)
+        self._palette_cache = (key, tuple(items))
+        return items
 
     def _settled(self) -> Any:
         """:attr:`table` with every loose piece where the display world has it now."""
@@ -215,7 +271,8 @@ class SandboxApp(SceneApp):
         self.table = self.history.pop()
         self.held = None
         self._restart()
-        self.verdict, self.explanation = f"undone ({len(self.history)} steps left)", ""
+        n = len(self.history)
+        self.verdict, self.explanation = f"undone ({n} step{'' if n == 1 else 's'} left)", ""
         return True
 
     def reset(self) -> None:
@@ -316,6 +373,13 @@ class SandboxApp(SceneApp):
         piece = replace(self.held, position=tuple(float(v) for v in pos),
                         orientation=tuple(float(v) for v in q))  # fmt: skip
         table = self._settled()
+        inside = _overlapping(piece, table)
+        if inside is not None:  # never let go inside another piece: it would be shot out
+            other, depth = inside
+            self.verdict = f"refused: {piece.id} would be {depth * 1e3:.1f} mm inside {other}"
+            self.explanation = "move it clear (or lift it: the drop point is under the pointer)"
+            self._dirty = True
+            return False
         self.held, self._held_pose = None, None
         self.table = replace(table, pieces=(*table.pieces, piece))
         self.show_help = False  # shown until the first piece is let go; f1 brings it back
@@ -355,6 +419,10 @@ class SandboxApp(SceneApp):
         origin, direction = self.renderer.ray(x, y)
         item, _ = pick(self._anim["layout"] if self._anim else self._still, origin, direction,
                        skip=HELD)  # fmt: skip
+        if item is not None and item.startswith("palette-"):
+            self.pick_index = int(item[len("palette-"):])
+            self.take_palette()
+            return False
         return item is not None and self.take_from_table(item)
 
     def mouse_up(self, x: float, y: float, button: str = "left") -> bool:

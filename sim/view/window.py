@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import builtins
 import os
+import signal
 import sys
+import threading
 import time
 from typing import Any
 
-__all__ = ["FRAME_RATE", "MAX_DT", "run_window"]
+__all__ = ["FRAME_RATE", "MAX_DT", "run_window", "stats_line"]
 
 FRAME_RATE = 60.0
 """Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
@@ -49,6 +51,23 @@ _MODIFIERS = {
 }  # fmt: skip
 _BUTTONS = {"mouse1": "left", "mouse2": "middle", "mouse3": "right"}
 _PREFIX = "tablesim-window-"
+STATS = "TABLESIM_WINDOW_STATS"
+"""With this environment variable set (to anything but empty or 0) the window prints, on
+standard output as they happen, ``window: T ...`` lines (T: seconds on the monotonic clock) for
+each move played and each moment a person's clock starts, once a second the frames drawn so far
+and the worst gap between two frames in that second, and at exit the frames drawn, the frames
+per second and the worst gap between two frames (``bench/window.py`` reads them)."""
+
+
+def stats_on() -> bool:
+    """Whether :data:`STATS` asks for the window's figures."""
+    return os.environ.get(STATS, "") not in ("", "0")
+
+
+def stats_line(text: str) -> None:
+    """Print ``window: T text`` when :data:`STATS` is set (T: the monotonic clock, s)."""
+    if stats_on():
+        print(f"window: {time.monotonic():.3f} {text}", flush=True)
 
 
 def _showbase() -> Any:
@@ -65,6 +84,77 @@ def _showbase() -> Any:
     return ShowBase(windowType="none")
 
 
+class _XWatch:
+    """Whether the window still exists on the X server: ``xdotool windowclose`` (or any
+    client) can destroy it with no window manager to ask first, and Panda3D then draws into
+    a window that is gone (``BadDrawable`` on every frame, forever). Asked a few times a
+    second over a connection of its own (libX11 through ctypes), with an error handler set
+    only for the one request (Panda3D's own handler is put back at once)."""
+
+    def __init__(self, handle: int | None) -> None:
+        self._lib: Any = None
+        self._dpy: Any = None
+        self.handle = handle
+        if not handle or not os.environ.get("DISPLAY"):
+            return
+        try:
+            import ctypes
+            import ctypes.util
+
+            name = ctypes.util.find_library("X11") or "libX11.so.6"
+            lib = ctypes.CDLL(name)
+            lib.XOpenDisplay.restype = ctypes.c_void_p
+            lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
+            lib.XSetErrorHandler.restype = ctypes.c_void_p
+            lib.XSetErrorHandler.argtypes = [ctypes.c_void_p]
+            lib.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]
+            lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+            lib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+            dpy = lib.XOpenDisplay(None)
+        except (OSError, AttributeError):
+            return
+        if not dpy:
+            return
+        self._ct = ctypes
+        self._lib, self._dpy = lib, dpy
+        self._errors: list[int] = []
+        kind = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+        self._handler = kind(self._on_error)
+        self._attrs = ctypes.create_string_buffer(512)  # XWindowAttributes (< 200 bytes)
+
+    def _on_error(self, display: Any, event: Any) -> int:
+        self._errors.append(1)
+        return 0
+
+    def gone(self) -> bool:
+        """True once the window no longer exists (False when it cannot tell)."""
+        lib = self._lib
+        if lib is None:
+            return False
+        self._errors.clear()
+        old = lib.XSetErrorHandler(self._ct.cast(self._handler, self._ct.c_void_p))
+        try:
+            ok = lib.XGetWindowAttributes(self._dpy, self.handle, self._attrs)
+            lib.XSync(self._dpy, 0)
+        finally:
+            lib.XSetErrorHandler(old)
+        return not ok or bool(self._errors)
+
+    def close(self) -> None:
+        if self._lib is not None and self._dpy:
+            self._lib.XCloseDisplay(self._dpy)
+        self._lib = self._dpy = None
+
+
+def _window_handle(win: Any) -> int | None:
+    """The X window id of a Panda3D window (None when it has none)."""
+    try:
+        handle = win.get_window_handle()
+        return int(handle.get_int_handle()) if handle is not None else None
+    except (AttributeError, TypeError):
+        return None
+
+
 class _Driver:
     """Feeds one window's events to the app and draws it every frame."""
 
@@ -77,6 +167,12 @@ class _Driver:
         self.max_frames = max_frames
         self.frames = 0
         self.started = time.monotonic()
+        self.last_frame = self.started
+        self.worst_gap = 0.0
+        """Longest wall time (s) between two frames drawn (the first frame excluded)."""
+        self.second_gap = 0.0
+        self.stats = stats_on()
+        self.stats_at = self.started
         self.refreshed = self.started
         self.cpu_started = time.process_time()
         refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
@@ -97,6 +193,9 @@ class _Driver:
         self.base.accept("window-event", self.window_event)
         self.win.set_close_request_event(_PREFIX + "close")
         self.base.accept(_PREFIX + "close", self.stop)
+        self.xwatch = _XWatch(_window_handle(self.win))
+        self.terminated: int | None = None
+        """The signal that ended the loop (SIGTERM), re-raised after it as the CLI's."""
 
     # ---- events ----------------------------------------------------------------------------
     def pointer(self) -> tuple[float, float] | None:
@@ -157,11 +256,24 @@ class _Driver:
         if self.app.closed:
             return self.stop()
         now = time.monotonic()
-        if self.refresh > 0 and now - self.refreshed >= self.refresh:
+        if now - self.refreshed >= (self.refresh if self.refresh > 0 else REFRESH_S):
             self.refreshed = now
-            self.app.renderer.invalidate()
+            if self.xwatch.gone():  # destroyed without a window manager: end, quietly
+                return self.stop("the window was destroyed")
+            if self.refresh > 0:
+                self.app.renderer.invalidate()
         self.app.frame()
         self.frames += 1
+        done = time.monotonic()
+        if self.frames > 1:
+            self.worst_gap = max(self.worst_gap, done - self.last_frame)
+            self.second_gap = max(self.second_gap, done - self.last_frame)
+        self.last_frame = done
+        if self.stats and done - self.stats_at >= 1.0:  # once a second: frames so far
+            self.stats_at = done
+            stats_line(f"frames {self.frames}, worst gap this second "
+                       f"{self.second_gap * 1e3:.0f} ms")  # fmt: skip
+            self.second_gap = 0.0
         if self.max_frames is not None and self.frames >= self.max_frames:
             return self.stop()
         return task.cont
@@ -177,6 +289,11 @@ class _Driver:
                   f"{self.frames / max(wall, 1e-9):.1f} fps {why}; drawn whole "
                   f"{stats.get('full')}, as rectangles {stats.get('rect')}, "
                   f"not drawn {stats.get('skipped')}", file=sys.stderr)  # fmt: skip
+        if stats_on():
+            wall = time.monotonic() - self.started
+            stats_line(f"stats: {self.frames} frames in {wall:.1f} s, "
+                       f"{self.frames / max(wall, 1e-9):.1f} fps, "
+                       f"worst frame gap {self.worst_gap * 1e3:.0f} ms")  # fmt: skip
         self.base.taskMgr.stop()
         return Task.done
 
@@ -192,15 +309,31 @@ class _Driver:
         clock.set_mode(ClockObject.M_limited)
         clock.set_frame_rate(FRAME_RATE)
         task = self.base.taskMgr.add(self.frame, "tablesim-frame", sort=60)
+        old = None
+        if threading.current_thread() is threading.main_thread():
+            # Panda3D's loop swallows a KeyboardInterrupt raised in a task (so the CLI's
+            # SIGTERM would exit 0): note the signal, end the loop, raise it after
+            old = signal.signal(signal.SIGTERM, self._on_term)
         try:
             self.base.taskMgr.run()
         finally:
+            if old is not None:
+                signal.signal(signal.SIGTERM, old)
+            self.xwatch.close()
             self.base.taskMgr.remove(task)
             for ev in ("down", "up", "keystroke", "close"):
                 self.base.ignore(_PREFIX + ev)
             self.base.ignore("window-event")
             self._mak.remove_node()
             clock.set_mode(mode)
+        if self.terminated is not None:
+            from sim.cli import Terminated
+
+            raise Terminated(self.terminated)
+
+    def _on_term(self, signum: int, frame: Any) -> None:
+        self.terminated = signum
+        self.base.taskMgr.stop()
 
 
 def run_window(app: Any, max_frames: int | None = None) -> int:

@@ -36,10 +36,16 @@ from sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
 
-LEGAL = (0.25, 0.85, 0.35)
-"""Ghost colour of a legal placement."""
-ILLEGAL = (0.92, 0.18, 0.15)
-"""Ghost colour of an illegal placement."""
+LEGAL = (0.2, 0.95, 1.0)
+"""Ghost colour of a legal placement: a bright cyan no piece has (the catalogues' colours are
+teal, greens, blues, navy, grey, purple, red, oranges, pink and yellow) and unlike the plates
+of the legal spots (:data:`SPOT`)."""
+ILLEGAL = (1.0, 0.1, 0.95)
+"""Ghost colour of an illegal placement: a magenta no piece has (red is the 2a's colour)."""
+SPOT = (0.25, 0.85, 0.35)
+"""Colour of the plates on the legal spots (``l``)."""
+BOARD_CELLS = 3
+"""Cells along each side of the Kozo board (the footprint a tower stands on)."""
 SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
 
@@ -129,20 +135,28 @@ class TowerController(BaseController):
         camera so it hides nothing of the tower. Built once per supply (the pointer moves
         many times between two moves): the same items, meshes included, until it changes."""
         origin, edge = self.frame()
-        key = (self.catalogue, tuple(self.supply()), tuple(origin), edge)
+        names = tuple(self.supply())
+        full = getattr(self, "_supply_all", ())
+        if not set(names) <= set(full):  # a new supply (a game, a round): its slots
+            full = self._supply_all = names
+        key = (self.catalogue, full, names, tuple(origin), edge)
         cached = getattr(self, "_supply_cache", None)
         if cached is not None and cached[0] == key:
             return list(cached[1])
-        items = self._lay_out_supply(origin, edge)
+        present = set(names)
+        items = [it for it in self._lay_out_supply(origin, edge, full)
+                 if it.id[len("supply-"):] in present]  # fmt: skip
         self._supply_cache = (key, tuple(items))
         return items
 
-    def _lay_out_supply(self, origin: np.ndarray, edge: float) -> list[Item]:
+    def _lay_out_supply(self, origin: np.ndarray, edge: float, names: Sequence[str]) -> list[Item]:
+        """Every piece of the full supply ``names`` in its slot (a piece taken leaves a gap:
+        the others never move about)."""
         items = []
         x0 = origin[0] - 3 * edge
         x, y = x0, origin[1] + 5.5 * edge
         depth = 0.0
-        for name in self.supply():
+        for name in names:
             flat = min(self.orientations(name), key=lambda o: (max(c[2] for c in o), o))
             cells = np.asarray(flat)
             ext = cells.max(axis=0) + 1
@@ -158,18 +172,34 @@ class TowerController(BaseController):
             depth = max(depth, ext[1] * edge)
         return items
 
+    def top_level(self) -> float:
+        """Height of the tower's top in cube edges above its base (0: an empty board)."""
+        return 0.0
+
     def grid_point(self, p: Pointer) -> tuple[float, float] | None:
-        """The pointer in grid units (x, y): on the item hit, else on the tower's base level."""
+        """The pointer in grid units (x, y): on the tower piece hit, else on the tower's base
+        level -- unless that lies off the board while the ray crosses the tower's top level
+        over the board (it passed over the tower, as from a low camera): then there (the hand
+        reaches the tower, not the table behind it)."""
         origin, edge = self.frame()
-        if p.item is not None and not p.item.startswith("supply-") and p.point is not None:
-            pt = np.asarray(p.point)
+        hit = p.item is not None and not p.item.startswith("supply-") and p.point is not None
+        if hit and float(np.asarray(p.point)[2]) > origin[2] + 0.25 * edge:
+            g = (np.asarray(p.point) - origin) / edge
+            return float(g[0]), float(g[1])
+        if hit:
+            base: tuple[float, float] | None = (float(p.point[0]), float(p.point[1]))  # type: ignore[index]
         else:
-            xy = p.on_plane(float(origin[2]))
-            if xy is None:
-                return None
-            pt = np.array([xy[0], xy[1], origin[2]])
-        g = (pt - origin) / edge
-        return float(g[0]), float(g[1])
+            base = p.on_plane(float(origin[2]))
+        top = self.top_level()
+        over = p.on_plane(float(origin[2] + top * edge)) if top > 0 else None
+        for xy in (base, over):
+            if xy is not None:
+                gx, gy = (xy[0] - origin[0]) / edge, (xy[1] - origin[1]) / edge
+                if -0.5 <= gx <= BOARD_CELLS + 0.5 and -0.5 <= gy <= BOARD_CELLS + 0.5:
+                    return float(gx), float(gy)
+        if base is None:
+            return None
+        return float((base[0] - origin[0]) / edge), float((base[1] - origin[1]) / edge)
 
     def on_mouse_move(self, p: Pointer) -> None:
         """Move the ghost under the pointer."""
@@ -281,7 +311,7 @@ class TowerController(BaseController):
         return items + self.ghost_items() + self.spot_items()
 
     def spot_items(self) -> list[Item]:
-        """With ``l``: a thin green plate on top of each legal placement's footprint (ids
+        """With ``l``: a thin green plate (:data:`SPOT`) on top of each legal placement's footprint (ids
         ``ghost-spot-K``, not picked)."""
         if not self.show_spots:
             return []
@@ -293,7 +323,7 @@ class TowerController(BaseController):
             ext = cells.max(axis=0)[:2] + 1 - cells.min(axis=0)[:2]
             corner = origin + np.array([lo[0], lo[1], m.pos[2]]) * edge + (0, 0, 0.0005)
             size = (ext[0] * edge * 0.96, ext[1] * edge * 0.96, 0.0008)
-            out.append(box_item(f"ghost-spot-{k}", size, corner, LEGAL, casts_shadow=False))
+            out.append(box_item(f"ghost-spot-{k}", size, corner, SPOT, casts_shadow=False))
         return out
 
 
@@ -303,26 +333,63 @@ class KozoController(TowerController):
     catalogue = "kozo-standard"
     now: Callable[[], float] = staticmethod(time.monotonic)
     """The wall clock of a person's time to place (replaceable, e.g. by tests)."""
-    shown_at = 0.0
+    shown_at: float | None = None
+    """When the person's clock started (None: not yet: the table is not theirs yet)."""
     _table: KozoReferee | None = None
 
     def reset(self, game: Any, state: Any) -> None:
-        """Follow the touched piece and the phase; a new turn starts the person's clock (a
-        take keeps it: the placement's time runs from the end of the previous turn)."""
+        """Follow the touched piece and the phase; a new turn stops the person's clock until
+        :meth:`start_clock` (a take keeps it: the placement's time runs from the start of the
+        turn)."""
         self.catalogue = state.config.catalogue
         self._table = None
         if state.touched is not None:
             self.selected = state.touched
         else:
-            self.shown_at = self.now()
+            self.shown_at = None
         super().reset(game, state)
 
+    def start_clock(self) -> None:
+        """The table is the person's (the previous move's film is over): their time to place
+        runs from now (idempotent within a turn). Watching a bot's move never counts."""
+        if self.shown_at is None:
+            self.shown_at = self.now()
+
+    def waited(self) -> float | None:
+        """Seconds on the person's clock (None before :meth:`start_clock`)."""
+        return None if self.shown_at is None else self.now() - self.shown_at
+
+    def rule_line(self) -> str:
+        """The 5-second rule on screen: who answers for the tower now, with the seconds left
+        of the previous mover's window while a person's clock runs (docs/rules/kozo.md)."""
+        st = self.state
+        if st is None or st.over or self.game is None:
+            return ""
+        seat = self.game.current_player(st)
+        if seat is None:
+            return ""
+        if st.phase != "place":
+            return f"5-second rule: P{seat + 1} answers for the tower (their turn)"
+        clock = self.game.clock(st)
+        if not clock.ends:
+            return ""
+        mover = clock.ends[-1][1]
+        waited = self.waited()
+        window = float(st.config.window_s)
+        if waited is None:
+            return f"5-second rule: P{mover + 1} answers for the tower"
+        left = window - waited
+        if left > 0:
+            return f"5-second rule: P{mover + 1} answers for the tower, {left:.1f} s left"
+        return f"5-second rule: P{seat + 1} (to move) answers for the tower"
+
     def stamp(self, move: Any) -> Any:
-        """A placement with the person's time to place: the seconds since the position was
-        shown (the rules never read a clock)."""
+        """A placement with the person's time to place: the seconds since the table became
+        theirs (the rules never read a clock)."""
         if move is None or self.state is None:
             return move
-        return self.game.stamp_seconds(self.state, move, self.now() - self.shown_at)
+        self.start_clock()
+        return self.game.stamp_seconds(self.state, move, self.now() - (self.shown_at or 0.0))
 
     def on_click(self, p: Pointer) -> Any | None:
         """As for every tower game, the dropped placement stamped with its time to place."""
@@ -341,6 +408,12 @@ class KozoController(TowerController):
 
             self._table = KozoReferee(self.state.config, self.state.seed)
         return np.asarray(self._table.origin, float), float(self._table.edge)
+
+    def top_level(self) -> float:
+        """The top of the settled tower (cube edges above the board)."""
+        tops = [it.pose[2] + (self.state.config.balance_edge if it.is_balance else 1.0)
+                for it in (self.state.tower if self.state is not None else ())]  # fmt: skip
+        return float(max(tops, default=0.0))
 
     def supply(self) -> Sequence[str]:
         """The supply (only the touched piece once one is taken)."""

@@ -54,7 +54,15 @@ from games.kozo.state import (
 from games.rng import Rng
 from sim.config import TABLE, PhysicsConfig
 from sim.model import Floats, Scene, ScenePiece, quat4, vec3
-from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
+from sim.referees.idle import IdleWatch
+from sim.referees.persistent_world import (
+    FallReport,
+    Hand,
+    PersistentWorld,
+    checks,
+    hand_place,
+    watch,
+)
 from sim.scene import kozo_grid_origin
 
 BASE_ID = "base"
@@ -120,6 +128,13 @@ class KozoReferee(Referee):
         self._balance_counter = 0
         self._snaps: dict[int, tuple[int, int]] = {}
         """Snapshots of the last window, every SNAPSHOT_S s from its start."""
+        self.idle_clock: Callable[[], float | None] | None = None
+        """Set by a front end whose ``knock`` only reads (the window): the seconds the person
+        to move has waited since the previous turn ended (None before their clock runs). With
+        it the table simulates a slow player's wait while they think (:class:`IdleWatch`),
+        so a drop after any wait is judged at once; without it (logs, bots, tests with a
+        knock) the wait is simulated when the placement is measured. Same steps, same bits."""
+        self._idle: IdleWatch | None = None
 
     # ------------------------------------------------------------------ geometry
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
@@ -172,6 +187,7 @@ class KozoReferee(Referee):
 
     # ------------------------------------------------------------------ the world
     def _fresh(self) -> PersistentWorld:
+        self._drop_idle()
         self._forget_snapshots()
         if self._world is not None:
             self._world.close()
@@ -235,11 +251,39 @@ class KozoReferee(Referee):
             world.restore(self._snaps[k])
             self._forget_snapshots()
             return FallReport(), 0.0
-        self._forget_snapshots()
         extra = wait - cfg.window_s
+        idle, self._idle = self._idle, None
+        if idle is not None:  # the wait ran while the person thought: take its report
+            report = idle.finish(checks(world, extra) if extra > 1e-9 else 0)
+            if report is None:
+                raise RuntimeError("kozo table: the simulated wait ran past the placement")
+            self._forget_snapshots()
+            return report, max(0.0, extra)
+        self._forget_snapshots()
         if extra <= 1e-9:
             return FallReport(), 0.0
         return watch(world, extra, on_check=self._checker(index, -extra)), extra
+
+    def _start_idle(self, world: PersistentWorld) -> None:
+        """After a turn's window (the world at its end), simulate the next player's wait as
+        their clock runs (only with :attr:`idle_clock`)."""
+        clock = self.idle_clock
+        if clock is None:
+            return
+        window = self.config.window_s
+
+        def waited() -> float | None:
+            w = clock()
+            return None if w is None else w - window
+
+        self._idle = IdleWatch(world, waited, on_start=self._forget_snapshots)
+
+    def _drop_idle(self) -> None:
+        """Stop a wait being simulated; a world it advanced is stale (rebuilt when next
+        asked)."""
+        idle, self._idle = self._idle, None
+        if idle is not None and idle.finish(0) is None:
+            self._key = None
 
     def _run(
         self,
@@ -339,6 +383,8 @@ class KozoReferee(Referee):
             return move.intended()
         if move.kind not in (PLACE, CUBE, NOCUBE):
             raise ValueError(f"kozo table: cannot measure a {move.kind!r} move")
+        if move.kind != PLACE or self._key != (self.seed, state.round, state.history):
+            self._drop_idle()
         world = self._sync(state)
         index = len(state.history)
         wait = self._wait(state, state.history, move)
@@ -360,10 +406,13 @@ class KozoReferee(Referee):
         self._key = (self.seed, state.round, (*state.history, text))
         if over:
             self.close()
+        elif move.kind != PLACE:
+            self._start_idle(world)
         return replace(move.intended(), outcome=outcome)
 
     def close(self) -> None:
         """Close the cached world."""
+        self._drop_idle()
         self._forget_snapshots()
         if self._world is not None:
             self._world.close()
