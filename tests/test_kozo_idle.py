@@ -10,12 +10,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import sim.referees  # noqa: F401  (registers kozo-physics)
 from games.kozo import GAME
 from games.kozo.state import PLACE
 from games.registry import make_bot
 from sim.referees.idle import MARGIN
-from sim.referees.kozo import KozoReferee
+from sim.slices.kozo.referee import KozoReferee
 
 
 class Clock:
@@ -125,8 +124,8 @@ def test_an_idle_watch_stopped_at_the_drop_reports_what_watch_reports(
     from sim.config import VERDICT
     from sim.model import Scene, ScenePiece
     from sim.referees.idle import IdleWatch
-    from sim.referees.kozo import base_piece
     from sim.referees.persistent_world import PersistentWorld, checks, watch
+    from sim.slices.kozo.referee import base_piece
 
     cfg = GAME.make_config({}, players=2)
     phys = KozoReferee(cfg, 1).phys

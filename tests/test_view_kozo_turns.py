@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import sim.referees  # noqa: F401  (registers kozo-physics)
 from sim.view.app import advance_film
 from sim.view.harness import Harness
 
@@ -115,8 +114,8 @@ def test_a_film_of_nothing_moving_is_skipped() -> None:
 
 def test_ghost_colours_are_no_piece_s_colour_and_not_the_spot_plates() -> None:
     from games.polycubes import get_catalogue
+    from sim.slices.common.towers import ILLEGAL, LEGAL, SPOT
     from sim.view.art import hex_rgb
-    from sim.view.interact.towers import ILLEGAL, LEGAL, SPOT
 
     colours = {hex_rgb(p.color) for c in ("kozo-standard", "katamino-duo")
                for p in get_catalogue(c).pieces}  # fmt: skip

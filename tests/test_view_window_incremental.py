@@ -23,7 +23,7 @@ from test_view_window import (  # noqa: F401  (fixtures)
     xdisplay,
 )
 
-from sim.view.interact.towers import ILLEGAL, LEGAL
+from sim.slices.common.towers import ILLEGAL, LEGAL
 
 
 def _share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:

@@ -22,7 +22,6 @@ SEED = 3
 
 def plan() -> tuple[str, str, str]:
     """P1's first placement, its balance cube, and P1's placement after the bot's turn."""
-    import sim.referees  # noqa: F401
     from games.session import Session
 
     s = Session.new("kozo", ["human", "careful"], SEED)

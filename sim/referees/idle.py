@@ -1,6 +1,6 @@
 """A wait simulated as it happens: the table's world runs on while a person thinks.
 
-The Kozo table (:mod:`sim.referees.kozo`) measures a slow player's placement by running its
+The Kozo table (:mod:`sim.slices.kozo.referee`) measures a slow player's placement by running its
 world, watched, through every second the player waited past the 5-second window. Done when the
 piece is dropped, an hour's thought would cost a minute of simulation before the verdict. An
 :class:`IdleWatch` runs that same :func:`sim.referees.persistent_world.watch` in a worker
