@@ -8,11 +8,12 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from games.core import ConfigError, Game, GameError, Referee
+from games.core import ConfigError, Game, GameError, Referee, Result
 from games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
 from games.registry import get_game
 from games.rng import derive_seed
@@ -249,7 +250,8 @@ def balance(
     games as ``tablesim tournament`` with the same players and seed.
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
-    ``mean_length`` (moves). Deterministic: no timings.
+    ``mean_length`` (moves), ``ends`` (games per way of ending, :func:`end_label`).
+    Deterministic: no timings.
     """
     if games < 1:
         raise ConfigError(f"--games must be >= 1, got {games}")
@@ -260,6 +262,7 @@ def balance(
     wins_seat = [0] * n
     draws = 0
     total_len = 0
+    ends: dict[str, int] = {}
     for i in range(games):
         gseed = series_seed(seed, i)
         order = [(s + i) % n for s in range(n)]
@@ -271,6 +274,8 @@ def balance(
         total_len += session.turns
         if not result.winners:
             draws += 1
+        end = end_label(result)
+        ends[end] = ends.get(end, 0) + 1
         for seat in result.winners:
             wins_seat[seat] += 1
             wins[order[seat]] += 1
@@ -290,7 +295,15 @@ def balance(
             "high": round(hi, 6),
         },
         "mean_length": round(total_len / games, 6),
+        "ends": dict(sorted(ends.items())),
     }
+
+
+def end_label(result: Result) -> str:
+    """How a game ended, for counting: the result's ``end`` text with seat names (``P2``) and
+    numbers made ``#``, so games ending the same way count together."""
+    text = str(result.detail.get("end", "(no end given)"))
+    return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 
 def series_seed(seed: int, index: int) -> int:
