@@ -93,16 +93,32 @@ class TerminalHuman:
         name = self.game.player_name(seat)
         return f"{name} ({self.roles[seat]})" if self.roles else name
 
+    def _listing(self, state: Any, legal: Sequence[Any]) -> str | None:
+        """What the prompt lists instead of the legal moves, where the game says (a
+        ``prompt_listing(state)`` hook: a Katamino race lists none, since its legal moves are
+        the placements the solver kept completable and would give the puzzle away)."""
+        hook = getattr(self.game, "prompt_listing", None)
+        return None if hook is None else hook(state)
+
     def _command(self, text: str, state: Any, legal: Sequence[Any], seat: int) -> bool:
         """Handle a command word; True when ``text`` was one (and was not a move)."""
         word = text.lower()
+        listing = self._listing(state, legal)
         if word in ("help", "?", "h"):
             examples = ", ".join(self.game.format_move(state, m) for m in legal[:3])
             print("  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out)
-            print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
+            extra = getattr(self.game, "help_lines", None)
+            if listing is not None and extra is not None:
+                for line in extra(state):
+                    print("  " + line, file=self.out)
+            else:
+                print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
             return True
         if word == "moves":
-            print("  " + ", ".join(self.game.format_move(state, m) for m in legal), file=self.out)
+            shown = listing
+            if shown is None:
+                shown = ", ".join(self.game.format_move(state, m) for m in legal)
+            print("  " + shown, file=self.out)
             return True
         if word == "undo":
             raise UndoRequest("undo")
@@ -137,8 +153,10 @@ class TerminalHuman:
             if first:
                 print(self.game.describe(state), file=self.out)
             first = False
-            shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
-            more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
+            shown, more = self._listing(state, legal), ""
+            if shown is None:
+                shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
+                more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
             print(f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ", end="",
                   file=self.out, flush=True)  # fmt: skip
             line = self.inp.readline()

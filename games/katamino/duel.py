@@ -599,6 +599,33 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         }  # fmt: skip
         return Result((float(s0), float(s1)), winners, detail)
 
+    # ---- the terminal ----------------------------------------------------------------------
+    def prompt_listing(self, state: DuelState) -> str | None:
+        """What a person's prompt lists: in a race no placements (the legal moves are the ones
+        the solver kept completable: listing them would give the puzzle away, where a ``hint``
+        costs ``HINT_SECS``); the gifts and replacements otherwise (None: the legal moves)."""
+        if state.phase != "race":
+            return None
+        return "place PIECE CELLS | place PIECE at CELL | rotate PIECE | flip PIECE | hint | undo"
+
+    def help_lines(self, state: DuelState) -> list[str]:
+        """The race's own words for ``help`` (the cells' names, hints and undo)."""
+        three_d = state.mode == "duel3d"
+        cell = "b2:3 (column b, row 2, layer 3)" if three_d else "b2 (column b, row 2)"
+        axis = "rotate 3 x|y|z turns it about an axis" if three_d else "rotate 3 turns it"
+        return [
+            f"race moves (cells are like {cell}):",
+            "  place 3 a1 b1 c1 d1 a2: piece 3 on those cells (its shape, any orientation)",
+            "  place 3 at b2: the orientation you hold, its first cell on b2",
+            f"  {axis} a quarter turn; flip 3 turns it over (each costs {TURN_SECS:g} s)",
+            f"  hint: the solver names a piece and its cells, or what to take back "
+            f"(+{HINT_SECS:g} s on your clock)",
+            "  undo (in a race, instead of the command above): takes back your own last piece",
+            "    on your board; it is a timed move (the seconds you took count), and the other",
+            "    seat's moves stay",
+            "the prompt lists no placements: finding one is the puzzle",
+        ]
+
     # ---- hints ---------------------------------------------------------------------------
     def hint_text(self, state: DuelState) -> str:
         """A solver hint for the seat to move: a piece and its cells, or what to take back."""
