@@ -34,3 +34,34 @@ def test_the_race_prompt_lists_no_solver_checked_placement(mode: str, seed: int)
     for word in ("rotate 3", "flip 3", "place 3 at b2", "hint", "+10 s", "undo"):
         assert word in text
     assert ("b2:3" in text) == (mode == "duel3d")
+
+
+@pytest.mark.parametrize(("card", "seat"), [("normal-1A", 0), ("normal-1A~", 1)])
+@pytest.mark.parametrize("mover", [0, 1])
+def test_an_exact_clock_tie_goes_to_the_printed_first_half_not_to_seat_0(
+    card: str, seat: int, mover: int
+) -> None:
+    # Issue 33: equal finishing clocks went to the seat the play order let finish first,
+    # always seat 0 (smart vs smart, normal deck: 14 of 24 sides, 58.3 %, through ties on 1A
+    # and 5A). Both ways round, each seat now wins one of a side's two ties.
+    from dataclasses import replace
+
+    from games.katamino.duel import DUEL_GAME
+
+    game = get_game("katamino")
+    state = game.new_game(game.make_config({"mode": "duel", "level": "normal"}, players=2), 0)
+    state = replace(state, card=card)  # the tie rule reads the side's id and the clocks
+    seats = tuple(replace(p, clock=31.5, done=31.5) for p in state.seats)
+    tied = replace(state, seats=seats)
+    assert DUEL_GAME._race_winner(tied, mover) == seat
+    # not a tie: the lower clock wins, whoever moved
+    seats = (replace(seats[0], done=31.4, clock=31.4), seats[1])
+    assert DUEL_GAME._race_winner(replace(state, seats=seats), mover) == 0
+
+
+@pytest.mark.slow
+def test_equal_smart_bots_split_the_normal_deck_evenly() -> None:
+    # Exact over the deck (24 sides, each both ways round): 30 s CPU.
+    from games.katamino.duel_fairness import deck_figures
+
+    assert 0.45 <= deck_figures("duel", "normal").smart <= 0.55

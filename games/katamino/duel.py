@@ -56,6 +56,7 @@ from games.katamino.duel_cards import (
     LEVELS,
     PENTAS,
     TETRAS,
+    TURNED,
     Card,
     Card3D,
     apply_replacement,
@@ -177,6 +178,14 @@ def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
     if not isinstance(v, str):
         raise ConfigError(f"katamino: option --{key} must be text, got {v!r}")
     return v.strip()
+
+
+def tie_winner(card_id: str) -> int:
+    """The seat an exact clock tie goes to: the one holding the side's printed first half
+    (seat 0, or seat 1 on a side turned round, ``~``). A deck that lays every side both ways
+    round (``duel_cards.deck``) so gives each seat half the ties; a seat never wins a tie for
+    being seat 0 (docs/rules/katamino-duo.md, "The race")."""
+    return 1 if card_id.endswith(TURNED) else 0
 
 
 class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
@@ -542,10 +551,13 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 
     @staticmethod
     def _race_winner(state: DuelState, mover: int) -> int | None:
-        """The duel's winner once no seat can beat a finished seat's clock (equal clocks: the
-        seat that finished first in play order), else None."""
+        """The duel's winner once no seat can beat a finished seat's clock, else None. Equal
+        finishing clocks (an exact tie) go to the seat holding the card side's printed first
+        half (:func:`tie_winner`), never to whoever the play order let finish first."""
         me, other = state.seats[mover], state.seats[1 - mover]
         if me.done >= 0 and other.done >= 0:
+            if me.done == other.done:
+                return tie_winner(state.card)
             return mover if me.done < other.done else 1 - mover
         if other.done >= 0 and me.clock >= other.done:
             return 1 - mover
