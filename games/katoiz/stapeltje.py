@@ -740,7 +740,10 @@ class Stapeltje:
         cfg, g = state.config, geo(state.config)
         rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
         if cfg.clock:
-            rules.append("clocks")
+            rules.append(
+                f"simulated clocks: a turn costs {THINK_SECONDS} s plus {STEP_SECONDS} s per "
+                "square the tile moves, whoever plays; thinking time is not counted"
+            )
         if cfg.colour_ladder:
             rules.append("colour ladder " + cfg.ladder)
         lines = [
