@@ -148,6 +148,13 @@ class TerminalHuman:
         seat = self.game.current_player(state)
         if seat is None:
             raise GameError(f"{self.game.name}: the game is over; no move to choose")
+        forced = getattr(self.game, "forced_move", None)
+        only = forced(state) if forced is not None else None
+        if only is not None:  # a blocked turn: nothing to choose, played for the person
+            print(self.game.describe(state), file=self.out)
+            print(f"{self.who(seat)}: no move is possible; "
+                  f"{self.game.format_move(state, only)} is played for you", file=self.out)  # fmt: skip
+            return only
         first = True
         while True:
             if first:

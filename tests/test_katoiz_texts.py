@@ -22,3 +22,21 @@ def test_the_stapeltje_board_says_how_its_clock_works() -> None:
     cfg = GAME.make_config({"type": "stapeltje", "level": 4}, players=2)
     text = GAME.describe(GAME.new_game(cfg, 0))
     assert "simulated clocks" in text and "thinking time is not counted" in text
+
+
+def test_a_forced_pass_is_played_for_a_person() -> None:
+    # Issue 33: a blocked person typed 'pass' 113 times in one level-1 game.
+    import io
+    from dataclasses import replace
+
+    from games.play import TerminalHuman
+
+    cfg = GAME.make_config({"type": "stapeltje", "level": 1}, players=2)
+    state = GAME.new_game(cfg, 0)
+    cells = tuple(() for _ in state.stacks)  # an empty board: nothing can move
+    blocked = replace(state, stacks=cells)
+    out = io.StringIO()
+    move = TerminalHuman(GAME, io.StringIO(""), out).choose(blocked)  # reads no input
+    assert move == Move("pass")
+    assert "is played for you" in out.getvalue()
+    assert GAME.forced_move(state) is None and len(GAME.legal_moves(state)) > 1
