@@ -7,11 +7,12 @@ The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from games.core import ConfigError, Game, GameError, Referee
+from games.core import ConfigError, Game, GameError, Referee, Result
 from games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
 from games.registry import get_game
 from games.rng import derive_seed
@@ -99,16 +100,32 @@ class TerminalHuman:
         name = self.game.player_name(seat)
         return f"{name} ({self.roles[seat]})" if self.roles else name
 
+    def _listing(self, state: Any, legal: Sequence[Any]) -> str | None:
+        """What the prompt lists instead of the legal moves, where the game says (a
+        ``prompt_listing(state)`` hook: a Katamino race lists none, since its legal moves are
+        the placements the solver kept completable and would give the puzzle away)."""
+        hook = getattr(self.game, "prompt_listing", None)
+        return None if hook is None else hook(state)
+
     def _command(self, text: str, state: Any, legal: Sequence[Any], seat: int) -> bool:
         """Handle a command word; True when ``text`` was one (and was not a move)."""
         word = text.lower()
+        listing = self._listing(state, legal)
         if word in ("help", "?", "h"):
             examples = ", ".join(self.game.format_move(state, m) for m in legal[:3])
             print("  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out)
-            print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
+            extra = getattr(self.game, "help_lines", None)
+            if listing is not None and extra is not None:
+                for line in extra(state):
+                    print("  " + line, file=self.out)
+            else:
+                print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
             return True
         if word == "moves":
-            print("  " + ", ".join(self.game.format_move(state, m) for m in legal), file=self.out)
+            shown = listing
+            if shown is None:
+                shown = ", ".join(self.game.format_move(state, m) for m in legal)
+            print("  " + shown, file=self.out)
             return True
         if word == "undo":
             raise UndoRequest("undo")
@@ -138,13 +155,22 @@ class TerminalHuman:
         seat = self.game.current_player(state)
         if seat is None:
             raise GameError(f"{self.game.name}: the game is over; no move to choose")
+        forced = getattr(self.game, "forced_move", None)
+        only = forced(state) if forced is not None else None
+        if only is not None:  # a blocked turn: nothing to choose, played for the person
+            print(self.game.describe(state), file=self.out)
+            print(f"{self.who(seat)}: no move is possible; "
+                  f"{self.game.format_move(state, only)} is played for you", file=self.out)  # fmt: skip
+            return only
         first = True
         while True:
             if first:
                 print(self.game.describe(state), file=self.out)
             first = False
-            shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
-            more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
+            shown, more = self._listing(state, legal), ""
+            if shown is None:
+                shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
+                more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
             print(f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ", end="",
                   file=self.out, flush=True)  # fmt: skip
             line = self.inp.readline(MAX_MOVE_CHARS + 1)
@@ -251,7 +277,8 @@ def balance(
     games as ``tablesim tournament`` with the same players and seed.
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
-    ``mean_length`` (moves). Deterministic: no timings.
+    ``mean_length`` (moves), ``ends`` (games per way of ending, :func:`end_label`).
+    Deterministic: no timings.
     """
     if games < 1:
         raise ConfigError(f"--games must be >= 1, got {games}")
@@ -262,6 +289,7 @@ def balance(
     wins_seat = [0] * n
     draws = 0
     total_len = 0
+    ends: dict[str, int] = {}
     for i in range(games):
         gseed = series_seed(seed, i)
         order = [(s + i) % n for s in range(n)]
@@ -273,6 +301,8 @@ def balance(
         total_len += session.turns
         if not result.winners:
             draws += 1
+        end = end_label(result)
+        ends[end] = ends.get(end, 0) + 1
         for seat in result.winners:
             wins_seat[seat] += 1
             wins[order[seat]] += 1
@@ -292,7 +322,15 @@ def balance(
             "high": round(hi, 6),
         },
         "mean_length": round(total_len / games, 6),
+        "ends": dict(sorted(ends.items())),
     }
+
+
+def end_label(result: Result) -> str:
+    """How a game ended, for counting: the result's ``end`` text with seat names (``P2``) and
+    numbers made ``#``, so games ending the same way count together."""
+    text = str(result.detail.get("end", "(no end given)"))
+    return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 
 def series_seed(seed: int, index: int) -> int:

@@ -12,7 +12,9 @@ Search
     win and delays a loss. Forced moves are followed past the horizon: at the nominal depth a
     side with a single landing cell moves on, up to :attr:`StrongBot.forced_plies` (4) extra
     plies, since a forced line (say, into one's own last Kabuto) is where a static score is
-    least reliable.
+    least reliable. Deepening stops at a win or loss in k plies only once the nominal depth
+    reaches k (the full-width search then rules out a quicker win): a win proven through the
+    extension alone may have a quicker one (issue 33: a4-a3 instead of the win in 2, a4-c4).
 
 Moves searched
     Every landing cell, each without a trade and, when a trade is open, with one payment per
@@ -452,8 +454,11 @@ class _Search:
             finally:
                 self.budget = budget
             best_move, best_score, done = it_best, it_score, depth
-            if abs(best_score) >= WIN - 1000:
-                break  # a forced win or loss is proven: deeper search changes nothing
+            if WIN - abs(best_score) <= depth:
+                # A win or loss in k <= depth plies, proven by the full-width search: no
+                # quicker win (or longer defence) exists. One proven only through the forced-
+                # move extension (k > depth) may have a quicker win: search on.
+                break
         return best_move, best_score, done
 
 

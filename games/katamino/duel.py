@@ -56,6 +56,7 @@ from games.katamino.duel_cards import (
     LEVELS,
     PENTAS,
     TETRAS,
+    TURNED,
     Card,
     Card3D,
     apply_replacement,
@@ -177,6 +178,14 @@ def _check_str(values: Mapping[str, Any], key: str, default: str) -> str:
     if not isinstance(v, str):
         raise ConfigError(f"katamino: option --{key} must be text, got {v!r}")
     return v.strip()
+
+
+def tie_winner(card_id: str) -> int:
+    """The seat an exact clock tie goes to: the one holding the side's printed first half
+    (seat 0, or seat 1 on a side turned round, ``~``). A deck that lays every side both ways
+    round (``duel_cards.deck``) so gives each seat half the ties; a seat never wins a tie for
+    being seat 0 (docs/rules/katamino-duo.md, "The race")."""
+    return 1 if card_id.endswith(TURNED) else 0
 
 
 class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
@@ -542,10 +551,13 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 
     @staticmethod
     def _race_winner(state: DuelState, mover: int) -> int | None:
-        """The duel's winner once no seat can beat a finished seat's clock (equal clocks: the
-        seat that finished first in play order), else None."""
+        """The duel's winner once no seat can beat a finished seat's clock, else None. Equal
+        finishing clocks (an exact tie) go to the seat holding the card side's printed first
+        half (:func:`tie_winner`), never to whoever the play order let finish first."""
         me, other = state.seats[mover], state.seats[1 - mover]
         if me.done >= 0 and other.done >= 0:
+            if me.done == other.done:
+                return tie_winner(state.card)
             return mover if me.done < other.done else 1 - mover
         if other.done >= 0 and me.clock >= other.done:
             return 1 - mover
@@ -598,6 +610,33 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             "gifts": [f"{g}:{n}" for g, n in state.gifts],
         }  # fmt: skip
         return Result((float(s0), float(s1)), winners, detail)
+
+    # ---- the terminal ----------------------------------------------------------------------
+    def prompt_listing(self, state: DuelState) -> str | None:
+        """What a person's prompt lists: in a race no placements (the legal moves are the ones
+        the solver kept completable: listing them would give the puzzle away, where a ``hint``
+        costs ``HINT_SECS``); the gifts and replacements otherwise (None: the legal moves)."""
+        if state.phase != "race":
+            return None
+        return "place PIECE CELLS | place PIECE at CELL | rotate PIECE | flip PIECE | hint | undo"
+
+    def help_lines(self, state: DuelState) -> list[str]:
+        """The race's own words for ``help`` (the cells' names, hints and undo)."""
+        three_d = state.mode == "duel3d"
+        cell = "b2:3 (column b, row 2, layer 3)" if three_d else "b2 (column b, row 2)"
+        axis = "rotate 3 x|y|z turns it about an axis" if three_d else "rotate 3 turns it"
+        return [
+            f"race moves (cells are like {cell}):",
+            "  place 3 a1 b1 c1 d1 a2: piece 3 on those cells (its shape, any orientation)",
+            "  place 3 at b2: the orientation you hold, its first cell on b2",
+            f"  {axis} a quarter turn; flip 3 turns it over (each costs {TURN_SECS:g} s)",
+            f"  hint: the solver names a piece and its cells, or what to take back "
+            f"(+{HINT_SECS:g} s on your clock)",
+            "  undo (in a race, instead of the command above): takes back your own last piece",
+            "    on your board; it is a timed move (the seconds you took count), and the other",
+            "    seat's moves stay",
+            "the prompt lists no placements: finding one is the puzzle",
+        ]
 
     # ---- hints ---------------------------------------------------------------------------
     def hint_text(self, state: DuelState) -> str:

@@ -31,3 +31,11 @@ class ModeFamily(Game[S, M, C], Generic[S, M, C]):
         """``move`` with the seconds a front end measured for a person, in families that time
         moves (the duel races); this default, for families that do not, returns it as is."""
         return move
+
+    def prompt_listing(self, state: S) -> str | None:
+        """What a person's prompt lists instead of the legal moves (None: the legal moves)."""
+        return None
+
+    def help_lines(self, state: S) -> list[str]:
+        """This family's own lines for the terminal's ``help`` (shown with a prompt listing)."""
+        return []

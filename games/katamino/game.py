@@ -167,6 +167,14 @@ class Katamino(Game[Any, Any, Any]):
         moves (duel races); unchanged in families that do not."""
         return self._family_of(state).stamp_seconds(state, move, seconds)
 
+    def prompt_listing(self, state: Any) -> str | None:
+        """What a person's prompt lists instead of the legal moves (a duel race: none)."""
+        return self._family_of(state).prompt_listing(state)
+
+    def help_lines(self, state: Any) -> list[str]:
+        """The family's own lines for the terminal's ``help``."""
+        return self._family_of(state).help_lines(state)
+
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: Any, move: Any) -> str:
         return self._family_of(state).format_move(state, move)

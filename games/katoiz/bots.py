@@ -119,9 +119,9 @@ class SmartBot(Bot):
         moves: Sequence[Any] = game.legal_moves(state)
         if not moves:
             raise GameError("katoiz smart bot asked to move in a finished game")
-        if len(moves) == 1:
-            return moves[0]
         kind = state.config.type
+        if len(moves) == 1 and kind != "stapeltje":
+            return moves[0]
         if kind == "stapeltoren":
             values = [_toren_value(state, m) for m in moves]
         elif kind == "3-set":
@@ -130,14 +130,36 @@ class SmartBot(Bot):
                 moves = acting
             values = [_set_value(game, state, m) for m in moves]
         else:
+            moves = self._fresh(state, moves)
             values = [_stapel_value(game, state, m) for m in moves]
         best = max(values)
         tied = [m for m, v in zip(moves, values, strict=True) if v == best]
-        if len(tied) == 1:
-            return tied[0]
-        rng = Rng.from_seed(self.seed, "katoiz-smart", game.state_digest(state))
-        choice, _ = rng.choice(tied)
+        choice = tied[0]
+        if len(tied) > 1:
+            rng = Rng.from_seed(self.seed, "katoiz-smart", game.state_digest(state))
+            choice, _ = rng.choice(tied)
+        if kind == "stapeltje":
+            self._made.append((state.turn, _position(game.apply(state, choice))))
         return choice
+
+    def _fresh(self, state: Any, moves: Sequence[Any]) -> Sequence[Any]:
+        """Stapeltje: the moves whose position has not already followed two of this bot's own
+        moves in this game (a third would be a shuttle); all of them when none is fresh.
+
+        The bot remembers ``(turn, position)`` after each of its moves; entries at or after
+        the turn it is shown are dropped first, so a new game or an undo forgets what was
+        taken back."""
+        self._made = [(t, pos) for t, pos in getattr(self, "_made", []) if t < state.turn]
+        if len(moves) == 1:
+            return moves
+        seen = [pos for _, pos in self._made]
+        fresh = [m for m in moves if seen.count(_position(self.game.apply(state, m))) < 2]
+        return fresh or moves
+
+
+def _position(state: Any) -> tuple[Any, ...]:
+    """A Stapeltje position as the board shows it: the stacks and the home stacks."""
+    return (state.stacks, state.homes)
 
 
 BOTS: dict[str, type[Bot]] = {"smart": SmartBot}

@@ -147,6 +147,12 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """An ASCII picture of the position."""
         return _rules(state).describe(state)
 
+    def forced_move(self, state: Any) -> Move | None:
+        """The pass a blocked player must play (their only legal move), for a front end to
+        play for them; None when there is a choice."""
+        legal = self.legal_moves(state)
+        return legal[0] if len(legal) == 1 and legal[0].kind == "pass" else None
+
     def describe_move(self, state: Any, move: Move) -> str:
         """``P1: ROL on 1``, plus what the move achieved (a 3-set, a home stack, the end)."""
         text = f"P{state.seat + 1}: {self.format_move(state, move)}"

@@ -26,11 +26,14 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
   simulated ``time_limit``, highest home stack wins; level 4 (``clock``): a simulated clock
   per player (``THINK_SECONDS`` per turn plus ``STEP_SECONDS`` per king step of the moved
   tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
-  wins; alone, the game is the highest stack before the clock runs out. Our guards: a
-  *stalemate* (after a blocked turn, no roll lets any player still in move a tile: the game
-  could never go on), three blocked turns in a row in a solo game without a clock (it has no
-  other end), and ``max_turns`` turns; then the highest home stack wins, a shared top is a
-  draw.
+  wins, never a player already out while another still has time; alone, the game is the
+  highest stack before the clock runs out. Our guards: a *stalemate* (after a blocked turn,
+  no roll lets any player still in move a tile: the game could never go on) and a *dead
+  position* (after a blocked turn, no sequence of moves can bring a home stack to the target)
+  are draws at levels 1-2; at level 3 the highest home stack wins; under the clocks the
+  players still in pass until their clocks run out, and the last one out wins. Three blocked
+  turns in a row end a solo game without a clock (it has no other end). ``max_turns`` is a
+  safety net for unattended bot games: it never names a winner.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from games.core import (
@@ -216,6 +219,16 @@ class StapelState:
             if q not in self.out
         )
 
+    @cached_property
+    def dead(self) -> bool:
+        """After a blocked turn at a level that ends only at the target (no clock, not level
+        3): whether no sequence of moves, by any player with any roll, can bring a home stack
+        to the target (:func:`target_reachable`): the printed end can never come."""
+        cfg = self.config
+        if self.blocked == 0 or self.winner >= 0 or cfg.clock or not target_active(cfg):
+            return False
+        return not _reachable(cfg, self.stacks, self.homes)
+
     def heights(self) -> list[int]:
         """Heights of cells 0..35 then of each home stack."""
         return [len(s) for s in self.stacks] + [len(h) for h in self.homes]
@@ -244,20 +257,64 @@ def target_active(cfg: KatoizConfig) -> bool:
     return not cfg.highest_stack and cfg.players > 1
 
 
-def end_reason(state: StapelState) -> str:
-    """Why a finished game ended."""
+STALEMATE = "stalemate: no roll lets any player move a tile"
+CAPPED = "the turn cap ({} turns) was reached: a safety net for unattended bot games, no winner"
+
+
+def end_kind(state: StapelState) -> str:
+    """A finished game's end as one word: ``target``, ``clocks``, ``blocked``, ``stalemate``,
+    ``dead``, ``time`` or ``cap`` (``balance`` counts them)."""
     cfg = state.config
     if state.winner >= 0:
-        return f"{seat_name(state.winner)}'s home stack reached {cfg.height}"
+        return "target"
     if cfg.clock and len(state.out) == cfg.players:
-        return "every clock ran out"
+        return "clocks"
     if three_blocked_ends(cfg) and state.blocked >= BLOCKED_TO_END:
-        return "three blocked turns in a row"
+        return "blocked"
     if state.stalemate:
-        return "stalemate: no roll lets any player move a tile"
+        return "stalemate"
+    if state.dead:
+        return "dead"
     if cfg.time_limit > 0 and state.elapsed >= cfg.time_limit:
+        return "time"
+    return "cap"
+
+
+def end_reason(state: StapelState) -> str:
+    """Why a finished game ended (and, where the rulebook prints no end, how it is read)."""
+    cfg, kind = state.config, end_kind(state)
+    if kind == "target":
+        return f"{seat_name(state.winner)}'s home stack reached {cfg.height}"
+    if kind == "clocks":
+        return "every clock ran out"
+    if kind == "blocked":
+        return "three blocked turns in a row"
+    if kind == "stalemate":
+        if cfg.clock and cfg.players > 1:
+            return STALEMATE + ": the players still in pass until their clocks run out"
+        if cfg.highest_stack or cfg.players == 1:
+            return STALEMATE
+        return STALEMATE + "; no home stack can reach the target: a draw"
+    if kind == "dead":
+        return (
+            f"no sequence of moves can bring a home stack to {cfg.height} "
+            "(the tiles that can still move only shuttle): a draw"
+        )
+    if kind == "time":
         return f"the playing time ({cfg.time_limit} s) ran out"
-    return f"the turn cap ({cfg.max_turns} turns) was reached"
+    return CAPPED.format(cfg.max_turns)
+
+
+def passes_until_out(state: StapelState) -> tuple[int, ...]:
+    """The order the clocks run out in, the seats already out first, then (after a stalemate:
+    nobody can ever move, every turn is a blocked turn costing ``THINK_SECONDS``) the seats
+    still in, in the order their clocks would reach 0 passing in turn from ``state.seat``."""
+    n = state.config.players
+    turn_order = [(state.seat + k) % n for k in range(n)]
+    still = [q for q in turn_order if q not in state.out]
+    # seat q runs out on its ceil(clock / THINK_SECONDS)-th pass; seats pass in turn order
+    key = {q: (-(-max(state.clocks[q], 0) // THINK_SECONDS), i) for i, q in enumerate(still)}
+    return (*state.out, *sorted(still, key=lambda q: key[q]))
 
 
 def _excess(d: int) -> int:
@@ -275,14 +332,61 @@ def own_excess(state: StapelState, seat: int) -> int:
     return total
 
 
+REACH_LIMIT = 600  # positions searched before a game is taken to be alive
+
+
+@lru_cache(maxsize=4096)
+def _reachable(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...]
+) -> bool:
+    """:func:`target_reachable` of a position (cached: blocked turns repeat positions)."""
+    return target_reachable(StapelState(cfg, Rng.from_seed(0, "reach"), None, stacks, homes, ()))
+
+
+def target_reachable(state: StapelState) -> bool:
+    """Whether some position reachable from ``state`` has a home stack at the target height.
+
+    The search over-approximates the game, so a "no" is sound: each step lets any seat still
+    in move any top tile (any roll, the previous player's tile not barred, the undo-a-height-
+    difference rule not applied: it only picks among moves). Past ``REACH_LIMIT`` positions
+    the answer is "yes" (taken to be alive)."""
+    cfg = state.config
+    free = replace(state, roll=(PURPLE, BLANK_FACE), last=-1, config=_any_roll(cfg))
+    start = (state.stacks, state.homes)
+    seen = {start}
+    queue = [start]
+    for stacks, homes in queue:
+        if any(len(h) >= cfg.height for h in homes):
+            return True
+        if len(seen) > REACH_LIMIT:
+            return True
+        for q in range(cfg.players):
+            here = replace(free, stacks=stacks, homes=homes, seat=q)
+            for m in _moves_for(here, undo_rule=False):
+                if m.kind != "move":
+                    continue
+                st, hs = list(stacks), list(homes)
+                st[m.src] = st[m.src][:-1]
+                if m.dst == HOME:
+                    hs[q] = (*hs[q], m.tile)
+                else:
+                    st[m.dst] = (*st[m.dst], m.tile)
+                key = (tuple(st), tuple(hs))
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(key)
+    return False
+
+
 def _legal(state: StapelState) -> tuple[Move, ...]:
     if STAPELTJE.is_terminal(state):
         return ()
     return _moves_for(state)
 
 
-def _moves_for(state: StapelState) -> tuple[Move, ...]:
-    """The moves of ``state.seat`` under the state's requirement, ``(PASS,)`` when blocked."""
+def _moves_for(state: StapelState, undo_rule: bool = True) -> tuple[Move, ...]:
+    """The moves of ``state.seat`` under the state's requirement, ``(PASS,)`` when blocked;
+    ``undo_rule`` False skips the must-undo-a-height-difference filter."""
     cfg, p = state.config, state.seat
     g = geo(cfg)
     h = state.heights()
@@ -323,7 +427,7 @@ def _moves_for(state: StapelState) -> tuple[Move, ...]:
                 moves.append((Move("move", tile, s, HOME if d == home else d), delta))
     if not moves:
         return (PASS,)
-    if any(delta < 0 for _, delta in moves) and own_excess(state, p) > 0:
+    if undo_rule and any(delta < 0 for _, delta in moves) and own_excess(state, p) > 0:
         moves = [(m, delta) for m, delta in moves if delta < 0]
     return tuple(sorted(m for m, _ in moves))
 
@@ -440,6 +544,7 @@ class Stapeltje:
             or state.turn >= cfg.max_turns
             or (cfg.time_limit > 0 and state.elapsed >= cfg.time_limit)
             or state.stalemate
+            or state.dead
         )
 
     def apply(self, state: StapelState, move: Move) -> StapelState:
@@ -514,18 +619,25 @@ class Stapeltje:
             raise GameError(f"katoiz stapeltje: the game is not over (turn {state.turn})")
         cfg = state.config
         heights = [len(h) for h in state.homes]
-        if cfg.players == 1:
-            winners: tuple[int, ...] = ()
-        elif state.winner >= 0:
+        kind = end_kind(state)
+        winners: tuple[int, ...] = ()
+        order: tuple[int, ...] = ()
+        if cfg.players == 1 or kind == "cap":
+            pass  # a solo game names no winner; the turn cap never decides one
+        elif kind == "target":
             winners = (state.winner,)
-        elif cfg.clock and len(state.out) == cfg.players:
-            winners = (state.out[-1],)
-        else:
+        elif cfg.clock:  # "the winner is the player whose playing time ran out last"
+            order = passes_until_out(state)
+            winners = (order[-1],)
+        elif cfg.highest_stack:  # level 3: "the highest stack at the end of the game"
             winners = unique_top(heights)
+        # else a stalemate at levels 1-2: the printed end can never come, a draw
         detail: dict[str, Any] = {"type": "stapeltje", "end": end_reason(state), "homes": heights}
         if cfg.clock:
             detail["clocks"] = list(state.clocks)
             detail["out_order"] = list(state.out)
+            if len(order) > len(state.out):
+                detail["then_out"] = list(order[len(state.out) :])
         return Result(tuple(float(x) for x in heights), winners, detail)
 
     def format_move(self, state: StapelState, move: Move) -> str:
@@ -628,7 +740,10 @@ class Stapeltje:
         cfg, g = state.config, geo(state.config)
         rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
         if cfg.clock:
-            rules.append("clocks")
+            rules.append(
+                f"simulated clocks: a turn costs {THINK_SECONDS} s plus {STEP_SECONDS} s per "
+                "square the tile moves, whoever plays; thinking time is not counted"
+            )
         if cfg.colour_ladder:
             rules.append("colour ladder " + cfg.ladder)
         lines = [

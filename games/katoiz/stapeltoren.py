@@ -139,7 +139,11 @@ def _why_illegal(state: TorenState, move: Move, legal: tuple[Move, ...]) -> str:
             reason = f"puts {code} on a stack whose top it does not match enough"
         elif move.kind == "new":
             reason = "starts a new stack although a fitting tile matches a stack"
-    return f"katoiz stapeltoren: {who}'s move {move!r} {reason}; legal: {options}{more}"
+    text = repr(move)
+    known = isinstance(move, Move) and move.kind in ("start", "new", "add", "pass")
+    if known and (move.kind == "pass" or 0 <= move.tile < len(TILE_CODES)):
+        text = repr(STAPELTOREN.format_move(state, move))
+    return f"katoiz stapeltoren: {who}'s move {text} {reason}; legal: {options}{more}"
 
 
 def highest_stacks(state: TorenState) -> tuple[int, ...]:

@@ -58,4 +58,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  draws: {rep['draws']}")
     print(f"  first-player win rate: {fp['rate']:.3f} (95% CI {fp['low']:.3f}-{fp['high']:.3f})")
     print(f"  mean length: {rep['mean_length']:.1f} moves")
+    print("  ends:")
+    for end, count in rep["ends"].items():
+        print(f"    {count:>5}  {end}")
     return 0

@@ -1,0 +1,42 @@
+"""Katoiz terminal texts a family can follow (issue 33)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import IllegalMoveError
+from games.katoiz import GAME
+from games.katoiz.components import Move, tile_code
+
+
+def test_an_illegal_stapeltoren_move_is_written_as_the_game_writes_moves() -> None:
+    # Issue 33: "Move(kind='add', tile=0, src=-1, dst=0, rem=-1)" was printed.
+    state = GAME.new_game(GAME.make_config({"type": "stapeltoren", "level": 1}, players=2), 0)
+    with pytest.raises(IllegalMoveError) as err:
+        GAME.apply(state, Move("add", 0, dst=0))
+    assert "Move(" not in str(err.value)
+    assert f"'{tile_code(0)} on 1'" in str(err.value)
+
+
+def test_the_stapeltje_board_says_how_its_clock_works() -> None:
+    cfg = GAME.make_config({"type": "stapeltje", "level": 4}, players=2)
+    text = GAME.describe(GAME.new_game(cfg, 0))
+    assert "simulated clocks" in text and "thinking time is not counted" in text
+
+
+def test_a_forced_pass_is_played_for_a_person() -> None:
+    # Issue 33: a blocked person typed 'pass' 113 times in one level-1 game.
+    import io
+    from dataclasses import replace
+
+    from games.play import TerminalHuman
+
+    cfg = GAME.make_config({"type": "stapeltje", "level": 1}, players=2)
+    state = GAME.new_game(cfg, 0)
+    cells = tuple(() for _ in state.stacks)  # an empty board: nothing can move
+    blocked = replace(state, stacks=cells)
+    out = io.StringIO()
+    move = TerminalHuman(GAME, io.StringIO(""), out).choose(blocked)  # reads no input
+    assert move == Move("pass")
+    assert "is played for you" in out.getvalue()
+    assert GAME.forced_move(state) is None and len(GAME.legal_moves(state)) > 1
