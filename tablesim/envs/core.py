@@ -136,6 +136,7 @@ class Match:
         self._legal: tuple[Any, ...] = ()
         self._ids = np.zeros(0, dtype=np.int64)
         self._by_id: dict[int, Any] = {}
+        self._ids_of: dict[Any, int] = {}
 
     # ---- the game ---------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -153,7 +154,7 @@ class Match:
 
     def _refresh(self) -> None:
         self._legal = () if self.game.is_terminal(self.state) else self.game.legal_moves(self.state)
-        ids = [self.codec.encode(m) for m in self._legal]
+        ids = [self._encode(m) for m in self._legal]
         self._by_id = dict(zip(ids, self._legal, strict=True))
         if len(self._by_id) != len(ids):
             raise EnvError(
@@ -161,6 +162,19 @@ class Match:
                 "(sim.slices.common.codecs); please report it"
             )
         self._ids = np.asarray(ids, dtype=np.int64)
+
+    def _encode(self, move: Any) -> int:
+        """``codec.encode(move)``, remembered per move value (a codec's id depends on the move
+        and the config only; Kozo and Kataboom meet the same spots position after position)."""
+        try:
+            return self._ids_of[move]
+        except KeyError:
+            a = self._ids_of[move] = self.codec.encode(move)
+            if len(self._ids_of) > 200_000:  # bound the memory of a long run
+                self._ids_of.clear()
+            return a
+        except TypeError:  # an unhashable move value
+            return self.codec.encode(move)
 
     @property
     def legal(self) -> tuple[Any, ...]:
