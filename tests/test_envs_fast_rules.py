@@ -36,3 +36,25 @@ def test_katamino_placements_match_reference_on_random_boards() -> None:
                     assert placements(st.target, free, name, straight) == want
                     checked += len(want)
     assert checked > 100  # real placements were compared, not only empty lists
+
+
+def test_kozo_spots_of_many_pieces_match_one_at_a_time() -> None:
+    """``candidate_spots_many`` (all orientations of all pieces in one numpy pass, cells
+    padded) equals ``candidate_spots`` piece by piece, on towers of seeded random games."""
+    from games.kozo.geometry import candidate_spots, candidate_spots_many, piece_orientations
+    from games.kozo.rules import tower_blocks
+    from games.registry import get_game
+
+    game = get_game("kozo")
+    cfg = game.make_config({"table": "stand-in"}, players=2)
+    found = 0
+    for seed in (3, 4):
+        state, rng = game.new_game(cfg, seed), random.Random(seed)
+        while not game.is_terminal(state):
+            blocks = tower_blocks(cfg, state.tower)
+            shapes = [o for p in sorted(set(state.supply)) for o in piece_orientations(cfg.catalogue, p)]
+            want = [candidate_spots(cells, blocks, cfg.tolerance) for cells in shapes]
+            assert candidate_spots_many(shapes, blocks, cfg.tolerance) == want
+            found += sum(map(len, want))
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert found > 100

@@ -48,7 +48,7 @@ from games.kozo.geometry import (
     PlacementError,
     balance_candidates,
     build_blocks,
-    candidate_spots,
+    candidate_spots_many,
     check_balance,
     check_polycube,
     drop_height,
@@ -118,6 +118,11 @@ def _placements(
     blocks = tower_blocks(config, tower)
     out: list[KozoMove] = []
     done: dict[tuple, list[tuple[int, tuple[float, float, float]]]] = {}
+    # every distinct piece's orientations in one numpy pass (candidate_spots_many)
+    distinct = list(dict.fromkeys(piece_orientations(config.catalogue, p) for p in pieces))
+    flat = [cells for shapes in distinct for cells in shapes]
+    spots = iter(candidate_spots_many(flat, blocks, config.tolerance))
+    spots_of = {shapes: [next(spots) for _ in shapes] for shapes in distinct}
     for piece in pieces:
         shapes = piece_orientations(config.catalogue, piece)
         if shapes in done:  # identical pieces (the two 2-bars): same spots
@@ -125,7 +130,7 @@ def _placements(
             continue
         found: list[tuple[int, tuple[float, float, float]]] = []
         for r, cells in enumerate(shapes):
-            for pos in candidate_spots(cells, blocks, config.tolerance):
+            for pos in spots_of[shapes][r]:
                 if config.cover > 0:
                     try:
                         check_polycube(cells, pos, blocks, tol=config.tolerance, cover=config.cover)
