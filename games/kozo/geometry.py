@@ -346,6 +346,18 @@ def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[floa
     return [(float(xy[i, 0]), float(xy[i, 1]), float(z[i])) for i in np.flatnonzero(ok)]
 
 
+@lru_cache(maxsize=1024)
+def _footprint_arrays(cells: Cells, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's :func:`footprint_positions` as ``xy`` (N, 2) and its cells at each of them
+    ``c`` (N, k, 3; padded to ``k`` cells with its first): the tower-free half of
+    :func:`candidate_spots_many` (read-only, cached)."""
+    xy = np.asarray(footprint_positions(cells), dtype=float).reshape(-1, 2)
+    c = np.asarray(tuple(cells) + (cells[0],) * (k - len(cells)), dtype=float)
+    cs = np.ascontiguousarray(np.broadcast_to(c, (len(xy), k, 3)))
+    xy.flags.writeable = cs.flags.writeable = False
+    return xy, cs
+
+
 def candidate_spots_many(
     shapes: Sequence[Cells], blocks: Blocks, tol: float
 ) -> list[list[tuple[float, float, float]]]:
@@ -356,19 +368,12 @@ def candidate_spots_many(
     if not blocks.size or not shapes:
         return [candidate_spots(cells, blocks, tol) for cells in shapes]
     k = max(len(cells) for cells in shapes)
-    xy_parts, c_parts, counts = [], [], []
-    for cells in shapes:
-        xy = np.asarray(footprint_positions(cells), dtype=float).reshape(-1, 2)
-        counts.append(len(xy))
-        if not len(xy):
-            continue
-        c = np.asarray(tuple(cells) + (cells[0],) * (k - len(cells)), dtype=float)
-        xy_parts.append(xy)
-        c_parts.append(np.broadcast_to(c, (len(xy), k, 3)))
-    if not xy_parts:
+    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
+    counts = [len(xy) for xy, _ in parts]
+    if not sum(counts):
         return [[] for _ in shapes]
-    xy = np.concatenate(xy_parts)
-    c = np.concatenate(c_parts)  # (N, k, 3): each position's piece cells
+    xy = np.concatenate([xy for xy, _ in parts])
+    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
     lo_xy = c[..., :2] + xy[:, None, :]
     blo, bhi = blocks.lo[None, None], blocks.hi[None, None]
     ox = np.minimum(lo_xy[..., None, 0] + 1, bhi[..., 0]) - np.maximum(

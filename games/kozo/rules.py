@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -109,6 +110,10 @@ def tower_blocks(config: KozoConfig, tower: tuple[Item, ...]) -> Blocks:
             for it in tower
         ]
     )
+
+
+_order = attrgetter("kind", "piece", "rot", "pos")
+"""A move's compared fields: sorting by them is KozoMove's own order, without its ``__lt__``."""
 
 
 @lru_cache(maxsize=256)
@@ -347,8 +352,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             places = self.allowed_placements(state)
             takes: tuple[KozoMove, ...] = ()
             if state.touched is None:
-                takes = tuple(sorted({KozoMove(TAKE, m.piece) for m in places}))
-            return tuple(sorted(places + takes))
+                pieces = dict.fromkeys(m.piece for m in places)
+                takes = tuple(sorted((KozoMove(TAKE, p) for p in pieces), key=_order))
+            return tuple(sorted(places + takes, key=_order))
         spots = _cube_spots(state.config, state.tower)
         return spots or (KozoMove(NOCUBE),)
 
