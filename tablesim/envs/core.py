@@ -137,6 +137,9 @@ class Match:
         self._ids = np.zeros(0, dtype=np.int64)
         self._by_id: dict[int, Any] = {}
         self._ids_of: dict[Any, int] = {}
+        self._at: Any = None  # the state _refresh read (see current_seat, terminal)
+        self._over = False
+        self._seat: int | None = None
 
     # ---- the game ---------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -153,7 +156,12 @@ class Match:
         return None if self.session is None else self.session.state
 
     def _refresh(self) -> None:
-        self._legal = () if self.game.is_terminal(self.state) else self.game.legal_moves(self.state)
+        state = self.state
+        over = bool(self.game.is_terminal(state))
+        # the position's end and mover, read many times a step (agents, rewards, masks)
+        self._at, self._over = state, over
+        self._seat = None if over else self.game.current_player(state)
+        self._legal = () if over else self.game.legal_moves(state)
         ids = [self._encode(m) for m in self._legal]
         self._by_id = dict(zip(ids, self._legal, strict=True))
         if len(self._by_id) != len(ids):
@@ -184,11 +192,12 @@ class Match:
     @property
     def legal_actions(self) -> list[int]:
         """The legal moves' action ids, in the same order as :attr:`legal`."""
-        return [int(a) for a in self._ids]
+        return [int(a) for a in self._ids.tolist()]
 
     def current_seat(self) -> int | None:
         """The seat to move (None at the end)."""
-        return self.game.current_player(self.state)
+        state = self.state
+        return self._seat if state is self._at else self.game.current_player(state)
 
     def play(self, action: int) -> None:
         """Play action ``action`` for the seat to move (EnvError when it is not legal)."""
@@ -214,7 +223,8 @@ class Match:
 
     def terminal(self) -> bool:
         """True once the game is over."""
-        return bool(self.game.is_terminal(self.state))
+        state = self.state
+        return self._over if state is self._at else bool(self.game.is_terminal(state))
 
     def scores(self) -> list[float]:
         """Reward per seat at the end: +1 for a winner, -1 for the others, 0 each for a draw."""
