@@ -35,8 +35,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -89,23 +87,14 @@ ANCHORS = {"catego": 9909, "kaito": 12042, "katoiz": 14970, "katamino": 457, "ko
 
 
 def _env_rollouts(game: str, episodes: int, seed: int) -> tuple[int, float]:
-    """Steps and CPU seconds of ``episodes`` masked random episodes (rl_rollouts' loop)."""
-    env = tablesim.env(game, **STAND_IN.get(game, {}))
-    rng = np.random.default_rng(seed)
-    steps = 0
-    t0 = time.process_time()
-    for k in range(episodes):
-        env.reset(seed=seed + k)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-    cpu = time.process_time() - t0
-    env.close()
-    return steps, cpu
+    """Steps and CPU seconds of ``episodes`` masked random episodes: the loop of
+    ``examples/rl_rollouts.py`` itself."""
+    if str(ROOT / "examples") not in sys.path:
+        sys.path.insert(0, str(ROOT / "examples"))
+    from rl_rollouts import rollouts
+
+    r = rollouts(game, episodes, seed, physics=False)
+    return int(r["steps"]), r["steps"] / r["steps_per_s"]
 
 
 def _rules_rollouts(game: str, steps: int, seed: int) -> float:
