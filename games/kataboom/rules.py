@@ -142,8 +142,9 @@ def _candidates(
         idx = np.flatnonzero(s.ok)
         xs, ys, zs = s.xy[idx, 0].tolist(), s.xy[idx, 1].tolist(), s.z[idx].tolist()
         for x, y, z, g in zip(xs, ys, zs, s.margin[idx].tolist(), strict=True):
-            pos = (q4(x), q4(y), q4(z))
-            moves.extend((KataboomMove(PLACE, p, r, pos), g) for p in pieces)
+            pos = (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)  # q4 of floats
+            for p in pieces:
+                moves.append((KataboomMove(PLACE, p, r, pos), g))
     # KataboomMove's own order (its compared fields), without calling its __lt__
     moves.sort(key=lambda t: (t[0].kind, t[0].piece, t[0].rot, t[0].pos, t[0].push))
     return tuple(m for m, _ in moves), tuple(g for _, g in moves)
