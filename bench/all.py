@@ -22,7 +22,10 @@ Figures (goal in brackets):
   (<= 0.3 s), ``simulate kozo-tower --json`` (<= 0.8 s), ``solve --board 6x10 --pieces
   pentominoes --count --distinct --json`` (<= 0.5 s);
 - ``solver_kernel``: the 6x10 count with X in one quadrant, kernel only (<= 0.05 s CPU);
-- ``solver_3d``: every distinct filling of the 3x4x5 box with the 12 pentominoes (3940).
+- ``solver_3d``: every distinct filling of the 3x4x5 box with the 12 pentominoes (3940);
+- ``env_rollouts``: masked random rollouts of every game's environment, CPU steps/s, beside
+  the rules alone in the same process and issue 36's anchors (``bench/envs.py``; goals: 3x the
+  anchor for Catego, Kaito, Katoiz, 10x for Katamino and the Kozo, Kataboom stand-ins).
 """
 
 from __future__ import annotations
@@ -250,6 +253,16 @@ def figure_solver_3d(quick: bool) -> dict[str, Any] | None:
     return _repeat(once, 1)
 
 
+def figure_env_rollouts(quick: bool) -> dict[str, Any]:
+    """``bench.envs.rollout_figure`` over every game (``--quick``: 5 episodes, else 20)."""
+    import tablesim
+    from bench.envs import rollout_figure
+
+    c0 = _cpu()
+    games = rollout_figure(tablesim.game_names(), 5 if quick else 20)
+    return {"cpu_s": round(_cpu() - c0, 3), "result": games}
+
+
 FIGURES: dict[str, Callable[[bool], dict[str, Any] | None]] = {
     "statics_analyse": figure_statics_analyse,
     "verdict8_early_stop": figure_verdict8_early_stop,
@@ -261,6 +274,7 @@ FIGURES: dict[str, Callable[[bool], dict[str, Any] | None]] = {
     "cli_solve": figure_cli_solve,
     "solver_kernel": figure_solver_kernel,
     "solver_3d": figure_solver_3d,
+    "env_rollouts": figure_env_rollouts,
 }
 
 

@@ -14,6 +14,14 @@ The game is the longest of ten seeded random games (seeds ``--seed`` ..).
 
 The figures are per step and ``ratio = env / rules``. The rules' caches are warmed by a first
 untimed pass, so every side sees the same warm rules. Kozo and Kataboom on the stand-in.
+
+``rollouts`` (issue 36's figure; :func:`rollout_figure`, also a figure of ``bench/all.py``):
+masked random rollouts of each game's PettingZoo environment as
+``examples/rl_rollouts.py --episodes 20`` plays them (observations built, a seeded uniform
+choice among the mask's actions), in CPU steps per second, beside the same number of random
+steps of the rules alone (``legal_moves`` + ``apply``) in the same process
+(``env_over_rules``: the environment's cost as a multiple of the rules') and the issue's
+anchors measured on a quiet machine (``x_anchor``: not the same process, so only a guide).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -72,12 +81,66 @@ def _env(game: str, moves: list, seed: int, observation: str) -> float:
     return time.process_time() - t
 
 
+# issue 36: examples/rl_rollouts.py --episodes 20, quiet machine, 2026-12-02 (steps/s)
+ANCHORS = {"catego": 9909, "kaito": 12042, "katoiz": 14970, "katamino": 457, "kozo": 345,
+           "kataboom": 54.5}  # fmt: skip
+
+
+def _env_rollouts(game: str, episodes: int, seed: int) -> tuple[int, float]:
+    """Steps and CPU seconds of ``episodes`` masked random episodes: the loop of
+    ``examples/rl_rollouts.py`` itself."""
+    if str(ROOT / "examples") not in sys.path:
+        sys.path.insert(0, str(ROOT / "examples"))
+    from rl_rollouts import rollouts
+
+    r = rollouts(game, episodes, seed, physics=False)
+    return int(r["steps"]), r["steps"] / r["steps_per_s"]
+
+
+def _rules_rollouts(game: str, steps: int, seed: int) -> float:
+    """CPU seconds of ``steps`` random steps of the rules alone (new games as needed)."""
+    g = get_game(game)
+    cfg = g.make_config(STAND_IN.get(game, {}), players=max(2, g.min_players))
+    rng = random.Random(seed)
+    done, k = 0, 0
+    t0 = time.process_time()
+    while done < steps:
+        state = g.new_game(cfg, seed + k)
+        k += 1
+        while done < steps and not g.is_terminal(state):
+            state = g.apply(state, rng.choice(g.legal_moves(state)))
+            done += 1
+    return time.process_time() - t0
+
+
+def rollout_figure(games: list[str], episodes: int = 20, seed: int = 0) -> dict[str, Any]:
+    """Per game: environment steps/s of masked random rollouts, the rules' steps/s over as
+    many steps in the same process, their ratio, and the speed-up over the issue's anchor."""
+    out: dict[str, Any] = {}
+    for game in games:
+        _env_rollouts(game, 1, seed)  # imports, first-use caches
+        steps, cpu = _env_rollouts(game, episodes, seed)
+        rules = _rules_rollouts(game, steps, seed)
+        sps = steps / cpu if cpu > 0 else float("inf")
+        out[game] = {
+            "steps": steps,
+            "cpu_s": round(cpu, 4),
+            "steps_per_s": round(sps, 1),
+            "rules_steps_per_s": round(steps / rules, 1) if rules > 0 else None,
+            "env_over_rules": round(cpu / rules, 2) if rules > 0 else None,
+            "anchor_steps_per_s": ANCHORS.get(game),
+            "x_anchor": round(sps / ANCHORS[game], 2) if game in ANCHORS else None,
+        }
+    return out
+
+
 def main() -> None:
     """Print one line per game (and a JSON object with ``--json``)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", default=",".join(tablesim.game_names()))
     ap.add_argument("--plies", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--episodes", type=int, default=20, help="rollout episodes per game")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     load0 = os.getloadavg()[0]
@@ -104,10 +167,16 @@ def main() -> None:
         print(f"{game:9s} {r['steps']:3d} steps  rules {r['rules_ms']:8.3f} ms/step  env "
               f"planes {r['env_planes_ms']:8.3f} ({r['ratio_planes']}x)  json "
               f"{r['env_json_ms']:8.3f} ({r['ratio_json']}x)", flush=True)  # fmt: skip
+    print("masked random rollouts (CPU steps/s; rules alone in the same process; issue anchor):")
+    rolls = rollout_figure(args.games.split(","), args.episodes, args.seed)
+    for game, r in rolls.items():
+        print(f"{game:9s} {r['steps']:5d} steps {r['steps_per_s']:10.1f} steps/s  rules "
+              f"{r['rules_steps_per_s']} ({r['env_over_rules']}x)  anchor "
+              f"{r['anchor_steps_per_s']} ({r['x_anchor']}x)", flush=True)  # fmt: skip
     loads = {"load_before": round(load0, 2), "load_after": round(os.getloadavg()[0], 2)}
     print(f"CPU ms per step; load {loads['load_before']} -> {loads['load_after']}")
     if args.json:
-        print(json.dumps({**loads, "games": out}, sort_keys=True))
+        print(json.dumps({**loads, "games": out, "rollouts": rolls}, sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ Playing a move is always the same four steps, in :meth:`Session.play`::
     text  -> game.parse_move          (Session.play_text; a log's move, a typed move)
     move  -> referee.measure          (games judged by a physics table; else unchanged)
     moved -> game.apply               (the rules; raises IllegalMoveError)
-    Played(n, seat, move, text, before, after, digest) appended to Session.played
+    Played(n, seat, move, text, before, after) appended to Session.played (its digest of
+    the state after, computed when first read)
 
 and then every observer hears :meth:`Observer.move_played` (and :meth:`Observer.game_over`
 once the game ends). :meth:`Session.undo` takes moves back (to the last human turn when asked)
@@ -41,7 +42,8 @@ and draws ``session.state``; ``session.played[-1].move`` carries the table's out
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from games.core import (
@@ -137,7 +139,13 @@ class Played:
     text: str
     before: Any
     after: Any
-    digest: str
+    game: Game[Any, Any, Any] = field(repr=False, compare=False)
+
+    @cached_property
+    def digest(self) -> str:
+        """The digest of the state after the move, computed on first read (an environment's
+        rollout never reads it; a log, a replay and undo do, and get the same text)."""
+        return self.game.state_digest(self.after)
 
 
 class Observer:
@@ -355,7 +363,7 @@ class Session:
             self.game.format_move(before, move),
             before,
             after,
-            self.game.state_digest(after),
+            self.game,
         )
         self.played.append(played)
         self.state = after

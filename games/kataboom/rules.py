@@ -139,10 +139,14 @@ def _candidates(
 ) -> tuple[tuple[KataboomMove, ...], tuple[float, ...]]:
     moves: list[tuple[KataboomMove, float]] = []
     for pieces, r, s in _spots(config, structure, supply):
-        for i in np.flatnonzero(s.ok):
-            pos = (q4(s.xy[i, 0]), q4(s.xy[i, 1]), q4(s.z[i]))
-            moves.extend((KataboomMove(PLACE, p, r, pos), float(s.margin[i])) for p in pieces)
-    moves.sort(key=lambda t: t[0])
+        idx = np.flatnonzero(s.ok)
+        xs, ys, zs = s.xy[idx, 0].tolist(), s.xy[idx, 1].tolist(), s.z[idx].tolist()
+        for x, y, z, g in zip(xs, ys, zs, s.margin[idx].tolist(), strict=True):
+            pos = (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)  # q4 of floats
+            for p in pieces:
+                moves.append((KataboomMove(PLACE, p, r, pos), g))
+    # KataboomMove's own order (its compared fields), without calling its __lt__
+    moves.sort(key=lambda t: (t[0].kind, t[0].piece, t[0].rot, t[0].pos, t[0].push))
     return tuple(m for m, _ in moves), tuple(g for _, g in moves)
 
 

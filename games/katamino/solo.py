@@ -213,13 +213,43 @@ def shifted(o: Cells, a: tuple[int, int, int], cell: tuple[int, int, int]) -> Ce
 
 
 def placements(target: Target, free: frozenset, name: str, straight: bool) -> list[Cells]:
-    """Every way to put piece ``name`` on ``free`` cells of ``target`` (sorted cell tuples)."""
+    """Every way to put piece ``name`` on ``free`` cells of ``target`` (sorted cell tuples).
+
+    Cells are bits of one integer (a padded grid, so a piece shifted off the board never
+    wraps onto it): a placement fits when its shifted bits all lie in ``free``'s bits. The
+    same list as trying every orientation at every free cell (``tests/test_envs_rollout_record``
+    keeps that reference)."""
+    if not free:
+        return []
+    pad = 6  # more than a piece's extent: shifted cells stay inside the padded grid
+    wx = max(c[0] for c in free) + 2 * pad + 1
+    wy = max(c[1] for c in free) + 2 * pad + 1
+
+    def bit(x: int, y: int, z: int) -> int:
+        return (x + pad) + wx * ((y + pad) + wy * (z + pad))
+
+    free_bits = 0
+    index = {}
+    for c in free:
+        b = bit(*c)
+        free_bits |= 1 << b
+        index[c] = b
     out = set()
     for o in orientations_of(name, target.dims, straight):
-        for c in free:
-            cells = shifted(o, o[0], c)
-            if all(q in free for q in cells):
-                out.add(cells)
+        a = o[0]
+        rel = [(x - a[0], y - a[1], z - a[2]) for x, y, z in o]
+        base = bit(0, 0, 0)
+        mask = 0
+        for x, y, z in rel:
+            mask |= 1 << (bit(x, y, z) - base + 4 * base)  # kept nonnegative by 4 * base
+        ordered = list(o) == sorted(o)  # a shift keeps sorted cells sorted
+        for c, b in index.items():
+            shift = b - 4 * base
+            m = mask << shift if shift >= 0 else mask >> -shift
+            if m & free_bits == m:
+                cx, cy, cz = c
+                cells = tuple([(cx + x, cy + y, cz + z) for x, y, z in rel])
+                out.add(cells if ordered else tuple(sorted(cells)))
     return sorted(out)
 
 

@@ -311,6 +311,36 @@ def drop_height(cells: Cells, x: float, y: float, blocks: Blocks, tol: float) ->
     return max(0.0, float(need[horiz].max()))
 
 
+def _lowered(
+    xy: np.ndarray, c: np.ndarray, blocks: Blocks, tol: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rest heights ``z`` (N,) and legality ``ok`` (N,) of pieces lowered straight down at the
+    positions ``xy`` (N, 2) onto ``blocks`` (not empty); ``c`` holds the cells, (N, k, 3) per
+    position or (1, k, 3) for one piece at every position."""
+    lo_xy = c[..., :2] + xy[:, None, :]  # (N, k, 2)
+    blo, bhi = blocks.lo[None, None], blocks.hi[None, None]  # (1, 1, n, 3)
+    ox = np.minimum(lo_xy[..., None, 0] + 1, bhi[..., 0]) - np.maximum(
+        lo_xy[..., None, 0], blo[..., 0]
+    )
+    oy = np.minimum(lo_xy[..., None, 1] + 1, bhi[..., 1]) - np.maximum(
+        lo_xy[..., None, 1], blo[..., 1]
+    )
+    horiz = (ox > tol) & (oy > tol)  # (N, k, n)
+    need = np.where(horiz, blocks.hi[None, None, :, 2] - c[..., None, 2], 0.0)
+    z = np.round(np.maximum(need.reshape(len(xy), -1).max(axis=1), 0.0), 4) + 0.0
+    lo_z = c[..., 2] + z[:, None]  # (N, k)
+    oz = np.minimum(lo_z[..., None] + 1, bhi[..., 2]) - np.maximum(lo_z[..., None], blo[..., 2])
+    solid = horiz & (oz > tol)
+    rests = horiz & (np.abs(lo_z[..., None] - blocks.hi[None, None, :, 2]) <= tol)
+    bal = blocks.balance[None, None, :]
+    touch = (ox > -tol) & (oy > -tol) & (oz > -tol) & bal
+    on_poly = rests & ~bal
+    on_board = (np.abs(lo_z) <= tol).any(axis=1)
+    ok = ~solid.any(axis=(1, 2)) & ~(rests & bal).any(axis=(1, 2)) & ~touch.any(axis=(1, 2))
+    ok &= on_board | on_poly.any(axis=(1, 2))
+    return z, ok
+
+
 def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
     """Every half-lattice placement of the oriented piece that passes the rules, lowered
     straight down onto ``blocks``: :func:`footprint_positions`, :func:`drop_height` and
@@ -322,28 +352,47 @@ def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[floa
     c = np.asarray(cells, dtype=float)
     if not blocks.size:
         return [(float(x), float(y), 0.0) for x, y in xy if (c[:, 2] == 0).any()]
-    lo_xy = c[None, :, :2] + xy[:, None, :]  # (N, k, 2)
-    blo, bhi = blocks.lo[None, None], blocks.hi[None, None]  # (1, 1, n, 3)
-    ox = np.minimum(lo_xy[..., None, 0] + 1, bhi[..., 0]) - np.maximum(
-        lo_xy[..., None, 0], blo[..., 0]
-    )
-    oy = np.minimum(lo_xy[..., None, 1] + 1, bhi[..., 1]) - np.maximum(
-        lo_xy[..., None, 1], blo[..., 1]
-    )
-    horiz = (ox > tol) & (oy > tol)  # (N, k, n)
-    need = np.where(horiz, blocks.hi[None, None, :, 2] - c[None, :, None, 2], 0.0)
-    z = np.round(np.maximum(need.reshape(len(xy), -1).max(axis=1), 0.0), 4) + 0.0
-    lo_z = c[None, :, 2] + z[:, None]  # (N, k)
-    oz = np.minimum(lo_z[..., None] + 1, bhi[..., 2]) - np.maximum(lo_z[..., None], blo[..., 2])
-    solid = horiz & (oz > tol)
-    rests = horiz & (np.abs(lo_z[..., None] - blocks.hi[None, None, :, 2]) <= tol)
-    bal = blocks.balance[None, None, :]
-    touch = (ox > -tol) & (oy > -tol) & (oz > -tol) & bal
-    on_poly = rests & ~bal
-    on_board = (np.abs(lo_z) <= tol).any(axis=1)
-    ok = ~solid.any(axis=(1, 2)) & ~(rests & bal).any(axis=(1, 2)) & ~touch.any(axis=(1, 2))
-    ok &= on_board | on_poly.any(axis=(1, 2))
+    z, ok = _lowered(xy, c[None], blocks, tol)
     return [(float(xy[i, 0]), float(xy[i, 1]), float(z[i])) for i in np.flatnonzero(ok)]
+
+
+@lru_cache(maxsize=1024)
+def _footprint_arrays(cells: Cells, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """A shape's :func:`footprint_positions` as ``xy`` (N, 2) and its cells at each of them
+    ``c`` (N, k, 3; padded to ``k`` cells with its first): the tower-free half of
+    :func:`candidate_spots_many` (read-only, cached)."""
+    xy = np.asarray(footprint_positions(cells), dtype=float).reshape(-1, 2)
+    c = np.asarray(tuple(cells) + (cells[0],) * (k - len(cells)), dtype=float)
+    cs = np.ascontiguousarray(np.broadcast_to(c, (len(xy), k, 3)))
+    xy.flags.writeable = cs.flags.writeable = False
+    return xy, cs
+
+
+def candidate_spots_many(
+    shapes: Sequence[Cells], blocks: Blocks, tol: float
+) -> list[list[tuple[float, float, float]]]:
+    """:func:`candidate_spots` of every oriented piece in ``shapes`` (the same lists, in the
+    same order), computed in one pass of numpy over all of them: a piece's cells are padded
+    to the longest by repeating its first cell, which changes none of the per-piece
+    reductions (any / max over its cells)."""
+    if not blocks.size or not shapes:
+        return [candidate_spots(cells, blocks, tol) for cells in shapes]
+    k = max(len(cells) for cells in shapes)
+    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
+    counts = [len(xy) for xy, _ in parts]
+    if not sum(counts):
+        return [[] for _ in shapes]
+    xy = np.concatenate([xy for xy, _ in parts])
+    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
+    z, ok = _lowered(xy, c, blocks, tol)
+    xs, ys, zs = xy[:, 0].tolist(), xy[:, 1].tolist(), z.tolist()
+    oks = ok.tolist()
+    out: list[list[tuple[float, float, float]]] = []
+    start = 0
+    for n in counts:
+        out.append([(xs[i], ys[i], zs[i]) for i in range(start, start + n) if oks[i]])
+        start += n
+    return out
 
 
 @lru_cache(maxsize=512)

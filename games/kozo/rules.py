@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -48,7 +49,7 @@ from games.kozo.geometry import (
     PlacementError,
     balance_candidates,
     build_blocks,
-    candidate_spots,
+    candidate_spots_many,
     check_balance,
     check_polycube,
     drop_height,
@@ -111,6 +112,10 @@ def tower_blocks(config: KozoConfig, tower: tuple[Item, ...]) -> Blocks:
     )
 
 
+_order = attrgetter("kind", "piece", "rot", "pos")
+"""A move's compared fields: sorting by them is KozoMove's own order, without its ``__lt__``."""
+
+
 @lru_cache(maxsize=256)
 def _placements(
     config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]
@@ -118,6 +123,11 @@ def _placements(
     blocks = tower_blocks(config, tower)
     out: list[KozoMove] = []
     done: dict[tuple, list[tuple[int, tuple[float, float, float]]]] = {}
+    # every distinct piece's orientations in one numpy pass (candidate_spots_many)
+    distinct = list(dict.fromkeys(piece_orientations(config.catalogue, p) for p in pieces))
+    flat = [cells for shapes in distinct for cells in shapes]
+    spots = iter(candidate_spots_many(flat, blocks, config.tolerance))
+    spots_of = {shapes: [next(spots) for _ in shapes] for shapes in distinct}
     for piece in pieces:
         shapes = piece_orientations(config.catalogue, piece)
         if shapes in done:  # identical pieces (the two 2-bars): same spots
@@ -125,7 +135,7 @@ def _placements(
             continue
         found: list[tuple[int, tuple[float, float, float]]] = []
         for r, cells in enumerate(shapes):
-            for pos in candidate_spots(cells, blocks, config.tolerance):
+            for pos in spots_of[shapes][r]:
                 if config.cover > 0:
                     try:
                         check_polycube(cells, pos, blocks, tol=config.tolerance, cover=config.cover)
@@ -342,8 +352,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             places = self.allowed_placements(state)
             takes: tuple[KozoMove, ...] = ()
             if state.touched is None:
-                takes = tuple(sorted({KozoMove(TAKE, m.piece) for m in places}))
-            return tuple(sorted(places + takes))
+                pieces = dict.fromkeys(m.piece for m in places)
+                takes = tuple(sorted((KozoMove(TAKE, p) for p in pieces), key=_order))
+            return tuple(sorted(places + takes, key=_order))
         spots = _cube_spots(state.config, state.tower)
         return spots or (KozoMove(NOCUBE),)
 

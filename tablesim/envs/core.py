@@ -135,6 +135,10 @@ class Match:
         self._legal: tuple[Any, ...] = ()
         self._ids = np.zeros(0, dtype=np.int64)
         self._by_id: dict[int, Any] = {}
+        self._ids_of: dict[Any, int] = {}
+        self._at: Any = None  # the state _refresh read (see current_seat, terminal)
+        self._over = False
+        self._seat: int | None = None
 
     # ---- the game ---------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -151,8 +155,13 @@ class Match:
         return None if self.session is None else self.session.state
 
     def _refresh(self) -> None:
-        self._legal = () if self.game.is_terminal(self.state) else self.game.legal_moves(self.state)
-        ids = [self.codec.encode(m) for m in self._legal]
+        state = self.state
+        over = bool(self.game.is_terminal(state))
+        # the position's end and mover, read many times a step (agents, rewards, masks)
+        self._at, self._over = state, over
+        self._seat = None if over else self.game.current_player(state)
+        self._legal = () if over else self.game.legal_moves(state)
+        ids = [self._encode(m) for m in self._legal]
         self._by_id = dict(zip(ids, self._legal, strict=True))
         if len(self._by_id) != len(ids):
             raise EnvError(
@@ -160,6 +169,19 @@ class Match:
                 "(sim.slices.common.codecs); please report it"
             )
         self._ids = np.asarray(ids, dtype=np.int64)
+
+    def _encode(self, move: Any) -> int:
+        """``codec.encode(move)``, remembered per move value (a codec's id depends on the move
+        and the config only; Kozo and Kataboom meet the same spots position after position)."""
+        try:
+            return self._ids_of[move]
+        except KeyError:
+            a = self._ids_of[move] = self.codec.encode(move)
+            if len(self._ids_of) > 200_000:  # bound the memory of a long run
+                self._ids_of.clear()
+            return a
+        except TypeError:  # an unhashable move value
+            return self.codec.encode(move)
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -169,11 +191,12 @@ class Match:
     @property
     def legal_actions(self) -> list[int]:
         """The legal moves' action ids, in the same order as :attr:`legal`."""
-        return [int(a) for a in self._ids]
+        return [int(a) for a in self._ids.tolist()]
 
     def current_seat(self) -> int | None:
         """The seat to move (None at the end)."""
-        return self.game.current_player(self.state)
+        state = self.state
+        return self._seat if state is self._at else self.game.current_player(state)
 
     def play(self, action: int) -> None:
         """Play action ``action`` for the seat to move (EnvError when it is not legal)."""
@@ -199,7 +222,8 @@ class Match:
 
     def terminal(self) -> bool:
         """True once the game is over."""
-        return bool(self.game.is_terminal(self.state))
+        state = self.state
+        return self._over if state is self._at else bool(self.game.is_terminal(state))
 
     def scores(self) -> list[float]:
         """Reward per seat at the end: +1 for a winner, -1 for the others, 0 each for a draw."""

@@ -26,23 +26,33 @@ class CategoFeatures(Features):
         h[10:12] = config.points_at_stake
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.catego import column_results, side_scores
+        # one pass over the pad (games.catego.column_results and side_scores, inlined: the
+        # observation is built every step; tests/test_envs_rollout_record.py holds it equal)
+        from games.catego import column_winner
 
         cfg = state.config
         out = np.zeros(self.shape, F32)
         rows = state.rows
-        for k in range(min(4, cfg.players)):
-            out[k] = [v or 0 for v in rows[self.relative(seat, k)]]
+        n = cfg.players
+        for k in range(min(4, n)):
+            out[k] = [v or 0 for v in rows[(seat + k) % n]]
         out[4] = self.columns
         mine = cfg.side_of(seat)
-        for label, side in column_results(state).items():
-            j = self.columns.index(label)
-            out[7 if side is None else 5 if side == mine else 6, j] = 1
+        sides, tie_rule = cfg.sides, cfg.tie_rule
+        scores = [0] * len(sides)
+        for j, cells in enumerate(zip(*rows, strict=True)):
+            if None in cells:
+                continue
+            side = column_winner([sum(cells[s] for s in team) for team in sides], tie_rule)
+            if side is None:
+                out[7, j] = 1
+            else:
+                out[5 if side == mine else 6, j] = 1
+                scores[side] += self.columns[j]
         if state.roll is not None:
-            out[8] = sum(state.roll)
-        out[9] = float(self.game.current_player(state) == seat)
-        scores = side_scores(state)
+            out[8] = state.roll[0] + state.roll[1]
+        out[9] = float(state.turn < n * len(self.columns) and state.turn % n == seat)
         out[10] = scores[mine]
         out[11] = max(s for i, s in enumerate(scores) if i != mine)
-        out[12] = state.turn / (cfg.players * len(self.columns))
+        out[12] = state.turn / (n * len(self.columns))
         return out
