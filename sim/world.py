@@ -148,7 +148,7 @@ _FLOOR_HALF = (ROOM_HALF_M, ROOM_HALF_M, 0.05)
 
 
 @dataclass(frozen=True)
-class _Body:
+class Body:
     """Book-keeping of one piece body.
 
     ``com_local``: centre of mass in the piece frame (m); ``axes``: principal axes in the piece
@@ -407,6 +407,15 @@ class World:
         """When every dynamic piece sleeps, :meth:`step` only counts steps (see :meth:`step`)."""
         self._owns_client = client is None
         self._cid: int | None = connect_direct() if client is None else int(client)
+        # caches of the queries, keyed on what they were computed from (see each method)
+        self._tip_cache: tuple[list[tuple[float, float, float, float]], np.ndarray, np.ndarray] | None = None
+        """:meth:`_tip_basis`: (the baseline list it was built from, matrices, ``|q0|^2``)."""
+        self._sines: tuple[BodyStates, np.ndarray, np.ndarray] | None = None
+        """:meth:`tipped`: (the states, the matrices, the sines) of its last call."""
+        self._radii_cache: tuple[tuple[int, ...], np.ndarray] | None = None
+        """:meth:`_radii`: (the dynamic body ids, the radii)."""
+        self._near_cache: tuple[float, list[Body], np.ndarray, list[tuple[int, int]]] | None = None
+        """:meth:`_near_pairs`: (``within``, the dynamic bodies, their centres of mass, pairs)."""
         try:
             with self._own_breaking_threshold():
                 self._build()
@@ -441,7 +450,7 @@ class World:
         if self.scene.ground:
             self._table = self._static_box(_TABLE_HALF, 0.0)
 
-        self._bodies: list[_Body] = []
+        self._bodies: list[Body] = []
         for piece in self.scene.pieces:  # scene order = creation order (determinism)
             self._bodies.append(self._add_piece(piece))
         self._by_id = {b.piece_id: b for b in self._bodies}
@@ -452,8 +461,9 @@ class World:
             self._static_names[self._table] = TABLE
         self._static_aabbs = self._static_bounds()
         self._refresh_inertia()
-        self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
-        self._initial_com = self.com_positions()
+        self._initial_q: list[tuple[float, float, float, float]] = []
+        self._initial_com = np.zeros((0, 3))
+        self.rebase()
 
     def _refresh_inertia(self) -> None:
         """Make PyBullet use the inertia we set from the very first step.
@@ -541,7 +551,7 @@ class World:
                 physicsClientId=self.client,
             )
 
-    def _add_piece(self, piece: ScenePiece) -> _Body:
+    def _add_piece(self, piece: ScenePiece) -> Body:
         p, cid, cfg = self._p, self.client, self.config
         self._asleep = False
         r_piece = piece.rotation()
@@ -585,10 +595,73 @@ class World:
                 ),
                 physicsClientId=cid,
             )
-        return _Body(
+        return Body(
             piece.id, body, piece.static, mass, com_local, axes, lay.q_axes, moments,
             lay.centres, lay.half_array,
         )  # fmt: skip
+
+    # ------------------------------------------------------------------ bodies added and removed
+    def add_body(self, piece: ScenePiece) -> Body:
+        """Create a dynamic piece's body at its pose (built with this world's contact breaking
+        threshold) and enter it last in the book-keeping: its row in every array is the last.
+        The baselines (:meth:`rebase`) are not changed. ValueError for a static piece or an id
+        already in the world."""
+        if piece.id in self._by_id:
+            raise ValueError(f"piece id {piece.id!r} is already in the world")
+        if piece.static:
+            raise ValueError(f"piece {piece.id!r}: only dynamic pieces can be added")
+        with self._own_breaking_threshold():  # a body keeps the threshold it was made with
+            body = self._add_piece(piece)
+        self._bodies.append(body)
+        self._by_id[piece.id] = body
+        self._by_body[body.body] = body
+        self._dynamic.append(body)
+        return body
+
+    def remove_body(self, piece_id: str) -> Body:
+        """Take a dynamic piece's body out of the world and the book-keeping (KeyError for an
+        unknown id); the baselines (:meth:`rebase`) are not changed."""
+        body = self._by_id.pop(piece_id)
+        self.wake()
+        self._p.removeBody(body.body, physicsClientId=self.client)
+        self._bodies.remove(body)
+        self._dynamic.remove(body)
+        del self._by_body[body.body]
+        return body
+
+    def rebase(self) -> None:
+        """Make the current poses the reference of :meth:`com_displacements` and
+        :meth:`tip_angles_deg` (the start of a move)."""
+        self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
+        self._initial_com = self.com_positions()
+
+    def set_pose(self, piece_id: str, com: Sequence[float], quat: Sequence[float]) -> None:
+        """Put a piece's body at a centre of mass (m) and body quaternion (x, y, z, w), world
+        frame; its velocity is kept."""
+        b = self._by_id[piece_id]
+        self.wake()
+        self._p.resetBasePositionAndOrientation(
+            b.body, [float(v) for v in com], [float(v) for v in quat], physicsClientId=self.client
+        )
+
+    def save(self) -> tuple[int, int]:
+        """A snapshot of the bodies' state (PyBullet ``saveState``) and of the clock, for
+        :meth:`restore`. Restoring is not bit-identical to never having left (Bullet's contact
+        caches are not all restored), so a caller that must reproduce its bits makes the same
+        saves and restores in the same order every time."""
+        return self._p.saveState(physicsClientId=self.client), self._steps
+
+    def restore(self, snapshot: tuple[int, int]) -> None:
+        """Go back to a snapshot of :meth:`save` (the clock too); the pieces and their
+        book-keeping must be those of the snapshot (nothing added or removed since)."""
+        state_id, steps = snapshot
+        self._p.restoreState(stateId=state_id, physicsClientId=self.client)
+        self._steps = steps
+        self.wake()
+
+    def forget(self, snapshot: tuple[int, int]) -> None:
+        """Free a snapshot of :meth:`save`."""
+        self._p.removeState(snapshot[0], physicsClientId=self.client)
 
     # ------------------------------------------------------------------ lifetime
     @property
@@ -642,6 +715,28 @@ class World:
         if body == self._table:
             return TABLE
         return self._by_body[body].piece_id
+
+    def body(self, piece_id: str) -> Body:
+        """Book-keeping of one piece (body id, mass, principal frame); KeyError if unknown."""
+        return self._by_id[piece_id]
+
+    @property
+    def bodies(self) -> list[Body]:
+        """Every piece's book-keeping (static and dynamic), in creation order (a copy)."""
+        return list(self._bodies)
+
+    def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
+        """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
+        p, cid = self._p, self.client
+        me = self._by_id[piece_id].body
+        others = [b.body for b in self._bodies if b.body != me]
+        if self.table_body is not None:
+            others.append(self.table_body)
+        worst = 0.0
+        for other in others:
+            for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
+                worst = max(worst, -pt[8])
+        return worst
 
     @property
     def table_body(self) -> int | None:
@@ -783,7 +878,7 @@ class World:
         self._floor = self._static_box(_FLOOR_HALF, -FLOOR_DEPTH_M)
         self._static_names[self._floor] = FLOOR
         self._static_aabbs = self._static_bounds()
-        self._near_cache: tuple[Any, ...] | None = None  # its static indices are the old ones
+        self._near_cache = None  # its static indices are the old ones
 
     @property
     def floor_body(self) -> int | None:
@@ -791,7 +886,7 @@ class World:
         return self._floor
 
     # ------------------------------------------------------------------ reading state
-    def _body_pose(self, b: _Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    def _body_pose(self, b: Body) -> tuple[np.ndarray, tuple[float, float, float, float]]:
         pos, q = self._p.getBasePositionAndOrientation(b.body, physicsClientId=self.client)
         return np.asarray(pos, dtype=float), tuple(q)
 
@@ -891,7 +986,7 @@ class World:
     def _tip_basis(self) -> tuple[np.ndarray, np.ndarray]:
         """:func:`tip_matrices` and ``|q0|^2`` of :attr:`_initial_q` (rebuilt when a rebase
         replaced the list)."""
-        cached = getattr(self, "_tip_cache", None)
+        cached = self._tip_cache
         if cached is None or cached[0] is not self._initial_q:
             q0 = np.array(self._initial_q, dtype=float).reshape(len(self._initial_q), 4)
             cached = self._tip_cache = (self._initial_q, tip_matrices(q0), (q0 * q0).sum(1))
@@ -919,7 +1014,7 @@ class World:
             return np.array([self.tip_angle_deg(i, q) > limit_deg for i, q in enumerate(st.quat)],
                             dtype=bool).reshape(len(st.quat))  # fmt: skip
         mats, norms0 = self._tip_basis()
-        cached = getattr(self, "_sines", None)  # the rule and the early stop ask of one state
+        cached = self._sines  # the rule and the early stop ask of one state
         if cached is not None and cached[0] is st and cached[1] is mats:
             sines = cached[2]
         else:
@@ -935,7 +1030,7 @@ class World:
         """Radius (m) of a sphere about each dynamic piece's centre of mass that holds all its
         collision boxes, shape (n,); rebuilt when pieces were added or removed."""
         key = tuple(b.body for b in self._dynamic)
-        cached = getattr(self, "_radii_cache", None)
+        cached = self._radii_cache
         if cached is None or cached[0] != key:
             radii = [
                 float(
@@ -1015,7 +1110,7 @@ class World:
         operation instead of a dozen. Pieces added or removed, or another ``within``, rebuild
         them."""
         st = self.states() if states is None else states
-        dyn, cached = self._dynamic, getattr(self, "_near_cache", None)
+        dyn, cached = self._dynamic, self._near_cache
         if (
             cached is not None
             and cached[0] == within
@@ -1143,7 +1238,7 @@ class World:
                 b.body, -1, activationState=p.ACTIVATION_STATE_WAKE_UP, physicsClientId=cid
             )
 
-    def _dynamic_body(self, piece_id: str) -> _Body:
+    def _dynamic_body(self, piece_id: str) -> Body:
         b = self._by_id[piece_id]
         if b.static:
             raise ValueError(f"piece {piece_id!r} is static")

@@ -1,8 +1,8 @@
 """A world that keeps running while pieces are added, and the topple watch over a window.
 
-:class:`PersistentWorld` extends :class:`sim.world.World` (it uses the World's private body
-book-keeping, kept in one place here). Adding a piece to a running world needs care because of
-the PyBullet 3.2.7 inertia quirk documented in :mod:`sim.world` (the first step after setting a
+:class:`PersistentWorld` extends :class:`sim.world.World` through its public body interface
+(:meth:`~sim.world.World.add_body`, ``remove_body``, ``set_pose``, ``rebase``). Adding a piece
+to a running world needs care because of the PyBullet 3.2.7 inertia quirk documented in :mod:`sim.world` (the first step after setting a
 body's inertia uses the bounding-box inertia): the new body is created far away in free flight
 (a parking spot 1 m above the far corner of the table), the world takes one ordinary step (the
 hand bringing the piece in: every other piece keeps moving normally), then the body is put at
@@ -22,7 +22,7 @@ import numpy as np
 from games.rng import Rng
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 from sim.verdict import ToppleRule, fall_reason
-from sim.world import World, _Body, shrink_shift
+from sim.world import World, shrink_shift
 
 PENETRATION_OK = 0.02e-3
 """Penetration (m) a noisy pose may have into a neighbour before the hand backs off."""
@@ -52,82 +52,20 @@ class PersistentWorld(World):
 
     def add_piece(self, piece: ScenePiece) -> None:
         """Add a dynamic piece at its pose with zero velocity (one world step passes)."""
-        if piece.id in self._by_id:
-            raise ValueError(f"piece id {piece.id!r} is already in the world")
-        if piece.static:
-            raise ValueError(f"piece {piece.id!r}: only dynamic pieces can be added")
+        body = self.add_body(replace(piece, position=PARK))
         self._note(piece)
-        p, cid = self._p, self.client
-        parked = replace(piece, position=PARK)
-        with self._own_breaking_threshold():  # a body keeps the threshold it was made with
-            body = self._add_piece(parked)
-        self._bodies.append(body)
-        self._by_id[piece.id] = body
-        self._by_body[body.body] = body
-        self._dynamic.append(body)
         self.step(1)
         r_piece = piece.rotation()
         com = np.asarray(piece.position, dtype=float) + r_piece @ body.com_local
-        q_body = matrix_to_quat(r_piece @ body.axes)
-        p.resetBasePositionAndOrientation(
-            body.body, com.tolist(), list(q_body), physicsClientId=cid
-        )
-        p.resetBaseVelocity(body.body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=cid)
-        self.wake()
+        self.set_pose(piece.id, com, matrix_to_quat(r_piece @ body.axes))
+        self.set_velocity(piece.id, (0.0, 0.0, 0.0))
         self.rebase()
 
     def remove_piece(self, piece_id: str) -> None:
         """Take a dynamic piece off the table."""
-        body = self._by_id.pop(piece_id)
-        self.wake()
-        self._p.removeBody(body.body, physicsClientId=self.client)
-        self._bodies.remove(body)
-        self._dynamic.remove(body)
-        del self._by_body[body.body]
+        self.remove_body(piece_id)
         self.static_allowed.pop(piece_id, None)
         self.rebase()
-
-    def rebase(self) -> None:
-        """Make the current poses the reference of :meth:`com_displacements` and
-        :meth:`tip_angles_deg` (the start of a move)."""
-        self._initial_q = [self._body_pose(b)[1] for b in self._dynamic]
-        self._initial_com = self.com_positions()
-
-    def save(self) -> tuple[int, int]:
-        """A snapshot of the bodies' state (PyBullet ``saveState``) and of the clock, for
-        :meth:`restore`. Restoring is not bit-identical to never having left (Bullet's contact
-        caches are not all restored), so a caller that must reproduce its bits makes the same
-        saves and restores in the same order every time."""
-        return self._p.saveState(physicsClientId=self.client), self._steps
-
-    def restore(self, snapshot: tuple[int, int]) -> None:
-        """Go back to a snapshot of :meth:`save` (the clock too); the pieces and their
-        book-keeping must be those of the snapshot (nothing added or removed since)."""
-        state_id, steps = snapshot
-        self._p.restoreState(stateId=state_id, physicsClientId=self.client)
-        self._steps = steps
-        self.wake()
-
-    def forget(self, snapshot: tuple[int, int]) -> None:
-        """Free a snapshot of :meth:`save`."""
-        self._p.removeState(snapshot[0], physicsClientId=self.client)
-
-    def body(self, piece_id: str) -> _Body:
-        """Book-keeping of one piece (body id, mass, principal frame)."""
-        return self._by_id[piece_id]
-
-    def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
-        """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
-        p, cid = self._p, self.client
-        me = self._by_id[piece_id].body
-        others = [b.body for b in self._bodies if b.body != me]
-        if self.table_body is not None:
-            others.append(self.table_body)
-        worst = 0.0
-        for other in others:
-            for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
-                worst = max(worst, -pt[8])
-        return worst
 
 
 @dataclass(frozen=True)
