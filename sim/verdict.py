@@ -514,6 +514,92 @@ def simulate(
     Returns a :class:`Verdict`; raises ``sim.world.PhysicsBlowUpError`` on a blow-up and
     ``ValueError`` on bad arguments.
     """
+    plan = _plan(
+        scene, seconds, replicas, seed, profile, time_step, perturbation, rule, method, workers,
+        early_stop, sequential,
+    )  # fmt: skip
+    ensemble = plan.replicas_in(plan.profile)  # speculative runs start while statics runs
+    try:
+        statics = _statics(scene)
+    except BaseException:
+        ensemble.close(kill=True)
+        raise
+    if method == "auto" and statics.decision != "undecided":
+        return _static_verdict(plan, statics)  # (nothing was started: NO_SPECULATION)
+    esc = _escalate(plan, statics)
+    if esc is not None:  # thin margin: the direct solver instead (the speculative runs go)
+        ensemble.close()
+        ensemble = plan.replicas_in(esc.profile)
+    stop = early_stop if early_stop is not None and early_stop.applies(statics) else None
+    runs = ensemble.results(stop)
+    return _simulated_verdict(plan, statics, runs, stop, esc)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The checked arguments of one :func:`simulate` call: what its ensemble runs.
+
+    ``profile`` is the run profile (its step possibly overridden), ``own_step`` the step the
+    profile asked for itself (read by :func:`sim.escalation.escalation`), ``workers`` the
+    number of processes."""
+
+    scene: Scene
+    seconds: float
+    replicas: int
+    seed: int
+    profile: Profile
+    own_step: float
+    perturbation: Perturbation
+    rule: ToppleRule
+    method: Method
+    workers: int
+    early_stop: EarlyStop | None
+    sequential: SequentialStop | None
+
+    def replicas_in(self, run_prof: Profile) -> Replicas:
+        """The ensemble's replicas in ``run_prof``, started (they run while statics runs when
+        ``method="simulate"`` allows an early stop; otherwise with :data:`NO_SPECULATION`)."""
+        return Replicas(
+            _run_replica,
+            [
+                (self.scene, self.seed, k, self.perturbation, run_prof, self.seconds, self.rule)
+                for k in range(self.replicas)
+            ],
+            self.workers,
+            self.early_stop if self.method == "simulate" else NO_SPECULATION,
+            self.sequential,
+        )
+
+    def common(self, statics: StaticReport) -> dict[str, Any]:
+        """The :class:`Verdict` fields that every verdict of this plan shares."""
+        return dict(
+            seconds=self.seconds,
+            profile=self.profile.name,
+            time_step=self.profile.time_step,
+            requested_method=self.method,
+            perturbation=self.perturbation,
+            rule=self.rule,
+            seed=self.seed,
+            statics=statics,
+            replicas_requested=self.replicas,
+        )
+
+
+def _plan(
+    scene: Scene,
+    seconds: float | None,
+    replicas: int,
+    seed: int,
+    profile: str | Profile,
+    time_step: float | None,
+    perturbation: Perturbation | None,
+    rule: ToppleRule | None,
+    method: Method,
+    workers: int | None,
+    early_stop: EarlyStop | None,
+    sequential: SequentialStop | None,
+) -> _Plan:
+    """:func:`simulate`'s arguments checked (ValueError naming the bad one) and defaulted."""
     if replicas < 1:
         raise ValueError(f"replicas must be >= 1, got {replicas}")
     if not scene.dynamic:
@@ -528,87 +614,76 @@ def simulate(
     secs = scene.seconds if seconds is None else float(seconds)
     if not (0 < secs <= 600):
         raise ValueError(f"seconds must be in (0, 600], got {secs}")
-    pert = perturbation or Perturbation()
-    rule = rule or ToppleRule()
+    return _Plan(
+        scene, secs, replicas, seed, prof, own.time_step, perturbation or Perturbation(),
+        rule or ToppleRule(), method, min(replicas, workers or os.cpu_count() or 1), early_stop,
+        sequential,
+    )  # fmt: skip
 
-    n_workers = min(replicas, workers or os.cpu_count() or 1)
 
-    def replicas_in(run_prof: Profile) -> Replicas:
-        return Replicas(
-            _run_replica,
-            [(scene, seed, k, pert, run_prof, secs, rule) for k in range(replicas)],
-            n_workers,
-            early_stop if method == "simulate" else NO_SPECULATION,  # start while statics runs
-            sequential,
-        )
-
-    ensemble = replicas_in(prof)
-    try:
-        statics = _statics(scene)
-    except BaseException:
-        ensemble.close(kill=True)
-        raise
-    margins: dict[str, PieceMargin] = {p.id: p for p in statics.pieces}
-    dyn_ids = [p.id for p in scene.dynamic]
-    common: dict[str, Any] = dict(
-        seconds=secs,
-        profile=prof.name,
-        time_step=prof.time_step,
-        requested_method=method,
-        perturbation=pert,
-        rule=rule,
-        seed=seed,
-        statics=statics,
-        replicas_requested=replicas,
-    )
-
-    def outcomes(
-        run0: RunOutcome | None, fall_prob: Sequence[float] | None
-    ) -> tuple[PieceOutcome, ...]:
-        out = []
-        for i, pid in enumerate(dyn_ids):
-            m = margins.get(pid)
-            out.append(
-                PieceOutcome(
-                    pid,
-                    run0.displacement_mm[i] if run0 else None,
-                    run0.tilt_deg[i] if run0 else None,
-                    float(fall_prob[i]) if fall_prob is not None else None,
-                    None if m is None else _json_mm(m.margin_mm),
-                    m is not None and m.marginal,
-                    "" if m is None else m.sentence,
-                )
-            )
-        return tuple(out)
-
-    if method == "auto" and statics.decision != "undecided":
-        toppled = statics.decision == "topples"
-        return Verdict(
-            verdict="topples" if toppled else "stands",
-            topple_probability=1.0 if toppled else 0.0,
-            replicas=0,
-            decided_by="statics",
-            first_fall_s=None,
-            explanation=_explain_static(statics, toppled),
-            pieces=outcomes(None, None),
-            **common,
-        )
-
+def _escalate(plan: _Plan, statics: StaticReport) -> Escalation | None:
+    """The escalation to another profile that statics' margins ask for, or None."""
     from sim.escalation import escalation
 
-    esc = escalation(prof, own.time_step, statics, scene)
-    if esc is not None:  # thin margin: the direct solver instead (the speculative runs go)
-        ensemble.close()
-        ensemble = replicas_in(esc.profile)
-    stop = early_stop if early_stop is not None and early_stop.applies(statics) else None
-    runs = ensemble.results(stop)
+    return escalation(plan.profile, plan.own_step, statics, plan.scene)
 
+
+def _outcomes(
+    plan: _Plan,
+    statics: StaticReport,
+    run0: RunOutcome | None,
+    fall_prob: Sequence[float] | None,
+) -> tuple[PieceOutcome, ...]:
+    """Each dynamic piece's outcome: replica 0's motion (if run), its fall probability (if
+    any) and statics' margin and sentence."""
+    margins: dict[str, PieceMargin] = {p.id: p for p in statics.pieces}
+    out = []
+    for i, piece in enumerate(plan.scene.dynamic):
+        m = margins.get(piece.id)
+        out.append(
+            PieceOutcome(
+                piece.id,
+                run0.displacement_mm[i] if run0 else None,
+                run0.tilt_deg[i] if run0 else None,
+                float(fall_prob[i]) if fall_prob is not None else None,
+                None if m is None else _json_mm(m.margin_mm),
+                m is not None and m.marginal,
+                "" if m is None else m.sentence,
+            )
+        )
+    return tuple(out)
+
+
+def _static_verdict(plan: _Plan, statics: StaticReport) -> Verdict:
+    """The verdict when statics decided alone (no replica counted)."""
+    toppled = statics.decision == "topples"
+    return Verdict(
+        verdict="topples" if toppled else "stands",
+        topple_probability=1.0 if toppled else 0.0,
+        replicas=0,
+        decided_by="statics",
+        first_fall_s=None,
+        explanation=_explain_static(statics, toppled),
+        pieces=_outcomes(plan, statics, None, None),
+        **plan.common(statics),
+    )
+
+
+def _simulated_verdict(
+    plan: _Plan,
+    statics: StaticReport,
+    runs: Sequence[RunOutcome],
+    stop: EarlyStop | None,
+    esc: Escalation | None,
+) -> Verdict:
+    """The verdict of the replicas run (a majority of topples: ``"topples"``)."""
     n_top = sum(r.toppled for r in runs)
     n_run = len(runs)
     prob = n_top / n_run
     falls = [r.first_fall_s for r in runs if r.first_fall_s is not None]
     first = min(falls) if falls else None
-    pieces = outcomes(runs[0], np.mean([r.fell for r in runs], axis=0) if dyn_ids else [])
+    fall_prob = np.mean([r.fell for r in runs], axis=0) if plan.scene.dynamic else []
+    pieces = _outcomes(plan, statics, runs[0], fall_prob)
     verdict: VerdictName = "topples" if prob >= 0.5 else "stands"
     return Verdict(
         verdict=verdict,
@@ -617,17 +692,18 @@ def simulate(
         decided_by="simulation",
         first_fall_s=first,
         explanation=_explain_sim(
-            verdict, n_top, n_run, first, pieces, runs, statics, secs,
-            _sequential_note(sequential, n_run, replicas) + (f" {esc.reason}" if esc else ""),
+            verdict, n_top, n_run, first, pieces, runs, statics, plan.seconds,
+            _sequential_note(plan.sequential, n_run, plan.replicas)
+            + (f" {esc.reason}" if esc else ""),
         ),  # fmt: skip
         pieces=pieces,
         replica_toppled=tuple(r.toppled for r in runs),
         max_penetration_mm=max(r.max_penetration_mm for r in runs),
         early_stop=stop,
         simulated_s=max(r.simulated_s for r in runs),
-        sequential=sequential,
+        sequential=plan.sequential,
         escalation=esc,
-        **common,
+        **plan.common(statics),
     )
 
 
