@@ -49,14 +49,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import operator
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from games.polycubes import mass_properties
 from games.quat import quat_conj, quat_mul
 from sim.config import PYBULLET_CONTACT_BREAKING_THRESHOLD, PhysicsConfig, Profile, get_profile
 from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
@@ -69,6 +67,25 @@ from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (m
     suspects,
 )
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
+from sim.world_contacts import (  # noqa: F401 - re-exported (the contact reads live there)
+    BOX_MARGIN,
+    CONTACT_TOLERANCE,
+    CULL_SLACK,
+    NEAR_MARGIN,
+    ContactCheck,
+    ContactQueries,
+)
+from sim.world_layout import (  # noqa: F401 - re-exported (the bodies' layout lives there)
+    CONTACT_SKIN,
+    Body,
+    Boxes,
+    PieceLayout,
+    exact_matmul,
+    piece_boxes,
+    piece_layout,
+    piece_mass_properties,
+    shrunk_half_extents,
+)
 
 TABLE = "table"
 """Name of the table top in :meth:`World.contacts_with_static`."""
@@ -87,37 +104,6 @@ TIP_BAND = 1e-9
 """Pieces whose ``sin^2(tip / 2)`` lies this close to the limit's are decided by the scalar
 formula (:meth:`World.tipped`): the vectorised value is off by a few units in the last place
 (1e-16), and 1e-9 is 2e-9 rad or more of tip, where the scalar formula is exact to 1e-15."""
-_DISTANCE = operator.itemgetter(8)  # of a getContactPoints tuple: the contact distance (m)
-CULL_SLACK = 1e-3
-"""Extra distance (m) under which :meth:`World.check_contacts` still asks PyBullet for closest
-points although the bounds say the pair is apart: the bounds hold the exact boxes, so this only
-covers rounding (1e-15 m) and GJK's convergence (1e-9 m) many times over."""
-NEAR_MARGIN = 1e-3
-"""How far (m) the centres of mass may move before :meth:`World.check_contacts` recomputes which
-piece-static pairs may be close (:meth:`World._near_pairs`): pairs within ``NEAR_MARGIN`` more
-are kept and asked about, a few closest-point queries more against a dozen array operations per
-check."""
-CONTACT_TOLERANCE = 0.05e-3
-"""Default distance (m) under which two bodies count as touching: well below the 0.2 mm clearance,
-so grid neighbours across the gap do not count, and well above resting penetration (0.01 mm)."""
-BOX_MARGIN = 1e-3
-"""PyBullet's collision margin of a ``GEOM_BOX`` (m), whatever its size (measured: a cube of half
-edge 5.1 to 50 mm standing on its edge at 45 degrees is reported (sqrt 2 - 1) mm from the table).
-The margin lies inside the box, so the solver's box-box detector sees the exact box, but the
-closest-point query (GJK) sees the box with its edges and corners **rounded** to this radius. An
-edge of a box resting on a face tilted by theta is therefore reported r (sin theta + cos theta - 1)
-away (0.276 mm at 19.5 degrees, a corner up to (sqrt 3 - 1) r = 0.73 mm) although it touches:
-why :meth:`World.contacts_with_static` also reads the solver's contact points."""
-
-CONTACT_SKIN = 2e-6
-"""Extra height (m) of every box of a dynamic piece along its vertical axes (half on each face),
-so a piece resting on another, or on the table, starts 2 um into it. Bullet's box-box detector
-makes contact points only where boxes overlap, and at exactly zero distance it finds some and
-misses others (5 stacked cubes built touching: 8 of the 20 points): a stack released exactly
-touching therefore had no contacts above the lowest ones and fell freely, one more cube caught per
-step (the top of 20 cubes dropped 0.65 mm before it was held). 2 um is a fifth of the steady
-compression of such a stack under its weight, so releasing it pushes nothing apart; against the
-0.2 mm clearance and every margin we judge it is nothing."""
 
 def shrink_shift(config: PhysicsConfig, tolerance: float = CONTACT_TOLERANCE) -> float:
     """How far (m) a piece must have moved before a new contact with a static body means it
@@ -148,30 +134,6 @@ _FLOOR_HALF = (ROOM_HALF_M, ROOM_HALF_M, 0.05)
 
 
 @dataclass(frozen=True)
-class Body:
-    """Book-keeping of one piece body.
-
-    ``com_local``: centre of mass in the piece frame (m); ``axes``: principal axes in the piece
-    frame (columns of a proper rotation); ``q_axes``: the same as a quaternion (x, y, z, w), so
-    ``R_body = R_piece @ axes``; ``moments``: principal moments (kg m^2). ``box_centres`` and
-    ``box_halves`` (k, 3): the collision shape's child boxes as given to PyBullet, centres in the
-    body frame and half extents along the piece axes (rotated into the body frame by ``axes.T``);
-    the rule checks bound distances with them (:meth:`World.check_contacts`).
-    """
-
-    piece_id: str
-    body: int
-    static: bool
-    mass: float
-    com_local: np.ndarray
-    axes: np.ndarray
-    q_axes: tuple[float, float, float, float]
-    moments: np.ndarray
-    box_centres: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-    box_halves: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-
-
-@dataclass(frozen=True)
 class BodyStates:
     """The dynamic pieces' body poses at one instant (:meth:`World.states`): centres of mass
     ``com`` (n, 3) m and body (principal-frame) quaternions ``quat`` (n, 4) x, y, z, w."""
@@ -180,13 +142,6 @@ class BodyStates:
     quat: np.ndarray
 
 
-@dataclass(frozen=True)
-class ContactCheck:
-    """What :meth:`World.check_contacts` read: ``new`` (dynamic id, static id) pairs touching
-    now and not in the caller's known set; ``max_penetration`` as :meth:`World.max_penetration`."""
-
-    new: set[tuple[str, str]]
-    max_penetration: float
 
 
 def tip_matrices(quat0: np.ndarray) -> np.ndarray:
@@ -215,151 +170,7 @@ def _quat_angle(q: Sequence[float]) -> float:
     return 2.0 * math.atan2(v, abs(q[3]))
 
 
-def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` for the small matrices and vectors handed to Bullet, with the same bits on
-    every CPU: Python float products summed left to right. numpy's ``@`` goes to OpenBLAS,
-    whose kernels are chosen per CPU (SkylakeX on AVX-512 Xeons, Zen/Haswell elsewhere) and
-    sum in other orders: a collision shape's child positions differed in their last bits
-    between kernels and the first step already differed (measured with OPENBLAS_CORETYPE)."""
-    x = np.asarray(a, dtype=float)
-    y = np.asarray(b, dtype=float)
-    vec = y.ndim == 1
-    yy = y.reshape(-1, 1) if vec else y
-    out = np.empty((x.shape[0], yy.shape[1]))
-    for i in range(x.shape[0]):
-        row = [float(v) for v in x[i]]
-        for j in range(yy.shape[1]):
-            acc = 0.0
-            for k, v in enumerate(row):
-                acc += v * float(yy[k, j])
-            out[i, j] = acc
-    return out[:, 0] if vec else out
-
-
-def piece_mass_properties(
-    piece: ScenePiece, config: PhysicsConfig
-) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """Exact mass properties of a piece from its nominal (unshrunk) geometry.
-
-    Returns ``(mass, com_local (3,), principal_moments (3,), principal_axes (3, 3))``: mass in kg
-    (0 for static pieces), centre of mass in the piece frame (m), principal moments (kg m^2,
-    ascending; those of the nominal density even for static pieces) and the principal axes as the
-    columns of a proper rotation matrix in the piece frame.
-    """
-    if piece.box is not None:
-        size = np.asarray(piece.box, dtype=float)
-        m = float(np.prod(size)) * config.density
-        sx, sy, sz = size
-        moments = m / 12.0 * np.array([sy * sy + sz * sz, sx * sx + sz * sz, sx * sx + sy * sy])
-        com, axes = size / 2.0, np.eye(3)
-    else:
-        mp = mass_properties(piece.cells, piece.edge(config), config.density)
-        m, com, moments, axes = mp.mass, mp.com, mp.principal_moments, mp.principal_axes
-    return (0.0 if piece.static else float(m)), np.asarray(com, float), moments, axes
-
-
-Boxes = tuple[tuple[np.ndarray, np.ndarray], ...]
-"""A piece's boxes in its frame: (centre, half extents) pairs, m."""
-_BOXES: dict[tuple[Any, ...], Boxes] = {}
-
-
-def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> Boxes:
-    """:meth:`sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
-    cube edge) as read-only arrays: every replica of a verdict builds the same pieces again,
-    and merging a piece's cells into boxes (with its connectivity check) was a third of a
-    world's Python build time."""
-    key = (piece.cells, piece.box, piece.edge(config))
-    boxes = _BOXES.get(key)
-    if boxes is None:
-        boxes = tuple(piece.local_boxes(config))
-        for arr in (a for pair in boxes for a in pair):
-            arr.setflags(write=False)
-        if len(_BOXES) > 4096:  # a bound for long-lived processes that see many pieces
-            _BOXES.clear()
-        _BOXES[key] = boxes
-    return boxes
-
-
-@dataclass(frozen=True)
-class PieceLayout:
-    """What :class:`World` gives PyBullet for a piece, from its geometry alone
-    (:func:`piece_layout`): mass properties (:func:`piece_mass_properties`), ``q_axes`` (the
-    principal axes as a quaternion), and the collision shape's child boxes: ``halves`` and
-    ``positions`` (lists, as passed), ``orientations`` (the piece axes in the body frame, one
-    per box), ``centres`` and ``half_array`` (read-only (k, 3) arrays of the same numbers)."""
-
-    mass: float
-    com_local: np.ndarray
-    moments: np.ndarray
-    axes: np.ndarray
-    q_axes: tuple[float, float, float, float]
-    halves: list[list[float]]
-    positions: list[list[float]]
-    orientations: list[list[float]]
-    centres: np.ndarray
-    half_array: np.ndarray
-
-
-_LAYOUTS: dict[tuple[Any, ...], PieceLayout] = {}
-
-
-def piece_layout(piece: ScenePiece, config: PhysicsConfig, rotation: np.ndarray) -> PieceLayout:
-    """A piece's :class:`PieceLayout` at ``rotation`` (its 3x3 rotation matrix), kept per
-    geometry: it depends on the pose only through which piece axes are horizontal
-    (:func:`shrunk_half_extents`), and every replica of a verdict builds the same pieces again
-    at nearly the same poses. The numbers are those computed afresh, bit for bit (the same
-    operations on the same inputs). Callers must not change the lists."""
-    limit = math.sqrt(0.5) - 1e-9  # shrunk_half_extents' test, per piece axis
-    flat = tuple(abs(rotation[2, k]) < limit for k in range(3))
-    key = (piece.cells, piece.box, piece.static, piece.edge(config), config.density,
-           config.clearance, flat)  # fmt: skip
-    lay = _LAYOUTS.get(key)
-    if lay is None:
-        mass, com_local, moments, axes = piece_mass_properties(piece, config)
-        q_child = list(matrix_to_quat(axes.T))  # child box axes (= piece axes), body frame
-        halves, positions = [], []
-        for centre, half in piece_boxes(piece, config):
-            # Clearance is play between loose pieces; static supports (pedestals, the board)
-            # keep their exact size, so a support edge is where the scene puts it (and where
-            # the statics check measures margins from).
-            clearance = 0.0 if piece.static else config.clearance
-            skin = 0.0 if piece.static else CONTACT_SKIN
-            halves.append(shrunk_half_extents(half, rotation, clearance, skin).tolist())
-            positions.append(exact_matmul(axes.T, centre - com_local).tolist())
-        centres = np.array(positions, dtype=float).reshape(-1, 3)
-        half_array = np.array(halves, dtype=float).reshape(-1, 3)
-        for arr in (centres, half_array, com_local, moments, axes):
-            arr.setflags(write=False)  # shared by every body of this geometry
-        lay = PieceLayout(mass, com_local, moments, axes, matrix_to_quat(axes), halves,
-                          positions, [q_child] * len(halves), centres, half_array)  # fmt: skip
-        if len(_LAYOUTS) > 4096:  # a bound for long-lived processes that see many pieces
-            _LAYOUTS.clear()
-        _LAYOUTS[key] = lay
-    return lay
-
-
-def shrunk_half_extents(
-    half: np.ndarray, rotation: np.ndarray, clearance: float, skin: float = 0.0
-) -> np.ndarray:
-    """Half extents of a box after applying the clearance (and the contact skin).
-
-    ``half``: (3,) half extents along the box axes; ``rotation``: 3x3, columns are the box axes in
-    the world. An axis is horizontal when it is closer to the table plane than to the vertical
-    (|z component| < cos 45 deg); those lose ``clearance/2`` per face. Vertical axes grow by
-    ``skin/2`` per face (:data:`CONTACT_SKIN`), so stacks start in contact.
-    """
-    out = np.array(half, dtype=float)
-    for k in range(3):
-        if abs(rotation[2, k]) < math.sqrt(0.5) - 1e-9:
-            out[k] = out[k] - clearance / 2.0
-        else:
-            out[k] = out[k] + skin / 2.0
-    if (out <= 0).any():
-        raise ValueError(f"clearance {clearance} m leaves no box of half extents {half}")
-    return out
-
-
-class World:
+class World(ContactQueries):
     """A scene's pieces on the table in one private PyBullet DIRECT client.
 
     Parameters
@@ -725,19 +536,6 @@ class World:
         """Every piece's book-keeping (static and dynamic), in creation order (a copy)."""
         return list(self._bodies)
 
-    def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
-        """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
-        p, cid = self._p, self.client
-        me = self._by_id[piece_id].body
-        others = [b.body for b in self._bodies if b.body != me]
-        if self.table_body is not None:
-            others.append(self.table_body)
-        worst = 0.0
-        for other in others:
-            for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
-                worst = max(worst, -pt[8])
-        return worst
-
     @property
     def table_body(self) -> int | None:
         """Body id of the table box, or None when the scene has no ground."""
@@ -1025,160 +823,6 @@ class World:
         for i in np.flatnonzero(~(out | (sines < at - TIP_BAND))).tolist():
             out[i] = self.tip_angle_deg(i, st.quat[i]) > limit_deg
         return out
-
-    def _radii(self) -> np.ndarray:
-        """Radius (m) of a sphere about each dynamic piece's centre of mass that holds all its
-        collision boxes, shape (n,); rebuilt when pieces were added or removed."""
-        key = tuple(b.body for b in self._dynamic)
-        cached = self._radii_cache
-        if cached is None or cached[0] != key:
-            radii = [
-                float(
-                    (
-                        np.linalg.norm(b.box_centres, axis=1) + np.linalg.norm(b.box_halves, axis=1)
-                    ).max(initial=0.0)
-                )
-                for b in self._dynamic
-            ]
-            cached = self._radii_cache = (key, np.array(radii, dtype=float))
-        return cached[1]
-
-    def static_distance_bounds(self, states: BodyStates | None = None) -> np.ndarray:
-        """Lower bounds (m) of the distance between each dynamic piece and each static body,
-        shape (n, s), statics in the order of :attr:`_static_aabbs` (the table first): the gap
-        between the sphere about the piece's centre of mass that holds its boxes
-        (:meth:`_radii`) and the static body's bounding box. Negative where they overlap."""
-        slo, shi = self._static_aabbs[2:]
-        com = (self.states() if states is None else states).com
-        gap = np.maximum(0.0, np.maximum(slo[None] - com[:, None], com[:, None] - shi[None]))
-        return np.sqrt((gap * gap).sum(axis=2)) - self._radii()[:, None]
-
-    def check_contacts(
-        self,
-        known: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
-        states: BodyStates | None = None,
-        tolerance: float = CONTACT_TOLERANCE,
-    ) -> ContactCheck:
-        """The topple rule's contact read at one instant: ``contacts_with_static(tolerance) -
-        known`` and :meth:`max_penetration`, exactly, from one read of the solver's manifold.
-
-        Closest-point queries are made only for pairs outside ``known`` (the caller subtracts
-        them anyway) that may be close: a dynamic piece lies inside a sphere about its centre of
-        mass (:meth:`_radii`) and a static body inside its box (built once), and a pair whose
-        sphere and box are more than ``tolerance + CULL_SLACK`` apart cannot be within
-        ``tolerance`` (the closest-point distance never undercuts the exact one), so skipping it
-        changes no answer. Like :meth:`contacts_with_static` it changes no solver state."""
-        p, cid = self._p, self.client
-        new: set[tuple[str, str]] = set()
-        pen = 0.0
-        pts = p.getContactPoints(physicsClientId=cid)
-        statics = self._static_names
-        if pts:
-            pen = -min(map(_DISTANCE, pts))  # = max(-d): negation is exact
-            by_body = self._by_body
-            touching = {  # body pairs, once each (a face on the table gives 4 points)
-                (pt[1], pt[2])
-                for pt in pts
-                if pt[8] <= tolerance and (pt[1] in statics or pt[2] in statics)
-            }
-            for a, b in touching:
-                for dyn, other in ((a, b), (b, a)):
-                    if other in statics and dyn in by_body and not by_body[dyn].static:
-                        pair = (by_body[dyn].piece_id, statics[other])
-                        if pair not in known:
-                            new.add(pair)
-        sbodies, snames = self._static_aabbs[:2]
-        if self._dynamic and sbodies:
-            for i, j in self._near_pairs(states, tolerance + CULL_SLACK):
-                b, sname = self._dynamic[i], snames[j]
-                pair = (b.piece_id, sname)
-                if pair in known or pair in new:
-                    continue
-                hits = p.getClosestPoints(b.body, sbodies[j], tolerance, physicsClientId=cid)
-                if hits and any(pt[8] <= tolerance for pt in hits):
-                    new.add(pair)
-        return ContactCheck(new, pen)
-
-    def _near_pairs(self, states: BodyStates | None, within: float) -> list[tuple[int, int]]:
-        """(dynamic index, static index) pairs, among them every pair whose distance bound
-        (:meth:`static_distance_bounds`) is ``within`` or less now.
-
-        The bounds are computed with :data:`NEAR_MARGIN` more and kept with the centres of
-        mass they were computed at; while no centre of mass has moved more than the margin
-        since, the kept pairs still hold every near one (a bound shrinks at most as fast as
-        the centre moves: the sphere turns with the piece), so a check costs one array
-        operation instead of a dozen. Pieces added or removed, or another ``within``, rebuild
-        them."""
-        st = self.states() if states is None else states
-        dyn, cached = self._dynamic, self._near_cache
-        if (
-            cached is not None
-            and cached[0] == within
-            and len(cached[1]) == len(dyn)
-            and all(map(operator.is_, cached[1], dyn))
-        ):
-            moved = float(np.abs(st.com - cached[2]).max())  # NaN: not <=, rebuilt below
-            if moved * math.sqrt(3.0) <= NEAR_MARGIN:
-                return cached[3]
-        near = self.static_distance_bounds(st) <= within + NEAR_MARGIN
-        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(near), strict=True)]
-        self._near_cache = (within, list(dyn), st.com.copy(), pairs)
-        return pairs
-
-    def contacts_with_static(self, tolerance: float = CONTACT_TOLERANCE) -> set[tuple[str, str]]:
-        """Pairs (dynamic piece id, static piece id or ``"table"``) closer than ``tolerance`` (m).
-
-        A pair touches when either of two measures says so:
-
-        * a fresh closest-point query (``getClosestPoints``) finds a distance <= ``tolerance``.
-          It sees boxes with edges rounded by :data:`BOX_MARGIN`, so it is exact for faces on
-          faces but misses an edge or a corner resting on a face (a bar lying at 19.5 degrees
-          with its end on the table is reported 0.27 mm away);
-        * the solver's contact manifold of the last step (``getContactPoints``) holds a point at
-          distance <= ``tolerance``. Those points come from Bullet's box-box detector on the exact
-          boxes, which creates a point only where the boxes overlap or touch (measured: none at
-          a gap of 1 nm), so an edge resting on a face is found; it keeps a point while the
-          bodies stay within the contact breaking threshold, hence the distance filter.
-
-        Either measure alone only ever reports pieces that really touch (the closest-point
-        distance is never smaller than the exact one; a manifold point is made on contact), so
-        their union is the exact contact set. Before the first step the manifold is the one of the
-        world's silent setup step at the built poses, so the set is valid then too. Neither query
-        changes the solver's state, so calling this does not disturb determinism.
-        """
-        p, cid = self._p, self.client
-        out: set[tuple[str, str]] = set()
-        for pt in p.getContactPoints(physicsClientId=cid):
-            if pt[8] > tolerance:
-                continue
-            for dyn, other in ((pt[1], pt[2]), (pt[2], pt[1])):
-                if other in self._static_names and dyn in self._by_body:
-                    b = self._by_body[dyn]
-                    if not b.static:
-                        out.add((b.piece_id, self._static_names[other]))
-        for b in self._dynamic:
-            for sbody, sname in self._static_names.items():
-                if (b.piece_id, sname) in out:
-                    continue
-                pts = p.getClosestPoints(b.body, sbody, tolerance, physicsClientId=cid)
-                if pts and any(pt[8] <= tolerance for pt in pts):
-                    out.add((b.piece_id, sname))
-        return out
-
-    def contact_pairs(self) -> set[tuple[str, str]]:
-        """All touching pairs in the solver's last step, as sorted id pairs (penetrating or within
-        :data:`CONTACT_TOLERANCE`)."""
-        out: set[tuple[str, str]] = set()
-        for pt in self._p.getContactPoints(physicsClientId=self.client):
-            if pt[8] <= CONTACT_TOLERANCE:
-                a, b = sorted((self.piece_id(pt[1]), self.piece_id(pt[2])))
-                out.add((a, b))
-        return out
-
-    def max_penetration(self) -> float:
-        """Deepest penetration (m, >= 0) over all contact points of the last step."""
-        pts = self._p.getContactPoints(physicsClientId=self.client)
-        return max((-pt[8] for pt in pts), default=0.0) if pts else 0.0
 
     # ------------------------------------------------------------------ acting
     def wake_all(self) -> None:

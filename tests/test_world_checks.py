@@ -253,7 +253,7 @@ def test_a_world_built_from_kept_layouts_steps_to_the_bits_of_one_built_afresh()
     """The kept layouts change no number: a perturbed tower built with an empty layout cache and
     one built again from the kept layouts are at the same poses and velocities, to the bit,
     after 50 steps."""
-    from sim import world as world_module
+    from sim import world_layout as world_module  # the kept layouts live there
     from sim.verdict import Perturbation, perturb_scene
 
     scene = perturb_scene(load_scene(shipped_scene_path("kozo-tower")), 0, 2, Perturbation())
