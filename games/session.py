@@ -44,15 +44,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic
 
 from games.core import (
     Bot,
+    C,
     ConfigError,
     Game,
     GameError,
+    M,
     Referee,
     Result,
+    S,
     canonical_json,
     make_referee,
 )
@@ -129,17 +132,17 @@ def make_seats(
 # What happened, and who is told
 # ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Played:
+class Played(Generic[S, M]):
     """One move as played: its number (from 1), the seat, the measured move, its canonical
     text, the states before and after it and the digest of the state after."""
 
     n: int
     seat: int
-    move: Any
+    move: M
     text: str
-    before: Any
-    after: Any
-    game: Game[Any, Any, Any] = field(repr=False, compare=False)
+    before: S
+    after: S
+    game: Game[S, M, Any] = field(repr=False, compare=False)
 
     @cached_property
     def digest(self) -> str:
@@ -155,14 +158,14 @@ class Observer:
     look: they must not play or undo from inside a hook.
     """
 
-    def move_played(self, session: Session, played: Played) -> None:
+    def move_played(self, session: Session[Any, Any, Any], played: Played[Any, Any]) -> None:
         """``played`` was measured, applied and recorded."""
 
-    def undone(self, session: Session, moves: Sequence[Played]) -> None:
+    def undone(self, session: Session[Any, Any, Any], moves: Sequence[Played[Any, Any]]) -> None:
         """``moves`` (oldest first) were taken back; ``session.state`` is the state before
         the first of them."""
 
-    def game_over(self, session: Session, result: Result) -> None:
+    def game_over(self, session: Session[Any, Any, Any], result: Result) -> None:
         """The game ended with ``result`` (after the move that ended it)."""
 
 
@@ -185,7 +188,7 @@ class Divergence(GameError):
 # ---------------------------------------------------------------------------------------
 # The session
 # ---------------------------------------------------------------------------------------
-class Session:
+class Session(Generic[S, M, C]):
     """One game: rules, seats, referee, the measured moves so far (see the module docstring).
 
     ``referee``: the referee to measure moves with (the caller keeps ownership); when None
@@ -195,8 +198,8 @@ class Session:
 
     def __init__(
         self,
-        game: Game[Any, Any, Any],
-        config: Any,
+        game: Game[S, M, C],
+        config: C,
         seed: int,
         seats: Sequence[Seat],
         *,
@@ -207,14 +210,14 @@ class Session:
         self.game = game
         self.config = config
         self.seed = int(seed)
-        self.state: Any = game.new_game(config, self.seed)
+        self.state: S = game.new_game(config, self.seed)
         n = game.num_players(self.state)
         if len(seats) != n:
             raise ConfigError(f"{game.name}: {len(seats)} seats given for {n} players")
         self.seats = list(seats)
         self.observers = list(observers)
         self.max_turns = max_turns
-        self.played: list[Played] = []
+        self.played: list[Played[S, M]] = []
         """Every move played so far, oldest first (undo removes from the end)."""
         self._own_referee = False
         name = game.referee_name(config)
@@ -235,7 +238,7 @@ class Session:
         budget: int | None = None,
         referee: Referee | None = None,
         observers: Iterable[Observer] = (),
-    ) -> Session:
+    ) -> Session[Any, Any, Any]:
         """A session of the registered ``game`` with ``roles`` (``human`` or bot names) and
         game ``options`` by name (ConfigError for bad options, players or bots)."""
         g = get_game(game)
@@ -251,7 +254,7 @@ class Session:
         referee: Referee | None = None,
         observers: Iterable[Observer] = (),
         source: str = "<log>",
-    ) -> Session:
+    ) -> Session[Any, Any, Any]:
         """The session a log's header describes, its bots re-made from their logged seeds.
         LogError / ConfigError (bad input) name the key."""
         game = get_game(header.game)
@@ -323,7 +326,7 @@ class Session:
         return any(s.bot is None for s in self.seats)
 
     # ------------------------------------------------------------------ moves
-    def check(self, move: Any) -> None:
+    def check(self, move: M) -> None:
         """Raise the game's GameError when ``move`` may not be played now (nothing measured,
         nothing applied)."""
         if self.over:
@@ -347,7 +350,7 @@ class Session:
             raise GameError(f"{self.game.name}: no player to move in a non-terminal state")
         return int(seat)
 
-    def play(self, move: Any) -> Played:
+    def play(self, move: M) -> Played[S, M]:
         """Measure (when a referee judges this game), apply and record ``move`` for the seat
         to move; observers are told. Raises GameError (nothing changed) for a move the rules
         refuse."""
@@ -375,11 +378,11 @@ class Session:
                 obs.game_over(self, result)
         return played
 
-    def play_text(self, text: str) -> Played:
+    def play_text(self, text: str) -> Played[S, M]:
         """Parse ``text`` (MoveParseError) and play it."""
         return self.play(self.game.parse_move(self.state, text))
 
-    def step(self, human: Callable[[Any], Any] | None = None) -> Played:
+    def step(self, human: Callable[[S], M] | None = None) -> Played[S, M]:
         """Play one move for the seat to move: its bot's choice, or ``human(state)`` for a
         human seat (GameError when no human input is connected)."""
         seat = self._seat_to_move()
@@ -389,7 +392,7 @@ class Session:
             raise GameError(f"seat {seat} is human but no human input is connected")
         return self.play(human(self.state))
 
-    def run(self, human: Callable[[Any], Any] | None = None) -> Result:
+    def run(self, human: Callable[[S], M] | None = None) -> Result:
         """Play to the end (bots choose; ``human`` for human seats) and return the result;
         GameError when the game exceeds ``max_turns``. A ``human`` that raises
         :class:`UndoRequest` takes back the last move and the bots' replies after it."""
@@ -402,7 +405,7 @@ class Session:
                 self.undo(to_human=True)
         return self.game.result(self.state)
 
-    def undo(self, *, to_human: bool = False) -> list[Played]:
+    def undo(self, *, to_human: bool = False) -> list[Played[S, M]]:
         """Take back the last move; with ``to_human``, also the bots' moves before it until a
         human has the turn (when any seat is human). Returns the moves taken back, oldest
         first (empty when there was nothing to undo); observers are told."""
@@ -414,7 +417,7 @@ class Session:
                 keep -= 1
         return self.undo_to(keep)
 
-    def undo_to(self, n: int) -> list[Played]:
+    def undo_to(self, n: int) -> list[Played[S, M]]:
         """Go back to the state after move ``n`` (0: the start); the moves after it are
         returned (oldest first) and observers told."""
         if not 0 <= n <= len(self.played):
@@ -429,7 +432,7 @@ class Session:
         return gone
 
     # ------------------------------------------------------------------ logs
-    def follow(self, entry: MoveEntry) -> Played:
+    def follow(self, entry: MoveEntry) -> Played[S, M]:
         """Play the logged move ``entry`` and check every field it recorded: it is the move
         after the ones played (``n``), the game is not over, ``seat`` is the seat to move,
         the text is legal and canonical (``format_move`` gives it back), a bot in that seat
