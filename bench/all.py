@@ -25,7 +25,9 @@ Figures (goal in brackets):
 - ``solver_3d``: every distinct filling of the 3x4x5 box with the 12 pentominoes (3940);
 - ``env_rollouts``: masked random rollouts of every game's environment, CPU steps/s, beside
   the rules alone in the same process and issue 36's anchors (``bench/envs.py``; goals: 3x the
-  anchor for Catego, Kaito, Katoiz, 10x for Katamino and the Kozo, Kataboom stand-ins).
+  anchor for Catego, Kaito, Katoiz, 10x for Katamino and the Kozo, Kataboom stand-ins);
+- ``vector_env``: ``tablesim.vector_env("catego", n)`` at n = 256 and 1024, CPU game steps/s
+  beside the single environment in the same process and the issue's anchor (``bench/envs.py``).
 """
 
 from __future__ import annotations
@@ -263,6 +265,16 @@ def figure_env_rollouts(quick: bool) -> dict[str, Any]:
     return {"cpu_s": round(_cpu() - c0, 3), "result": games}
 
 
+def figure_vector_env(quick: bool) -> dict[str, Any]:
+    """``bench.envs.vector_figure``: the Catego vector env at n = 256 and 1024 (``--quick``:
+    50 steps each, else 200) beside the single env and the issue's anchor."""
+    from bench.envs import vector_figure
+
+    c0 = _cpu()
+    result = vector_figure(steps=50 if quick else 200)
+    return {"cpu_s": round(_cpu() - c0, 3), "result": result}
+
+
 FIGURES: dict[str, Callable[[bool], dict[str, Any] | None]] = {
     "statics_analyse": figure_statics_analyse,
     "verdict8_early_stop": figure_verdict8_early_stop,
@@ -275,6 +287,7 @@ FIGURES: dict[str, Callable[[bool], dict[str, Any] | None]] = {
     "solver_kernel": figure_solver_kernel,
     "solver_3d": figure_solver_3d,
     "env_rollouts": figure_env_rollouts,
+    "vector_env": figure_vector_env,
 }
 
 

@@ -11,6 +11,7 @@ The public API, thin and stable; the implementation lives in the ``games``, ``si
     bot = tablesim.make_bot("catego", "strong", seed=1)
     solutions = tablesim.solve("5x12", "pentominoes", limit=2)
     env = tablesim.env("kaito")                                         # PettingZoo AEC env
+    venv = tablesim.vector_env("catego", 256, seed=1)                   # 256 games, numpy
 
 Names are loaded on first use, so ``import tablesim`` is cheap (no PyBullet, Panda3D or
 trimesh until a function needs them). Shipped data comes from :mod:`tablesim.data`.
@@ -33,6 +34,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "TableView": ("sim.view.table_view", "TableView"),
     "env": ("tablesim.envs", "env"),
     "gym_env": ("tablesim.envs", "gym_env"),
+    "vector_env": ("tablesim.envs.vector", "vector_env"),
     "scene_names": ("tablesim.data", "scene_names"),
     "spec_names": ("tablesim.data", "spec_names"),
 }
@@ -49,6 +51,7 @@ __all__ = [
     "simulate",
     "solve",
     "spec_names",
+    "vector_env",
 ]
 
 

@@ -116,10 +116,13 @@ def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None
     return len(structure) - 1
 
 
+@lru_cache(maxsize=64)
 def _spots(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
-) -> list[tuple[tuple[str, ...], int, Any]]:
-    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``."""
+) -> tuple[tuple[tuple[str, ...], int, Any], ...]:
+    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``
+    (remembered per position: the turn's start, the moves and the environments' action ids
+    read the same spots; never modified)."""
     blocks = _blocks(_items_key(structure))
     prev = _previous(config, structure)
     shapes: dict[tuple, list[str]] = {}
@@ -130,7 +133,7 @@ def _spots(
         for r, cells in enumerate(cells_set):
             out.append((tuple(pieces), r, spots(cells, lattice(cells, blocks), blocks,
                                                 len(structure), prev)))  # fmt: skip
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
@@ -234,7 +237,9 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return self._begin_turn(state)
 
     def _begin_turn(self, state: KataboomState) -> KataboomState:
-        if state.end is None and not self.placements(state):
+        # "any candidate placement", read from the spots without building the moves
+        spots_ = _spots(state.config, state.structure, state.supply)
+        if state.end is None and not any(s.ok.any() for _, _, s in spots_):
             return replace(state, end="stuck")
         return state
 

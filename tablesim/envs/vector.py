@@ -1,0 +1,305 @@
+"""Batched vector environments: ``n`` games of one game stepped at once by numpy in one process.
+
+``tablesim.vector_env("catego", 256, seed=7)`` returns a :class:`CategoVectorEnv`: the rules of
+:mod:`games.catego` over arrays (pad, turns, first entries, dice streams) instead of one frozen
+state per game, with the single environment's action ids (:mod:`sim.slices.catego.codec`:
+action ``i`` writes the roll in column ``columns[i]``), masks and observation planes
+(:mod:`sim.slices.catego.features`), seen from the seat to move (seat 0 once a game is over,
+as :meth:`tablesim.envs.core.Match.observation`). ``tests/test_envs_vector.py`` holds it equal
+move for move to the single environment.
+
+Seeds. Game slot ``i`` plays its ``k``-th game (``k = 0, 1, ...``) from game seed
+``seed + i + n * k``: the game ``tablesim.env("catego").reset(seed=seed + i + n * k)`` and
+``tablesim play catego --seed ...`` play, dice included (the same SplitMix64 stream,
+:class:`games.rng.Rng`, run on ``uint64`` arrays).
+
+Auto-reset (same step). When the move of slot ``i`` ends its game, ``step`` returns that move's
+``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw; 0 on every
+other step) and ``terminated[i] = True``, ``info["final_observation"][i]`` holds the ended
+game's observation (its mask is all zeros), and the returned observation and mask of slot ``i``
+are already those of its next game's first position. Games never truncate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from games.rng import Rng
+from sim.slices.common.codecs import EnvError
+from sim.slices.common.features import F32
+
+__all__ = ["CategoVectorEnv", "VECTOR_GAMES", "vector_env"]
+
+_MASK64 = np.uint64((1 << 64) - 1)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LIMIT6 = np.uint64((1 << 64) - ((1 << 64) % 6))  # Rng.randbelow(6)'s rejection bound
+
+
+def _splitmix(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`games.rng.Rng.next_u64` on a ``uint64`` array: (draws, next states)."""
+    s = state + _GOLDEN  # uint64 arrays wrap modulo 2**64
+    z = (s ^ (s >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31)), s
+
+
+def _die(rng: np.ndarray) -> np.ndarray:
+    """``Rng.randint(1, 6)`` for every stream of ``rng`` (advanced in place): the faces."""
+    out = np.zeros(rng.shape, dtype=np.int64)
+    todo = np.arange(rng.size)
+    while todo.size:
+        v, rng[todo] = _splitmix(rng[todo])
+        ok = v < _LIMIT6
+        out[todo[ok]] = (v[ok] % np.uint64(6)).astype(np.int64) + 1
+        todo = todo[~ok]
+    return out
+
+
+class CategoVectorEnv:
+    """``n`` Catego games stepped together (module docstring: seeds, auto-reset).
+
+    Parameters
+    ----------
+    n: the number of games (at least 1).
+    seed: slot ``i``'s first game has game seed ``seed + i``.
+    options: game options as for ``tablesim.env("catego", ...)`` (``players``, ``columns``,
+        ``tie_rule``, ``partnerships``, ``first_entry``).
+
+    ``reset()`` returns ``(obs, info)`` and ``step(actions)`` returns ``(obs, rewards,
+    terminated, truncated, info)``: ``obs = {"observation": (n, 13, C) float32,
+    "action_mask": (n, C) int8}``, ``rewards`` ``(n, players) float32``, ``terminated`` and
+    ``truncated`` ``(n,) bool``; ``info["seat"]`` is each game's seat to move and
+    ``info["episode"]`` its game count ``k``.
+    """
+
+    game = "catego"
+
+    def __init__(self, n: int, seed: int = 0, **options: Any) -> None:
+        from games.registry import get_game
+        from tablesim.envs.core import codec_for
+
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise EnvError(f"vector_env: n (the number of games) must be an integer >= 1, got {n!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise EnvError(f"vector_env: seed must be an integer, got {seed!r}")
+        game = get_game(self.game)
+        opts = dict(options)
+        players = opts.pop("players", 2)
+        self.config = cfg = game.make_config(opts, players=players)
+        self.codec = codec_for(self.game, cfg)
+        from sim.slices.catego.features import CategoFeatures
+
+        self.features = CategoFeatures(game, cfg, self.codec)
+        self.n, self.seed = int(n), int(seed)
+        self.players = p = cfg.players
+        self.columns = c = len(cfg.columns)
+        self.n_actions = self.codec.n
+        self.total = p * c
+        self._labels = np.asarray(cfg.columns, dtype=np.int64)
+        self._side_of = np.asarray([cfg.side_of(s) for s in range(p)], dtype=np.int64)
+        self._sides = np.zeros((len(cfg.sides), p), dtype=np.int64)  # side x seat membership
+        for k, team in enumerate(cfg.sides):
+            self._sides[k, list(team)] = 1
+        # _blocks[s, o]: seat o's first entry forbids seat s's first entry in that column
+        self._blocks = np.asarray(
+            [[o != s and (cfg.first_entry == "everyone" or cfg.side_of(o) != cfg.side_of(s))
+              for o in range(p)] for s in range(p)], dtype=bool,
+        ) if cfg.first_entry != "off" else np.zeros((p, p), dtype=bool)  # fmt: skip
+        self._seats = np.arange(p)
+        self.pad = np.zeros((self.n, p, c), dtype=np.int64)  # entries, 0 = empty
+        self.first = np.full((self.n, p), -1, dtype=np.int64)  # first entry's column index
+        self.turn = np.zeros(self.n, dtype=np.int64)
+        self.roll = np.zeros(self.n, dtype=np.int64)  # the dice sum to write (0 at the end)
+        self.rng = np.zeros(self.n, dtype=np.uint64)
+        self.episode = np.zeros(self.n, dtype=np.int64)
+        self._mask = np.zeros((self.n, c), dtype=np.int8)
+
+    # ---- spaces -----------------------------------------------------------------------------
+    def single_observation_space(self) -> Any:
+        """One game's Gymnasium space, as ``tablesim.env("catego")``'s observation space."""
+        from gymnasium import spaces
+
+        return spaces.Dict(
+            {
+                "observation": self.features.space(),
+                "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8),
+            }
+        )
+
+    # ---- games ------------------------------------------------------------------------------
+    def game_seed(self, slot: int, episode: int) -> int:
+        """The game seed of slot ``slot``'s game number ``episode``."""
+        return self.seed + slot + self.n * episode
+
+    def _start(self, slots: np.ndarray) -> None:
+        """Start the next game of each slot in ``slots`` (``episode`` already counts it)."""
+        self.pad[slots] = 0
+        self.first[slots] = -1
+        self.turn[slots] = 0
+        self.rng[slots] = [
+            Rng.from_seed(self.game_seed(int(i), int(self.episode[i])), "catego").state
+            for i in slots
+        ]
+        self._roll(slots)
+
+    def _roll(self, slots: np.ndarray) -> None:
+        """Draw the next roll of each slot in ``slots`` (``games.catego._roll``: two dice)."""
+        rng = self.rng[slots]
+        a = _die(rng)
+        b = _die(rng)
+        self.rng[slots] = rng
+        self.roll[slots] = a + b
+
+    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every slot's first game (``seed``: a new base seed; module docstring)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise EnvError(f"vector_env.reset: seed must be an integer, got {seed!r}")
+            self.seed = int(seed)
+        self.episode[:] = 0
+        self._start(np.arange(self.n))
+        return self._obs(), self._info()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play ``actions[i]`` in game ``i`` for its seat to move (EnvError naming the first
+        game where the action is not legal); auto-reset in the same step (module docstring)."""
+        a = np.asarray(actions)
+        if a.shape != (self.n,) or not np.issubdtype(a.dtype, np.integer):
+            raise EnvError(
+                f"catego vector env: actions must be {self.n} integers (one per game), got "
+                f"shape {a.shape} of {a.dtype}"
+            )
+        a = a.astype(np.int64)
+        g = np.arange(self.n)
+        bad = (a < 0) | (a >= self.columns)
+        bad[~bad] = self._mask[g[~bad], a[~bad]] == 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise EnvError(
+                f"catego vector env: action {int(a[i])} is not legal in game {i} (legal: "
+                f"{np.flatnonzero(self._mask[i]).tolist()}; see obs['action_mask'])"
+            )
+        seat = self.turn % self.players
+        self.pad[g, seat, a] = self.roll
+        early = self.turn < self.players
+        self.first[g[early], seat[early]] = a[early]
+        self.turn += 1
+        done = self.turn >= self.total
+        rewards = np.zeros((self.n, self.players), dtype=F32)
+        info_extra: dict[str, Any] = {}
+        live = g[~done]
+        self._roll(live)
+        if done.any():
+            ended = g[done]
+            self.roll[ended] = 0
+            final = np.zeros((self.n, *self.features.shape), dtype=F32)
+            final[ended] = self._planes(ended)
+            scores = self._scores(ended)
+            top = scores.max(axis=1)
+            single = (scores == top[:, None]).sum(axis=1) == 1
+            winner = self._sides[scores.argmax(axis=1)]  # (m, players) seats of the top side
+            r = np.where(winner == 1, 1.0, -1.0)
+            r[~single] = 0.0
+            rewards[ended] = r
+            self.episode[ended] += 1
+            self._start(ended)
+            info_extra["final_observation"] = final
+        obs = self._obs()
+        return obs, rewards, done, np.zeros(self.n, dtype=bool), {**self._info(), **info_extra}
+
+    # ---- what the agents see ----------------------------------------------------------------
+    def _info(self) -> dict[str, Any]:
+        return {"seat": self.turn % self.players, "episode": self.episode.copy()}
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        g = np.arange(self.n)
+        self._mask = self._legal(g).astype(np.int8)
+        return {"observation": self._planes(g), "action_mask": self._mask.copy()}
+
+    def _legal(self, g: np.ndarray) -> np.ndarray:
+        """``(m, C) bool``: the legal columns of games ``g`` (``Catego.legal_moves``)."""
+        turn = self.turn[g]
+        seat = turn % self.players
+        open_ = self.pad[g, seat] == 0
+        open_[turn >= self.total] = False
+        early = turn < self.players
+        if not early.any() or not self._blocks.any():
+            return open_
+        block = self._blocks[seat] & (self.first[g] >= 0) & early[:, None]  # (m, players)
+        cols = np.where(block, self.first[g], self.columns)
+        blocked = np.zeros((g.size, self.columns + 1), dtype=bool)
+        blocked[np.arange(g.size)[:, None], cols] = True
+        legal = open_ & ~blocked[:, : self.columns]
+        waived = ~legal.any(axis=1)  # the rule is waived rather than leave no move
+        legal[waived] = open_[waived]
+        return legal
+
+    def _columns(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per game of ``g`` and column: (complete and won, winning side, complete and void)
+        (``games.catego.column_results``)."""
+        pad = self.pad[g]
+        full = (pad != 0).all(axis=1)
+        values = np.einsum("sp,mpc->msc", self._sides, pad)  # each side's value
+        top = values.max(axis=1)
+        if self.config.tie_rule == "any-duplicate":
+            srt = np.sort(values, axis=1)
+            unique = ~(srt[:, 1:] == srt[:, :-1]).any(axis=1)
+        else:
+            unique = (values == top[:, None]).sum(axis=1) == 1
+        return full & unique, values.argmax(axis=1), full & ~unique
+
+    def _scores(self, g: np.ndarray) -> np.ndarray:
+        """``(m, sides)``: each side's points (``games.catego.side_scores``)."""
+        won, winner, _ = self._columns(g)
+        sides = np.arange(self._sides.shape[0])
+        hit = won[:, None, :] & (winner[:, None, :] == sides[None, :, None])
+        return (hit * self._labels).sum(axis=2)
+
+    def _planes(self, g: np.ndarray) -> np.ndarray:
+        """The observation planes of games ``g`` from their seat to move (seat 0 at the end):
+        :class:`sim.slices.catego.features.CategoFeatures` over arrays."""
+        m, p = g.size, self.players
+        turn = self.turn[g]
+        seat = turn % p  # at the end turn = players * columns, so seat 0
+        out = np.zeros((m, *self.features.shape), dtype=F32)
+        order = (seat[:, None] + self._seats) % p
+        out[:, :p] = self.pad[g[:, None], order]
+        out[:, 4] = self._labels
+        won, winner, void = self._columns(g)
+        mine = self._side_of[seat]
+        own = won & (winner == mine[:, None])
+        out[:, 5] = own
+        out[:, 6] = won & ~own
+        out[:, 7] = void
+        out[:, 8] = self.roll[g][:, None]
+        out[:, 9] = (turn < self.total)[:, None]
+        scores = self._scores(g)
+        rows = np.arange(m)
+        out[:, 10] = scores[rows, mine][:, None]
+        others = scores.copy()
+        others[rows, mine] = -1
+        out[:, 11] = others.max(axis=1)[:, None]
+        out[:, 12] = (turn / self.total)[:, None]
+        return out
+
+
+VECTOR_GAMES: dict[str, type[CategoVectorEnv]] = {"catego": CategoVectorEnv}
+"""The games with a batched vector environment."""
+
+
+def vector_env(game: str, n: int, seed: int = 0, **options: Any) -> CategoVectorEnv:
+    """``n`` games of ``game`` stepped at once in this process (module docstring); call
+    ``reset()`` first. Games: ``catego``."""
+    cls = VECTOR_GAMES.get(game)
+    if cls is None:
+        raise EnvError(
+            f"vector_env: no batched environment for game {game!r} (games: "
+            f"{', '.join(VECTOR_GAMES)}); use tablesim.env({game!r}) per game"
+        )
+    return cls(n, seed=seed, **options)

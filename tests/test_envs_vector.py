@@ -1,0 +1,88 @@
+"""The batched Catego vector environment against the single environment, move for move.
+
+Each case steps ``n`` games of ``tablesim.vector_env`` with seeded random legal actions
+through more than two games per slot (so the auto-reset is crossed) and replays every slot on
+its own :class:`tablesim.envs.core.Match` (the engine of ``tablesim.env``) from the game seed
+the module docstring states (``seed + i + n * k``): every step's mask, observation, reward and
+termination must be equal, and the ended game's observation too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tablesim
+from sim.slices.common.codecs import EnvError
+from tablesim.envs.core import Match
+
+CASES = [
+    ({}, 5, 3),
+    ({"players": 3, "tie_rule": "any-duplicate"}, 4, 11),
+    ({"players": 4, "partnerships": True}, 3, 5),
+    ({"players": 4, "first_entry": "everyone", "columns": "1..10"}, 3, 2),
+    ({"players": 2, "first_entry": "off", "columns": [1, 2, 3]}, 4, 9),
+]
+
+
+@pytest.mark.parametrize(("options", "n", "seed"), CASES)
+def test_vector_equals_single_env(options: dict, n: int, seed: int) -> None:
+    venv = tablesim.vector_env("catego", n, seed=seed, **options)
+    obs, info = venv.reset()
+    singles = [Match("catego", options) for _ in range(n)]
+    for i, m in enumerate(singles):
+        m.reset(seed + i)
+    episodes = [0] * n
+    total = venv.players * venv.columns
+    rng = random.Random(seed)
+    ended = 0
+    for _ in range(int(2.5 * total)):
+        for i, m in enumerate(singles):
+            assert np.array_equal(obs["action_mask"][i], m.mask()), i
+            assert np.array_equal(obs["observation"][i], m.observation()), i
+            assert info["seat"][i] == m.current_seat()
+            assert info["episode"][i] == episodes[i]
+        actions = [rng.choice(np.flatnonzero(obs["action_mask"][i]).tolist()) for i in range(n)]
+        obs, rewards, term, trunc, info = venv.step(np.asarray(actions))
+        assert not trunc.any()
+        for i, m in enumerate(singles):
+            m.play(actions[i])
+            assert bool(term[i]) == m.terminal()
+            if m.terminal():
+                ended += 1
+                assert rewards[i].tolist() == m.scores()
+                assert sorted(set(m.scores())) in ([0.0], [-1.0, 1.0])
+                assert np.array_equal(info["final_observation"][i], m.observation())
+                episodes[i] += 1
+                m.reset(seed + i + n * episodes[i])
+            else:
+                assert not rewards[i].any()
+    assert ended >= 2 * n  # every slot crossed two auto-resets
+
+
+def test_vector_env_checks_its_input() -> None:
+    venv = tablesim.vector_env("catego", 2, seed=1)
+    obs, _ = venv.reset()
+    illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0]) if (obs["action_mask"][1] == 0).any() else 99
+    with pytest.raises(EnvError, match="game 1"):
+        venv.step(np.asarray([int(np.flatnonzero(obs["action_mask"][0])[0]), illegal]))
+    with pytest.raises(EnvError, match="2 integers"):
+        venv.step(np.asarray([0.0, 1.0]))
+    with pytest.raises(EnvError, match="no batched environment"):
+        tablesim.vector_env("kozo", 2)
+    with pytest.raises(EnvError, match="n .the number of games"):
+        tablesim.vector_env("catego", 0)
+
+
+def test_the_first_roll_is_the_rules_roll() -> None:
+    """The dice stream on arrays gives the rules' first roll for many seeds (games.rng)."""
+    from games.registry import get_game
+
+    g = get_game("catego")
+    cfg = g.make_config({}, players=2)
+    venv = tablesim.vector_env("catego", 300, seed=1000)
+    obs, _ = venv.reset()
+    want = [sum(g.new_game(cfg, 1000 + i).roll) for i in range(300)]
+    assert obs["observation"][:, 8, 0].tolist() == want
