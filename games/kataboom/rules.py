@@ -116,13 +116,10 @@ def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None
     return len(structure) - 1
 
 
-@lru_cache(maxsize=64)
 def _spots(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
-) -> tuple[tuple[tuple[str, ...], int, Any], ...]:
-    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``
-    (remembered per position: the turn's start, the moves and the environments' action ids
-    read the same spots; never modified)."""
+) -> list[tuple[tuple[str, ...], int, Any]]:
+    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``."""
     blocks = _blocks(_items_key(structure))
     prev = _previous(config, structure)
     shapes: dict[tuple, list[str]] = {}
@@ -133,7 +130,7 @@ def _spots(
         for r, cells in enumerate(cells_set):
             out.append((tuple(pieces), r, spots(cells, lattice(cells, blocks), blocks,
                                                 len(structure), prev)))  # fmt: skip
-    return tuple(out)
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -237,9 +234,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return self._begin_turn(state)
 
     def _begin_turn(self, state: KataboomState) -> KataboomState:
-        # "any candidate placement", read from the spots without building the moves
-        spots_ = _spots(state.config, state.structure, state.supply)
-        if state.end is None and not any(s.ok.any() for _, _, s in spots_):
+        if state.end is None and not self.placements(state):
             return replace(state, end="stuck")
         return state
 

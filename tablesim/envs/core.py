@@ -132,13 +132,9 @@ class Match:
         """The game being played: every move goes through :meth:`Session.play` (measured by
         the game's table, applied, digested and logged), as in ``tablesim play``."""
         self.seed = 0
-        self._legal: tuple[Any, ...] | None = ()  # None: not built yet (the fast path)
+        self._legal: tuple[Any, ...] = ()
         self._ids = np.zeros(0, dtype=np.int64)
-        self._by_id: dict[int, Any] | None = {}
-        # a codec's ``legal_ids(state)`` (Kataboom: from the rules' arrays, without a move
-        # object per candidate) and ``move_at(id, state)`` replace encoding every legal move
-        self._fast_ids: Callable[[Any], np.ndarray] | None = getattr(self.codec, "legal_ids", None)
-        self._legal_bits = np.zeros(0, dtype=bool)
+        self._by_id: dict[int, Any] = {}
         self._ids_of: dict[Any, int] = {}
         self._at: Any = None  # the state _refresh read (see current_seat, terminal)
         self._over = False
@@ -164,12 +160,6 @@ class Match:
         # the position's end and mover, read many times a step (agents, rewards, masks)
         self._at, self._over = state, over
         self._seat = None if over else self.game.current_player(state)
-        if self._fast_ids is not None:  # ids from the rules' arrays; moves built when asked
-            self._legal, self._by_id = None, None
-            self._ids = np.zeros(0, dtype=np.int64) if over else self._fast_ids(state)
-            self._legal_bits = np.zeros(self.n_actions, dtype=bool)
-            self._legal_bits[self._ids] = True
-            return
         self._legal = () if over else self.game.legal_moves(state)
         ids = [self._encode(m) for m in self._legal]
         self._by_id = dict(zip(ids, self._legal, strict=True))
@@ -196,8 +186,6 @@ class Match:
     @property
     def legal(self) -> tuple[Any, ...]:
         """The legal moves, in the rules' order."""
-        if self._legal is None:
-            self._legal = () if self._over else tuple(self.game.legal_moves(self._at))
         return self._legal
 
     @property
@@ -215,22 +203,14 @@ class Match:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise EnvError(f"{self.game.name}: an action is an integer, got {action!r}")
         a = int(action)
-        move = self._legal_move(a)
+        move = self._by_id.get(a)
         if move is None:
             where = f"0..{self.n_actions - 1}"
             raise EnvError(
-                f"{self.game.name}: action {a} is not legal here ({len(self._ids)} legal "
+                f"{self.game.name}: action {a} is not legal here ({len(self._legal)} legal "
                 f"moves among actions {where}; see the action mask or info['legal_actions'])"
             )
         self.play_move(move)
-
-    def _legal_move(self, a: int) -> Any:
-        """The legal move of action id ``a`` now, or None when it is not legal."""
-        if self._by_id is not None:
-            return self._by_id.get(a)
-        if not (0 <= a < self.n_actions and self._legal_bits[a]):
-            return None
-        return self.codec.move_at(a, self.state)  # type: ignore[attr-defined]
 
     def play_move(self, move: Any) -> None:
         """Play a legal move value (a bot's choice) for the seat to move, through the
@@ -268,36 +248,25 @@ class Match:
     # ---- translation ------------------------------------------------------------------------
     def move_texts(self) -> list[str]:
         """The legal moves' texts, in the order of :attr:`legal_actions`."""
-        return [self.game.format_move(self.state, m) for m in self.legal]
+        return [self.game.format_move(self.state, m) for m in self._legal]
 
     def lazy_move_texts(self) -> LazyTexts:
         """:meth:`move_texts` of the current position, formatted when first read."""
-        if self._legal is not None:
-            state, legal, fmt = self.state, self._legal, self.game.format_move
-            return LazyTexts(lambda: [fmt(state, m) for m in legal])
-        return LazyTexts(self._texts_of(self._at))
-
-    def _texts_of(self, at: Any) -> Callable[[], list[str]]:
-        """The texts of ``at``'s legal moves, built when called (the fast path's moves)."""
-        game, over = self.game, self._over
-
-        def make() -> list[str]:
-            return [] if over else [game.format_move(at, m) for m in game.legal_moves(at)]
-
-        return make
+        state, legal, fmt = self.state, self._legal, self.game.format_move
+        return LazyTexts(lambda: [fmt(state, m) for m in legal])
 
     def action_of(self, text: str) -> int:
         """The action of a move written as text (EnvError when it is not legal now)."""
         move = self.game.parse_move(self.state, text)
         try:
-            return int(self._ids[self.legal.index(move)])
+            return int(self._ids[self._legal.index(move)])
         except ValueError:
             raise EnvError(f"{self.game.name}: {text!r} is not a legal move now") from None
 
     def move_of(self, action: int) -> Any:
         """The move action ``action`` names in the current position (the mask says whether it
         is legal; EnvError where only a legal move can say, e.g. a Kozo piece's height)."""
-        move = self._legal_move(int(action))
+        move = self._by_id.get(int(action))
         if move is None:
             return self.codec.decode(int(action), self.state)
         return move
