@@ -22,7 +22,7 @@ import numpy as np
 from games.rng import Rng
 from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
 from sim.verdict import ToppleRule, fall_reason
-from sim.world import CONTACT_SKIN, World, _Body, shrink_shift
+from sim.world import World, _Body, shrink_shift
 
 PENETRATION_OK = 0.02e-3
 """Penetration (m) a noisy pose may have into a neighbour before the hand backs off."""
@@ -170,7 +170,7 @@ def hand_place(
     scale, extra = 1.0, 0.0
     pos0 = np.asarray(piece.position, float)
     if hand.touch_mm is not None:
-        return _touch(world, piece, body, com, (dx, dy, dyaw), hand)
+        return _touch(world, piece, com, (dx, dy, dyaw), hand)
     for attempt in range(14):
         rz = quat_to_matrix(quat_from_euler_deg(0.0, 0.0, dyaw * hand.sigma_deg * scale))
         shift = np.array([dx, dy, 0.0]) * hand.sigma_mm * 1e-3 * scale
@@ -205,8 +205,9 @@ other)."""
 
 
 def _set_pose(
-    world: PersistentWorld, body: _Body, pos: np.ndarray, r_piece: np.ndarray
+    world: PersistentWorld, piece_id: str, pos: np.ndarray, r_piece: np.ndarray
 ) -> None:
+    body = world.body(piece_id)
     com_w = pos + r_piece @ body.com_local
     q_body = matrix_to_quat(r_piece @ body.axes)
     world._p.resetBasePositionAndOrientation(
@@ -234,7 +235,6 @@ def deepest_penetration(world: PersistentWorld, piece_id: str) -> tuple[float, n
 def _touch(
     world: PersistentWorld,
     piece: ScenePiece,
-    body: _Body,
     com: np.ndarray,
     draws: tuple[float, float, float],
     hand: Hand,
@@ -246,6 +246,8 @@ def _touch(
     ``hand.lift_mm`` above that pose. When the full noise cannot be resolved, the noise is
     halved (4 times, then dropped); when even the intended pose cannot, the release is refused
     (:class:`ReleaseRefused`, naming the piece, the neighbour's depth and the tolerance)."""
+    from sim.world import CONTACT_SKIN  # (one import line with main's World split)
+
     dx, dy, dyaw = draws
     assert hand.touch_mm is not None
     limit = hand.touch_mm * 1e-3
@@ -260,7 +262,7 @@ def _touch(
         moved = np.zeros(3)
         ok = False
         for _ in range(TOUCH_ROUNDS):
-            _set_pose(world, body, pos + moved, r_piece)
+            _set_pose(world, piece.id, pos + moved, r_piece)
             depth, normal = deepest_penetration(world, piece.id)
             if depth <= PENETRATION_OK:
                 ok = True
@@ -269,7 +271,7 @@ def _touch(
             if float(np.linalg.norm(moved)) > limit:
                 break
         if ok:
-            _set_pose(world, body, pos + moved + np.array([0.0, 0.0, hand.lift_mm * 1e-3]), r_piece)
+            _set_pose(world, piece.id, pos + moved + np.array([0.0, 0.0, hand.lift_mm * 1e-3]), r_piece)
             world.rebase()
             return scale, float(moved[2])
         scale = scale / 2 if attempt < 4 else 0.0
