@@ -75,6 +75,7 @@ from games.rng import Rng
 STATE_VERSION = 1
 TABLES = ("physics", "stand-in")
 BALANCE_FALL = ("topple", "ignore")
+RELEASES = ("touch", "lift")
 TIES = ("later", "share")
 IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
 REFEREE = "kozo-physics"
@@ -220,7 +221,12 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         Option("hand_mm", "float", 1.0, "hand noise: sigma of the horizontal position (mm)"),
         Option("hand_deg", "float", 1.0, "hand noise: sigma of the turn about the vertical "
                "(degrees)"),
-        Option("lift_mm", "float", 0.3, "a piece is let go this far above where it rests (mm)"),
+        Option("lift_mm", "float", 0.3, "release lift: a piece is let go this far above where "
+               "it rests (mm; the touch release lets it go at rest, touching, as simulate "
+               "starts a scene)"),
+        Option("release", "str", "touch", "how the table's hand lets a piece go: moved out of "
+               "any neighbour to touch it (touch), or the first tables' hand that only halves "
+               "its noise and lifts (lift; logs without this key)", RELEASES),
         Option("hold_s", "float", 0.5, "table time between the polycube and the balance cube (s)"),
         Option("window_s", "float", 5.0, "the mover's responsibility after the turn (s)"),
         Option("bot_place_s", "float", 6.0, "bots' median time to place (s after the previous "
@@ -254,18 +260,24 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         return KozoConfig(players=players, **merged)
 
     def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
-        """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0,
-        so the states of logs written before it existed keep their digests."""
+        """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0 and
+        ``release`` only at the physics table when it is not ``lift``, so the states of logs written before they
+        existed keep their digests."""
         out = options_to_json(self, config)
         if not out["bot_place_s"]:
             del out["bot_place_s"]
+        if out["release"] == "lift" or out["table"] != "physics":
+            del out["release"]
         return out
 
     def config_from_json(self, obj: Mapping[str, Any]) -> KozoConfig:
         """Rebuild a config; a log written before bots had a time to place (no
-        ``bot_place_s``) replays with 0: every placement started when the window ended."""
+        ``bot_place_s``) replays with 0: every placement started when the window ended; one
+        written before the touching release (no ``release``) replays with the ``lift`` hand."""
         values = dict(obj)
         values.setdefault("bot_place_s", 0.0)
+        if values.get("table", "physics") == "physics":  # logs from before the touch release
+            values.setdefault("release", "lift")
         return super().config_from_json(values)
 
     def referee_name(self, config: KozoConfig) -> str | None:

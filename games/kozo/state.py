@@ -41,6 +41,7 @@ class KozoConfig:
     hand_mm: float = 1.0
     hand_deg: float = 1.0
     lift_mm: float = 0.3
+    release: str = "touch"
     hold_s: float = 0.5
     window_s: float = 5.0
     bot_place_s: float = 6.0

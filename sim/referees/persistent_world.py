@@ -77,6 +77,10 @@ class Hand:
     sigma_mm: float = 1.0
     sigma_deg: float = 1.0
     lift_mm: float = 0.3
+    touch_mm: float | None = None
+    """None: the first tables' hand (noise halved while the pose penetrates, then let go higher;
+    old logs). A number: the hand of release ``touch`` (:func:`_touch`): the noisy pose is moved
+    out of every neighbour along the contact normals, by at most ``touch_mm`` in all."""
 
 
 def hand_place(
@@ -103,6 +107,8 @@ def hand_place(
     p, cid = world._p, world.client
     scale, extra = 1.0, 0.0
     pos0 = np.asarray(piece.position, float)
+    if hand.touch_mm is not None:
+        return _touch(world, piece, com, (dx, dy, dyaw), hand)
     for attempt in range(14):
         rz = quat_to_matrix(quat_from_euler_deg(0.0, 0.0, dyaw * hand.sigma_deg * scale))
         shift = np.array([dx, dy, 0.0]) * hand.sigma_mm * 1e-3 * scale
@@ -124,6 +130,94 @@ def hand_place(
             extra += 0.25e-3
     world.rebase()
     return scale, extra
+
+
+class ReleaseRefused(ValueError):
+    """No pose within the tolerance lets a piece go touching, not inside, its neighbours."""
+
+
+TOUCH_ROUNDS = 16
+"""Separation steps :func:`_touch` takes before it gives a pose up (a piece squeezed between two
+neighbours that stand closer than its width never separates: each step pushes it into the
+other)."""
+
+
+def _set_pose(
+    world: PersistentWorld, piece_id: str, pos: np.ndarray, r_piece: np.ndarray
+) -> None:
+    body = world.body(piece_id)
+    com_w = pos + r_piece @ body.com_local
+    q_body = matrix_to_quat(r_piece @ body.axes)
+    world._p.resetBasePositionAndOrientation(
+        body.body, com_w.tolist(), list(q_body), physicsClientId=world.client
+    )
+    world.wake()
+
+
+def deepest_penetration(world: PersistentWorld, piece_id: str) -> tuple[float, np.ndarray]:
+    """The deepest penetration (m, 0 when none) of a piece into any other body or the table,
+    and the contact normal there (pointing from the other body into the piece: the way out)."""
+    p, cid = world._p, world.client
+    me = world.body(piece_id).body
+    others = [b.body for b in world._bodies if b.body != me]
+    if world.table_body is not None:
+        others.append(world.table_body)
+    worst, normal = 0.0, np.zeros(3)
+    for other in others:
+        for pt in p.getClosestPoints(me, other, 0.0, physicsClientId=cid):
+            if -pt[8] > worst:
+                worst, normal = -pt[8], np.asarray(pt[7], float)
+    return worst, normal
+
+
+def _touch(
+    world: PersistentWorld,
+    piece: ScenePiece,
+    com: np.ndarray,
+    draws: tuple[float, float, float],
+    hand: Hand,
+) -> tuple[float, float]:
+    """Release ``touch``: the hand's noisy pose, moved out of whatever it penetrates (deepest
+    contact first, along its normal, by its depth less the 2 um :data:`sim.world.CONTACT_SKIN`
+    that keeps a contact's points, as a scene's stack starts) until no penetration exceeds
+    :data:`PENETRATION_OK`, the moves summing to at most ``hand.touch_mm``; then let go
+    ``hand.lift_mm`` above that pose. When the full noise cannot be resolved, the noise is
+    halved (4 times, then dropped); when even the intended pose cannot, the release is refused
+    (:class:`ReleaseRefused`, naming the piece, the neighbour's depth and the tolerance)."""
+    from sim.world import CONTACT_SKIN  # (one import line with main's World split)
+
+    dx, dy, dyaw = draws
+    assert hand.touch_mm is not None
+    limit = hand.touch_mm * 1e-3
+    pos0 = np.asarray(piece.position, float)
+    scale = 1.0
+    depth = 0.0
+    for attempt in range(6):
+        rz = quat_to_matrix(quat_from_euler_deg(0.0, 0.0, dyaw * hand.sigma_deg * scale))
+        shift = np.array([dx, dy, 0.0]) * hand.sigma_mm * 1e-3 * scale
+        pos = com + rz @ (pos0 - com) + shift
+        r_piece = rz @ piece.rotation()
+        moved = np.zeros(3)
+        ok = False
+        for _ in range(TOUCH_ROUNDS):
+            _set_pose(world, piece.id, pos + moved, r_piece)
+            depth, normal = deepest_penetration(world, piece.id)
+            if depth <= PENETRATION_OK:
+                ok = True
+                break
+            moved = moved + normal * (depth - CONTACT_SKIN)  # left touching, as a stack
+            if float(np.linalg.norm(moved)) > limit:
+                break
+        if ok:
+            _set_pose(world, piece.id, pos + moved + np.array([0.0, 0.0, hand.lift_mm * 1e-3]), r_piece)
+            world.rebase()
+            return scale, float(moved[2])
+        scale = scale / 2 if attempt < 4 else 0.0
+    world.remove_piece(piece.id)
+    raise ReleaseRefused(
+        f"piece {piece.id!r}: no pose within {hand.touch_mm:.2f} mm of where it was put lets it "
+        f"go touching, not inside, its neighbours ({depth * 1e3:.2f} mm into one)"
+    )
 
 
 @dataclass

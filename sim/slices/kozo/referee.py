@@ -5,11 +5,19 @@ How a move is measured (:meth:`KozoReferee.measure`):
 1. The hand: the intended pose gets seeded noise from the table's own stream
    ``Rng.from_seed(game seed, "kozo-hand", round, move index)`` (bots never see it): horizontal
    offsets with sigma ``hand_mm`` along x and y, and a turn about the vertical through the
-   centre of mass with sigma ``hand_deg``. The piece is let go ``lift_mm`` above its intended
-   height, at rest ("placed gently"). A hand cannot push a piece into another: if the noisy pose
-   penetrates a neighbour by more than 0.02 mm the noise is halved (up to 4 times, then
-   dropped); if the intended pose itself penetrates, the piece is let go higher, 0.25 mm at a
-   time (up to 2 mm).
+   centre of mass with sigma ``hand_deg``. A hand cannot push a piece into another. With
+   ``release = touch`` (new games) the noisy pose is moved out of every neighbour it
+   penetrates by more than 0.02 mm (deepest contact first, along the contact normal), the moves
+   summing to at most the rule tolerance (1.8 mm); when that fails the noise is halved (4 times,
+   then dropped). When even the intended pose cannot be freed (a spot the neighbours narrowed
+   by more than the tolerance) the piece is let go by the first tables' hand and counted in
+   :attr:`KozoReferee.untouched` (with :attr:`KozoReferee.refuse` the move is refused instead,
+   IllegalMoveError with the reason: the sessions cannot take a measured move back yet). The
+   piece is then let go at that touching pose, at rest: a drop of 0 (:data:`RELEASE_LIFT_MM`).
+   With ``release = lift`` (logs from
+   before it, no ``release`` key) the first tables' hand: the noise is halved while the pose
+   penetrates, then the piece is let go higher, 0.25 mm at a time, ``lift_mm`` (0.3) above
+   its intended height; it could be let go inside a neighbour that drifted into its spot.
 2. The world keeps running: after a polycube, ``hold_s`` (0.5 s) passes before the balance
    cube; after the balance cube (the end of the turn), ``window_s`` (5 s). Every piece is watched
    by the topple rule of :mod:`sim.verdict` against its pose at the start of the move. A fall
@@ -36,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from games.core import Referee
+from games.core import IllegalMoveError, Referee
 from games.kozo.clock import round_clock, wait_after_turn
 from games.kozo.geometry import piece_orientations
 from games.kozo.rules import GAME, REFEREE
@@ -59,6 +67,7 @@ from sim.referees.persistent_world import (
     FallReport,
     Hand,
     PersistentWorld,
+    ReleaseRefused,
     checks,
     hand_place,
     watch,
@@ -66,6 +75,14 @@ from sim.referees.persistent_world import (
 from sim.scene import kozo_grid_origin
 
 BASE_ID = "base"
+RELEASE_LIFT_MM = 0.0
+"""The touch release's drop (mm): none. :func:`sim.verdict.simulate` starts every piece of a
+scene at rest where it is written, a stacked piece 2 um into its support
+(:data:`sim.world.CONTACT_SKIN`); for the table to judge a tower as ``simulate`` judges the same
+tower, the released piece must start the same way: at rest, touching (the touch hand leaves it
+at most 0.02 mm in, 2 um after a separation). The first tables' 0.3 mm lift instead landed it
+at sqrt(2 g h) = 77 mm/s on soft contacts, which knocked over leaning columns (effective
+margins 0.12-0.66 mm) that rigid physics and ``simulate`` hold (issue 31)."""
 ASSESS_EARLY_STOP_DEG = 2.0
 """Least tilt margin (degrees) at which :meth:`KozoReferee.assess` lets a quiet tower's replicas
 stop early (leaning stacks with margins of a fraction of a degree rock in PyBullet before they
@@ -135,6 +152,12 @@ class KozoReferee(Referee):
         so a drop after any wait is judged at once; without it (logs, bots, tests with a
         knock) the wait is simulated when the placement is measured. Same steps, same bits."""
         self._idle: IdleWatch | None = None
+        self.refuse = False
+        """Whether a release with no touching pose within the tolerance raises IllegalMoveError
+        (the rule's reason) instead of being let go by the first tables' hand; off until the
+        sessions and bots can take a refused measured move back (issue 31)."""
+        self.untouched = 0
+        """Releases of this referee that found no touching pose (for measurements)."""
 
     # ------------------------------------------------------------------ geometry
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
@@ -198,7 +221,18 @@ class KozoReferee(Referee):
         """Put the piece down with seeded hand noise (see the module docstring)."""
         cfg = self.config
         allowed = {BASE_ID} if place.on_board else set()
-        hand_place(world, place.piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm), allowed)
+        if cfg.release == "touch":
+            hand = Hand(cfg.hand_mm, cfg.hand_deg, RELEASE_LIFT_MM, cfg.tolerance * cfg.cube_mm)
+        else:
+            hand = Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm)
+        try:
+            hand_place(world, place.piece, rng, hand, allowed)
+        except ReleaseRefused as exc:
+            if self.refuse:
+                self._key = None  # the world took a step for the refused piece: rebuild it
+                raise IllegalMoveError(f"kozo table: {exc}") from None
+            self.untouched += 1  # no touching pose: the first tables' hand (see the docstring)
+            hand_place(world, place.piece, rng, replace(hand, touch_mm=None), allowed)
 
     def _checker(self, index: int, shift: float = 0.0) -> Callable[[Any, float], None] | None:
         """The knock hook for move ``index`` (its times shifted by ``shift``), or None."""

@@ -44,7 +44,10 @@ CASES: dict[str, tuple[str, ...]] = {
     "kozo-stand-in-5": (
         "kozo", "--players", "greedy,random", "--seed", "5", "--table", "stand-in",
     ),
-    "kozo-physics-3": ("kozo", "--players", "careful,greedy", "--seed", "3", "--rounds", "1"),
+    "kozo-physics-3": (
+        "kozo", "--players", "careful,greedy", "--seed", "3", "--rounds", "1",
+        "--release", "lift",
+    ),
 }  # fmt: skip
 
 
