@@ -794,6 +794,22 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             lines.append(f"P{state.to_move + 1} to {what}{extra}{size}")
         return "\n".join(lines)
 
+    def undo_refusal(self, played: Any) -> str | None:
+        """Why the move ``played`` (a :class:`games.session.Played`) cannot be taken back, or
+        None: a move after which something fell (the tower toppled and the round ended, or a
+        balance cube was taken away) showed a physical outcome; taking it back would let the
+        mover try again knowing it ("If the tower falls during your turn, you lose your
+        points for that round": docs/rules/kozo.md, Undo)."""
+        before, after, move = played.before, played.after, played.move
+        outcome = getattr(move, "outcome", None)
+        fell = tuple(outcome.fell) if outcome is not None else ()
+        toppled = len(after.rounds) > len(before.rounds) and after.rounds[-1].reason == "topple"
+        if not fell and not toppled:
+            return None
+        what = ", ".join(fell) if fell else "the tower"
+        return (f"kozo: after {played.text!r} {what} fell; a physical outcome that was seen "
+                "stands")  # fmt: skip
+
     def describe_move(self, state: KozoState, move: KozoMove) -> str:
         """A sentence: what was placed, and whether the tower stood."""
         after = self.apply(state, move)
