@@ -41,6 +41,7 @@ and draws ``session.state``; ``session.played[-1].move`` carries the table's out
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -77,6 +78,7 @@ __all__ = [
     "Seat",
     "Session",
     "Divergence",
+    "UndoRefused",
     "UndoRequest",
     "bot_seed_for",
     "make_seats",
@@ -406,10 +408,8 @@ class Session:
             try:
                 self.step(human)
             except UndoRequest:
-                try:
+                with contextlib.suppress(UndoRefused):  # asked again; the terminal says why
                     self.undo(to_human=True)
-                except UndoRefused:
-                    pass  # the person is asked again; the terminal says why
         return self.game.result(self.state)
 
     def undo(self, *, to_human: bool = False) -> list[Played]:

@@ -64,6 +64,7 @@ from games.katamino.duel_cards import (
     cards,
     cards3d,
     deck,
+    deck3d,
     get_card,
     piece,
 )
@@ -282,7 +283,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     @staticmethod
     def _deck(mode: str, level: str, turned: bool = False) -> tuple[Card | Card3D, ...]:
         if mode == "duel3d":
-            return cards3d()
+            return deck3d() if turned else cards3d()
         colour = "child-adult" if mode == "child-adult" else level
         return deck(colour) if turned else cards(colour)
 
@@ -358,9 +359,15 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             sides = self._deck(config.mode, config.level, turned=True)
             card, _ = Rng.from_seed(seed, "katamino-duel", config.mode, config.level).choice(sides)
             card_id = card.id
+        return self.side_start(config, card_id)
+
+    def side_start(self, config: DuelConfig, card_id: str) -> DuelState:
+        """The first state of a game of ``config`` on the card side ``card_id`` (3D: the seat
+        holding the printed first half, :func:`tie_winner`, gives first in match 1)."""
         st = DuelState(config.mode, card_id, config.speeds, config.weaker, "race")
         if config.mode == "duel3d":
-            return replace(st, phase="draft", seats=(Player(size=0), Player(size=0)))
+            return replace(st, phase="draft", seats=(Player(size=0), Player(size=0)),
+                           first=tie_winner(card_id))  # fmt: skip
         card = get_card(card_id)
         assert isinstance(card, Card)
         seats = tuple(Player(card.halves[s], card.spec.start[s]) for s in (0, 1))
