@@ -475,14 +475,14 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             seat = self.current_player(state)
             assert seat is not None  # check_move refused a finished game
             return replace(state, phase="over", resigned=seat, turn=turn,
-                           note=f"seat {seat} resigns; seat {1 - seat} wins")  # fmt: skip
+                           note=f"P{seat + 1} resigns; P{2 - seat} wins")  # fmt: skip
         if state.phase == "replace":
             card = self.card_of(state)
             assert isinstance(card, Card)
             halves = apply_replacement([p.pieces for p in state.seats], state.weaker, move.arg)
             seats = tuple(replace(p, pieces=h) for p, h in zip(state.seats, halves, strict=True))
             return replace(state, phase="race", seats=seats, replaced=move.arg, turn=turn,  # type: ignore[arg-type]
-                           note=f"seat {state.weaker} replaced {move.arg}")  # fmt: skip
+                           note=f"P{state.weaker + 1} replaced {move.arg}")  # fmt: skip
         if state.phase in ("give", "draft"):
             return self._give(state, move, turn)
         return self._race(state, move, turn)
@@ -493,7 +493,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         seats = list(state.seats)
         seats[to] = replace(seats[to], pieces=(*seats[to].pieces, move.piece))
         gifts = (*state.gifts, (giver, move.piece))
-        note = f"seat {giver} gave {move.piece} to seat {to}"
+        note = f"P{giver + 1} gave {move.piece} to P{to + 1}"
         st = replace(state, seats=tuple(seats), gifts=gifts, turn=turn, note=note)  # type: ignore[arg-type]
         if state.phase == "draft":
             if len(gifts) < len(DRAFT):
@@ -537,10 +537,10 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             name = next(n for n in sorted(left) if shape_key(n) == shape_key(move.piece))
             p = replace(p, placed=(*p.placed, (name, move.cells)))
         elif kind == "undo":
-            note = f"seat {seat} took back {p.placed[-1][0]}"
+            note = f"P{seat + 1} took back {p.placed[-1][0]}"
             p = replace(p, placed=p.placed[:-1], undos=p.undos + 1)
         elif kind == "hint":
-            note = f"seat {seat} " + self.hint_text(state)
+            note = f"P{seat + 1} " + self.hint_text(state)
             p = replace(p, hints=p.hints + 1)
         else:
             cur = self.held(p, move.piece)
@@ -578,7 +578,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         history = (*state.history, (winner, boards, clocks[0], clocks[1]))
         scores = list(state.scores)
         scores[winner] += 1
-        note = f"seat {winner} wins duel {len(history)} ({clocks[0]:.1f} s vs {clocks[1]:.1f} s)"
+        note = f"P{winner + 1} wins duel {len(history)} ({clocks[0]:.1f} s vs {clocks[1]:.1f} s)"
         st = replace(state, history=history, scores=(scores[0], scores[1]), note=note)
         last = state.duel + 1 >= self.duels(state)
         if state.tiebreak or (last and scores[0] != scores[1]):
