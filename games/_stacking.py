@@ -8,7 +8,7 @@ physics referee, or the seeded stand-in judge) saw while the move was made.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -157,3 +157,15 @@ class StackingBot(Bot):
     def __del__(self) -> None:
         if self._judge is not None:
             self._judge.close()
+
+
+def rotation_lines(piece: str, shapes: Sequence[Sequence[Sequence[int]]]) -> str:
+    """What ``r0``..``rN`` mean for ``piece`` at the terminal: each rotation's size (x by y by
+    z cubes) and its cells as ``xyz`` digits from the minimum corner, e.g. ``2a: r0 2x1x1
+    [000 100], r1 1x2x1 [000 010], r2 1x1x2 [000 001]``."""
+    parts = []
+    for k, cells in enumerate(shapes):
+        size = "x".join(str(max(c[i] for c in cells) + 1) for i in range(3))
+        digits = " ".join(f"{c[0]}{c[1]}{c[2]}" for c in cells)
+        parts.append(f"r{k} {size} [{digits}]")
+    return f"{piece}: " + ", ".join(parts)

@@ -654,6 +654,19 @@ class Catego(Game[CategoState, int, CategoConfig]):
             )
         return "\n".join(lines)
 
+    def undo_refusal(self, played: Any) -> str | None:
+        """Why the move ``played`` (a :class:`games.session.Played`) cannot be taken back, or
+        None: once it is written the next dice are rolled and seen, and a take-back would let
+        the mover choose again knowing them (the dice stream is the seeded game's, so the same
+        rolls would follow any other column). The rulebook has no take-back; a roll is
+        written once seen (docs/rules/catego.md, Undo)."""
+        after = played.after
+        if after.roll is None:
+            return None
+        a, b = after.roll
+        return (f"catego: the dice rolled after {played.text!r} ({a}+{b}) have been seen; "
+                "a written roll stands")  # fmt: skip
+
     def describe_move(self, state: CategoState, move: int) -> str:
         """E.g. ``"P1 rolled 4+6=10, writes 10 in column 12"`` (plus the column's outcome)."""
         after = self.apply(state, move)

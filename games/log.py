@@ -7,6 +7,8 @@ format ``tablesim-log/1``:
   "version"}``. ``config`` is the game's ``config_to_json`` object, ``seed`` the game seed (an
   integer), ``players`` one object per seat: ``{"role": "human"}`` or ``{"role": BOT,
   "bot_seed": int, "budget": int | null}``; ``version`` is the tablesim version that wrote it;
+  an optional ``"undone": N`` (N >= 1) marks a game in which undo took back N moves
+  (practice, not rated play; replay says so);
 - one line per move: ``{"type": "move", "n", "seat", "move", "state"}``: ``n`` counts from 1,
   ``seat`` is the seat that moved, ``move`` the move's canonical text (``format_move``; for a
   move a physics table measured, the *intended* move: replay measures it again) and ``state``
@@ -67,6 +69,9 @@ class LogHeader:
     seed: int
     players: tuple[SeatEntry, ...]
     version: str | None = None
+    undone: int = 0
+    """Moves taken back by undo while the game was played (optional key ``undone``; 0 when
+    absent): such a game is practice, not rated play."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +260,10 @@ def _header(line: _Line) -> LogHeader:
     obj = line.obj
     if "format" in obj and obj["format"] != LOG_FORMAT:
         raise LogError(f"{line.where}: format {obj['format']!r}, expected {LOG_FORMAT!r}")
-    line.keys(HEADER_KEYS)
+    undone = obj.get("undone", 0)
+    if "undone" in obj and (not _is_int(undone) or undone < 1):
+        raise line.bad("undone", "a positive integer (moves taken back by undo)")
+    line.keys(HEADER_KEYS + (("undone",) if "undone" in obj else ()))
     if not isinstance(obj["game"], str):
         raise line.bad("game", "a game name")
     if not isinstance(obj["config"], dict):
@@ -297,7 +305,9 @@ def _header(line: _Line) -> LogHeader:
                 f"got {_quote(p['budget'])}"
             )
         seats.append(SeatEntry(p["role"], p["bot_seed"], p["budget"]))
-    return LogHeader(obj["game"], obj["config"], obj["seed"], tuple(seats), obj["version"])
+    return LogHeader(
+        obj["game"], obj["config"], obj["seed"], tuple(seats), obj["version"], undone
+    )
 
 
 def _move(line: _Line, n_expected: int, lineno: int) -> MoveEntry:

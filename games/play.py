@@ -120,6 +120,8 @@ class TerminalHuman:
                     print("  " + line, file=self.out)
             else:
                 print(f"  a move is typed as the game writes it, e.g. {examples}", file=self.out)
+                for line in getattr(self.game, "move_help", lambda _s: [])(state):
+                    print("  " + line, file=self.out)
             return True
         if word == "moves":
             shown = listing
@@ -168,6 +170,8 @@ class TerminalHuman:
                 print(self.game.describe(state), file=self.out)
             first = False
             shown, more = self._listing(state, legal), ""
+            if shown is None and getattr(self.game, "summarise_prompt", False):
+                shown = prompt_summary([self.game.format_move(state, m) for m in legal])
             if shown is None:
                 shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
                 more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
@@ -208,6 +212,21 @@ class TerminalHuman:
                 return move
             except GameError as exc:
                 print(f"  not accepted: {exc} (help: commands and examples)", file=self.out)
+
+
+def prompt_summary(texts: Sequence[str], limit: int = 8) -> str:
+    """A short prompt for a game with hundreds of legal moves (Kozo, Kataboom: a
+    ``summarise_prompt`` attribute): the moves counted by their first word (the piece, or
+    ``take``/``cube``/``nudge``), e.g. ``364 moves: 2a (40), 3b (52), ...; 'moves' lists them``;
+    a handful of moves are shown as they are."""
+    if len(texts) <= limit:
+        return ", ".join(texts)
+    counts: dict[str, int] = {}
+    for t in texts:
+        word = t.split(" ", 1)[0]
+        counts[word] = counts.get(word, 0) + 1
+    groups = ", ".join(f"{w} ({n})" for w, n in counts.items())
+    return f"{len(texts)} moves: {groups}; 'moves' lists them, 'help' explains them"
 
 
 # ---------------------------------------------------------------------------------------

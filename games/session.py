@@ -41,6 +41,7 @@ and draws ``session.state``; ``session.played[-1].move`` carries the table's out
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -80,6 +81,7 @@ __all__ = [
     "Seat",
     "Session",
     "Divergence",
+    "UndoRefused",
     "UndoRequest",
     "bot_seed_for",
     "make_seats",
@@ -188,6 +190,10 @@ class Divergence(GameError):
 # ---------------------------------------------------------------------------------------
 # The session
 # ---------------------------------------------------------------------------------------
+class UndoRefused(GameError):
+    """Undo asked where the game refuses it (the message says why); nothing was changed."""
+
+
 class Session(Generic[S, M, C]):
     """One game: rules, seats, referee, the measured moves so far (see the module docstring).
 
@@ -219,6 +225,9 @@ class Session(Generic[S, M, C]):
         self.max_turns = max_turns
         self.played: list[Played[S, M]] = []
         """Every move played so far, oldest first (undo removes from the end)."""
+        self.undone_moves = 0
+        """How many moves undo took back in this session: a log of such a game says so in
+        its header (``undone``), since a take-back is practice, not rated play."""
         self._own_referee = False
         name = game.referee_name(config)
         if referee is None and name is not None:
@@ -402,20 +411,39 @@ class Session(Generic[S, M, C]):
             try:
                 self.step(human)
             except UndoRequest:
-                self.undo(to_human=True)
+                with contextlib.suppress(UndoRefused):  # asked again; the terminal says why
+                    self.undo(to_human=True)
         return self.game.result(self.state)
 
     def undo(self, *, to_human: bool = False) -> list[Played[S, M]]:
         """Take back the last move; with ``to_human``, also the bots' moves before it until a
         human has the turn (when any seat is human). Returns the moves taken back, oldest
-        first (empty when there was nothing to undo); observers are told."""
+        first (empty when there was nothing to undo); observers are told. Raises
+        :class:`UndoRefused` (nothing changed) where the game refuses to take back a move
+        that revealed chance or a physical outcome (:meth:`undo_refusal`)."""
         if not self.played:
             return []
         keep = len(self.played) - 1
         if to_human and self.has_humans:
             while keep > 0 and self.seats[self.played[keep].seat].bot is not None:
                 keep -= 1
+        refusal = self.undo_refusal(keep)
+        if refusal is not None:
+            raise UndoRefused(refusal)
         return self.undo_to(keep)
+
+    def undo_refusal(self, n: int) -> str | None:
+        """Why going back to the state after move ``n`` is refused, or None: the first taken
+        back move the game's ``undo_refusal(played)`` hook objects to (a move after which
+        dice were rolled, a tower that toppled: taking it back would show the future)."""
+        hook = getattr(self.game, "undo_refusal", None)
+        if hook is None:
+            return None
+        for played in self.played[n:]:
+            why = hook(played)
+            if why is not None:
+                return f"undo refused: {why}"
+        return None
 
     def undo_to(self, n: int) -> list[Played[S, M]]:
         """Go back to the state after move ``n`` (0: the start); the moves after it are
@@ -426,6 +454,7 @@ class Session(Generic[S, M, C]):
         if not gone:
             return []
         del self.played[n:]
+        self.undone_moves += len(gone)
         self.state = gone[0].before
         for obs in self.observers:
             obs.undone(self, gone)
@@ -536,10 +565,14 @@ class Session(Generic[S, M, C]):
         return rec
 
     def header(self, version: str) -> dict[str, Any]:
-        """The log header object of this session."""
-        return header_json(
+        """The log header object of this session (with ``undone``, the number of moves
+        taken back, when undo was used: such a game is practice, and a replay says so)."""
+        head = header_json(
             self.game.name, self.game.config_to_json(self.config), self.seed, self.seats, version
         )
+        if self.undone_moves:
+            head["undone"] = self.undone_moves
+        return head
 
     def log_lines(self, version: str) -> list[str]:
         """The log so far as JSON lines (no newlines); the result line once the game is over."""
@@ -596,8 +629,15 @@ def replay_log(
         return ReplayReport(False, session.turns, str(exc), exc.n, session)
     finally:
         session.close()
+    note = ""
+    if log.header.undone:
+        note = (f"; played with {log.header.undone} move(s) taken back by undo "
+                "(practice, not rated play)")  # fmt: skip
     if upto is not None:
-        return ReplayReport(True, session.turns, f"moves 1..{upto} reproduced", None, session)
+        return ReplayReport(
+            True, session.turns, f"moves 1..{upto} reproduced{note}", None, session
+        )
     return ReplayReport(
-        True, session.turns, f"all {session.turns} moves and the result reproduced", None, session
+        True, session.turns, f"all {session.turns} moves and the result reproduced{note}", None,
+        session,
     )

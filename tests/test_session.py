@@ -59,15 +59,20 @@ def test_undo_returns_to_the_exact_earlier_state_and_play_resumes_identically() 
 
 
 def test_undo_to_human_takes_back_the_bots_replies_too() -> None:
-    with Session.new("catego", ["human", "random"], 1) as s:
-        human_move = s.game.legal_moves(s.state)[0]
-        s.play(human_move)  # seat 0 (human)
-        s.step()  # seat 1 (the bot) replies
-        assert s.turns == 2
+    # Kaito (no chance, no physics: undo is allowed): Black (seat 1) opens with two removals
+    with Session.new("kaito", ["human", "random"], 1) as s:
+        while s.seat != 0:
+            s.step()
+        start = s.turns
+        s.play(s.game.legal_moves(s.state)[0])  # seat 0 (human)
+        while s.seat != 0:
+            s.step()  # the bot replies
+        assert s.turns > start + 1
         gone = s.undo(to_human=True)
-        # back to the human's turn before their own move: both moves taken back
-        assert [p.seat for p in gone] == [0, 1] and s.turns == 0 and s.seat == 0
-        assert s.undo() == []  # nothing left to undo
+        # back to the human's turn before their own move: their move and the replies gone
+        assert gone[0].seat == 0 and all(p.seat == 1 for p in gone[1:])
+        assert s.turns == start and s.seat == 0
+        assert s.undone_moves == len(gone)
 
 
 def test_a_refused_move_changes_nothing_and_check_names_the_rule() -> None:
@@ -132,7 +137,7 @@ def test_log_lines_match_the_record_format() -> None:
 def test_a_human_input_can_ask_to_undo_during_run() -> None:
     """The terminal's "undo": the human's input raises UndoRequest; run takes back the human's
     last move and the bot's reply, and asks the human again in the same position."""
-    with Session.new("catego", ["human", "random"], 2) as s:
+    with Session.new("kaito", ["random", "human"], 2) as s:
         asked: list[int] = []
 
         def human(state: object) -> object:
@@ -144,8 +149,8 @@ def test_a_human_input_can_ask_to_undo_during_run() -> None:
         s.max_turns = 4  # stop early: the point is the undo, not the whole game
         with pytest.raises(GameError, match="no end after 4 turns"):
             s.run(human)
-    # turn 0 asked, turn 2 asked -> undo back to 0 -> asked at 0 again, then 2
-    assert asked[:4] == [0, 2, 0, 2]
+    # first ask, second ask -> undo back to the first -> asked there again, then the second
+    assert asked[:4] == [asked[0], asked[1], asked[0], asked[1]] and asked[1] > asked[0]
 
 
 def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
@@ -156,7 +161,7 @@ def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
 
     from games.play import TerminalHuman
 
-    with Session.new("catego", ["human", "random"], 2) as s:
+    with Session.new("kaito", ["random", "human"], 2) as s:
         asked: list[int] = []
 
         class Script(io.StringIO):
@@ -170,5 +175,5 @@ def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
         s.max_turns = 4
         with pytest.raises(GameError, match="no end after 4 turns"):
             s.run(terminal.choose)
-    # asked at turn 0, at turn 2 ("undo": back to turn 0), at 0 again, then at 2
-    assert asked[:4] == [0, 2, 0, 2]
+    # asked first, then second ("undo": back to the first), there again, then second
+    assert asked[:4] == [asked[0], asked[1], asked[0], asked[1]] and asked[1] > asked[0]

@@ -51,18 +51,21 @@ def test_help_undo_and_quit_in_every_game(game: str) -> None:
 
 
 def test_undo_takes_back_the_humans_move_and_the_bots_reply() -> None:
-    # Catego, seed 4: P1 (human) writes 8 in column 2; P2 (random) replies; undo takes both
-    # back, so the board shows an empty pad and P1's first roll again.
-    p = _play("catego", "2\nundo\n3\nquit\n")
+    # Kaito, seed 4 (no dice, no physics: undo allowed): Black (random) opens with two
+    # removals, Red (human) plays the first listed move, Black replies; undo takes back the
+    # human's move and the reply, and the same position is asked again.
+    from games.session import Session
+
+    with Session.new("kaito", ["human", "random"], 4) as s:
+        while s.seat != 0:
+            s.step()
+        first = s.game.format_move(s.state, s.game.legal_moves(s.state)[0])
+    p = _play("kaito", f"{first}\nundo\nquit\n")
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "turn 1: P1 (human): P1 rolled 2+6=8, writes 8 in column 2" in out
-    m = re.search(r"undone: 2 \(P1\), (\d+) \(P2\); turn 1 again", out)
-    assert m, out
-    after = out[m.end():]
-    assert "Turn 1 of 22: P1 rolled 2+6=8" in after  # the same roll: the state, not a redraw
-    assert re.search(r"^P1 +\. +\. ", after, re.M)  # column 2 is empty again
-    assert "turn 1: P1 (human): P1 rolled 2+6=8, writes 8 in column 3" in after
+    m = re.search(rf"undone: {re.escape(first)} \(Red\), .* \(Black\); turn \d+ again", out)
+    assert m, out[-800:]
+    assert "Red (human), your move" in out[m.end():]
 
 
 def test_kaito_calls_its_sides_red_and_black() -> None:

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._stacking import check_outcome, items_from_json, items_to_json, q4
+from games._stacking import check_outcome, items_from_json, items_to_json, q4, rotation_lines
 from games._stacking import num_text as _num
 from games.core import (
     ConfigError,
@@ -409,6 +409,24 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return Result(scores, winners, detail)
 
     # ---- text ----------------------------------------------------------------------------
+    summarise_prompt: ClassVar[bool] = True
+    """The terminal prompt counts the legal moves by piece instead of listing thousands."""
+
+    def move_help(self, state: KataboomState) -> list[str]:
+        """Help lines at the terminal: the placement and nudge forms and what ``rN`` means for
+        each piece left."""
+        lines = [
+            "forms: '2 r5 at 0.5,1' (lowered until it rests), '2 r5 at 0.5,1,2' (x,y,z of the "
+            "piece's lowest corner, in cube edges), 'nudge C at 1,0.5,1 push 0,2,0' (push "
+            "piece C at the point x,y,z, in cube edges, with the impulse a,b,c in mN s, at "
+            f"most {MAX_PUSH:g} in size; before the placement, it does not end the turn)",
+            "rN is the piece's N-th rotation: its size (x by y by z cubes) and cells as xyz "
+            "from that lowest corner:",
+        ]
+        for piece in sorted(set(state.supply)):
+            lines.append("  " + rotation_lines(piece, orientations(piece)))
+        return lines
+
     def format_move(self, state: KataboomState, move: KataboomMove) -> str:
         """``2 r5 at 0.5,1,2`` or ``nudge C at 1,0.5,1 push 0,2,0``."""
         pos = ",".join(_num(v) for v in move.pos)

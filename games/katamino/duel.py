@@ -64,6 +64,7 @@ from games.katamino.duel_cards import (
     cards,
     cards3d,
     deck,
+    deck3d,
     get_card,
     piece,
 )
@@ -282,7 +283,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     @staticmethod
     def _deck(mode: str, level: str, turned: bool = False) -> tuple[Card | Card3D, ...]:
         if mode == "duel3d":
-            return cards3d()
+            return deck3d() if turned else cards3d()
         colour = "child-adult" if mode == "child-adult" else level
         return deck(colour) if turned else cards(colour)
 
@@ -358,9 +359,15 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             sides = self._deck(config.mode, config.level, turned=True)
             card, _ = Rng.from_seed(seed, "katamino-duel", config.mode, config.level).choice(sides)
             card_id = card.id
+        return self.side_start(config, card_id)
+
+    def side_start(self, config: DuelConfig, card_id: str) -> DuelState:
+        """The first state of a game of ``config`` on the card side ``card_id`` (3D: the seat
+        holding the printed first half, :func:`tie_winner`, gives first in match 1)."""
         st = DuelState(config.mode, card_id, config.speeds, config.weaker, "race")
         if config.mode == "duel3d":
-            return replace(st, phase="draft", seats=(Player(size=0), Player(size=0)))
+            return replace(st, phase="draft", seats=(Player(size=0), Player(size=0)),
+                           first=tie_winner(card_id))  # fmt: skip
         card = get_card(card_id)
         assert isinstance(card, Card)
         seats = tuple(Player(card.halves[s], card.spec.start[s]) for s in (0, 1))
@@ -468,14 +475,14 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             seat = self.current_player(state)
             assert seat is not None  # check_move refused a finished game
             return replace(state, phase="over", resigned=seat, turn=turn,
-                           note=f"seat {seat} resigns; seat {1 - seat} wins")  # fmt: skip
+                           note=f"P{seat + 1} resigns; P{2 - seat} wins")  # fmt: skip
         if state.phase == "replace":
             card = self.card_of(state)
             assert isinstance(card, Card)
             halves = apply_replacement([p.pieces for p in state.seats], state.weaker, move.arg)
             seats = tuple(replace(p, pieces=h) for p, h in zip(state.seats, halves, strict=True))
             return replace(state, phase="race", seats=seats, replaced=move.arg, turn=turn,  # type: ignore[arg-type]
-                           note=f"seat {state.weaker} replaced {move.arg}")  # fmt: skip
+                           note=f"P{state.weaker + 1} replaced {move.arg}")  # fmt: skip
         if state.phase in ("give", "draft"):
             return self._give(state, move, turn)
         return self._race(state, move, turn)
@@ -486,7 +493,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         seats = list(state.seats)
         seats[to] = replace(seats[to], pieces=(*seats[to].pieces, move.piece))
         gifts = (*state.gifts, (giver, move.piece))
-        note = f"seat {giver} gave {move.piece} to seat {to}"
+        note = f"P{giver + 1} gave {move.piece} to P{to + 1}"
         st = replace(state, seats=tuple(seats), gifts=gifts, turn=turn, note=note)  # type: ignore[arg-type]
         if state.phase == "draft":
             if len(gifts) < len(DRAFT):
@@ -530,10 +537,10 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             name = next(n for n in sorted(left) if shape_key(n) == shape_key(move.piece))
             p = replace(p, placed=(*p.placed, (name, move.cells)))
         elif kind == "undo":
-            note = f"seat {seat} took back {p.placed[-1][0]}"
+            note = f"P{seat + 1} took back {p.placed[-1][0]}"
             p = replace(p, placed=p.placed[:-1], undos=p.undos + 1)
         elif kind == "hint":
-            note = f"seat {seat} " + self.hint_text(state)
+            note = f"P{seat + 1} " + self.hint_text(state)
             p = replace(p, hints=p.hints + 1)
         else:
             cur = self.held(p, move.piece)
@@ -571,7 +578,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         history = (*state.history, (winner, boards, clocks[0], clocks[1]))
         scores = list(state.scores)
         scores[winner] += 1
-        note = f"seat {winner} wins duel {len(history)} ({clocks[0]:.1f} s vs {clocks[1]:.1f} s)"
+        note = f"P{winner + 1} wins duel {len(history)} ({clocks[0]:.1f} s vs {clocks[1]:.1f} s)"
         st = replace(state, history=history, scores=(scores[0], scores[1]), note=note)
         last = state.duel + 1 >= self.duels(state)
         if state.tiebreak or (last and scores[0] != scores[1]):

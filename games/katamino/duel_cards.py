@@ -367,6 +367,20 @@ def deck(level: str) -> tuple[Card, ...]:
     return tuple(c for side in sides for c in (side, turned(side)))
 
 
+def turned3d(card: Card3D) -> Card3D:
+    """A 3D side lying the other way round: the same challenges, seat 1 holding the printed
+    first half (challenge 1, not 1'), so seat 1 gives first in the first match."""
+    return replace(card, id=card.id + TURNED)
+
+
+def deck3d() -> tuple[Card3D, ...]:
+    """The 3D sides a game draws from, each both ways round: which seat holds the printed
+    first half (and so gives first in match 1) is where the players sit, so no seat holds it
+    more often than the other (every shipped 3D side has the same challenges; without this
+    seat 0 always gave first, and the first giver loses between equal bots)."""
+    return tuple(c for side in cards3d() for c in (side, turned3d(side)))
+
+
 def get_card(card_id: str) -> Card | Card3D:
     """A card side by id, ``~`` at the end for a side turned round (ConfigError listing the ids
     of that level if unknown)."""
@@ -378,6 +392,8 @@ def get_card(card_id: str) -> Card | Card3D:
                 return c
             if isinstance(c, Card) and c.spec.start[0] == c.spec.start[1]:
                 return turned(c)
+            if isinstance(c, Card3D):
+                return turned3d(c)
     level = card_id.rsplit("-", 1)[0]
     ids = [c.id for c in cards(level)] if level in LEVELS else [c.id for c in cards3d()]
     raise ConfigError(

@@ -140,6 +140,16 @@ def deck_figures(mode: str, level: str | None = None, weaker: int = 0,
     return DeckFigures(mode, level, weaker, speeds, sides)
 
 
+def deck3d_smart() -> float:
+    """Seat 0's expected share of smart-vs-smart ``duel3d`` games: the 3D deck
+    (``duel_cards.deck3d``, every side both ways round) played out side by side."""
+    from games.katamino.duel_cards import deck3d
+
+    config = DUEL_GAME.make_config({"mode": "duel3d"}, players=2)
+    sides = deck3d()
+    return sum(smart_winner(DUEL_GAME.side_start(config, c.id)) == 0 for c in sides) / len(sides)
+
+
 CASES = (("child-adult", "normal", 0), ("handicap", "difficult", 0), ("handicap", "difficult", 1),
          ("handicap", "expert", 0), ("handicap", "expert", 1), ("duel", "difficult", 0))  # fmt: skip
 """The modes the defaults must keep fair (child-adult, handicap at both colours and both

@@ -73,7 +73,7 @@ def describe_state(game: KataminoDuel, state: DuelState) -> str:
         mark = " <- to move" if s == seat else ""
         status = f"done at {p.done:.1f} s" if p.done >= 0 else f"clock {p.clock:.1f} s"
         size = f"Penta {p.size}" if p.size else "2x3x5 box"
-        lines.append(f"seat {s} ({state.speeds[s]}): {size}, {status}{mark}")
+        lines.append(f"P{s + 1} ({state.speeds[s]}): {size}, {status}{mark}")
         if state.phase == "race":
             lines.extend(board_lines(game, p))
         lines.append("   hand: " + (", ".join(game.remaining(p)) or "-"))

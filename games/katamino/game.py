@@ -194,8 +194,8 @@ class Katamino(Game[Any, Any, Any]):
         return family(mode).state_from_json(obj)
 
     def player_name(self, seat: int) -> str:
-        """``seat 0``, ``seat 1``: the duel board's and its notes' own names."""
-        return f"seat {seat}"
+        """``P1``, ``P2``: the duel board's and its notes' own names (as the README says)."""
+        return f"P{seat + 1}"
 
     def describe(self, state: Any) -> str:
         return self._family_of(state).describe(state)

@@ -25,7 +25,7 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.katoiz.components import Move
+from games.katoiz.components import Move, roll_text
 from games.katoiz.config import OPTIONS, KatoizConfig
 from games.katoiz.config import make_config as _make_config
 from games.katoiz.stapeltje import STAPELTJE
@@ -153,9 +153,33 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         legal = self.legal_moves(state)
         return legal[0] if len(legal) == 1 and legal[0].kind == "pass" else None
 
+    def move_help(self, state: Any) -> list[str]:
+        """Help lines at the terminal: what a tile code means (``ROL``)."""
+        from games.katoiz.components import (
+            COLOUR_LETTERS,
+            COLOURS,
+            SHAPE_LETTERS,
+            SHAPES,
+            SIZE_LETTERS,
+            SIZES,
+        )
+
+        def legend(letters: Any, names: Any) -> str:
+            return ", ".join(f"{a} {b}" for a, b in zip(letters, names, strict=True))
+
+        return [
+            "a tile code is colour, shape, size: colour " + legend(COLOUR_LETTERS, COLOURS)
+            + "; shape " + legend(SHAPE_LETTERS, SHAPES) + "; size "
+            + legend(SIZE_LETTERS, SIZES) + "; '-' on a blank tile (ROL: red round large)"
+        ]
+
     def describe_move(self, state: Any, move: Move) -> str:
-        """``P1: ROL on 1``, plus what the move achieved (a 3-set, a home stack, the end)."""
-        text = f"P{state.seat + 1}: {self.format_move(state, move)}"
+        """``P1: ROL on 1``, or with dice ``P1 rolled red + round: ROL on 1`` (the roll the
+        move answers, so anyone can check a bot followed it), plus what the move achieved (a
+        3-set, a home stack, the end)."""
+        roll = getattr(state, "roll", None)
+        dice = "" if roll is None else f" rolled {roll_text(roll)}"
+        text = f"P{state.seat + 1}{dice}: {self.format_move(state, move)}"
         after = self.apply(state, move)
         kind = state.config.type
         if kind == "3-set" and after.piles[state.seat] != state.piles[state.seat]:

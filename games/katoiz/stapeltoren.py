@@ -215,13 +215,21 @@ class Stapeltoren:
         if not self.is_terminal(state):
             raise GameError(f"katoiz stapeltoren: the game is not over (turn {state.turn})")
         heights = highest_stacks(state)
-        winners = unique_top(heights) if state.config.colour_die else ()
-        detail = {
+        solo = len(heights) == 1
+        named = state.config.colour_die and not solo  # a solo game never names a winner
+        winners = unique_top(heights) if named else ()
+        detail: dict[str, Any] = {
             "type": "stapeltoren",
-            "winner_named": state.config.colour_die,
+            "winner_named": named,
             "end": "supply empty" if not state.supply else "nobody could take a tile",
             "stack_heights": [[len(s) for s in stacks] for stacks in state.stacks],
         }
+        tops = ", ".join(str(h) for h in heights)
+        if solo:
+            detail["outcome"] = f"a solo game: highest stack {tops} (no winner is named)"
+        elif not named:  # levels 1-2: neither a winner nor a draw
+            detail["outcome"] = (f"no winner named ('Naming a winner is not necessary at this "
+                                 f"age'); highest stacks {tops}")  # fmt: skip
         return Result(tuple(float(h) for h in heights), winners, detail)
 
     def format_move(self, state: TorenState, move: Move) -> str:

@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from games.core import IllegalMoveError
-from games.polycubes import Cells, get_catalogue, orientations
+from games.polycubes import KOZO_CUBE_MM, Cells, get_catalogue, orientations
 from games.quat import quat_to_matrix
 
 GRID = 3.0
@@ -427,6 +427,17 @@ def balance_box(centre: Sequence[float], edge: float) -> tuple[np.ndarray, np.nd
     return lo, lo + edge
 
 
+OVERHANG_VISIBLE_MM = 0.5
+"""The smallest overhang of a balance cube a person sees at the table: half a millimetre, the
+size of the wooden pieces' sanded edge rounding and of a toy maker's usual +-0.5 mm on a turned
+wooden cube (docs/rules/kozo.md, "Placement rules"). A cube standing out further "extends over
+the edges of the Polycube"; the general rule tolerance (1.8 mm, for settled towers) is far
+more than an eye lets pass."""
+
+OVERHANG_TOL = OVERHANG_VISIBLE_MM / KOZO_CUBE_MM
+""":data:`OVERHANG_VISIBLE_MM` in Kozo cube edges (0.028 edge)."""
+
+
 def check_balance(centre: Sequence[float], edge: float, blocks: Blocks, *, tol: float) -> int:
     """Check a balance cube whose bottom face is centred at ``centre``; return the index of the
     polycube item it rests on, or raise the :class:`PlacementError` of the first broken rule.
@@ -474,8 +485,9 @@ def check_balance(centre: Sequence[float], edge: float, blocks: Blocks, *, tol: 
         )
     owner = owners[0]
     tops = [j for j in np.flatnonzero(rests) if blocks.owner[j] == owner]
-    for cx in (lo[0, 0] + tol, hi[0, 0] - tol):
-        for cy in (lo[0, 1] + tol, hi[0, 1] - tol):
+    over = min(tol, OVERHANG_TOL)  # what an eye lets pass, never more than the rule's own
+    for cx in (lo[0, 0] + over, hi[0, 0] - over):
+        for cy in (lo[0, 1] + over, hi[0, 1] - over):
             inside = any(
                 blocks.lo[j, 0] - 1e-9 <= cx <= blocks.hi[j, 0] + 1e-9
                 and blocks.lo[j, 1] - 1e-9 <= cy <= blocks.hi[j, 1] + 1e-9

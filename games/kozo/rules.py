@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._stacking import check_outcome, items_from_json, items_to_json, q4
+from games._stacking import check_outcome, items_from_json, items_to_json, q4, rotation_lines
 from games._stacking import num_text as _num
 from games.core import (
     ConfigError,
@@ -46,6 +46,7 @@ from games.core import (
 from games.kozo.clock import SECS_LIMIT, RoundClock, round_clock
 from games.kozo.geometry import (
     Blocks,
+    OutsideBaseError,
     PlacementError,
     balance_candidates,
     build_blocks,
@@ -580,7 +581,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
 
     def commitment(self, state: KozoState, move: KozoMove) -> KozoMove | None:
         """Touch-move: the ``take`` a rejected placement commits its player to (the piece was
-        named, so it is touched), or None. The terminal loop plays it for a human."""
+        named, so it is touched), or None. The terminal loop plays it for a human. A placement
+        refused for reaching outside the eight squares is a mistyped coordinate, not a touch:
+        no piece was brought to the tower, so it binds nothing."""
         if (
             isinstance(move, KozoMove)
             and move.kind == PLACE
@@ -588,6 +591,12 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             and state.phase == PLACE
             and state.touched is None
         ):
+            try:
+                self.check_move(state, move)
+            except OutsideBaseError:
+                return None
+            except GameError:
+                pass
             take = KozoMove(TAKE, move.piece)
             return take if take in self.legal_moves(state) else None
         return None
@@ -633,6 +642,28 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         return Result(tuple(float(t) for t in totals), winners, detail)
 
     # ---- text ----------------------------------------------------------------------------
+    summarise_prompt: ClassVar[bool] = True
+    """The terminal prompt counts the legal moves by piece instead of listing hundreds."""
+
+    def move_help(self, state: KozoState) -> list[str]:
+        """Help lines at the terminal: the move forms, what ``rN`` means for each piece the
+        mover may place now, and touch-move."""
+        lines = [
+            "forms: 'take 4L' (touch-move: you must then place it), '4L r3 at 0,0' (drop "
+            "straight down), '4L r3 at 0,0,1' (x,y,z of the piece's lowest corner, in cube "
+            "edges, the base 0..3 by 0..3), 'cube at 1.5,0.5' (a balance cube), 'nocube'",
+            "rN is the piece's N-th rotation: its size (x by y by z cubes) and cells as xyz "
+            "from that lowest corner:",
+        ]
+        if state.phase == PLACE and not state.over:
+            pieces = [state.touched] if state.touched else sorted(set(state.supply))
+            for piece in pieces:
+                shapes = piece_orientations(state.config.catalogue, piece)
+                lines.append("  " + rotation_lines(piece, shapes))
+        lines.append("a placement outside the eight squares is a typing error, not a touch; a "
+                     "named piece refused for another rule counts as touched")  # fmt: skip
+        return lines
+
     def format_move(self, state: KozoState, move: KozoMove) -> str:
         """``take 4L``, ``4L r3 at 0,0,1`` (``4L r3 at 0,0,1 @2.3``: placed 2.3 s after the
         previous turn ended), ``cube at 1.5,0.5,2``, ``nocube``."""
@@ -805,6 +836,22 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             size = f" (the tile says size {state.next_size})" if state.next_size else ""
             lines.append(f"P{state.to_move + 1} to {what}{extra}{size}")
         return "\n".join(lines)
+
+    def undo_refusal(self, played: Any) -> str | None:
+        """Why the move ``played`` (a :class:`games.session.Played`) cannot be taken back, or
+        None: a move after which something fell (the tower toppled and the round ended, or a
+        balance cube was taken away) showed a physical outcome; taking it back would let the
+        mover try again knowing it ("If the tower falls during your turn, you lose your
+        points for that round": docs/rules/kozo.md, Undo)."""
+        before, after, move = played.before, played.after, played.move
+        outcome = getattr(move, "outcome", None)
+        fell = tuple(outcome.fell) if outcome is not None else ()
+        toppled = len(after.rounds) > len(before.rounds) and after.rounds[-1].reason == "topple"
+        if not fell and not toppled:
+            return None
+        what = ", ".join(fell) if fell else "the tower"
+        return (f"kozo: after {played.text!r} {what} fell; a physical outcome that was seen "
+                "stands")  # fmt: skip
 
     def describe_move(self, state: KozoState, move: KozoMove) -> str:
         """A sentence: what was placed, and whether the tower stood."""

@@ -121,8 +121,11 @@ def _run_with_commands(session: Session, human: TerminalHuman | None, out: Any) 
         except UndoRequest:
             # back to before the last move a person made (the bots' replies go with it)
             mine = [p.n for p in session.played if not session.is_bot(p.seat)]
+            refusal = session.undo_refusal(mine[-1] - 1) if mine else None
             if not mine:
                 print("  nothing to undo yet", file=out)
+            elif refusal is not None:
+                print(f"  {refusal}", file=out)
             else:
                 session.undo_to(mine[-1] - 1)
         except Resignation as r:

@@ -586,8 +586,15 @@ class WindowApp:
             self.verdict, self.explanation = "nothing to undo", ""
             self._dirty = True
             return False
+        from games.session import UndoRefused
+
+        try:
+            self.session.undo(to_human=True)
+        except UndoRefused as exc:  # dice seen, a tower fallen: the outcome stands
+            self.verdict, self.explanation = str(exc), ""
+            self._dirty = True
+            return False
         self._anim = None
-        self.session.undo(to_human=True)
         self._set_state()
         self.verdict = f"undone: back to move {self.session.turns + 1}"
         self.explanation = ""
