@@ -17,10 +17,15 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-import trimesh
-from trimesh.visual import ColorVisuals
 
+from games.extras import raise_missing
 from games.polycubes import CATALOGUES, Piece, PieceSizes, as_cells, find_piece
+
+try:
+    import trimesh
+    from trimesh.visual import ColorVisuals
+except ModuleNotFoundError as _exc:  # the light install: the 'physics' extra is missing
+    raise_missing(_exc)
 
 
 def _face_table() -> tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...]:

@@ -29,6 +29,10 @@ def pybullet_module() -> ModuleType:
     try:
         os.dup2(devnull, 2)
         import pybullet
+    except ModuleNotFoundError as exc:  # the light install: the 'physics' extra is missing
+        from games.extras import raise_missing
+
+        raise_missing(exc)
     finally:
         os.dup2(saved, 2)
         os.close(devnull)

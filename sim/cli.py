@@ -265,6 +265,13 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     return (UsageError, GameError, LogError, PieceError, OutputError)
 
 
+def _missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """The one-line install message for a package of an optional extra (None: another module)."""
+    from games.extras import missing_extra_message
+
+    return missing_extra_message(exc.name)
+
+
 def _silence_stdout() -> None:
     """Point a failed stdout at /dev/null so the interpreter's final flush stays quiet."""
     if sys.stdout is sys.__stdout__ and sys.stdout is not None:
@@ -323,6 +330,12 @@ def run_command(args: argparse.Namespace) -> int:
             where = _shorten(exc.filename) if exc.filename else "standard output"
             _silence_stdout()
             print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except ModuleNotFoundError as exc:  # a light install: the command needs an extra
+            message = _missing_extra(exc)
+            if message is None:
+                raise
+            print(f"{name}: error: {message}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except RecursionError:  # input nested deeper than any reader allows
             print(f"{name}: error: the input is nested too deeply", file=sys.stderr)

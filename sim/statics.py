@@ -70,6 +70,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from games.extras import require
 from sim.config import MM, PhysicsConfig
 from sim.contacts import (
     TABLE,
@@ -499,7 +500,7 @@ machine's cores from ``/sys`` on every run (12 files, about 50 us a run)."""
 def _highs() -> Any:
     """A silent HiGHS instance, presolve off (on these small, dense-ish LPs it costs more than
     it saves: docs/performance.md). The public ``highspy.Highs`` prints a banner on stdout."""
-    from highspy import _core as hs
+    hs = require("highspy._core")
 
     h = hs._Highs()
     h.setOptionValue("output_flag", False)
@@ -516,7 +517,7 @@ def _run(h: Any) -> None:
     option at 0 (the scheduler's own count), here and in every later instance (an instance
     made before that, such as the tilt model when a proof ran first, asks for 1 until its own
     run is refused)."""
-    from highspy import _core as hs
+    hs = require("highspy._core")
 
     if h.run() == hs.HighsStatus.kError and h.getOptionValue("threads")[1] != 0:
         _THREADS[0] = 0
@@ -535,7 +536,7 @@ class _Model:
     """
 
     def __init__(self, a: Csc, b: np.ndarray, s_cap: float = 0.0) -> None:
-        from highspy import _core as hs
+        hs = require("highspy._core")
 
         self._hs = hs
         self.nvar = a.shape[1]
@@ -1105,7 +1106,7 @@ class _ParallelCertificate:
 
     def _solve(self, upper: np.ndarray, value: np.ndarray) -> np.ndarray | None:
         """A non-negative solution of the parallel-force equations (None: none found)."""
-        from highspy import _core as hs
+        hs = require("highspy._core")
 
         if self._h is None:
             self._h = _highs()
