@@ -177,9 +177,11 @@ def test_a_log_written_before_times_to_place_replays_and_is_played_again_byte_fo
 
 
 @pytest.mark.slow
-def test_a_physics_log_written_before_times_to_place_replays() -> None:
-    # main's golden physics game (careful vs greedy, seed 3) as written before this change:
-    # its placements start at 5 s and its cube windows now take snapshots; same bits.
+def test_a_physics_log_written_before_the_exact_inputs_is_refused_at_its_first_move() -> None:
+    # main's golden physics game (careful vs greedy, seed 3) as written before round 7 made the
+    # physics inputs exact (mass properties in integers, products without BLAS:
+    # docs/architecture.md, "Across machines"). Its physics differs from the first judged move
+    # on, so replay must say so at move 1 (exit 1), never pass it or fail later.
     r = run_cli("replay", str(LEGACY / "kozo-physics-3.jsonl"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "reproduced" in r.stdout
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "diverged: move 1 " in r.stdout
