@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
-from sim.slices.common.towers import ILLEGAL, LEGAL, SELECTED
+from sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL, SELECTED
 from sim.view.interact import BaseController, Pointer
 from sim.view.layout import Item, polycube_item
 
@@ -40,7 +40,7 @@ Cell = tuple[int, int, int]
 @lru_cache(maxsize=256)
 def _ghost_shape(item_id: str, cells: tuple[Cell, ...], edge: float) -> Item:
     """A ghost of ``cells`` at the origin, meshed once per (id, cells, edge)."""
-    return polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL)
+    return replace(polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
 
 
 def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
