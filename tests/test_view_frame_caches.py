@@ -36,11 +36,17 @@ def _colour_at(h: Harness, point: np.ndarray) -> np.ndarray:
 def _is(rgb: np.ndarray, colour: tuple[float, float, float]) -> bool:
     """The pixel has the hue of ``colour``: lighting scales all three channels, so the pixel
     and the colour, each divided by its strongest channel, agree within 0.25 (and the pixel is
-    not dark)."""
+    not dark). A ghost colour (towers.LEGAL / ILLEGAL) is drawn translucent: its pixel is the
+    blend GHOST_ALPHA * colour + (1 - GHOST_ALPHA) * the wooden table behind it (195, 139, 94
+    as drawn, read off a window picture)."""
+    from sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL
+
     px = np.asarray(rgb, float)
     if px.max() < 60:
         return False
     want = np.asarray(colour, float)
+    if tuple(colour) in (LEGAL, ILLEGAL):
+        want = GHOST_ALPHA * want + (1 - GHOST_ALPHA) * np.array([195, 139, 94]) / 255
     return bool(np.abs(px / px.max() - want / want.max()).max() < 0.25)
 
 

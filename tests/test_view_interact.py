@@ -173,6 +173,58 @@ def _katamino(h: Harness):  # noqa: ANN202
     return family(h.app.state.mode)
 
 
+def _turn_to(h: Harness, name: str, want: tuple[tuple[int, int, int], ...]) -> None:
+    """Press turn keys (r: a quarter turn about the vertical, t: about the x axis, f: flip)
+    until the held piece ``name`` has the cells ``want``: a breadth-first search over what the
+    keys do, as a person would try them."""
+    c = h.app.controller
+    ors = c.orientations(name)
+    start = c.orient
+    paths: dict[int, str] = {start: ""}
+    frontier = [start]
+    while frontier and ors.index(want) not in paths:
+        nxt = []
+        for o in frontier:
+            for k in "rtf":
+                c.orient = o
+                h.key(k)
+                if c.orient not in paths:
+                    paths[c.orient] = paths[o] + k
+                    nxt.append(c.orient)
+        frontier = nxt
+    c.orient = start
+    for k in paths[ors.index(want)]:
+        h.key(k)
+    assert ors[c.orient] == want
+
+
+def test_katamino_piece_taken_keeps_its_orientation_and_r_turns_a_quarter() -> None:
+    from games.polycubes import get_catalogue
+    from sim.slices.katamino.controller import turned
+
+    # by hand: the L of cells (0,0) (1,0) (2,0) (0,1) turned anticlockwise seen from above
+    # ((x, y) -> (-y, x)) is (0,0) (0,1) (0,2) (-1,0), shifted by +1 in x: (1,0) (1,1) (1,2) (0,0)
+    ell = ((0, 0, 0), (0, 1, 0), (1, 0, 0), (2, 0, 0))  # sorted, as cells are kept
+    assert turned(ell, "r") == ((0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 0))
+    assert turned(turned(ell, "r"), "e") == ell
+    cat = get_catalogue("katamino-duo")
+    with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
+        c = h.app.controller
+        for name in c.loose():
+            h.click_item(f"piece-{name}")
+            held = c.orientations(name)[c.orient]
+            lying = tuple(sorted(tuple(int(v) for v in p) for p in cat.piece(name).cells))
+            assert held == lying, name  # picked up as it lies, not in the list's first way
+            cells = held
+            for _ in range(4):  # four quarter turns: back where it started
+                h.key("r")
+                now = c.orientations(name)[c.orient]
+                assert now == turned(cells, "r"), name
+                cells = now
+            assert cells == held
+            h.key("x")
+
+
 def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
     from sim.slices.katamino.drawing import cell_centre
 
@@ -185,10 +237,7 @@ def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
         h.app.mouse_down(h.x, h.y, "left")
         assert c.selected == hint.name
         want = tuple(sorted(map(tuple, cells - cells.min(axis=0))))
-        for _ in range(len(c.orientations(hint.name))):
-            if c.orientations(hint.name)[c.orient] == want:
-                break
-            h.key("r")
+        _turn_to(h, hint.name, want)
         shape = np.asarray(want)
         mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
         cell = mid + cells.min(axis=0)
@@ -247,8 +296,7 @@ def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_show
         move = next(m for m in h.app.game.legal_moves(h.app.state) if m.kind == 2)
         h.click_item(f"piece-{move.piece}")
         want = _norm(move.cells)
-        while c.orientations(move.piece)[c.orient] != want:
-            h.key("r")
+        _turn_to(h, move.piece, want)
         cells = np.asarray(move.cells)
         shape = np.asarray(want)
         mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
@@ -271,8 +319,7 @@ def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None
         c = h.app.controller
         h.click_item(f"piece-{hint.name}")
         want = _norm(hint.cells)
-        while c.orientations(hint.name)[c.orient] != want:
-            h.key("r")
+        _turn_to(h, hint.name, want)
         shape = np.asarray(want)
         mid = shape[np.argmin(np.linalg.norm(shape - shape.mean(axis=0), axis=1))]
         col, row = (mid + cells.min(axis=0))[:2]

@@ -18,6 +18,7 @@ import pytest
 from test_view_window import (  # noqa: F401  (fixtures)
     NEEDS_X,
     OVER_THE_BOARD,
+    ghost_share,
     kozo_holding_4l,
     shots,
     xdisplay,
@@ -27,8 +28,7 @@ from sim.slices.common.towers import ILLEGAL, LEGAL
 
 
 def _share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
-    near = np.abs(img.astype(float) - np.asarray(rgb) * 255).max(axis=2) < 60
-    return float(near.mean())
+    return ghost_share(img, rgb)
 
 
 @NEEDS_X

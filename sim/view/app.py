@@ -639,7 +639,7 @@ class WindowApp:
                 # plus the ghost of the piece moved, renamed to the world's id
                 missing = sorted(set(frames[0][1]) - set(old.ids))
                 ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
-                extra = [replace(g, id=m) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
+                extra = [replace(g, id=m, alpha=1.0) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
                 new = replace(old, items=old.items + tuple(extra))
             self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0],
                           "rows": self._rows}  # fmt: skip
@@ -696,7 +696,7 @@ class WindowApp:
         base = a["old"] if a["old"] is not None else self._base_layout()
         base = replace(base, items=tuple(it for it in base.items if not it.id.startswith("ghost")))
         missing = sorted(set(self._samples[0][1]) - set(base.ids))
-        extra = [replace(g, id=m) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)]
+        extra = [replace(g, id=m, alpha=1.0) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)]
         a["layout"] = replace(base, items=base.items + tuple(extra))
         a["shown"] = False
 

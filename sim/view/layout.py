@@ -55,7 +55,9 @@ class Item:
     uint8, row 0 at the top, printed on the mesh faces whose outward normal is the key of
     :data:`FACES` (the picture spans the mesh's bounding box on that side; for ``+z`` the picture's
     top edge is at +y and its left edge at -x); ``receives_shadow``: a level top face that takes
-    the faked shadows of the tiny backend (boards); ``casts_shadow``: whether it casts one.
+    the faked shadows of the tiny backend (boards); ``casts_shadow``: whether it casts one;
+    ``alpha``: opacity in (0, 1] (below 1 the item is drawn translucent over what lies behind
+    it: the ghosts of held pieces).
     """
 
     id: str
@@ -68,8 +70,11 @@ class Item:
     faces: Mapping[str, np.ndarray] = field(default_factory=dict)
     receives_shadow: bool = False
     casts_shadow: bool = True
+    alpha: float = 1.0
 
     def __post_init__(self) -> None:
+        if not 0.0 < self.alpha <= 1.0:
+            raise LayoutError(f"item {self.id!r}: alpha {self.alpha} is not in (0, 1]")
         if self.finish not in FINISHES:
             raise LayoutError(
                 f"item {self.id!r}: unknown finish {self.finish!r} (allowed: {', '.join(FINISHES)})"

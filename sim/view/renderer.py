@@ -196,8 +196,9 @@ def _geom_node(name: str, rows: np.ndarray) -> Any:
     return node
 
 
-def _material(rgb: Sequence[float]) -> Any:
-    """A material of ambient and diffuse colour ``rgb`` (0-1).
+def _material(rgb: Sequence[float], alpha: float = 1.0) -> Any:
+    """A material of ambient and diffuse colour ``rgb`` (0-1), opacity ``alpha`` (the lit
+    colour's alpha is the diffuse alpha).
 
     Surface colours go through a material, not ``set_color``: p3tinydisplay applies a node's
     flat colour (or colour scale) twice when lighting is on, so 0.5 grey comes out 0.25.
@@ -206,7 +207,7 @@ def _material(rgb: Sequence[float]) -> Any:
 
     mat = Material()
     mat.set_ambient((*rgb, 1))
-    mat.set_diffuse((*rgb, 1))
+    mat.set_diffuse((*rgb, alpha))
     return mat
 
 
@@ -794,15 +795,15 @@ class Renderer:
         if key:
             return _material((1.0, 1.0, 1.0)), _texture(f"{item.id}{key}", item.faces[key], repeat=False)
         if item.finish == "groove":
-            return _material(item.color), self._groove_tex
+            return _material(item.color, item.alpha), self._groove_tex
         if item.finish == "wood":
-            return _material(wood_color(item.color)), self._wood_tex
-        return _material(item.color), None
+            return _material(wood_color(item.color), item.alpha), self._wood_tex
+        return _material(item.color, item.alpha), None
 
     def _attach(self, item: Item, parent: Any, picture_bin: int | None = None) -> Any:
         """Build the node of ``item`` under ``parent`` (posed, its parts coloured); pictures
         of a shadow receiver go to ``picture_bin`` of the background bin."""
-        from panda3d.core import GeomNode, LQuaternionf
+        from panda3d.core import GeomNode, LQuaternionf, TransparencyAttrib
 
         token, geoms = self._geoms(item)
         node = parent.attach_new_node(item.id)
@@ -820,6 +821,8 @@ class Renderer:
                 child.set_texture(tex)
             if key and picture_bin is not None:
                 child.set_bin("background", picture_bin)
+            if item.alpha < 1.0:  # blended over the opaque scene, drawn after it
+                child.set_transparency(TransparencyAttrib.M_alpha)
             parts.append((key, child))
         self._nodes[item.id] = node
         self._parts[item.id] = parts
@@ -828,7 +831,7 @@ class Renderer:
 
     def _restyle(self, old: Item, new: Item) -> None:
         """Move and recolour the node of ``old`` to show ``new`` (same shape and finish)."""
-        from panda3d.core import LQuaternionf
+        from panda3d.core import LQuaternionf, TransparencyAttrib
 
         node = self._nodes[new.id]
         if new.position != old.position or new.quat != old.quat or new.color != old.color:
@@ -838,10 +841,17 @@ class Renderer:
         if new.quat != old.quat:
             x, y, z, qw = new.quat
             node.set_quat(LQuaternionf(qw, x, y, z))
-        if new.color != old.color:
+        if new.color != old.color or new.alpha != old.alpha:
+            if new.alpha != old.alpha:
+                self._damage.extend((_item_box(old), _item_box(new)))
             for key, child in self._parts[new.id]:
                 if not key:
                     child.set_material(self._surface(key, new)[0])
+                if new.alpha != old.alpha:
+                    if new.alpha < 1.0:
+                        child.set_transparency(TransparencyAttrib.M_alpha)
+                    else:
+                        child.clear_transparency()
 
     def _update_sky(self) -> None:
         """Draw the sky only when some of it shows: when the rays through the four corners of

@@ -36,12 +36,18 @@ from sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
 
-LEGAL = (0.2, 0.95, 1.0)
-"""Ghost colour of a legal placement: a bright cyan no piece has (the catalogues' colours are
+LEGAL = (0.1, 0.85, 1.0)
+"""Ghost colour of a legal placement: a bright azure no piece has (the catalogues' colours are
 teal, greens, blues, navy, grey, purple, red, oranges, pink and yellow) and unlike the plates
-of the legal spots (:data:`SPOT`)."""
-ILLEGAL = (1.0, 0.1, 0.95)
-"""Ghost colour of an illegal placement: a magenta no piece has (red is the 2a's colour)."""
+of the legal spots (:data:`SPOT`). Drawn translucent (:data:`GHOST_ALPHA`) over the wooden
+table it shows hue 186 degrees, 18 from the teal (168) and the blue (204) pieces."""
+ILLEGAL = (0.85, 0.1, 1.0)
+"""Ghost colour of an illegal placement: a violet magenta no piece has (red is the 2a's
+colour); translucent over the table it shows hue 301 degrees, 19 from the purple (282) and 30
+from the pink (331) pieces."""
+GHOST_ALPHA = 0.7
+"""Opacity of the ghosts: translucent, so the tower behind and under a ghost shows through and
+a ghost is never taken for a piece standing there."""
 SPOT = (0.25, 0.85, 0.35)
 """Colour of the plates on the legal spots (``l``)."""
 BOARD_CELLS = 3
@@ -56,7 +62,7 @@ def _num(v: float) -> str:
 
 @lru_cache(maxsize=256)
 def _ghost_shape(key: tuple[Any, ...], cells: tuple[tuple[int, int, int], ...], edge: float) -> Item:
-    return polycube_item("ghost", cells, edge, (0.0, 0.0, 0.0), LEGAL)
+    return replace(polycube_item("ghost", cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
 
 
 def ghost_shape(catalogue: str, piece: str, rot: int, cells: Sequence[Sequence[int]],
@@ -467,7 +473,7 @@ class KozoController(TowerController):
         x, y, z = self.ghost_move.pos
         corner = origin + np.array([x - e / 2, y - e / 2, z]) * edge
         colour = LEGAL if self.legal else ILLEGAL
-        return [box_item("ghost-cube", (e * edge,) * 3, corner, colour)]
+        return [replace(box_item("ghost-cube", (e * edge,) * 3, corner, colour), alpha=GHOST_ALPHA)]
 
     def overlay(self) -> list[str]:
         """The cube phase has its own words."""

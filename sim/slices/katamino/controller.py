@@ -1,9 +1,10 @@
 """Katamino with the mouse: drag, turn and flip pieces onto the 5 x N board or into a 3-D box.
 
 - Press on a loose piece (in front of the board) to take it; drag it over the board and let go
-  to place it, or click it and click again over the board. ``r``/``e`` turn it to the next or
-  previous orientation (the game's own list: lying flat on a board, every rotation in a box),
-  ``f`` flips it over (its mirror image), ``escape``-free: ``x`` puts it back.
+  to place it, or click it and click again over the board. A piece taken keeps the
+  orientation it lies in. ``r``/``e`` turn it by 90 degrees about the vertical (anticlockwise /
+  clockwise seen from above), ``t`` tips it by 90 degrees about the board's left-right axis (in a
+  3-D box), ``f`` flips it over (its mirror image), ``escape``-free: ``x`` puts it back.
 - The ghost's cells follow the pointer: the piece's middle cube sits on the board cell under the
   pointer; in a 3-D box it goes to the lowest layer where it fits. Green when the game accepts
   the cells, red with the rule's reason when not.
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from games.core import GameError
-from sim.slices.common.towers import ILLEGAL, LEGAL, SELECTED
+from sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL, SELECTED
 from sim.view.interact import BaseController, Pointer
 from sim.view.layout import Item, polycube_item
 
@@ -40,12 +41,25 @@ Cell = tuple[int, int, int]
 @lru_cache(maxsize=256)
 def _ghost_shape(item_id: str, cells: tuple[Cell, ...], edge: float) -> Item:
     """A ghost of ``cells`` at the origin, meshed once per (id, cells, edge)."""
-    return polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL)
+    return replace(polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
 
 
 def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
     a = np.asarray(cells, int)
     return tuple(sorted((int(c[0]), int(c[1]), int(c[2])) for c in a - a.min(axis=0)))
+
+
+def turned(cells: Sequence[Sequence[int]], key: str) -> tuple[Cell, ...]:
+    """``cells`` turned by 90 degrees (normalised): ``r`` anticlockwise about the vertical seen
+    from above (x, y) -> (-y, x), ``e`` clockwise (x, y) -> (y, -x), ``t`` about the x axis
+    (y, z) -> (-z, y)."""
+    if key == "r":
+        return _norm([(-y, x, z) for x, y, z in cells])
+    if key == "e":
+        return _norm([(y, -x, z) for x, y, z in cells])
+    if key == "t":
+        return _norm([(x, -z, y) for x, y, z in cells])
+    raise ValueError(f"turn key {key!r}: allowed r, e, t")
 
 
 class KataminoController(BaseController):
@@ -214,7 +228,8 @@ class KataminoController(BaseController):
         if p.item is not None and p.item.startswith("piece-"):
             name = p.item[len("piece-"):]
             if name in self.loose():
-                self.selected, self.orient = name, 0
+                if name != self.selected:  # the piece in hand keeps the turns it was given
+                    self.selected, self.orient = name, self._lying(name)
                 self._pressed_on = name
                 self.message = ""
                 self._refresh()
@@ -230,6 +245,19 @@ class KataminoController(BaseController):
         self.on_mouse_move(p)
         return self.ghost_move
 
+    def _lying(self, name: str) -> int:
+        """The orientation (index) ``name`` lies in on the table, seen from the mover's side
+        (the second duel player's frame is the board turned half round), else 0."""
+        from games.polycubes import get_catalogue
+        from sim.slices.katamino.drawing import CATALOGUE
+
+        cells: Sequence[Sequence[int]] = get_catalogue(CATALOGUE).piece(name).cells
+        if self.duel and self.seat() == 1:
+            cells = [(-x, -y, z) for x, y, z in cells]
+        ors = self.orientations(name)
+        lying = _norm(cells)
+        return ors.index(lying) if lying in ors else 0
+
     def on_key(self, key: str) -> Any | None:
         """Turn, flip, put back, hint, watch."""
         if key == "h":
@@ -241,8 +269,12 @@ class KataminoController(BaseController):
         if self.selected is None:
             return None
         ors = self.orientations(self.selected)
-        if key in ("r", "e"):
-            self.orient = (self.orient + (1 if key == "r" else -1)) % len(ors)
+        if key in ("r", "e", "t"):
+            turn = turned(ors[self.orient], key)
+            if turn in ors:
+                self.orient = ors.index(turn)
+            else:
+                self.message = f"{self.selected} cannot lie that way here"
         elif key == "f":
             mirror = _norm([(-x, y, z) for x, y, z in ors[self.orient]])
             if mirror in ors:
