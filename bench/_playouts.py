@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from games.core import Game
-from games.rng import Rng
+from tablesim.games.core import Game
+from tablesim.games.rng import Rng
 
 
 def random_playouts(

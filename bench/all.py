@@ -10,7 +10,7 @@ a shared machine wall time measures the neighbours as much as the code.
 
 Figures (goal in brackets):
 
-- ``statics_analyse``: one ``sim.statics.analyse`` of ``kozo-tower`` (<= 50 ms);
+- ``statics_analyse``: one ``tablesim.sim.statics.analyse`` of ``kozo-tower`` (<= 50 ms);
 - ``verdict8_early_stop``: an 8-replica simulated verdict of ``kozo-tower``, early stop, 2
   workers (<= 0.4 s wall);
 - ``verdict8_whole_window``: the same over the whole 5 s window (<= 8 s wall);
@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.ensemble import pool_cpu_seconds  # noqa: E402
+from tablesim.sim.ensemble import pool_cpu_seconds  # noqa: E402
 
 GOALS = {
     "statics_analyse": ("median_s", 0.05),
@@ -89,15 +89,15 @@ def _repeat(fn: Callable[[], Any], repeats: int) -> dict[str, Any]:
     }
 
 
-def _tower():  # noqa: ANN202 - sim.model.Scene
-    from sim.scene import load_scene, shipped_scene_path
+def _tower():  # noqa: ANN202 - tablesim.sim.model.Scene
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     return load_scene(shipped_scene_path("kozo-tower"))
 
 
 def figure_statics_analyse(quick: bool) -> dict[str, Any]:
     """``analyse(kozo-tower, clearance=...)``: the first call (imports) apart, then repeats."""
-    from sim.statics import analyse
+    from tablesim.sim.statics import analyse
 
     scene = _tower()
     w0 = time.perf_counter()
@@ -111,7 +111,7 @@ def figure_statics_analyse(quick: bool) -> dict[str, Any]:
 
 
 def _verdict(quick: bool, whole: bool) -> dict[str, Any]:
-    from sim.verdict import simulate
+    from tablesim.sim.verdict import simulate
 
     scene = _tower()
     seconds = 1.0 if (quick and whole) else scene.seconds
@@ -122,7 +122,7 @@ def _verdict(quick: bool, whole: bool) -> dict[str, Any]:
                      **opts)  # fmt: skip
         return {"verdict": v.verdict, "simulated_s": v.simulated_s, "replicas_run": v.replicas}
 
-    from sim.ensemble import close_pool
+    from tablesim.sim.ensemble import close_pool
 
     cold = None
     if not whole:  # the whole window is too long to run twice; it finds the pool warm
@@ -189,7 +189,7 @@ def _cli(*args: str) -> Callable[[], str]:
 
     def run() -> str:
         p = subprocess.run(
-            [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True,
+            [sys.executable, "-m", "tablesim.sim.cli", *args], capture_output=True, text=True,
             cwd=ROOT, env=env, check=False,
         )  # fmt: skip
         if p.returncode != 0:
@@ -226,7 +226,7 @@ def figure_cli_solve(quick: bool) -> dict[str, Any]:
 def figure_solver_kernel(quick: bool) -> dict[str, Any]:
     """The 6x10 X-in-a-quadrant count (2339), warmed, kernel calls only; node count too."""
     from bench.solver import quadrant_problem
-    from games.katamino import search as ksearch
+    from tablesim.games.katamino import search as ksearch
 
     p, _, quad = quadrant_problem()
 
@@ -245,8 +245,8 @@ def figure_solver_3d(quick: bool) -> dict[str, Any] | None:
     """``count_distinct`` of the 3x4x5 box with the 12 pentominoes (3940 distinct)."""
     if quick:
         return None
-    from games.katamino import Target
-    from games.katamino.solver import count_distinct
+    from tablesim.games.katamino import Target
+    from tablesim.games.katamino.solver import count_distinct
 
     def once() -> dict[str, int]:
         r = count_distinct(Target.box(3, 4, 5), "pentominoes")

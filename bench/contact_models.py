@@ -50,11 +50,11 @@ for extra_path in (ROOT, ROOT / "tests", ROOT / "bench"):
     if str(extra_path) not in sys.path:
         sys.path.insert(0, str(extra_path))
 
-from sim.config import EXACT, LCP_DANTZIG, VERDICT, Profile  # noqa: E402
-from sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
-from sim.model import Scene  # noqa: E402
-from sim.scene import load_scene, shipped_scene_path  # noqa: E402
-from sim.world import World  # noqa: E402
+from tablesim.sim.config import EXACT, LCP_DANTZIG, VERDICT, Profile  # noqa: E402
+from tablesim.sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
+from tablesim.sim.model import Scene  # noqa: E402
+from tablesim.sim.scene import load_scene, shipped_scene_path  # noqa: E402
+from tablesim.sim.world import World  # noqa: E402
 
 LEAN_CASES = ((9, 0.5), (14, 0.5), (20, 0.5), (20, 2.0), (9, -0.5), (20, -0.5))
 """(cubes, worst margin in mm): rigid statics says stands iff the margin is positive."""
@@ -66,7 +66,7 @@ TIP_MM = (1.0, 3.0, 6.0)
 class Setup:
     """One way of making the verdict world's contacts.
 
-    ``profile``: :class:`sim.config.Profile` fields replaced (``extra``: PyBullet engine
+    ``profile``: :class:`tablesim.sim.config.Profile` fields replaced (``extra``: PyBullet engine
     parameters such as ``constraintSolverType``; ``maximal_coordinates`` False: pieces as
     single-link multibodies, whose contacts go through ``btMultiBodyConstraintSolver`` and its
     MLCP variant); ``load_k0``: per-body contact stiffness
@@ -274,7 +274,7 @@ def drift(setup: Setup, seconds: float = 5.0) -> float:
 
 def collapse(setup: Setup, n: int = 20, margin_mm: float = -2.0, seconds: float = 3.0) -> str:
     """A toppling 20-stack (-2 mm) over ``seconds``: ``ok`` or the blow-up guard's complaint."""
-    from sim.guard import PhysicsBlowUpError
+    from tablesim.sim.guard import PhysicsBlowUpError
 
     try:
         with built(setup, leaning_for_margin(n, margin_mm).scene) as w:
@@ -288,8 +288,8 @@ def collapse(setup: Setup, n: int = 20, margin_mm: float = -2.0, seconds: float 
 def scenes(setup: Setup, replicas: int = 2) -> dict[str, Any]:
     """Every shipped scene judged (``method="simulate"``, ``replicas`` replicas, one worker) in
     the set-up's profile and in the shipped verdict profile: verdicts and CPU seconds."""
-    from sim.scene import shipped_scene_names
-    from sim.verdict import simulate
+    from tablesim.sim.scene import shipped_scene_names
+    from tablesim.sim.verdict import simulate
 
     out: dict[str, Any] = {}
     cpu = {"setup": 0.0, "verdict": 0.0}
@@ -314,13 +314,13 @@ ESCALATION_CASES = (
 
 
 def escalation_figures(replicas: int = 2, seconds: float = 2.0) -> dict[str, Any]:
-    """Thin-margin escalation (:mod:`sim.escalation`): each leaning stack of
-    :data:`ESCALATION_CASES` and each shipped scene judged by :func:`sim.verdict.simulate` in
+    """Thin-margin escalation (:mod:`tablesim.sim.escalation`): each leaning stack of
+    :data:`ESCALATION_CASES` and each shipped scene judged by :func:`tablesim.sim.verdict.simulate` in
     the verdict profile at its default step, half and a quarter (stacks; ``method="simulate"``,
     ``replicas`` replicas, ``seconds``, one worker), with escalation and without: the statics
     tilt margin, whether it escalated, both verdicts and the CPU ratio."""
-    from sim.scene import shipped_scene_names
-    from sim.verdict import simulate
+    from tablesim.sim.scene import shipped_scene_names
+    from tablesim.sim.verdict import simulate
 
     off = replace(VERDICT, escalate_below_deg=None)
     cases: list[tuple[str, Scene, tuple[float, ...], float]] = [

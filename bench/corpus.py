@@ -1,8 +1,8 @@
 """Accuracy of the verdict on a generated corpus with known answers (issue #31).
 
-Every case of :func:`sim.experiments.corpus.generate` (seeded) carries the answer of a method
+Every case of :func:`tablesim.sim.experiments.corpus.generate` (seeded) carries the answer of a method
 independent of the dynamics (rigid statics in closed form, the friction angle) and its margin.
-This runs each case through :func:`sim.verdict.simulate` in the ``verdict``, ``display`` and
+This runs each case through :func:`tablesim.sim.verdict.simulate` in the ``verdict``, ``display`` and
 ``exact`` profiles (and with ``--steps`` the verdict profile at other steps) and reports the
 accuracy per family and per margin bin (< 0.2, 0.2-0.5, 0.5-1, 1-2, > 2; mm or degrees as the
 family's margin is), with the CPU per case (this process and its workers: ``workers=1`` runs
@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim.experiments.corpus import Case, generate, margin_bin  # noqa: E402
-from sim.verdict import simulate  # noqa: E402
+from tablesim.sim.experiments.corpus import Case, generate, margin_bin  # noqa: E402
+from tablesim.sim.verdict import simulate  # noqa: E402
 
 
 def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """PyBullet against MuJoCo: the verdict of both engines on the shipped scenes and on generated
-stacks, leaning stacks, cantilevers and bridges (``sim.crosscheck``), and where they agree.
+stacks, leaning stacks, cantilevers and bridges (``tablesim.sim.crosscheck``), and where they agree.
 
 Run ``python bench/crosscheck.py`` (``--json`` for one JSON object on the last line, ``--quick``
 for a small subset, ``--replicas N``). Needs the ``crosscheck`` extra (``mujoco``). Both engines
@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.crosscheck.cases import Case, generated_cases  # noqa: E402
-from sim.crosscheck.mujoco_world import judge  # noqa: E402
-from sim.scene import load_scene, shipped_scene_names, shipped_scene_path  # noqa: E402
-from sim.verdict import Perturbation, perturb_scene, simulate  # noqa: E402
+from tablesim.sim.crosscheck.cases import Case, generated_cases  # noqa: E402
+from tablesim.sim.crosscheck.mujoco_world import judge  # noqa: E402
+from tablesim.sim.scene import load_scene, shipped_scene_names, shipped_scene_path  # noqa: E402
+from tablesim.sim.verdict import Perturbation, perturb_scene, simulate  # noqa: E402
 
 SHIPPED_EXPECTED = {
     "kozo-tower": "stands",

@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import tablesim  # noqa: E402
-from games.registry import get_game  # noqa: E402
+from tablesim.games.registry import get_game  # noqa: E402
 
 STAND_IN = {"kozo": {"table": "stand-in"}, "kataboom": {"table": "stand-in"}}
 

@@ -8,7 +8,7 @@ measured in the same process, and CPU time / wall time with 2 workers shows how 
 pool really got.
 
 - ``sweep``: the 50 runs of ``experiments/cantilever-cube-size.toml`` (0.6 s windows, 2 replicas,
-  simulated), through :func:`sim.experiments.runner.run_job` with a CSV output (journal included);
+  simulated), through :func:`tablesim.sim.experiments.runner.run_job` with a CSV output (journal included);
 - ``tournament``: a Catego round-robin of ``random,strong,random`` (default budgets), 8 games per
   table, 24 games.
 
@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.experiments.runner import run_job  # noqa: E402
-from sim.experiments.spec import load_spec  # noqa: E402
-from sim.experiments.sweep import SweepJob  # noqa: E402
-from sim.experiments.tournament import TournamentJob  # noqa: E402
+from tablesim.sim.experiments.runner import run_job  # noqa: E402
+from tablesim.sim.experiments.spec import load_spec  # noqa: E402
+from tablesim.sim.experiments.sweep import SweepJob  # noqa: E402
+from tablesim.sim.experiments.tournament import TournamentJob  # noqa: E402
 
 
 def _jobs() -> dict[str, Any]:

@@ -13,7 +13,7 @@ Figures, not pass/fail; each is printed next to a baseline measured in the same 
   still frame of that table;
 - ``display_physics``: the display profile stepping the 24-piece tower as the window's live
   run does (sim.view.live): CPU ms per 1/60 s of simulated time, real-time factor;
-- ``dice``: Catego's two dice thrown in PyBullet to show a drawn roll (``sim.view.dice``):
+- ``dice``: Catego's two dice thrown in PyBullet to show a drawn roll (``tablesim.sim.view.dice``):
   physics per roll and throws per roll (a die that ends leaning is thrown again).
 
 - ``empty``: the baseline of the machine as it is now: the same renderer drawing an empty
@@ -71,8 +71,8 @@ def _profiled(fn, n: int, top: int) -> str:  # noqa: ANN001
 
 def bench_empty(frames: int) -> dict[str, float]:
     """The baseline: an empty table drawn by the same renderer (tiny, 960x540)."""
-    from sim.view.layout import TableLayout
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.layout import TableLayout
+    from tablesim.sim.view.renderer import Renderer
 
     with Renderer((960, 540), backend="tiny") as r:
         r.show(TableLayout("empty", ()))
@@ -104,8 +104,8 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
     """Still frame vs a mouse move with a Kozo piece in hand (tiny backend, 960x540)."""
     import numpy as np
 
-    from sim.slices.kozo.referee import KozoReferee
-    from sim.view.harness import Harness
+    from tablesim.sim.slices.kozo.referee import KozoReferee
+    from tablesim.sim.view.harness import Harness
 
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(960, 540)) as h:
         h.app.frame()
@@ -148,8 +148,8 @@ def bench_app(moves: int, profile: int = 0) -> dict[str, Any]:
 def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
     """A Katamino piece pressed and dragged over the board (ghost snapped and checked every
     move), tiny backend, 960x540: per mouse move, and the still frame of that table."""
-    from sim.slices.katamino.controller import KataminoController
-    from sim.view.harness import Harness
+    from tablesim.sim.slices.katamino.controller import KataminoController
+    from tablesim.sim.view.harness import Harness
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0,
                  size=(960, 540)) as h:  # fmt: skip
@@ -189,8 +189,8 @@ def bench_katamino_drag(moves: int, profile: int = 0) -> dict[str, Any]:
 def bench_display_physics(seconds: float = 2.0) -> dict[str, float]:
     """The display profile stepping the 24-piece ``kozo-tower`` as the window does: CPU ms
     per 1/60 s of simulated time at rest, and the real-time factor (simulated / CPU s)."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.live import LiveRun
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.live import LiveRun
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     run = LiveRun(scene, seconds=seconds + 1.0)
@@ -210,8 +210,8 @@ def bench_display_physics(seconds: float = 2.0) -> dict[str, float]:
 
 def bench_dice(rolls: int) -> dict[str, float]:
     """Catego's two dice thrown to show seeded rolls."""
-    from games.rng import Rng
-    from sim.view.dice import catego_dice
+    from tablesim.games.rng import Rng
+    from tablesim.sim.view.dice import catego_dice
 
     rng = Rng.from_seed(0, "bench", "dice")
     attempts = []

@@ -28,9 +28,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench._playouts import random_playouts  # noqa: E402
-from games.kaito import GAME, KaitoState  # noqa: E402
-from games.kaito.strong import StrongBot  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from tablesim.games.kaito import GAME, KaitoState  # noqa: E402
+from tablesim.games.kaito.strong import StrongBot  # noqa: E402
+from tablesim.games.rng import Rng  # noqa: E402
 
 
 def playouts(games: int, options: dict[str, str]) -> dict[str, Any]:

@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.kataboom import GAME, CarefulBot  # noqa: E402
-from games.kataboom.rules import _candidates  # noqa: E402
-from games.play import make_seats, play_game  # noqa: E402
-from sim.assembly import DEFAULT_PIECES, TALL, assemble, free_standing  # noqa: E402
+from tablesim.games.kataboom import GAME, CarefulBot  # noqa: E402
+from tablesim.games.kataboom.rules import _candidates  # noqa: E402
+from tablesim.games.play import make_seats, play_game  # noqa: E402
+from tablesim.sim.assembly import DEFAULT_PIECES, TALL, assemble, free_standing  # noqa: E402
 
 
 def _stats(xs: list[float]) -> dict[str, float]:
@@ -62,7 +62,7 @@ def careful_games(models: list[int]) -> dict[str, Any]:
         return move
 
     CarefulBot.choose = timed  # type: ignore[method-assign]
-    from sim.slices.kataboom.referee import KataboomReferee
+    from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
     orig_measure = KataboomReferee.measure
 

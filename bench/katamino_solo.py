@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.katamino.solo import SOLO_GAME as G  # noqa: E402
-from games.katamino.solo import SmartSoloBot  # noqa: E402
-from games.katamino.solo_data import SOLO_MODES, challenges  # noqa: E402
+from tablesim.games.katamino.solo import SOLO_GAME as G  # noqa: E402
+from tablesim.games.katamino.solo import SmartSoloBot  # noqa: E402
+from tablesim.games.katamino.solo_data import SOLO_MODES, challenges  # noqa: E402
 
 
 def _new(mode: str, card: int, number: int):  # noqa: ANN202

@@ -28,9 +28,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench._playouts import random_playouts  # noqa: E402
-from games.katoiz import GAME  # noqa: E402
-from games.katoiz.bots import SmartBot  # noqa: E402
-from games.katoiz.config import PRESETS  # noqa: E402
+from tablesim.games.katoiz import GAME  # noqa: E402
+from tablesim.games.katoiz.bots import SmartBot  # noqa: E402
+from tablesim.games.katoiz.config import PRESETS  # noqa: E402
 
 
 def playouts(kind: str, level: int, games: int, players: int = 2) -> dict[str, Any]:
@@ -62,8 +62,8 @@ def smart_move_time(kind: str, level: int, games: int) -> dict[str, Any]:
 def stack_times(piles: int) -> dict[str, Any]:
     """CPU time of one cold ``longest_stack(..., 2)``: all 40 tiles, and ``piles`` random piles
     of every size 6..40 (median, 99th percentile and maximum, in ms)."""
-    from games.katoiz.stack import _two_matches, longest_stack
-    from games.rng import Rng
+    from tablesim.games.katoiz.stack import _two_matches, longest_stack
+    from tablesim.games.rng import Rng
 
     def cold(pile: list[int]) -> float:
         _two_matches.cache_clear()
@@ -91,7 +91,7 @@ def stack_times(piles: int) -> dict[str, Any]:
 
 def smart_stack_move_time(games: int) -> dict[str, Any]:
     """Mean and worst smart-bot decision (CPU) in 3-set level 2 with two matches, vs random."""
-    from games.bots import RandomBot
+    from tablesim.games.bots import RandomBot
 
     cfg = GAME.make_config({"type": "3-set", "level": 2, "stack_matches": 2}, players=2)
     times = []

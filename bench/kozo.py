@@ -37,13 +37,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import sim.verdict as verdict_mod  # noqa: E402
-from games.kozo import GAME, CarefulBot  # noqa: E402
-from games.play import make_seats, play_game, wilson_interval  # noqa: E402
-from games.rng import Rng, derive_seed  # noqa: E402
-from sim.model import Scene  # noqa: E402
-from sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch  # noqa: E402
-from sim.scene import load_scene, shipped_scene_path  # noqa: E402
+import tablesim.sim.verdict as verdict_mod  # noqa: E402
+from tablesim.games.kozo import GAME, CarefulBot  # noqa: E402
+from tablesim.games.play import make_seats, play_game, wilson_interval  # noqa: E402
+from tablesim.games.rng import Rng, derive_seed  # noqa: E402
+from tablesim.sim.model import Scene  # noqa: E402
+from tablesim.sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch  # noqa: E402
+from tablesim.sim.scene import load_scene, shipped_scene_path  # noqa: E402
 
 
 def _stats(xs: list[float]) -> dict[str, float]:

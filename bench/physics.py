@@ -10,12 +10,12 @@ Each figure is one function ``figure_<name>(scene, seconds) -> dict`` registered
 :data:`FIGURES`; add new ones the same way.
 
 Verdict figures (``verdict_workers``, ``statics_analyse``): the wall time of a whole 8-replica
-``sim.verdict.simulate`` call with ``workers=1`` and ``workers=2`` for three cases -- an
+``tablesim.sim.verdict.simulate`` call with ``workers=1`` and ``workers=2`` for three cases -- an
 LP-settled one (``kozo-tower``, ``method="auto"``: statics decides, nothing is simulated), a
 simulated one (``kozo-marginal``, ``method="auto"``: statics leaves it undecided, checked on
 every run) and a collapse (``kozo-overhang``, ``method="simulate"``) -- each over its scene's
 own window (5 s; ``--seconds`` does not apply), with the speed-up of 2 workers over 1 and the
-LP-settled time as a ratio to the simulated one; and the time of one ``sim.statics.analyse``
+LP-settled time as a ratio to the simulated one; and the time of one ``tablesim.sim.statics.analyse``
 call on the tower. CPU time there includes the worker processes (``RUSAGE_CHILDREN``).
 
 ``verdict8_tower``: an 8-replica simulated verdict of the whole 24-piece tower on 2 cores (goal:
@@ -41,17 +41,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.ensemble import pool_cpu_seconds  # noqa: E402
-from sim.model import Scene  # noqa: E402
-from sim.world import World  # noqa: E402
+from tablesim.sim.ensemble import pool_cpu_seconds  # noqa: E402
+from tablesim.sim.model import Scene  # noqa: E402
+from tablesim.sim.world import World  # noqa: E402
 
 if TYPE_CHECKING:
-    from sim.verdict import Method
+    from tablesim.sim.verdict import Method
 
 
 def tower_scene() -> tuple[Scene, str]:
     """The benchmark tower (the shipped ``kozo-tower`` scene) and where it came from."""
-    from sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     path = shipped_scene_path("kozo-tower")
     return load_scene(path), "scenes/kozo-tower.toml"
@@ -185,9 +185,9 @@ def timed_verdicts(
     The machine is shared: ``wall_min_s`` (the least disturbed run) is the figure to compare,
     ``wall_s`` lists every run, and ``load_1m`` the load average after each. ``options`` go to
     ``simulate`` (e.g. ``early_stop=None``); ``cold=True`` stops the warm pool before each
-    call (:func:`sim.ensemble.close_pool`)."""
-    from sim.ensemble import close_pool
-    from sim.verdict import simulate
+    call (:func:`tablesim.sim.ensemble.close_pool`)."""
+    from tablesim.sim.ensemble import close_pool
+    from tablesim.sim.verdict import simulate
 
     cold = options.pop("cold", False)
     runs: dict[int, dict[str, Any]] = {
@@ -224,8 +224,8 @@ def figure_verdict_workers(scene: Scene, seconds: float, repeats: int = 3) -> di
     "simulated" case that statics settles is visible (``simulated_case_is_simulated``).
     Ratios use the minimum wall time of ``repeats`` interleaved rounds (5 for the cheap
     LP-settled case)."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.statics import analyse
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.statics import analyse
 
     out: dict[str, Any] = {"replicas": 8, "cases": {}}
     for case, (name, method) in VERDICT_CASES.items():
@@ -253,12 +253,12 @@ def figure_verdict_workers(scene: Scene, seconds: float, repeats: int = 3) -> di
 def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dict[str, Any]:
     """The issue-#24 goal: a simulated 8-replica verdict (``method="simulate"``, the scene's 5 s
     window) of the whole shipped tower ``scene`` under 0.4 s wall on 2 cores. Measured in the
-    same process with the early stop of :class:`sim.verdict.EarlyStop` (the default; statics
+    same process with the early stop of :class:`tablesim.sim.verdict.EarlyStop` (the default; statics
     proves the tower stands, so every replica ends once the tower has settled) and without it
     (``early_stop=None``, the whole window; one round, it is slow), with 1 and 2 workers; the
     verdicts must agree. ``seconds`` is unused. Also the CPU time of the statics check alone,
     which runs before the replicas in the calling process."""
-    from sim.statics import analyse
+    from tablesim.sim.statics import analyse
 
     with_stop = timed_verdicts(scene, "simulate", repeats=repeats)
     cold = timed_verdicts(scene, "simulate", workers=(2,), repeats=repeats, cold=True)
@@ -287,7 +287,7 @@ def figure_verdict8_tower(scene: Scene, seconds: float, repeats: int = 3) -> dic
 
 
 def figure_statics_analyse(scene: Scene, seconds: float, repeats: int = 15) -> dict[str, Any]:
-    """``sim.statics.analyse(scene, clearance=...)`` on the tower, CPU (``time.process_time``)
+    """``tablesim.sim.statics.analyse(scene, clearance=...)`` on the tower, CPU (``time.process_time``)
     and wall, min and median of ``repeats`` calls each:
 
     - ``cpu_*``/``median_s``...: the same scene again (its pieces' geometry cached: a Kozo turn
@@ -299,7 +299,7 @@ def figure_statics_analyse(scene: Scene, seconds: float, repeats: int = 15) -> d
     - ``cold_cpu_*``: every cache emptied first (a scene never seen);
     - ``first_s``: the process's first call (imports).
     """
-    from sim.statics import analyse, clear_caches
+    from tablesim.sim.statics import analyse, clear_caches
 
     def timed(before: Callable[[], Any] | None = None) -> tuple[float, float]:
         if before is not None:
@@ -394,16 +394,16 @@ def figure_verdict_floor(scene: Scene, seconds: float, replicas: int = 5) -> dic
     the CPU of Bullet's stepping alone over ``seconds`` (thread time of ``stepSimulation``, no
     rule checks) and the solver's mean iterations per step (``reportSolverAnalytics``, which
     changes no bit: checked), then the CPU of the same replica run as the verdict runs it
-    (``sim.verdict._run_replica``: world build, perturbation, rule checks every 10 ms).
+    (``tablesim.sim.verdict._run_replica``: world build, perturbation, rule checks every 10 ms).
 
     Floors: ``two_core_floor_s`` = half the stepping of all of them (no schedule on 2 cores does
     better); ``two_process_floor_s`` = the three cheapest replicas' stepping (with whole replicas
     on 2 processes one runs 3 of 5); ``index_order_s`` = the longer process of the ensemble's
     own schedule (replica 0 to the pool, 1 to the caller, each next to whichever is free first)
     with the replicas' full CPU."""
-    from sim.bullet import pybullet_module
-    from sim.config import get_profile
-    from sim.verdict import Perturbation, ToppleRule, _run_replica, perturb_scene
+    from tablesim.sim.bullet import pybullet_module
+    from tablesim.sim.config import get_profile
+    from tablesim.sim.verdict import Perturbation, ToppleRule, _run_replica, perturb_scene
 
     prof = get_profile("verdict")
     p = pybullet_module()

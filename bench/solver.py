@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.katamino import Problem, Target  # noqa: E402
-from games.katamino import search as ksearch  # noqa: E402
+from tablesim.games.katamino import Problem, Target  # noqa: E402
+from tablesim.games.katamino import search as ksearch  # noqa: E402
 
 EXPECTED = 2339
 PLAIN_NODES = 2_455_947
@@ -181,7 +181,7 @@ def kernel_first_use(cache: str) -> float:
     link) with the kernel cache in folder ``cache``."""
     code = (
         f"import time, sys; sys.path.insert(0, {str(ROOT)!r})\n"
-        "from games.katamino.search import numba_kernel\n"
+        "from tablesim.games.katamino.search import numba_kernel\n"
         "t = time.process_time(); k = numba_kernel()\n"
         "print(time.process_time() - t, k.source)\n"
     )
@@ -213,8 +213,8 @@ def process_figures(repeat: int) -> dict:
     py = sys.executable
     cmds = {
         "python_pass": [py, "-c", "pass"],
-        "help": [py, "-m", "sim.cli", "--help"],
-        "solve_6x10": [py, "-m", "sim.cli", "solve", "--board", "6x10", "--pieces",
+        "help": [py, "-m", "tablesim.sim.cli", "--help"],
+        "solve_6x10": [py, "-m", "tablesim.sim.cli", "solve", "--board", "6x10", "--pieces",
                        "pentominoes", "--count", "--distinct", "--json"],
     }  # fmt: skip
     runs: dict[str, list[dict]] = {k: [] for k in cmds}
@@ -234,7 +234,7 @@ def process_figures(repeat: int) -> dict:
 
 def box_figures() -> dict:
     """``count_distinct`` of the 3x4x5 box with the 12 pentominoes, hole check off and on."""
-    from games.katamino import Target, count_distinct
+    from tablesim.games.katamino import Target, count_distinct
 
     out: dict = {}
     for hole in (False, True):

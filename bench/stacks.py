@@ -1,6 +1,6 @@
 """The contact-model set of issue #19 in one table: straight and leaning stacks of loose Kozo
 cubes, the resting ``kozo-tower``, a dropped cube and the display cost, under the profiles as
-shipped or with settings overridden (``--set field=value``, any :class:`sim.config.Profile`
+shipped or with settings overridden (``--set field=value``, any :class:`tablesim.sim.config.Profile`
 field or PyBullet engine parameter, applied to both profiles; e.g. ``--set warm_starting=0.1
 --set contact_slop=1e-5 --set contact_stiffness=None`` is PyBullet's defaults).
 
@@ -20,7 +20,7 @@ pass/fail: movements in mm, CPU seconds from ``time.process_time`` with the load
 * ``direct_display`` (also alone: ``--direct-display``): the escalated display
   (``display-exact``, the direct solver) against the display as shipped, CPU ms per 1/60 s in
   the first half second (awake), for leaning stacks at +0.1 edge and the shipped scenes, with
-  the contact points the statics counts (what :data:`sim.escalation.LIVE_DIRECT_MAX_POINTS`
+  the contact points the statics counts (what :data:`tablesim.sim.escalation.LIVE_DIRECT_MAX_POINTS`
   bounds), and whether the live view would escalate each.
 """
 
@@ -41,17 +41,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sim.config import (  # noqa: E402
+from tablesim.sim.config import (  # noqa: E402
     DISPLAY,
     PYBULLET_CONTACT_BREAKING_THRESHOLD,
     VERDICT,
     PhysicsConfig,
     Profile,
 )
-from sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
-from sim.model import Scene, ScenePiece  # noqa: E402
-from sim.scene import load_scene, shipped_scene_path  # noqa: E402
-from sim.world import World  # noqa: E402
+from tablesim.sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
+from tablesim.sim.model import Scene, ScenePiece  # noqa: E402
+from tablesim.sim.scene import load_scene, shipped_scene_path  # noqa: E402
+from tablesim.sim.world import World  # noqa: E402
 
 FIELDS = {f.name: f for f in fields(Profile)}
 
@@ -151,9 +151,9 @@ def display_cost(prof: Profile) -> dict[str, float]:
 
 def direct_display() -> list[dict[str, Any]]:
     """Awake CPU ms per 1/60 s frame, display-exact vs display, per scene (module docstring)."""
-    from sim.config import DISPLAY_EXACT
-    from sim.escalation import LIVE_DIRECT_MAX_POINTS, live_display
-    from sim.statics import analyse
+    from tablesim.sim.config import DISPLAY_EXACT
+    from tablesim.sim.escalation import LIVE_DIRECT_MAX_POINTS, live_display
+    from tablesim.sim.statics import analyse
 
     cases: list[tuple[str, Scene]] = []
     for n in (5, 9, 14, 20, 21, 22, 25, 30):

@@ -38,11 +38,11 @@ Call = tuple[Any, Any, dict[str, Any]]
 
 def game_calls(seeds: int) -> list[Call]:
     """The shipped scenes (with and without clearance) and seeded Kozo games' towers."""
-    from games.kozo.state import PLACE, TAKE
-    from games.registry import get_game
-    from games.rng import Rng
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.slices.kozo.referee import KozoReferee
+    from tablesim.games.kozo.state import PLACE, TAKE
+    from tablesim.games.registry import get_game
+    from tablesim.games.rng import Rng
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.slices.kozo.referee import KozoReferee
 
     calls: list[Call] = []
     for name in SHIPPED:
@@ -71,7 +71,7 @@ def test_calls() -> list[Call]:
     """Every ``analyse`` call the statics-related tests make (pytest run in this process)."""
     import pytest
 
-    import sim.statics as statics
+    import tablesim.sim.statics as statics
 
     calls: list[Call] = []
     real = statics.analyse
@@ -95,7 +95,7 @@ def _hex(x: float | None) -> str | None:
 
 def record(calls: list[Call], reverse: bool) -> list[dict[str, Any]]:
     """Each call's report as comparable plain data, in corpus order."""
-    from sim.statics import analyse, clear_caches
+    from tablesim.sim.statics import analyse, clear_caches
 
     clear_caches()
     out: dict[int, dict[str, Any]] = {}

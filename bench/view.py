@@ -18,7 +18,7 @@ Xvfb, with the shader generator and a 2048^2 shadow map):
 - ``moving_tower``: the same with the 24-piece ``kozo-tower`` (its verdict run's poses), drawn
   as the interactive app draws motion (coarse faked shadows while poses change);
 - ``live_tower``: ``tablesim view kozo-tower`` after ``space``: each frame steps the display
-  world by 1/60 s (:mod:`sim.view.live`) and draws it (physics CPU per frame printed too);
+  world by 1/60 s (:mod:`tablesim.sim.view.live`) and draws it (physics CPU per frame printed too);
 - ``empty``: the baseline measured in the same process: an empty table, 1280x720, render +
   readback; every rate is also printed as frames per empty-table frame (CPU), the figure that
   says most on a loaded machine;
@@ -60,8 +60,8 @@ def _rates(frames: int, t0: tuple[float, float]) -> dict[str, float | None]:
 
 
 def _fall_poses(frames: int, fps: float, name: str = "kozo-overhang") -> list[dict[str, Any]]:
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.world import World
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.world import World
 
     scene = load_scene(shipped_scene_path(name))
     out = []
@@ -76,10 +76,10 @@ def _fall_poses(frames: int, fps: float, name: str = "kozo-overhang") -> list[di
 
 def bench_backend(backend: str, frames: int) -> dict[str, Any]:
     """Every figure of one backend."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.drawings import scene_layout
-    from sim.view.layout import TableLayout
-    from sim.view.renderer import Renderer
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.drawings import scene_layout
+    from tablesim.sim.view.layout import TableLayout
+    from tablesim.sim.view.renderer import Renderer
 
     tower = scene_layout(load_scene(shipped_scene_path("kozo-tower")))
     res: dict[str, Any] = {"backend": backend, "load_before": round(os.getloadavg()[0], 2)}
@@ -131,8 +131,8 @@ def bench_backend(backend: str, frames: int) -> dict[str, Any]:
 def bench_live(backend: str, frames: int) -> dict[str, Any]:
     """``tablesim view kozo-tower``'s frame after ``space``: the display world stepped by
     1/60 s inside the frame (sim.view.live) and drawn, 1280x720 (no verdict job)."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.app import SceneApp
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.app import SceneApp
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     with SceneApp(scene, size=(1280, 720), backend=backend) as app:
@@ -151,8 +151,8 @@ def bench_live(backend: str, frames: int) -> dict[str, Any]:
 
 def bench_gif(backend: str) -> dict[str, Any]:
     """2 s of the overhang's verdict run to a 480x270 GIF at 20 fps."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.film import scene_frames, write_film
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.film import scene_frames, write_film
 
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,7 +166,7 @@ def bench_gif(backend: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the figures and print them (``--json``: one JSON object on the last line)."""
-    from sim.view.backend import available_backends
+    from tablesim.sim.view.backend import available_backends
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=60, help="frames per rate (default 60)")

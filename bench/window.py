@@ -52,7 +52,7 @@ class Program:
         self.env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT),
                         TABLESIM_WINDOW_STATS="1")  # fmt: skip
         self.display = display
-        self.proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT,
+        self.proc = subprocess.Popen([sys.executable, "-m", "tablesim.sim.cli", *args], cwd=ROOT,
                                      env=self.env, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True)  # fmt: skip
         self.lines: list[str] = []

@@ -4,7 +4,7 @@ Importing this package pulls in only the standard library and numpy: no physics,
 no rendering (``tests/test_imports.py`` checks it).
 """
 
-from games.core import (
+from tablesim.games.core import (
     Bot,
     ConfigError,
     Game,
@@ -15,7 +15,7 @@ from games.core import (
     Result,
     StateFormatError,
 )
-from games.registry import game_names, get_game, make_bot
+from tablesim.games.registry import game_names, get_game, make_bot
 
 __all__ = [
     "Bot",

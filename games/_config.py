@@ -1,7 +1,7 @@
 """Option checks shared by the games whose ``make_config`` validates a flat option table
 (Kozo, Kataboom): merge with the defaults, check each value's kind, then each range.
 
-Every error is a :class:`games.core.ConfigError` that names the game, the key, the value and
+Every error is a :class:`tablesim.games.core.ConfigError` that names the game, the key, the value and
 what is allowed.
 """
 
@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.core import ConfigError, Game, Option
+from tablesim.games.core import ConfigError, Game, Option
 
 
 def merged_options(

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from games.core import (
+from tablesim.games.core import (
     Bot,
     Game,
     GameError,
@@ -23,7 +23,7 @@ from games.core import (
     json_int,
     make_referee,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 Pose = tuple[float, float, float, float, float, float, float]
 """Position of the piece frame (x, y, z) and quaternion (qx, qy, qz, qw), grid frame."""
@@ -37,7 +37,7 @@ class Outcome:
 
     ``poses``: the settled pose of every piece on the table after the move (the new one
     included), in placement order; ``fell``: names of the pieces that fell (the topple rule of
-    :mod:`sim.verdict`, or the stand-in's draw), in the order they fell; ``fall_time``: seconds
+    :mod:`tablesim.sim.verdict`, or the stand-in's draw), in the order they fell; ``fall_time``: seconds
     from the start of the move to the first fall; ``judge``: ``physics`` or ``stand-in``.
     """
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Bot, GameError
-from games.rng import Rng
+from tablesim.games.core import Bot, GameError
+from tablesim.games.rng import Rng
 
 
 class RandomBot(Bot):

@@ -62,8 +62,8 @@ from functools import cached_property
 from numbers import Integral
 from typing import Any
 
-from games._config import check_choice
-from games.core import (
+from tablesim.games._config import check_choice
+from tablesim.games.core import (
     Bot,
     ConfigError,
     Game,
@@ -80,7 +80,7 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 TIE_RULES: tuple[str, ...] = ("tie-highest", "any-duplicate")
 FIRST_ENTRY_RULES: tuple[str, ...] = ("competitors", "everyone", "off")
@@ -655,7 +655,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
         return "\n".join(lines)
 
     def undo_refusal(self, played: Any) -> str | None:
-        """Why the move ``played`` (a :class:`games.session.Played`) cannot be taken back, or
+        """Why the move ``played`` (a :class:`tablesim.games.session.Played`) cannot be taken back, or
         None: once it is written the next dice are rolled and seen, and a take-back would let
         the mover choose again knowing them (the dice stream is the seeded game's, so the same
         rolls would follow any other column). The rulebook has no take-back; a roll is

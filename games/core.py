@@ -6,7 +6,7 @@ command line) talks to games only through this interface:
 
 - ``make_config(values, players=n)`` validates options and returns the game's frozen config;
 - ``new_game(config, seed)`` returns the initial state; all chance (dice, shuffles, noise) is
-  drawn from a :class:`games.rng.Rng` stored *inside* the state when a move is applied, so a
+  drawn from a :class:`tablesim.games.rng.Rng` stored *inside* the state when a move is applied, so a
   replay of the same moves reproduces the game exactly and bots cannot see future draws;
 - ``legal_moves(state)`` returns a sorted tuple; ``apply(state, move)`` returns a new state and
   never mutates its input; ``current_player``, ``is_terminal`` and ``result``;
@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
@@ -333,7 +333,7 @@ class Referee(Protocol):
     referee must be deterministic given the game seed and the moves so far (it may cache a
     world between calls and rebuild it from ``state`` when asked about another position).
     Each game's spec names its referees' factories by ``"module:attr"`` string
-    (:mod:`games.registry`), imported when first asked for, so ``games`` never imports them.
+    (:mod:`tablesim.games.registry`), imported when first asked for, so ``games`` never imports them.
 
     A typed protocol: any class with these methods is a referee; subclassing it (as the
     physics tables do) inherits the defaults of :meth:`close` and the context manager.
@@ -380,8 +380,8 @@ RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
 
 def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -> Referee:
     """A new referee ``name`` for one game: the factory its game spec declares
-    (:class:`games.registry.GameSpec`, ``referees``), ConfigError when it declares none."""
-    from games import registry  # the registry imports this module
+    (:class:`tablesim.games.registry.GameSpec`, ``referees``), ConfigError when it declares none."""
+    from tablesim.games import registry  # the registry imports this module
 
     referee: Referee = registry.referee_factory(name, game.name)(game, config, seed)
     return referee

@@ -1,5 +1,5 @@
 """The one table of numeric limits, shared by the command line (argparse types in
-:mod:`sim.commands._common`), the Python API (:mod:`tablesim.api`) and the readers of logs,
+:mod:`tablesim.sim.commands._common`), the Python API (:mod:`tablesim.api`) and the readers of logs,
 specs and journals, so that each path refuses the same values (README "Limits").
 """
 

@@ -1,6 +1,6 @@
 """The JSONL game log: its format, a strict reader and the writer.
 
-A log is JSON Lines, one object per line, keys sorted, compact (:func:`games.core.canonical_json`),
+A log is JSON Lines, one object per line, keys sorted, compact (:func:`tablesim.games.core.canonical_json`),
 format ``tablesim-log/1``:
 
 - line 1, the header: ``{"type": "header", "format", "game", "config", "seed", "players",
@@ -21,7 +21,7 @@ Only finished games are logged, so the result line is required. :func:`read_log`
 structure (every key present and of its type, no unknown key, moves numbered 1, 2, ..., one
 result line and nothing after it) and raises :class:`LogError` naming the file, the line and
 the key: bad input, exit 2. Whether the moves *reproduce* is for the replay
-(:func:`games.session.replay_log`): exit 1 naming the first divergence.
+(:func:`tablesim.games.session.replay_log`): exit 1 naming the first divergence.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Result, canonical_json
+from tablesim.games.core import Result, canonical_json
 
 LOG_FORMAT = "tablesim-log/1"
 
@@ -211,7 +211,7 @@ class _Line:
         )
 
 
-from games.limits import MAX_BUDGET, MAX_SEED  # noqa: E402  (as the command line's)
+from tablesim.games.limits import MAX_BUDGET, MAX_SEED  # noqa: E402  (as the command line's)
 
 MAX_BOT_SEED = 2**64 - 1
 """The largest bot seed (bots' seeds are 64-bit digests of the game seed and the seat)."""
@@ -396,7 +396,7 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
 
 def read_log_file(path: str) -> GameLog:
     """Read and parse a log file (LogError for a missing, unreadable or non-UTF-8 file)."""
-    from games.inputs import InputTooLargeError, read_limited
+    from tablesim.games.inputs import InputTooLargeError, read_limited
 
     try:
         text = read_limited(path, "log").decode("utf-8")

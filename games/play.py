@@ -1,8 +1,8 @@
 """Players at a terminal, the generic play loop and balance runs.
 
-Nothing here knows any particular game: it talks to :class:`games.core.Game` only, and plays
-through :class:`games.session.Session` (the one checked path: parse, measure, apply, record).
-The log format is in :mod:`games.log`; replay is :func:`games.session.replay_log`.
+Nothing here knows any particular game: it talks to :class:`tablesim.games.core.Game` only, and plays
+through :class:`tablesim.games.session.Session` (the one checked path: parse, measure, apply, record).
+The log format is in :mod:`tablesim.games.log`; replay is :func:`tablesim.games.session.replay_log`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from games.core import ConfigError, Game, GameError, Referee, Result
-from games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
-from games.registry import get_game
-from games.rng import derive_seed
-from games.session import (
+from tablesim.games.core import ConfigError, Game, GameError, Referee, Result
+from tablesim.games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
+from tablesim.games.registry import get_game
+from tablesim.games.rng import derive_seed
+from tablesim.games.session import (
     Observer,
     Played,
     Seat,
@@ -25,7 +25,7 @@ from games.session import (
     bot_seed_for,
     make_seats,
 )
-from games.stats import wilson_interval
+from tablesim.games.stats import wilson_interval
 
 __all__ = [
     "LOG_FORMAT",
@@ -82,7 +82,7 @@ class TerminalHuman:
     its own move (Katamino's ``hint`` and ``undo``), ``quit`` always raises Resignation (the
     play loop then plays the game's own ``resign`` or ``quit`` move when it has one). ``undo`` and ``quit`` raise :class:`UndoRequest` and
     :class:`Resignation` for the play loop. Players are called by the board's own names
-    (:meth:`games.core.Game.player_name`), with their role when ``roles`` is given.
+    (:meth:`tablesim.games.core.Game.player_name`), with their role when ``roles`` is given.
 
     Games that time a person's moves (a ``stamp_seconds(state, move, seconds)`` hook, e.g. a
     Katamino duel race) get the seconds since the position was first shown, measured here by
@@ -272,7 +272,7 @@ def play_game(
 def log_header(
     game: Game[Any, Any, Any], config: Any, seed: int, seats: Sequence[Seat], version: str
 ) -> dict[str, Any]:
-    """The header object of a log (see :mod:`games.log`)."""
+    """The header object of a log (see :mod:`tablesim.games.log`)."""
     return header_json(game.name, game.config_to_json(config), seed, seats, version)
 
 

@@ -81,7 +81,7 @@ def as_cells(cells: Iterable[Sequence[int]]) -> Cells:
     Raises PieceError for empty input, wrong arity, non-integers, duplicates or a piece whose
     cells are not face-connected.
     """
-    from games.limits import MAX_PIECE_CELLS
+    from tablesim.games.limits import MAX_PIECE_CELLS
 
     out: list[Cell] = []
     for i, c in enumerate(cells):
@@ -434,7 +434,7 @@ WOOD_DENSITY = 700.0
 class PieceSizes:
     """The real size of each cube kind a catalogue is built of (metres), and the density of
     the wood: what a piece's mesh, mass and inertia need. Defined here, with the catalogues,
-    once; :class:`sim.config.PhysicsConfig` extends it (a scene may change any of them)."""
+    once; :class:`tablesim.sim.config.PhysicsConfig` extends it (a scene may change any of them)."""
 
     kozo_cube: float = KOZO_CUBE_MM * 1e-3
     balance_cube: float = BALANCE_CUBE_MM * 1e-3

@@ -1,6 +1,6 @@
 """The registry of games: one typed :class:`GameSpec` per game, the only place a game is named.
 
-A spec says where everything of one game lives: its rules (the :class:`games.core.Game`), its
+A spec says where everything of one game lives: its rules (the :class:`tablesim.games.core.Game`), its
 bots, the referees that measure its moves (physics tables), its drawing (state ->
 ``TableLayout``), its window controller, its action codec and observation features (and the
 size of its JSON observation). Every part is a *reference*: either the object itself or a
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Bot, ConfigError, Game
+from tablesim.games.core import Bot, ConfigError, Game
 
 Ref = Any
 """A ``"module:attr"`` string (imported when first used) or the object itself."""
@@ -31,11 +31,11 @@ Ref = Any
 class GameSpec:
     """Everything one game brings, declared once.
 
-    ``rules``: its :class:`games.core.Game`; ``bots``: a mapping of bot name -> Bot class (the
-    generic bots of :mod:`games.bots` are added); ``referees``: referee name (the rules'
+    ``rules``: its :class:`tablesim.games.core.Game`; ``bots``: a mapping of bot name -> Bot class (the
+    generic bots of :mod:`tablesim.games.bots` are added); ``referees``: referee name (the rules'
     ``referee_name(config)``) -> factory ``(game, config, seed) -> Referee``; ``drawing``:
-    ``state -> sim.view.layout.TableLayout``; ``controller``: ``() -> Controller`` of the
-    window (:mod:`sim.view.interact`); ``codec``: ``config -> ActionCodec`` (fixed action
+    ``state -> tablesim.sim.view.layout.TableLayout``; ``controller``: ``() -> Controller`` of the
+    window (:mod:`tablesim.sim.view.interact`); ``codec``: ``config -> ActionCodec`` (fixed action
     ids); ``features``: ``(game, config, codec) -> Features`` (observation planes);
     ``obs_bytes``: the length of the JSON observation. Parts a game lacks stay None.
     """
@@ -75,9 +75,9 @@ def load(ref: Ref) -> Any:
 def _shipped(name: str, rules: str, drawing: str, controller: str, codec: str, features: str,
              obs_bytes: int, table: str | None = None) -> GameSpec:
     """A shipped game's spec: rules and bots from ``rules`` (a module of ``games``), the
-    adapters from ``sim.slices`` (``drawing`` etc. as ``"module:attr"`` below it), the physics
-    table ``table`` (when judged) from ``sim.slices.<name>:referee_factory``."""
-    at = "sim.slices."
+    adapters from ``tablesim.sim.slices`` (``drawing`` etc. as ``"module:attr"`` below it), the physics
+    table ``table`` (when judged) from ``tablesim.sim.slices.<name>:referee_factory``."""
+    at = "tablesim.sim.slices."
     return GameSpec(
         name=name, rules=f"{rules}:GAME", bots=f"{rules}:BOTS",
         referees={table: f"{at}{name}:referee_factory"} if table else {},
@@ -87,22 +87,22 @@ def _shipped(name: str, rules: str, drawing: str, controller: str, codec: str, f
 
 
 BUILTIN: tuple[GameSpec, ...] = (
-    _shipped("catego", "games.catego", "catego.drawing:catego_layout",
+    _shipped("catego", "tablesim.games.catego", "catego.drawing:catego_layout",
              "common.tiles:CategoController", "catego.codec:CategoCodec",
              "catego.features:CategoFeatures", 4096),
-    _shipped("kaito", "games.kaito", "kaito.state_layout:kaito_state_layout",
+    _shipped("kaito", "tablesim.games.kaito", "kaito.state_layout:kaito_state_layout",
              "common.tiles:KaitoController", "kaito.codec:KaitoCodec",
              "kaito.features:KaitoFeatures", 4096),
-    _shipped("kataboom", "games.kataboom", "kataboom.state_layout:kataboom_state_layout",
+    _shipped("kataboom", "tablesim.games.kataboom", "kataboom.state_layout:kataboom_state_layout",
              "common.towers:KataboomController", "kataboom.codec:KataboomCodec",
              "kataboom.features:KataboomFeatures", 16384, table="kataboom-physics"),
-    _shipped("katamino", "games.katamino.game", "katamino.state_layout:katamino_state_layout",
+    _shipped("katamino", "tablesim.games.katamino.game", "katamino.state_layout:katamino_state_layout",
              "katamino.controller:KataminoController", "katamino.codec:KataminoCodec",
              "katamino.features:KataminoFeatures", 16384),
-    _shipped("katoiz", "games.katoiz", "katoiz.state_layout:katoiz_state_layout",
+    _shipped("katoiz", "tablesim.games.katoiz", "katoiz.state_layout:katoiz_state_layout",
              "common.tiles:KatoizController", "katoiz.codec:KatoizCodec",
              "katoiz.features:_katoiz", 16384),
-    _shipped("kozo", "games.kozo", "kozo.state_layout:kozo_state_layout",
+    _shipped("kozo", "tablesim.games.kozo", "kozo.state_layout:kozo_state_layout",
              "common.towers:KozoController", "kozo.codec:KozoCodec",
              "kozo.features:KozoFeatures", 16384, table="kozo-physics"),
 )  # fmt: skip
@@ -146,7 +146,7 @@ def get_game(name: str) -> Game[Any, Any, Any]:
 
 def bot_classes(game_name: str) -> dict[str, type[Bot]]:
     """Bot classes available for a game: generic ones plus the game's own."""
-    from games.bots import GENERIC_BOTS
+    from tablesim.games.bots import GENERIC_BOTS
 
     out: dict[str, type[Bot]] = dict(GENERIC_BOTS)
     out.update(game_spec(game_name).part("bots") or {})

@@ -21,7 +21,7 @@ a referee asked about an earlier position rebuilds its world from that state (th
 :class:`~games.core.Referee` contract). :meth:`Session.follow` plays one move of a log and
 checks every recorded field (seat, canonical text, the bot's choice, the digest);
 :func:`replay_log` follows a whole log and its result line; :meth:`Session.log_lines` writes
-the log (format: :mod:`games.log`).
+the log (format: :mod:`tablesim.games.log`).
 
 How the window app uses it (``sim/view/app.py``)::
 
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic
 
-from games.core import (
+from tablesim.games.core import (
     Bot,
     C,
     ConfigError,
@@ -60,7 +60,7 @@ from games.core import (
     canonical_json,
     make_referee,
 )
-from games.log import (
+from tablesim.games.log import (
     GameLog,
     LogError,
     LogHeader,
@@ -71,8 +71,8 @@ from games.log import (
     move_json,
     result_json,
 )
-from games.registry import get_game, make_bot
-from games.rng import derive_seed
+from tablesim.games.registry import get_game, make_bot
+from tablesim.games.rng import derive_seed
 
 __all__ = [
     "Observer",
@@ -173,9 +173,9 @@ class Observer:
 
 class UndoRequest(GameError):
     """Raised by a human input (``human(state)`` in :meth:`Session.step` / :meth:`Session.run`;
-    :class:`games.play.TerminalHuman` when a person types ``undo``) to take back moves instead
+    :class:`tablesim.games.play.TerminalHuman` when a person types ``undo``) to take back moves instead
     of choosing one: :meth:`Session.run` then calls ``undo(to_human=True)`` and asks again.
-    The only undo request of the project (``games.play`` re-exports it)."""
+    The only undo request of the project (``tablesim.games.play`` re-exports it)."""
 
 
 class Divergence(GameError):
@@ -553,7 +553,7 @@ class Session(Generic[S, M, C]):
                 )
 
     def record(self) -> Record:
-        """The game so far as a :class:`games.log.Record` (texts, seats, digests, result)."""
+        """The game so far as a :class:`tablesim.games.log.Record` (texts, seats, digests, result)."""
         rec = Record(
             moves=[p.text for p in self.played],
             seats=[p.seat for p in self.played],

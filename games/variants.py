@@ -1,7 +1,7 @@
 """Games with variants: one registered game whose rules depend on one option.
 
 Katamino's modes (the solo puzzles, the duels) and Katoiz's game types (Stapeltoren, 3-set,
-Stapeltje-four) are each one registered :class:`games.core.Game` whose rules differ by one
+Stapeltje-four) are each one registered :class:`tablesim.games.core.Game` whose rules differ by one
 option (``--mode``, ``--type``). Both are built the same way:
 
 - every variant is an object implementing :class:`Variant` (the rules of that variant);
@@ -12,7 +12,7 @@ option (``--mode``, ``--type``). Both are built the same way:
   the JSON header) stays in the game.
 
 A game adds what its variants share on top of :class:`Variant` in its own Protocol or base
-class (Katoiz: the position's JSON fields; Katamino: a whole :class:`games.core.Game` per
+class (Katoiz: the position's JSON fields; Katamino: a whole :class:`tablesim.games.core.Game` per
 family, with its bots).
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
-from games.core import ConfigError, Result
+from tablesim.games.core import ConfigError, Result
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -31,7 +31,7 @@ C_contra = TypeVar("C_contra", contravariant=True)
 class Variant(Protocol[S, M, C_contra]):
     """The rules of one variant: what a game with variants forwards to it.
 
-    The methods mean what :class:`games.core.Game`'s methods of the same names mean (a
+    The methods mean what :class:`tablesim.games.core.Game`'s methods of the same names mean (a
     ``Game`` is itself a ``Variant``).
     """
 

@@ -1,9 +1,9 @@
 """Triangle meshes of polycube pieces (trimesh) and their export to GLB, OBJ, STL and URDF.
 
-``meshes.polycube`` builds a closed, outward-facing surface per piece by face culling (a cube
+``tablesim.meshes.polycube`` builds a closed, outward-facing surface per piece by face culling (a cube
 face is emitted only where the neighbouring cell is empty), so volume, centre of mass and
-inertia computed from the mesh are exact. ``meshes.export`` writes one file per piece of a
-catalogue. Display meshes only: physics uses boxes (``games.polycubes.merge_into_boxes``).
+inertia computed from the mesh are exact. ``tablesim.meshes.export`` writes one file per piece of a
+catalogue. Display meshes only: physics uses boxes (``tablesim.games.polycubes.merge_into_boxes``).
 
 This package imports trimesh lazily: ``import meshes`` is cheap, and the names below are
 loaded on first use (``from meshes import polycube_mesh`` imports trimesh then).
@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 FORMATS: tuple[str, ...] = ("glb", "obj", "stl", "urdf")
-"""Export formats understood by :func:`meshes.export.export_catalogue` (also file extensions)."""
+"""Export formats understood by :func:`tablesim.meshes.export.export_catalogue` (also file extensions)."""
 
 _LAZY = {
-    "polycube_mesh": "meshes.polycube",
-    "piece_mesh": "meshes.polycube",
-    "export_catalogue": "meshes.export",
-    "ExportError": "meshes.export",
+    "polycube_mesh": "tablesim.meshes.polycube",
+    "piece_mesh": "tablesim.meshes.polycube",
+    "export_catalogue": "tablesim.meshes.export",
+    "ExportError": "tablesim.meshes.export",
 }
 
 __all__ = ["FORMATS", *_LAZY]

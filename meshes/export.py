@@ -3,13 +3,13 @@
 Files are written into a hidden temporary directory inside the output directory and moved into
 place only when every piece has been written, so a failure leaves no half-written set.
 
-Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`meshes.polycube.piece_mesh`
+Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`tablesim.meshes.polycube.piece_mesh`
 in the piece frame (metres). OBJ and STL keep the frame's z up; GLB is turned to glTF's
 y up (:data:`Z_UP_TO_Y_UP`: x stays, z becomes y, y becomes -z), so Blender, three.js and
 every glTF viewer show pieces upright. OBJ carries the colour as
 ``v x y z r g b`` and never a material (.mtl) file. URDF describes one link: the exact mass,
-centre of mass and full inertia tensor (``games.polycubes.mass_properties``) and one ``<box>``
-per box of ``games.polycubes.merge_into_boxes`` for both collision and visual, so a URDF needs
+centre of mass and full inertia tensor (``tablesim.games.polycubes.mass_properties``) and one ``<box>``
+per box of ``tablesim.games.polycubes.merge_into_boxes`` for both collision and visual, so a URDF needs
 no mesh file beside it.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.polycubes import (
+from tablesim.games.polycubes import (
     Catalogue,
     Piece,
     PieceError,
@@ -36,8 +36,8 @@ from games.polycubes import (
     mass_properties,
     merge_into_boxes,
 )
-from meshes import FORMATS
-from meshes.polycube import hex_to_rgba, piece_mesh
+from tablesim.meshes import FORMATS
+from tablesim.meshes.polycube import hex_to_rgba, piece_mesh
 
 __all__ = [
     "FORMATS",
@@ -248,7 +248,7 @@ def export_catalogue(
     Parameters
     ----------
     name : str or Catalogue
-        Catalogue name (``games.polycubes.catalogue_names()``) or a catalogue.
+        Catalogue name (``tablesim.games.polycubes.catalogue_names()``) or a catalogue.
     fmt : str
         ``glb``, ``obj``, ``stl`` or ``urdf`` (also the file extension).
     out_dir : path
@@ -256,7 +256,7 @@ def export_catalogue(
         command line refuses them without ``--force``); other files are left alone.
     config : PieceSizes, optional
         Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
-        ``sim.config.PhysicsConfig`` is one too).
+        ``tablesim.sim.config.PhysicsConfig`` is one too).
     units : str
         ``m`` (default) or ``mm``: the length unit of STL files (:data:`UNITS`); other
         formats are metres only.
@@ -299,8 +299,8 @@ def export_catalogue(
     blocked = [t.name for t in targets if t.is_dir()]
     if blocked:  # checked first: os.replace would fail halfway through the moves
         raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
-    from games import interrupts
-    from games.outputs import clean_stale, refuse_special
+    from tablesim.games import interrupts
+    from tablesim.games.outputs import clean_stale, refuse_special
 
     clean_stale(out)  # a set a killed export left behind (its process gone)
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.

@@ -8,7 +8,7 @@ about 0.05 ms per piece. Voxel ``as_boxes`` keeps internal faces (never watertig
 cubes bevels the corners (volume off by up to 67 %), and boolean unions are 100x slower.
 
 Frame: cell ``(i, j, k)`` spans ``[i, i+1] x [j, j+1] x [k, k+1]`` times the edge, the piece
-frame of ``games.polycubes`` (``mass_properties``, ``merge_into_boxes``), z up, metres.
+frame of ``tablesim.games.polycubes`` (``mass_properties``, ``merge_into_boxes``), z up, metres.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from games.extras import raise_missing
-from games.polycubes import CATALOGUES, Piece, PieceSizes, as_cells, find_piece
+from tablesim.games.extras import raise_missing
+from tablesim.games.polycubes import CATALOGUES, Piece, PieceSizes, as_cells, find_piece
 
 try:
     import trimesh
@@ -70,7 +70,7 @@ def polycube_mesh(cells: Iterable[Sequence[int]], edge: float) -> trimesh.Trimes
     Parameters
     ----------
     cells : iterable of (3,) or (2,) int
-        The cells, as accepted by :func:`games.polycubes.as_cells` (face-connected, no
+        The cells, as accepted by :func:`tablesim.games.polycubes.as_cells` (face-connected, no
         duplicates; 2-tuples get z = 0). Not translated: cell ``(i, j, k)`` spans
         ``[i, i+1] x [j, j+1] x [k, k+1] * edge``.
     edge : float
@@ -89,7 +89,7 @@ def polycube_mesh(cells: Iterable[Sequence[int]], edge: float) -> trimesh.Trimes
 
     Raises
     ------
-    games.polycubes.PieceError
+    tablesim.games.polycubes.PieceError
         Bad cells (empty, not integers, duplicated or not face-connected).
     ValueError
         ``edge`` not a finite positive number.
@@ -139,7 +139,7 @@ def hex_to_rgba(color: str) -> np.ndarray:
 def cube_kind_of(piece: Piece) -> str:
     """The cube kind (``kozo``, ``balance``, ``katamino``, ``unit``) of a shipped piece.
 
-    Looks the piece up in ``games.polycubes.CATALOGUES`` (by identity, then by equality).
+    Looks the piece up in ``tablesim.games.polycubes.CATALOGUES`` (by identity, then by equality).
     Raises ValueError when it is in none of them or in catalogues of different cube kinds:
     pass ``cube=`` to :func:`piece_mesh` then.
     """
@@ -164,7 +164,7 @@ def piece_mesh(
         (e.g. ``"kozo-standard:4L"``).
     config : PieceSizes, optional
         Cube edges and density (default ``PieceSizes()``, the real pieces; a scene's
-        ``sim.config.PhysicsConfig`` is one too).
+        ``tablesim.sim.config.PhysicsConfig`` is one too).
     cube : str, optional
         Cube kind (``kozo``, ``balance``, ``katamino``, ``unit``); default: the kind of the
         catalogue the piece comes from (required for a piece built outside the catalogues).

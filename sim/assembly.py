@@ -1,7 +1,7 @@
 """Katamino 3D boxes built in physics, piece by piece (``tablesim katamino assemble``).
 
-:func:`assemble` solves the box (:mod:`games.katamino`), finds an assembly order a hand can
-follow (:func:`games.katamino.assembly.first_assemblable`), with every partial structure judged
+:func:`assemble` solves the box (:mod:`tablesim.games.katamino`), finds an assembly order a hand can
+follow (:func:`tablesim.games.katamino.assembly.first_assemblable`), with every partial structure judged
 in physics (:class:`PhysicsJudge`: the statics LP when it safely says "stands", else a seeded
 ensemble of the verdict profile), then builds the order in one running PyBullet world
 (:func:`build`): each piece is put down 0.3 mm above its place, at rest, and the table is
@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from games.katamino import PlacedPiece, Solution, solve_one
-from games.katamino.assembly import AssemblyPlan, first_assemblable
-from games.polycubes import PieceError, get_catalogue
-from games.rng import Rng
-from sim.config import PhysicsConfig
-from sim.constructions import DEFAULT_PIECES  # noqa: F401 (re-exported: the default sets)
-from sim.model import Scene, ScenePiece
-from sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch
-from sim.verdict import ToppleRule, Verdict, simulate
-from sim.world import TABLE
+from tablesim.games.katamino import PlacedPiece, Solution, solve_one
+from tablesim.games.katamino.assembly import AssemblyPlan, first_assemblable
+from tablesim.games.polycubes import PieceError, get_catalogue
+from tablesim.games.rng import Rng
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.constructions import DEFAULT_PIECES  # noqa: F401 (re-exported: the default sets)
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch
+from tablesim.sim.verdict import ToppleRule, Verdict, simulate
+from tablesim.sim.world import TABLE
 
 TALL = ("2x2x7", "2x2x6", "3x3x6")
 RULE = ToppleRule()
@@ -51,7 +51,7 @@ def scene_of(pieces: Sequence[PlacedPiece], phys: PhysicsConfig | None = None) -
 
 def scene_toml(pieces: Sequence[PlacedPiece], name: str, description: str = "") -> str:
     """A scene file (TOML, ``unit = "katamino"``) of placed pieces, loadable by
-    :func:`sim.scene.load_scene`, so ``tablesim render`` and ``tablesim record`` can show it."""
+    :func:`tablesim.sim.scene.load_scene`, so ``tablesim render`` and ``tablesim record`` can show it."""
     lines = [
         f"# {description or name}",
         "# Written by tablesim katamino (sim/assembly.py); positions in Katamino cube edges.",

@@ -30,7 +30,7 @@ def pybullet_module() -> ModuleType:
         os.dup2(devnull, 2)
         import pybullet
     except ModuleNotFoundError as exc:  # the light install: the 'physics' extra is missing
-        from games.extras import raise_missing
+        from tablesim.games.extras import raise_missing
 
         raise_missing(exc)
     finally:

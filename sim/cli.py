@@ -123,7 +123,7 @@ def build_parser(only: str | None = None, *, index: bool = False) -> argparse.Ar
             sub.add_parser(name, help=COMMAND_HELP[name])
         return parser
     for name in COMMANDS if only is None else (only,):
-        importlib.import_module(f"sim.commands.{name}").register(sub)
+        importlib.import_module(f"tablesim.sim.commands.{name}").register(sub)
     return parser
 
 
@@ -169,9 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _interrupts_note(*, clear: bool = False) -> int | None:
-    """The signal :mod:`games.interrupts` noted (None if none, or the module not loaded:
+    """The signal :mod:`tablesim.games.interrupts` noted (None if none, or the module not loaded:
     ``--help`` imports no games module); ``clear`` forgets it first."""
-    mod = sys.modules.get("games.interrupts")
+    mod = sys.modules.get("tablesim.games.interrupts")
     if mod is None:
         return None
     if clear:
@@ -223,7 +223,7 @@ def _shorten_message(text: str, limit: int = 2000) -> str:
 
 
 def _shorten(value: object) -> str:
-    from games.outputs import shorten
+    from tablesim.games.outputs import shorten
 
     return shorten("" if value is None else value)
 
@@ -243,31 +243,31 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    from games import interrupts
+    from tablesim.games import interrupts
 
     interrupts.note(signum)
     raise Terminated(signum)
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    from games import interrupts
+    from tablesim.games import interrupts
 
     interrupts.note(signum)
     raise KeyboardInterrupt
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
-    from games.core import GameError
-    from games.outputs import OutputError
-    from games.play import LogError
-    from games.polycubes import PieceError
+    from tablesim.games.core import GameError
+    from tablesim.games.outputs import OutputError
+    from tablesim.games.play import LogError
+    from tablesim.games.polycubes import PieceError
 
     return (UsageError, GameError, LogError, PieceError, OutputError)
 
 
 def _missing_extra(exc: ModuleNotFoundError) -> str | None:
     """The one-line install message for a package of an optional extra (None: another module)."""
-    from games.extras import missing_extra_message
+    from tablesim.games.extras import missing_extra_message
 
     return missing_extra_message(exc.name)
 
@@ -291,10 +291,10 @@ def run_command(args: argparse.Namespace) -> int:
     pipe (``| head``): quietly 0. Anything else is a bug: its traceback, then a line asking to
     report it, exit 1.
     """
-    from sim.guard import PhysicsBlowUpError
+    from tablesim.sim.guard import PhysicsBlowUpError
 
     name = f"tablesim {args.command}"
-    from games import interrupts
+    from tablesim.games import interrupts
 
     old = old_int = None
     interrupts.clear()
@@ -362,8 +362,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    # Run as `python -m sim.cli`: call the imported module's main, so the exception classes
+    # Run as `python -m tablesim.sim.cli`: call the imported module's main, so the exception classes
     # the commands raise are the ones main() catches (this file is otherwise loaded twice).
-    from sim.cli import main as _main
+    from tablesim.sim.cli import main as _main
 
     sys.exit(_main())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from games.polycubes import PieceSizes
+from tablesim.games.polycubes import PieceSizes
 
 MM = 1e-3
 INCH = 25.4e-3
@@ -21,7 +21,7 @@ PYBULLET_CONTACT_BREAKING_THRESHOLD = 0.02
 class PhysicsConfig(PieceSizes):
     """Material and size constants shared by every world.
 
-    Cube edges and density: the pieces' own (:class:`games.polycubes.PieceSizes`, defined
+    Cube edges and density: the pieces' own (:class:`tablesim.games.polycubes.PieceSizes`, defined
     with the catalogues: Kozo 17.8 mm, balance cube 10.2 mm, Katamino 19 mm, wood 700 kg/m^3).
     Friction 0.45: dry wood on wood measures 0.25-0.5 static (cited); the sensible range to
     sweep is 0.3-0.6. Clearance 0.2 mm between neighbouring pieces (about 1 % of a cube; an
@@ -83,7 +83,7 @@ class Profile:
       tipping times (1.03 / 0.97 of the ODE). Its cost grows as the cube of the contact points
       (a dense LCP): a 20-stack (80 points) 7.5 ms of CPU per 1/60 s awake, a ``kozo-tower``
       (190) 82 ms, so the live view takes it only for small scenes
-      (:data:`sim.escalation.LIVE_DIRECT_MAX_POINTS`); docs/architecture.md, "Contact model".
+      (:data:`tablesim.sim.escalation.LIVE_DIRECT_MAX_POINTS`); docs/architecture.md, "Contact model".
 
     The contact model (both profiles; PyBullet's own defaults are tuned for metre-sized bodies
     and fail on stacks of 18 mm cubes):
@@ -117,22 +117,22 @@ class Profile:
       speculative contacts) and throws a cube off the table. The verdict keeps PyBullet's
       value, so its numbers stay as they were.
       PyBullet holds this one setting per process, not per world:
-      :class:`sim.world.World` sets it around each of its own steps and puts PyBullet's back.
+      :class:`tablesim.sim.world.World` sets it around each of its own steps and puts PyBullet's back.
     ``maximal_coordinates``: loose pieces as maximal-coordinate rigid bodies (True, both shipped
       profiles: the cheaper path) or as single-link floating-base multibodies (False: their
       contacts then go through ``btMultiBodyConstraintSolver``, which is the only place PyBullet
       3.2.7's direct MLCP solver applies its answer; the ``exact`` profile).
     ``extra``: further ``setPhysicsEngineParameter`` keywords, as they are.
-    ``escalate_below_deg`` / ``escalate_to``: thin-margin escalation (:mod:`sim.escalation`).
+    ``escalate_below_deg`` / ``escalate_to``: thin-margin escalation (:mod:`tablesim.sim.escalation`).
       When the rigid statics of a scene stands on stacking contacts with a tilt margin below
-      this many degrees, :func:`sim.verdict.simulate` runs its replicas in the profile
+      this many degrees, :func:`tablesim.sim.verdict.simulate` runs its replicas in the profile
       ``escalate_to`` (its step scaled as this profile's step is to its own, so halving the
       step still halves it) instead: the Gauss-Seidel springs of the verdict profile bend a
       tall leaning stack by about a tenth of its margin and its release sways it, which
       topples stacks whose tilt margin is below 0.6-0.7 degrees (measured for 3-30 cubes).
       The verdict and display profiles escalate below 1.5 degrees (about twice that frontier;
       the display's springs are the verdict's), a threshold raised where a piece rests on a
-      much lighter one (times the mass ratio over :data:`sim.escalation.MASS_RATIO_SCALE`);
+      much lighter one (times the mass ratio over :data:`tablesim.sim.escalation.MASS_RATIO_SCALE`);
       None: never (the exact profiles).
 
     exact: the verdict's settings solved directly, for thin-margin towers (the verdict profile

@@ -1,6 +1,6 @@
 """The Katamino constructions ``tablesim katamino`` builds by default, and their piece sets.
 
-Plain data, apart from :mod:`sim.assembly` so the command line can name them in its help
+Plain data, apart from :mod:`tablesim.sim.assembly` so the command line can name them in its help
 without importing the physics."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Geometric contact detection between the posed boxes of a scene (pure numpy).
 
-Every piece is a few oriented boxes (:meth:`sim.model.ScenePiece.world_boxes`). Two boxes of
+Every piece is a few oriented boxes (:meth:`tablesim.sim.model.ScenePiece.world_boxes`). Two boxes of
 different pieces are in **face contact** when a face of one and a face of the other are
 anti-parallel (within ``angle_deg``) and coplanar (every vertex of the overlap within ``gap``)
 and the two face rectangles overlap: the overlap polygon (the second face clipped against the
@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.config import MM, PhysicsConfig
-from sim.model import PosedBox, Scene, ScenePiece
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.model import PosedBox, Scene, ScenePiece
 
 TABLE = -1
 """Body index of the table plane z = 0."""

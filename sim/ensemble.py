@@ -26,7 +26,7 @@ Warm PyBullet clients (:func:`lease_client`)
 --------------------------------------------
 Connecting a DIRECT PyBullet client costs 16-23 ms of CPU and 60-85 ms of wall time on the
 2-core test machine, disconnecting 10-15 ms more: as much as simulating a settled tower's
-0.2 s. A replica therefore borrows its thread's *warm* client: :class:`sim.world.World` always
+0.2 s. A replica therefore borrows its thread's *warm* client: :class:`tablesim.sim.world.World` always
 starts with ``resetSimulation``, and a world rebuilt by the same commands in a reset client
 gives the same bits as one in a fresh client (tested in ``tests/test_ensemble.py``).
 
@@ -55,8 +55,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.stats import Z95, wilson_interval
-from sim.lifeline import bind_to_parent, stop_pool
+from tablesim.games.stats import Z95, wilson_interval
+from tablesim.sim.lifeline import bind_to_parent, stop_pool
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -99,7 +99,7 @@ class _Client:
     """A thread's warm client; disconnected when the thread ends (its locals are dropped)."""
 
     def __init__(self) -> None:
-        from sim.bullet import connect_direct
+        from tablesim.sim.bullet import connect_direct
 
         self.pid = os.getpid()
         self.id = connect_direct()
@@ -108,7 +108,7 @@ class _Client:
     def __del__(self) -> None:
         if self.pid == os.getpid():
             with contextlib.suppress(Exception):
-                from sim.bullet import pybullet_module
+                from tablesim.sim.bullet import pybullet_module
 
                 pybullet_module().disconnect(physicsClientId=self.id)
 

@@ -21,7 +21,7 @@ measured at three steps).
 
 The display profile escalates the same way (to ``display-exact``: the display's anchors,
 sleeping and restitution on the direct solver, at 1/180 s), so ``simulate(profile="display")``
-gives the verdict's answer on thin margins too. The live view (:mod:`sim.view.live`) steps its
+gives the verdict's answer on thin margins too. The live view (:mod:`tablesim.sim.view.live`) steps its
 world inside the frame loop, where the direct solver's cost matters: the dense LCP grows as
 the cube of the contact points, so :func:`live_display` takes it only up to
 :data:`LIVE_DIRECT_MAX_POINTS` and otherwise keeps Gauss-Seidel and says that the window may
@@ -33,11 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.config import Profile, get_profile
+from tablesim.sim.config import Profile, get_profile
 
 if TYPE_CHECKING:
-    from sim.model import Scene, ScenePiece
-    from sim.statics import StaticReport
+    from tablesim.sim.model import Scene, ScenePiece
+    from tablesim.sim.statics import StaticReport
 
 MASS_RATIO_SCALE = 16.0
 """Mass ratio (upper piece over the dynamic piece it rests on) per ``escalate_below_deg`` of
@@ -58,7 +58,7 @@ an escalated scene in the direct solver. Awake CPU per 1/60 s frame of ``display
 (1/180 s; ``python bench/stacks.py --direct-display``, load 1.2): 1.1 ms at 36 points
 (9-stack), 3.0 at 56, 7.5 at 80 (20-stack), 8.2 at 84, 10.0 at 88, 14.5 at 100, 24 at 120,
 82 at 190 (``kozo-tower``): a dense LCP's cube of the points. The live view may spend
-:data:`sim.view.live.FRAME_BUDGET_S` (8 ms) of a frame on physics, which 80 points fit and 84
+:data:`tablesim.sim.view.live.FRAME_BUDGET_S` (8 ms) of a frame on physics, which 80 points fit and 84
 do not. Over budget the view would only play slower (the run never jumps), but a tall stack
 in slow motion is no better than one that disagrees, so the bound is the budget;
 docs/architecture.md ("Contact model") has the table and the load."""
@@ -203,7 +203,7 @@ def live_display(scene: Scene, profile: Profile | str = "display") -> LiveDispla
 def escalated_profile(scene: Scene, profile: Profile | str) -> tuple[Profile, Escalation | None]:
     """The profile a one-off run of ``scene`` takes (a film, a render: no frame budget), with
     its escalation: ``profile``'s ``escalate_to`` on a thin statics tilt margin, as
-    :func:`sim.verdict.simulate` chooses for its replicas; else ``profile`` and None. Judge
+    :func:`tablesim.sim.verdict.simulate` chooses for its replicas; else ``profile`` and None. Judge
     the scene as written (a replica's perturbed copy may sit the other side of the threshold):
     that is the scene the verdict's statics judges."""
     prof, _, esc = _thin(scene, profile)
@@ -224,12 +224,12 @@ def _thin(
 def _statics(scene: Scene, profile: Profile) -> StaticReport | None:
     """The scene's rigid statics when ``profile`` may escalate (None: it never does, nothing
     moves, or HiGHS refused the numbers, which the run itself will then report)."""
-    from sim.statics import analyse
+    from tablesim.sim.statics import analyse
 
     if profile.escalate_below_deg is None or not scene.dynamic:
         return None
     try:
-        # the physics world's clearance, as sim.verdict judges it
+        # the physics world's clearance, as tablesim.sim.verdict judges it
         return analyse(scene, clearance=scene.physics.clearance)
     except ValueError:
         return None

@@ -6,12 +6,12 @@ floor, then the poses mean nothing and :class:`PhysicsBlowUpError` is raised ins
 line exits 1 ("the physics blew up"), a sweep records an ``error`` row.
 
 What can be caught before simulating is caught by scene validation (:data:`LIMITS`, applied in
-:mod:`sim.scene`: positions within the table, gravity, density, sizes); this module catches the
+:mod:`tablesim.sim.scene`: positions within the table, gravity, density, sizes); this module catches the
 rest while and after simulating:
 
-- :func:`check_body` -- one body's pose and velocity (called by :meth:`sim.world.World.check`).
+- :func:`check_body` -- one body's pose and velocity (called by :meth:`tablesim.sim.world.World.check`).
 - :func:`check_positions` -- centre-of-mass positions of all pieces (called at every topple-rule
-  check of :func:`sim.verdict.run_once`, which may stop before the world's own periodic check).
+  check of :func:`tablesim.sim.verdict.run_once`, which may stop before the world's own periodic check).
 - :func:`statics_failure` -- the static-equilibrium LP refusing its input (numbers out of range)
   becomes the same error.
 
@@ -51,10 +51,10 @@ MAX_ANGULAR_SPEED = 2000.0
 """Angular speed (rad/s) above which a piece counts as blown up. A 10 mm cube whose corners move
 at 5 m/s spins at about 700 rad/s."""
 TABLE_HALF_M = 2.0
-"""Half the side (m) of the square table (4 m, as :mod:`sim.world` builds it). Scenes start on it."""
+"""Half the side (m) of the square table (4 m, as :mod:`tablesim.sim.world` builds it). Scenes start on it."""
 FLOOR_DEPTH_M = 0.75
 """How far (m) the room's floor lies below the table top: what a piece that leaves the table
-lands on (:mod:`sim.world` lays it when a piece nears the table's edge)."""
+lands on (:mod:`tablesim.sim.world` lays it when a piece nears the table's edge)."""
 ROOM_HALF_M = 6.0
 """Half the side (m) of the square floor round the table; a piece beyond it has left the room."""
 MAX_HEIGHT_M = 2.0

@@ -1,6 +1,6 @@
 """Problems found in an input file, with their key path and line, collected rather than raised.
 
-Scene files (:mod:`sim.scene`) and sweep specs (:mod:`sim.experiments.spec`) are read the same
+Scene files (:mod:`tablesim.sim.scene`) and sweep specs (:mod:`tablesim.sim.experiments.spec`) are read the same
 way: a :class:`ProblemCollector` records every :class:`InputProblem` (a key path such as
 ``piece[3].at``, a message saying what is wrong and what is allowed, and the 1-based line found by
 a :class:`LineIndex` over the TOML text), so that a refusal lists **every** problem at once.

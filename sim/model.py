@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from games.polycubes import Cells, mass_properties, merge_into_boxes
-from games.quat import matrix_to_quat, quat_from_euler_deg, quat_to_matrix
-from sim.config import PhysicsConfig
+from tablesim.games.polycubes import Cells, mass_properties, merge_into_boxes
+from tablesim.games.quat import matrix_to_quat, quat_from_euler_deg, quat_to_matrix
+from tablesim.sim.config import PhysicsConfig
 
-__all__ = [  # the quaternion helpers are games.quat's, re-exported for the physics and view
+__all__ = [  # the quaternion helpers are tablesim.games.quat's, re-exported for the physics and view
     "Floats",
     "PosedBox",
     "Scene",

@@ -1,4 +1,4 @@
-"""Scene files: TOML in, a validated :class:`sim.model.Scene` out.
+"""Scene files: TOML in, a validated :class:`tablesim.sim.model.Scene` out.
 
 The format is documented in ``scenes/README.md`` and described by the JSON Schema
 ``scenes/scene.schema.json``. In short::
@@ -38,11 +38,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from games.polycubes import CATALOGUES, Cells, PieceError, as_cells, catalogue_names
-from sim.config import MM, PhysicsConfig
-from sim.guard import LIMITS, MAX_PIECES
-from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
-from sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg
+from tablesim.games.polycubes import CATALOGUES, Cells, PieceError, as_cells, catalogue_names
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.guard import LIMITS, MAX_PIECES
+from tablesim.sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
+from tablesim.sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg
 
 __all__ = [
     "CUBE_KINDS",
@@ -366,7 +366,7 @@ def _parse_cells(col: ProblemCollector, value: Any, path: str) -> Cells | None:
             path, f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}"
         )
         return None
-    from games.limits import MAX_PIECE_CELLS
+    from tablesim.games.limits import MAX_PIECE_CELLS
 
     if len(value) > MAX_PIECE_CELLS:
         col.add(path, f"{len(value)} cells; a piece has at most {MAX_PIECE_CELLS}")
@@ -560,7 +560,7 @@ def _read_camera(col: ProblemCollector, table: Mapping[str, Any]) -> dict[str, A
 def _placement_problems(
     piece: ScenePiece, draft: _Draft, config: PhysicsConfig
 ) -> list[tuple[str, str]]:
-    """Limits of sim.guard.LIMITS a placed piece breaks: box sizes, on the table, height."""
+    """Limits of tablesim.sim.guard.LIMITS a placed piece breaks: box sizes, on the table, height."""
     out: list[tuple[str, str]] = []
     here = f"piece[{draft.index}]"
     if piece.box is not None:
@@ -764,8 +764,8 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
 def read_text_file(path: Path, error: Any, kind: str = "scene") -> str:
     """The UTF-8 text of ``path`` (scenes, sweep specs); ``error(source, problems)`` -- an
     InvalidSceneError-like class -- for an unreadable, binary or non-UTF-8 (e.g. UTF-16) file,
-    or one over its ``kind``'s size limit (:data:`games.inputs.MAX_INPUT_BYTES`)."""
-    from games.inputs import InputTooLargeError, read_limited
+    or one over its ``kind``'s size limit (:data:`tablesim.games.inputs.MAX_INPUT_BYTES`)."""
+    from tablesim.games.inputs import InputTooLargeError, read_limited
 
     try:
         data = read_limited(path, kind)

@@ -1,6 +1,6 @@
 """Static-equilibrium check of a scene: a rigid-block equilibrium LP run before the simulation.
 
-:func:`analyse` detects the face contacts (:mod:`sim.contacts`), solves linear programs with
+:func:`analyse` detects the face contacts (:mod:`tablesim.sim.contacts`), solves linear programs with
 HiGHS (highspy) and returns a :class:`StaticReport` whose ``decision`` is ``"stands"``,
 ``"topples"`` or ``"undecided"`` (the caller then simulates). The method is rigid-block
 equilibrium (Whiting, Ochsendorf and Durand 2009; Kao et al. 2022 on where a force-only check
@@ -70,9 +70,9 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from games.extras import require
-from sim.config import MM, PhysicsConfig
-from sim.contacts import (
+from tablesim.games.extras import require
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.contacts import (
     TABLE,
     ContactSet,
     ContactTolerances,
@@ -80,7 +80,7 @@ from sim.contacts import (
     posed_boxes,
     scene_contacts,
 )
-from sim.model import Scene, ScenePiece
+from tablesim.sim.model import Scene, ScenePiece
 
 _POOL_EPS = 1e-9  # metres: pooled contact points closer than this are one point
 
@@ -133,7 +133,7 @@ class StaticReport:
     did not conclude). ``tilt_margin_deg``: on the conservative contacts, None when that LP
     is infeasible; ``tilt_direction``: the worst load direction (unit x, y). ``pieces``: one
     :class:`PieceMargin` per dynamic piece in scene order. ``contacts``: counts and sentences
-    (:meth:`sim.contacts.ContactSet.summary`). ``stand_margin_deg``: the threshold used.
+    (:meth:`tablesim.sim.contacts.ContactSet.summary`). ``stand_margin_deg``: the threshold used.
     """
 
     decision: Decision
@@ -261,9 +261,9 @@ def _memo(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
 
 
 def clear_caches() -> None:
-    """Forget every cached geometry of :func:`analyse` and :func:`sim.contacts.scene_contacts`
+    """Forget every cached geometry of :func:`analyse` and :func:`tablesim.sim.contacts.scene_contacts`
     (for benchmarks of a first analysis; the answers never depend on the caches)."""
-    from sim import contacts
+    from tablesim.sim import contacts
 
     for cache in (_TANGENTS, _HULLS, _MASS, _SUPPORT_HULLS, contacts._BOXES, contacts._SHRUNK):
         cache.clear()

@@ -4,8 +4,8 @@ Topple rule (one rule for every game; thresholds are parameters, see :class:`Top
 A piece *falls* during the window when any of these holds at a check instant:
 
 1. it touches a static body (the table, the Kozo board, a pedestal) that it did not touch at
-   the start (:meth:`sim.world.World.contacts_with_static`: exact, edges and corners included)
-   after moving to it: some point of it moved more than :func:`sim.world.shrink_shift` (the
+   the start (:meth:`tablesim.sim.world.World.contacts_with_static`: exact, edges and corners included)
+   after moving to it: some point of it moved more than :func:`tablesim.sim.world.shrink_shift` (the
    clearance's corner shift plus the contact tolerance, 0.19 mm). A contact the clearance
    opened (the foot of a leaning plank lifted 0.04 mm off its step) closes as the piece
    settles; it is a contact of the scene as written and joins the starting set;
@@ -24,7 +24,7 @@ degree; vertical offsets and tilts are not used because they would start pieces 
 supports). ``topple_probability`` is the fraction of replicas that toppled; the verdict is
 ``topples`` when it is at least 0.5.
 
-Before simulating, the static-equilibrium LP (:mod:`sim.statics`) gives every piece a margin and
+Before simulating, the static-equilibrium LP (:mod:`tablesim.sim.statics`) gives every piece a margin and
 a sentence. In ``method="auto"`` it settles the verdict alone only where that is safe (no
 equilibrium even with side friction -> topples; equilibrium without side contacts and a tilt
 margin of 8 degrees or more -> stands); everything else is simulated. ``method="simulate"``
@@ -34,13 +34,13 @@ Where statics alone proves the scene stands, a simulated replica ends once the s
 quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole window).
 
 The ensemble stops once its verdict and its probability are settled (sequential stopping,
-:class:`sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
+:class:`tablesim.sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
 the verdict of all N is certain and the 95 % Wilson interval lies on one side of 0.5; N = 8
 standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in the calling process and
 a warm process pool (``workers`` processes in all), in warm PyBullet clients
-(:mod:`sim.ensemble`), which give the bits of fresh ones.
+(:mod:`tablesim.sim.ensemble`), which give the bits of fresh ones.
 
-Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`sim.world.PhysicsBlowUpError`; they are
+Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`tablesim.sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
 """
 
@@ -54,14 +54,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from games.rng import Rng
-from sim.config import Profile, get_profile
-from sim.ensemble import NO_SPECULATION, Replicas, SequentialStop
-from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
+from tablesim.games.rng import Rng
+from tablesim.sim.config import Profile, get_profile
+from tablesim.sim.ensemble import NO_SPECULATION, Replicas, SequentialStop
+from tablesim.sim.model import (
+    Scene,
+    ScenePiece,
+    matrix_to_quat,
+    quat_from_euler_deg,
+    quat_to_matrix,
+)
 
 if TYPE_CHECKING:
-    from sim.escalation import Escalation
-    from sim.statics import PieceMargin, StaticReport
+    from tablesim.sim.escalation import Escalation
+    from tablesim.sim.statics import PieceMargin, StaticReport
 
 MARGINAL_MM = 0.05
 
@@ -109,7 +115,7 @@ class Perturbation:
 class EarlyStop:
     """When a replica may end before its window: the scene has settled and statics proves it.
 
-    Applied only when the static check of :mod:`sim.statics` alone would call the scene safe
+    Applied only when the static check of :mod:`tablesim.sim.statics` alone would call the scene safe
     (decision ``"stands"``: an equilibrium on stacking contacts only, with the friction pyramid
     inside the cone, and a tilt margin of 8 degrees or more). A replica then stops at the first
     rule check at which, for the last ``window_s`` of simulated time (every check in it), no
@@ -193,7 +199,7 @@ class Verdict:
     ``decided_by`` how the verdict was reached (``statics`` or ``simulation``); ``statics`` is
     the typed static report the verdict was built on. ``replicas`` is the number of replicas
     run (0 when statics decided), ``replicas_requested`` the ensemble size asked for; they differ
-    when ``sequential`` (:class:`sim.ensemble.SequentialStop`) ended the ensemble early, and
+    when ``sequential`` (:class:`tablesim.sim.ensemble.SequentialStop`) ended the ensemble early, and
     ``topple_probability`` is then the fraction of the replicas run."""
 
     verdict: VerdictName
@@ -326,10 +332,10 @@ def run_once(
     (the caller decides whether statics allows it; :func:`simulate` does); ``settled`` and
     ``simulated_s`` of the outcome say whether and when. ``abort`` is asked at every check
     (and before the world is built): when it answers True the run raises
-    :class:`sim.ensemble.ReplicaCancelled` (a pool worker whose replica is no longer needed).
-    The world is built in the thread's warm PyBullet client (:func:`sim.ensemble.lease_client`;
+    :class:`tablesim.sim.ensemble.ReplicaCancelled` (a pool worker whose replica is no longer needed).
+    The world is built in the thread's warm PyBullet client (:func:`tablesim.sim.ensemble.lease_client`;
     the same bits as a fresh one)."""
-    from sim.ensemble import ReplicaCancelled, lease_client
+    from tablesim.sim.ensemble import ReplicaCancelled, lease_client
 
     if abort is not None and abort():
         raise ReplicaCancelled()
@@ -347,9 +353,9 @@ def _run_in(
     client: int | None,
 ) -> RunOutcome:
     """:func:`run_once` in PyBullet client ``client`` (None: a new one)."""
-    from sim.ensemble import ReplicaCancelled
-    from sim.guard import check_positions
-    from sim.world import World, shrink_shift
+    from tablesim.sim.ensemble import ReplicaCancelled
+    from tablesim.sim.guard import check_positions
+    from tablesim.sim.world import World, shrink_shift
 
     cfg = scene.physics
     dyn = scene.dynamic
@@ -463,7 +469,7 @@ def _max_norm(rows: np.ndarray) -> float:
 def _run_replica(
     args: tuple[Scene, int, int, Perturbation, Profile, float, ToppleRule, EarlyStop | None],
 ) -> RunOutcome:
-    from sim.ensemble import cancelled
+    from tablesim.sim.ensemble import cancelled
 
     scene, seed, replica, perturbation, profile, seconds, rule, stop = args
     return run_once(
@@ -493,25 +499,25 @@ def simulate(
 
     Parameters
     ----------
-    scene : a :class:`sim.model.Scene` (see :func:`sim.scene.load_scene`).
+    scene : a :class:`tablesim.sim.model.Scene` (see :func:`tablesim.sim.scene.load_scene`).
     seconds : the window (default: the scene's, 5 s for Kozo).
     replicas : ensemble size N >= 1 (replica 0 is unperturbed).
     seed : seed of the perturbations; the same scene and seed give the same verdict, bit for bit.
     profile : ``"verdict"`` (rule decisions), ``"display"`` or ``"exact"``; ``time_step``
         overrides its step. Where statics finds a tilt margin under the profile's
         ``escalate_below_deg`` the replicas run in its ``escalate_to`` profile instead
-        (:mod:`sim.escalation`; the verdict's ``escalation`` says so).
+        (:mod:`tablesim.sim.escalation`; the verdict's ``escalation`` says so).
     method : ``"auto"`` (statics may settle safe cases without simulating) or ``"simulate"``.
     workers : processes for the replicas (default: all cores, at most ``replicas``).
     early_stop : when statics alone proves the scene stands (its decision is ``"stands"``; or
         as :attr:`EarlyStop.min_tilt_margin_deg` allows), each replica may end once the scene
         has settled (:class:`EarlyStop`); ``None`` always simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
     sequential : stop the ensemble once its verdict and probability are settled
-        (:class:`sim.ensemble.SequentialStop`: replicas consumed in index order, the verdict
+        (:class:`tablesim.sim.ensemble.SequentialStop`: replicas consumed in index order, the verdict
         always that of all ``replicas``); ``None`` runs every replica. The verdict's
         ``replicas`` counts the replicas run, ``replicas_requested`` the ensemble size asked.
 
-    Returns a :class:`Verdict`; raises ``sim.world.PhysicsBlowUpError`` on a blow-up and
+    Returns a :class:`Verdict`; raises ``tablesim.sim.world.PhysicsBlowUpError`` on a blow-up and
     ``ValueError`` on bad arguments.
     """
     plan = _plan(
@@ -540,7 +546,7 @@ class _Plan:
     """The checked arguments of one :func:`simulate` call: what its ensemble runs.
 
     ``profile`` is the run profile (its step possibly overridden), ``own_step`` the step the
-    profile asked for itself (read by :func:`sim.escalation.escalation`), ``workers`` the
+    profile asked for itself (read by :func:`tablesim.sim.escalation.escalation`), ``workers`` the
     number of processes."""
 
     scene: Scene
@@ -623,7 +629,7 @@ def _plan(
 
 def _escalate(plan: _Plan, statics: StaticReport) -> Escalation | None:
     """The escalation to another profile that statics' margins ask for, or None."""
-    from sim.escalation import escalation
+    from tablesim.sim.escalation import escalation
 
     return escalation(plan.profile, plan.own_step, statics, plan.scene)
 
@@ -741,7 +747,7 @@ def fall_reason(drop: float, drop_limit: float, tilt_deg: float, tilt_limit_deg:
 def _drop_reason(drop: float, com: np.ndarray) -> str:
     """Why a dropped piece fell: off the table (its centre of mass below the table top and
     beyond its edge, over the room's floor) or ``dropped N mm``."""
-    from sim.guard import TABLE_HALF_M
+    from tablesim.sim.guard import TABLE_HALF_M
 
     if com[2] < 0.0 and max(abs(com[0]), abs(com[1])) > TABLE_HALF_M:
         return "fell off the table"
@@ -755,14 +761,14 @@ def _runs(n: int) -> str:
 
 def _statics(scene: Scene) -> StaticReport:
     """The static report (decision, tilt margin, per-piece margins and sentences)."""
-    from sim.statics import analyse
+    from tablesim.sim.statics import analyse
 
     # The same horizontal clearance as the physics world, so statics judges the pieces the
     # simulation moves (exact geometry would add side contacts that make "stands" impossible).
     try:
         return analyse(scene, clearance=scene.physics.clearance)
     except ValueError as exc:  # linprog refusing numbers out of its range (sim.guard)
-        from sim.guard import statics_failure
+        from tablesim.sim.guard import statics_failure
 
         raise statics_failure(exc) from exc
 

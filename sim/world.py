@@ -1,6 +1,6 @@
 """The PyBullet world: one private DIRECT client holding a scene's pieces on the table.
 
-A :class:`World` is built from a :class:`sim.model.Scene` and a solver :class:`sim.config.Profile`
+A :class:`World` is built from a :class:`tablesim.sim.model.Scene` and a solver :class:`tablesim.sim.config.Profile`
 (``"verdict"`` for rule decisions, ``"display"`` for watching). It owns one PyBullet client, never
 the global one, so many worlds can live in one process; ``close()`` (or leaving a ``with`` block)
 disconnects it.
@@ -8,9 +8,9 @@ disconnects it.
 How a piece becomes a body (the measured reasons: docs/architecture.md, "Physics"):
 
 * one rigid body per piece, ``useMaximalCoordinates=True`` (3x faster than the multibody path;
-  the ``exact`` profile builds single-link multibodies, :class:`sim.config.Profile`);
+  the ``exact`` profile builds single-link multibodies, :class:`tablesim.sim.config.Profile`);
 * its collision shape is a compound of ``GEOM_BOX`` children, the piece's merged boxes
-  (:meth:`sim.model.ScenePiece.local_boxes`); boxes are exact and keep their margin inside;
+  (:meth:`tablesim.sim.model.ScenePiece.local_boxes`); boxes are exact and keep their margin inside;
 * the body frame is the **principal frame**: origin at the exact centre of mass, axes along the
   principal axes of inertia, so the inertia is diagonal and no inertial-frame rotation is needed
   (on maximal-coordinate bodies PyBullet reports that rotation wrongly); the children are
@@ -22,7 +22,7 @@ How a piece becomes a body (the measured reasons: docs/architecture.md, "Physics
   size), so pieces placed face to face on the grid have a
   gap of ``clearance`` and cannot jam by friction, while stacks still start exactly touching;
 * contacts: every body gets the profile's contact spring-damper, and loose boxes are
-  :data:`CONTACT_SKIN` taller so stacks start in contact (why: :class:`sim.config.Profile`);
+  :data:`CONTACT_SKIN` taller so stacks start in contact (why: :class:`tablesim.sim.config.Profile`);
 * friction and restitution: Bullet combines two touching bodies' coefficients by **multiplying**
   them (measured: two bodies at 0.45 slide like mu = 0.2). Each body therefore gets the square
   root of its coefficient, so two pieces at mu meet at mu, a piece meets the table at mu, and two
@@ -38,7 +38,7 @@ Two PyBullet 3.2.7 behaviours found while building this (both measured, see the 
   is affected, never whether a tower stands, so it is left as is.
 
 Callers never see the principal frame: every pose this module returns is the pose of the piece
-frame of :mod:`sim.model` (``world point = position + R @ p_local``), quaternions (x, y, z, w).
+frame of :mod:`tablesim.sim.model` (``world point = position + R @ p_local``), quaternions (x, y, z, w).
 
 Everything is deterministic on one machine and one PyBullet wheel: the same scene and profile give
 bit-identical poses in any process, because the world is always built fresh in the same order and
@@ -55,9 +55,14 @@ from typing import Any
 
 import numpy as np
 
-from games.quat import quat_conj, quat_mul
-from sim.config import PYBULLET_CONTACT_BREAKING_THRESHOLD, PhysicsConfig, Profile, get_profile
-from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to sim.guard)
+from tablesim.games.quat import quat_conj, quat_mul
+from tablesim.sim.config import (
+    PYBULLET_CONTACT_BREAKING_THRESHOLD,
+    PhysicsConfig,
+    Profile,
+    get_profile,
+)
+from tablesim.sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (moved to tablesim.sim.guard)
     FLOOR_DEPTH_M,
     MAX_ANGULAR_SPEED,
     MAX_SPEED,
@@ -66,8 +71,8 @@ from sim.guard import (  # noqa: F401 - MAX_*, PhysicsBlowUpError re-exported (m
     check_body,
     suspects,
 )
-from sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
-from sim.world_contacts import (  # noqa: F401 - re-exported (the contact reads live there)
+from tablesim.sim.model import Scene, ScenePiece, matrix_to_quat, quat_to_matrix
+from tablesim.sim.world_contacts import (  # noqa: F401 - re-exported (the contact reads live there)
     BOX_MARGIN,
     CONTACT_TOLERANCE,
     CULL_SLACK,
@@ -75,7 +80,7 @@ from sim.world_contacts import (  # noqa: F401 - re-exported (the contact reads 
     ContactCheck,
     ContactQueries,
 )
-from sim.world_layout import (  # noqa: F401 - re-exported (the bodies' layout lives there)
+from tablesim.sim.world_layout import (  # noqa: F401 - re-exported (the bodies' layout lives there)
     CONTACT_SKIN,
     Body,
     Boxes,
@@ -95,7 +100,7 @@ FLOOR_LEAD_M = 0.5
 """The floor is laid at the first blow-up check (:data:`CHECK_EVERY`) that finds a piece's centre
 of mass this close (m) to the table's edge, or below the table top: 0.5 m is what a piece at the
 guard's top speed covers in half a check period, and a piece leaving the edge then needs 0.39 s
-to fall the :data:`sim.guard.FLOOR_DEPTH_M` to the floor, four check periods. Laid only then, so
+to fall the :data:`tablesim.sim.guard.FLOOR_DEPTH_M` to the floor, four check periods. Laid only then, so
 a world whose pieces stay on the table holds exactly the bodies it always held (the same bits)."""
 
 CHECK_EVERY = 100
@@ -146,7 +151,7 @@ class BodyStates:
 
 def tip_matrices(quat0: np.ndarray) -> np.ndarray:
     """Per-piece (2, 4) matrices ``M`` with ``M @ q = (x, y)`` of the relative quaternion
-    ``q * conj(q0)`` (:func:`games.quat.quat_mul`'s terms), shape (n, 2, 4), from the start
+    ``q * conj(q0)`` (:func:`tablesim.games.quat.quat_mul`'s terms), shape (n, 2, 4), from the start
     quaternions ``quat0`` (n, 4): the tip angle depends on ``x`` and ``y`` alone (the
     rotation's vertical axis image has ``z = 1 - 2 (x^2 + y^2) / |q|^2``)."""
     bx, by, bz, bw = -quat0[:, 0], -quat0[:, 1], -quat0[:, 2], quat0[:, 3]
@@ -179,12 +184,12 @@ class World(ContactQueries):
         The pieces (dynamic and static), the physics constants (``scene.physics``) and whether the
         table exists (``scene.ground``; its top is z = 0).
     profile:
-        A :class:`sim.config.Profile` or its name (``"verdict"``, ``"display"``).
+        A :class:`tablesim.sim.config.Profile` or its name (``"verdict"``, ``"display"``).
     time_step:
         Overrides the profile's step (s), e.g. for step-halving checks.
     client:
         An already connected PyBullet client to build in instead of a new one
-        (:func:`sim.ensemble.lease_client`): it is reset first (``resetSimulation``, which
+        (:func:`tablesim.sim.ensemble.lease_client`): it is reset first (``resetSimulation``, which
         every world does) and not disconnected by :meth:`close`.
 
     Use as a context manager or call :meth:`close`. All arrays are in scene order of the dynamic
@@ -199,7 +204,10 @@ class World(ContactQueries):
         time_step: float | None = None,
         client: int | None = None,
     ) -> None:
-        from sim.bullet import connect_direct, pybullet_module  # lazy: keep `import sim` light
+        from tablesim.sim.bullet import (  # lazy: keep `import sim` light
+            connect_direct,
+            pybullet_module,
+        )
 
         p = pybullet_module()
 
@@ -249,7 +257,7 @@ class World(ContactQueries):
             physicsClientId=cid,
         )
         if prof.extra:
-            from sim.bullet import quiet_stdout
+            from tablesim.sim.bullet import quiet_stdout
 
             with quiet_stdout():  # a solver change printf()s "switched solver"
                 p.setPhysicsEngineParameter(**prof.extra, physicsClientId=cid)
@@ -646,7 +654,7 @@ class World(ContactQueries):
     def check(self) -> bool:
         """Raise :class:`PhysicsBlowUpError` if any piece has a non-finite pose or velocity, a
         speed above :data:`MAX_SPEED` / :data:`MAX_ANGULAR_SPEED` or left the room
-        (:func:`sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
+        (:func:`tablesim.sim.guard.check_body`). Returns whether every dynamic piece has exactly zero
         velocity (right after a step: every piece sleeps)."""
         p, cid, dyn = self._p, self.client, self._dynamic
         if not dyn:
@@ -668,8 +676,8 @@ class World(ContactQueries):
         return not flat[:, 7:].any()
 
     def _lay_floor(self) -> None:
-        """Lay the room's floor, :data:`sim.guard.FLOOR_DEPTH_M` below the table top and
-        :data:`sim.guard.ROOM_HALF_M` each way, with the table's surface (see
+        """Lay the room's floor, :data:`tablesim.sim.guard.FLOOR_DEPTH_M` below the table top and
+        :data:`tablesim.sim.guard.ROOM_HALF_M` each way, with the table's surface (see
         :data:`FLOOR_LEAD_M` for when). Called inside :meth:`step`, so the new body takes this
         world's contact breaking threshold."""
         self._want_floor = False

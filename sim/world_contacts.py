@@ -1,8 +1,8 @@
-"""The contact reads of a :class:`sim.world.World`: which pieces touch which static bodies (the
+"""The contact reads of a :class:`tablesim.sim.world.World`: which pieces touch which static bodies (the
 topple rule's clause 1), touching pairs, penetrations, and the bounds that let most pairs go
 unasked.
 
-:class:`ContactQueries` is mixed into :class:`sim.world.World` (which re-exports every name here);
+:class:`ContactQueries` is mixed into :class:`tablesim.sim.world.World` (which re-exports every name here);
 it reads the world's book-keeping and PyBullet client and changes no solver state.
 """
 
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.world_layout import Body
+from tablesim.sim.world_layout import Body
 
 if TYPE_CHECKING:
-    from sim.world import BodyStates
+    from tablesim.sim.world import BodyStates
 
 _DISTANCE = operator.itemgetter(8)  # of a getContactPoints tuple: the contact distance (m)
 CULL_SLACK = 1e-3
@@ -53,7 +53,7 @@ class ContactCheck:
 
 
 class ContactQueries:
-    """Contact queries over a world's bodies (a mixin of :class:`sim.world.World`, which sets the
+    """Contact queries over a world's bodies (a mixin of :class:`tablesim.sim.world.World`, which sets the
     attributes declared here)."""
 
     _p: Any

@@ -1,8 +1,8 @@
 """How a scene piece becomes a PyBullet body: its mass properties, its collision boxes and the
-book-keeping :class:`sim.world.World` keeps of it (:class:`Body`).
+book-keeping :class:`tablesim.sim.world.World` keeps of it (:class:`Body`).
 
 Pure numpy (no PyBullet): the numbers handed to Bullet, computed with the same bits on every CPU
-(:func:`exact_matmul`). Split out of :mod:`sim.world`, which re-exports every name here.
+(:func:`exact_matmul`). Split out of :mod:`tablesim.sim.world`, which re-exports every name here.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from games.polycubes import mass_properties
-from sim.config import PhysicsConfig
-from sim.model import ScenePiece, matrix_to_quat
+from tablesim.games.polycubes import mass_properties
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import ScenePiece, matrix_to_quat
 
 CONTACT_SKIN = 2e-6
 """Extra height (m) of every box of a dynamic piece along its vertical axes (half on each face),
@@ -101,7 +101,7 @@ _BOXES: dict[tuple[Any, ...], Boxes] = {}
 
 
 def piece_boxes(piece: ScenePiece, config: PhysicsConfig) -> Boxes:
-    """:meth:`sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
+    """:meth:`tablesim.sim.model.ScenePiece.local_boxes`, kept per geometry (cells or box size, and the
     cube edge) as read-only arrays: every replica of a verdict builds the same pieces again,
     and merging a piece's cells into boxes (with its connectivity check) was a third of a
     world's Python build time."""

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 from tablesim.api import game_names, load_scene, make_bot, simulate, solve
 
 if TYPE_CHECKING:
-    from sim.view.table_view import TableView
+    from tablesim.sim.view.table_view import TableView
 
 __version__ = "0.1.0"
 
 _LAZY: dict[str, tuple[str, str]] = {
-    "get_game": ("games.registry", "get_game"),
-    "TableView": ("sim.view.table_view", "TableView"),
+    "get_game": ("tablesim.games.registry", "get_game"),
+    "TableView": ("tablesim.sim.view.table_view", "TableView"),
     "env": ("tablesim.envs", "env"),
     "gym_env": ("tablesim.envs", "gym_env"),
     "vector_env": ("tablesim.envs.vector", "vector_env"),

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from games.katamino import Solution, Target
-    from sim.model import Scene
-    from sim.verdict import Verdict
+    from tablesim.games.katamino import Solution, Target
+    from tablesim.sim.model import Scene
+    from tablesim.sim.verdict import Verdict
 
 
 def game_names() -> list[str]:
     """Names of every game, sorted (``catego``, ``kaito``, ...)."""
-    from games.registry import game_names as _names
+    from tablesim.games.registry import game_names as _names
 
     return _names()
 
@@ -24,12 +24,12 @@ def load_scene(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> S
 
     A path that names an existing file is read; otherwise ``ref`` (with or without ``.toml``)
     must be a shipped scene, found in the installed package, never in the current folder.
-    Raises ``sim.scene.InvalidSceneError`` (every problem, with file and line) for a bad file
+    Raises ``tablesim.sim.scene.InvalidSceneError`` (every problem, with file and line) for a bad file
     and ``FileNotFoundError`` naming the shipped scenes when ``ref`` is neither.
     ``overrides``: physics settings applied over the file's ``[physics]`` table.
     """
-    from sim.scene import load_scene as _load
     from tablesim.data import scene_file, scene_names
+    from tablesim.sim.scene import load_scene as _load
 
     if not isinstance(ref, (str, Path)):
         raise TypeError(f"ref must be a scene file path or a shipped scene name, got {type(ref).__name__}")
@@ -51,16 +51,16 @@ def load_scene(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> S
 
 
 def simulate(scene: Scene | str | Path, **kwargs: Any) -> Verdict:
-    """Judge whether a scene stands (:func:`sim.verdict.simulate`).
+    """Judge whether a scene stands (:func:`tablesim.sim.verdict.simulate`).
 
-    ``scene`` is a :class:`sim.model.Scene`, a scene file or a shipped scene name; keyword
+    ``scene`` is a :class:`tablesim.sim.model.Scene`, a scene file or a shipped scene name; keyword
     arguments (``replicas``, ``seed``, ``seconds``, ``profile``, ``method``, ``workers``, ...)
-    are those of :func:`sim.verdict.simulate`, checked as the command line checks them
-    (:mod:`games.limits`): ``seed`` 0..2^63-1, ``replicas`` 1..1000, ``workers`` 1..256 or
+    are those of :func:`tablesim.sim.verdict.simulate`, checked as the command line checks them
+    (:mod:`tablesim.games.limits`): ``seed`` 0..2^63-1, ``replicas`` 1..1000, ``workers`` 1..256 or
     None, ``profile`` a profile name. TypeError or ValueError names the argument.
     """
-    from sim.model import Scene as _Scene
-    from sim.verdict import simulate as _simulate
+    from tablesim.sim.model import Scene as _Scene
+    from tablesim.sim.verdict import simulate as _simulate
 
     if isinstance(scene, (str, Path)):
         scene = load_scene(scene)
@@ -74,8 +74,8 @@ def simulate(scene: Scene | str | Path, **kwargs: Any) -> Verdict:
 
 
 def _check_simulate_kwargs(kwargs: Mapping[str, Any]) -> None:
-    from games.limits import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, check_int
-    from sim.config import PROFILES, Profile
+    from tablesim.games.limits import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, check_int
+    from tablesim.sim.config import PROFILES, Profile
 
     if "seed" in kwargs:
         check_int("seed", kwargs["seed"], 0, MAX_SEED)
@@ -97,10 +97,10 @@ def _check_simulate_kwargs(kwargs: Mapping[str, Any]) -> None:
 
 
 def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None) -> Any:
-    """A bot of ``game_name`` (:func:`games.registry.make_bot`), its ``seed`` 0..2^64-1 and
+    """A bot of ``game_name`` (:func:`tablesim.games.registry.make_bot`), its ``seed`` 0..2^64-1 and
     ``budget`` 1..10^9 or None checked as a game log's are (TypeError/ValueError naming them)."""
-    from games.limits import MAX_BUDGET, check_int
-    from games.registry import make_bot as _make_bot
+    from tablesim.games.limits import MAX_BUDGET, check_int
+    from tablesim.games.registry import make_bot as _make_bot
 
     check_int("seed", seed, 0, 2**64 - 1)
     check_int("budget", budget, 1, MAX_BUDGET, none_ok=True)
@@ -119,13 +119,13 @@ def solve(
     """Solutions of a Katamino problem, in search order (at most ``limit``; None: all).
 
     ``board`` is ``"5x8"`` (rows x columns), ``"2x3x5"`` (a box) or a
-    :class:`games.katamino.Target`; ``pieces`` a set with optional labels
+    :class:`tablesim.games.katamino.Target`; ``pieces`` a set with optional labels
     (``"pentominoes:LNPUV"``). With ``distinct``, one solution per symmetry class. An empty
-    list means no solution; ``games.katamino.SolverError`` reports bad input. Counting without
-    listing: :func:`games.katamino.solve_count` and :func:`games.katamino.count_distinct`.
+    list means no solution; ``tablesim.games.katamino.SolverError`` reports bad input. Counting without
+    listing: :func:`tablesim.games.katamino.solve_count` and :func:`tablesim.games.katamino.count_distinct`.
     """
-    from games.katamino import Target, enumerate_solutions, parse_pieces
-    from games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES, check_int
+    from tablesim.games.katamino import Target, enumerate_solutions, parse_pieces
+    from tablesim.games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES, check_int
 
     check_int("limit", limit, 1, 10**9, none_ok=True)
     if not isinstance(pieces, str):

@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_cli(
     *args: str, cwd: str | Path | None = None, input: str = "", timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m sim.cli ARGS`` in a fresh process importing this tree's code (so a test
+    """``python -m tablesim.sim.cli ARGS`` in a fresh process importing this tree's code (so a test
     sees exactly what a person typing the command sees); stdout and stderr captured, ``input``
     on stdin (empty by default: a test never waits on a terminal)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args],
+        [sys.executable, "-m", "tablesim.sim.cli", *args],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -7,15 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from games.katamino import PlacedPiece, Solution, Target, solve_one
-from games.katamino.assembly import (
+from tablesim.games.katamino import PlacedPiece, Solution, Target, solve_one
+from tablesim.games.katamino.assembly import (
     find_assembly,
     inside_margin,
     path_clear,
 )
-from sim.assembly import DEFAULT_PIECES, TALL, build, free_standing
-from sim.cli import main
-from sim.scene import load_scene
+from tablesim.sim.assembly import DEFAULT_PIECES, TALL, build, free_standing
+from tablesim.sim.cli import main
+from tablesim.sim.scene import load_scene
 
 
 def pp(name: str, *cells: tuple[int, int, int]) -> PlacedPiece:
@@ -120,7 +120,7 @@ def test_a_build_notices_a_fall() -> None:
 
 
 def test_an_assembled_3x3x4_box_stands() -> None:
-    from sim.assembly import assemble
+    from tablesim.sim.assembly import assemble
 
     report = assemble("3x3x4", DEFAULT_PIECES["3x3x4"], seed=0)
     assert report.ok and report.plan is not None and report.plan.found
@@ -177,6 +177,6 @@ def test_assemble_json_is_the_same_bytes_in_another_process(
     args = ["katamino", "assemble", "--board", "1x2x2", "--pieces", "katamino-duo:W,W", "--json"]
     assert main(args) == 0
     here = capsys.readouterr().out
-    there = subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    there = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], capture_output=True,
                            text=True, check=True).stdout  # fmt: skip
     assert here == there and json.loads(here)["ok"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import ConfigError
-from games.play import balance
-from games.registry import bot_classes, game_names, get_game
-from sim.experiments.tournament import TournamentJob, summarize
+from tablesim.games.core import ConfigError
+from tablesim.games.play import balance
+from tablesim.games.registry import bot_classes, game_names, get_game
+from tablesim.sim.experiments.tournament import TournamentJob, summarize
 
 GAMES = 2  # both seatings
 BUDGET = 16  # small bot budgets: the test compares, it does not rank

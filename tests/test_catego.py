@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from games.bots import RandomBot
-from games.catego import (
+from tablesim.games.bots import RandomBot
+from tablesim.games.catego import (
     GAME,
     CategoConfig,
     CategoState,
@@ -25,8 +25,14 @@ from games.catego import (
     rank_policy,
     side_scores,
 )
-from games.core import ConfigError, GameError, IllegalMoveError, MoveParseError, StateFormatError
-from games.registry import get_game, make_bot
+from tablesim.games.core import (
+    ConfigError,
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    StateFormatError,
+)
+from tablesim.games.registry import get_game, make_bot
 
 Turn = tuple[tuple[int, int], int]  # (dice, column)
 

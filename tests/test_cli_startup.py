@@ -9,7 +9,7 @@ from tests.conftest import ROOT
 
 
 def test_the_command_table_gives_the_same_help_as_the_command_modules() -> None:
-    from sim.cli import build_parser
+    from tablesim.sim.cli import build_parser
 
     assert build_parser(index=True).format_help() == build_parser().format_help()
 
@@ -17,13 +17,13 @@ def test_the_command_table_gives_the_same_help_as_the_command_modules() -> None:
 def test_help_imports_no_command_module_and_no_numpy() -> None:
     code = (
         "import sys\n"
-        "from sim.cli import main\n"
+        "from tablesim.sim.cli import main\n"
         "for argv in ([], ['--help'], ['--version']):\n"
         "    try:\n"
         "        main(argv)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('sim.commands', 'numpy', 'games'))))\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('tablesim.sim.commands', 'numpy', 'games'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)  # fmt: skip

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from games.core import canonical_json
-from games.registry import game_names, get_game
-from games.rng import Rng
+from tablesim.games.core import canonical_json
+from tablesim.games.registry import game_names, get_game
+from tablesim.games.rng import Rng
 
 SEEDS = (0, 1, 2)
 MAX_STEPS = 2000
@@ -86,7 +86,7 @@ def test_different_seeds_differ(name: str) -> None:
 
 @pytest.mark.parametrize("name", game_names())
 def test_illegal_seat_counts_are_refused(name: str) -> None:
-    from games.core import ConfigError
+    from tablesim.games.core import ConfigError
 
     game = get_game(name)
     with pytest.raises(ConfigError, match="players"):

@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from sim.config import MM
-from sim.contacts import (
+from tablesim.sim.config import MM
+from tablesim.sim.contacts import (
     TABLE,
     ContactTolerances,
     clip_to_rectangle,
@@ -22,7 +22,7 @@ from sim.contacts import (
     polygon_width,
     scene_contacts,
 )
-from sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
+from tablesim.sim.model import PosedBox, Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
 
 A = 17.8 * MM
 

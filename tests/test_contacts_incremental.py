@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import json
 
-import sim.contacts as contacts
-from games.kozo.state import PLACE, TAKE
-from games.registry import get_game
-from games.rng import Rng
-from sim.contacts import ContactTolerances, detect_contacts, scene_contacts, shrink_horizontal
-from sim.slices.kozo.referee import KozoReferee
-from sim.statics import analyse, clear_caches
+import tablesim.sim.contacts as contacts
+from tablesim.games.kozo.state import PLACE, TAKE
+from tablesim.games.registry import get_game
+from tablesim.games.rng import Rng
+from tablesim.sim.contacts import (
+    ContactTolerances,
+    detect_contacts,
+    scene_contacts,
+    shrink_horizontal,
+)
+from tablesim.sim.slices.kozo.referee import KozoReferee
+from tablesim.sim.statics import analyse, clear_caches
 
 GAME = get_game("kozo")
 
 
-def _from_scratch(scene, clearance: float) -> dict:  # noqa: ANN001 - sim.model.Scene
+def _from_scratch(scene, clearance: float) -> dict:  # noqa: ANN001 - tablesim.sim.model.Scene
     cfg = scene.physics
     bodies = [
         [shrink_horizontal(b, clearance) if not p.static else b for b in p.world_boxes(cfg)]

@@ -10,16 +10,23 @@ import math
 
 import pytest
 
-from games._config import (
+from tablesim.games._config import (
     check_choice,
     check_option_kinds,
     check_ranges,
     merged_options,
     options_to_json,
 )
-from games._stacking import Outcome, check_outcome, items_from_json, items_to_json, num_text, q4
-from games.catego import GAME as CATEGO
-from games.core import (
+from tablesim.games._stacking import (
+    Outcome,
+    check_outcome,
+    items_from_json,
+    items_to_json,
+    num_text,
+    q4,
+)
+from tablesim.games.catego import GAME as CATEGO
+from tablesim.games.core import (
     ConfigError,
     IllegalMoveError,
     Option,
@@ -33,7 +40,7 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 
 def test_header_accepts_the_right_game_and_version() -> None:
@@ -186,8 +193,8 @@ def test_merged_options_and_json() -> None:
 
 
 def test_kozo_and_kataboom_states_name_the_bad_key() -> None:
-    from games.kataboom import GAME as KATABOOM
-    from games.kozo import GAME as KOZO
+    from tablesim.games.kataboom import GAME as KATABOOM
+    from tablesim.games.kozo import GAME as KOZO
 
     kozo = KOZO.state_to_json(KOZO.new_game(KOZO.make_config({"table": "stand-in"}, players=2), 1))
     kozo["turn"] = "3"
@@ -233,7 +240,7 @@ def test_check_outcome() -> None:
 
 
 def test_items_json_round_trip() -> None:
-    from games.kozo.state import Item
+    from tablesim.games.kozo.state import Item
 
     items = (Item("L4", 3, (1.0, 2.0, 0.0), (1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0), 0),)
     obj = items_to_json(items)
@@ -257,8 +264,8 @@ def test_check_choice() -> None:
 
 
 def test_table_bot_candidates_and_no_referee() -> None:
-    from games._stacking import StackingBot
-    from games.kozo import GAME as KOZO
+    from tablesim.games._stacking import StackingBot
+    from tablesim.games.kozo import GAME as KOZO
 
     class Probe(StackingBot):
         name = "probe"

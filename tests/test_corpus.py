@@ -16,9 +16,9 @@ import math
 
 import pytest
 
-from sim.experiments.corpus import bar_on_slope, generate, margin_bin
-from sim.statics import analyse
-from sim.verdict import simulate
+from tablesim.sim.experiments.corpus import bar_on_slope, generate, margin_bin
+from tablesim.sim.statics import analyse
+from tablesim.sim.verdict import simulate
 
 
 def test_generator_is_seeded() -> None:
@@ -74,7 +74,7 @@ def test_mujoco_witness_over_the_corpus_slow() -> None:
     on at least 95 % of the corpus (the issue's goal for a witness; measured 128 of 128:
     docs/architecture.md). About 90 s of CPU."""
     pytest.importorskip("mujoco")
-    from sim.crosscheck.mujoco_world import judge
+    from tablesim.sim.crosscheck.mujoco_world import judge
 
     cases = generate(0)
     wrong = []

@@ -24,8 +24,8 @@ from tests.conftest import ROOT
 
 _PROBE = (
     "import hashlib\n"
-    "from sim.scene import load_scene, shipped_scene_path\n"
-    "from sim.world import World\n"
+    "from tablesim.sim.scene import load_scene, shipped_scene_path\n"
+    "from tablesim.sim.world import World\n"
     "h = hashlib.sha256()\n"
     "for name in ('kozo-tower', 'kozo-overhang'):\n"
     "    with World(load_scene(shipped_scene_path(name)), 'verdict') as w:\n"
@@ -76,7 +76,7 @@ def test_mass_properties_by_hand() -> None:
     (-1/3,-1/3), (2/3,-1/3), (-1/3,2/3): sum dx^2 = sum dy^2 = 2/3, sum dx dy = -1/3, so
     Ixx = Iyy = 1/2 + 2/3 = 7/6, Ixy = +1/3, Izz = 1/2 + 4/3 = 11/6; eigenvalues 7/6 - 1/3 = 5/6
     on (1, -1, 0)/sqrt 2, 7/6 + 1/3 = 3/2 on (1, 1, 0)/sqrt 2, and 11/6 on z."""
-    from games.polycubes import mass_properties
+    from tablesim.games.polycubes import mass_properties
 
     bar = mass_properties([(0, 0, 0), (1, 0, 0), (2, 0, 0)], 1.0, 1.0)
     assert bar.principal_moments.tolist() == [0.5, 2.5, 2.5]

@@ -1,6 +1,6 @@
 """MuJoCo as an independent witness (issue #19; slow, needs the ``crosscheck`` extra).
 
-The expected answers come from rigid statics worked out by hand in :mod:`sim.crosscheck.cases`
+The expected answers come from rigid statics worked out by hand in :mod:`tablesim.sim.crosscheck.cases`
 (margins derived in each builder's docstring), never from either engine.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.crosscheck.cases import bridge, cantilever, leaning_for_margin, leaning_stack
-from sim.verdict import simulate
+from tablesim.sim.crosscheck.cases import bridge, cantilever, leaning_for_margin, leaning_stack
+from tablesim.sim.verdict import simulate
 
 pytest.importorskip("mujoco")
 
@@ -30,7 +30,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_mujoco_gives_the_rigid_answer(name: str) -> None:
     """MuJoCo with stiff contacts at 0.1 ms gets every case right, tall thin margins included."""
-    from sim.crosscheck.mujoco_world import judge
+    from tablesim.sim.crosscheck.mujoco_world import judge
 
     case = CASES[name]()
     out = judge(case.scene, seconds=2.0, time_step=1e-4)
@@ -43,8 +43,8 @@ def test_mujoco_model_matches_the_pybullet_masses() -> None:
     """The MJCF bodies carry the same mass and centre of mass as the PyBullet world's."""
     import mujoco
 
-    from sim.crosscheck.mujoco_world import scene_mjcf
-    from sim.world import World
+    from tablesim.sim.crosscheck.mujoco_world import scene_mjcf
+    from tablesim.sim.world import World
 
     scene = leaning_for_margin(5, 2.0).scene
     model = mujoco.MjModel.from_xml_string(scene_mjcf(scene))
@@ -60,7 +60,7 @@ def test_mujoco_model_matches_the_pybullet_masses() -> None:
 @pytest.mark.parametrize("name", ["lean-5-+2mm", "lean-9--0.5mm", "cantilever--0.5mm"])
 def test_engines_agree_where_pybullet_is_right(name: str) -> None:
     """Both engines give the same verdict on cases with margin >= 0.5 mm that PyBullet handles."""
-    from sim.crosscheck.mujoco_world import judge
+    from tablesim.sim.crosscheck.mujoco_world import judge
 
     case = CASES[name]()
     v = simulate(case.scene, method="simulate", replicas=2, seconds=2.0, workers=2)

@@ -14,7 +14,7 @@ from PIL import Image
 def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "demo", "--replicas", "2", "--backend", "tiny",
+        [sys.executable, "-m", "tablesim.sim.cli", "demo", "--replicas", "2", "--backend", "tiny",
          "--out", str(out)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
@@ -39,7 +39,7 @@ def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) ->
         assert getattr(img, "n_frames", 1) == int(frames or 1), name
     # The Kozo round's log reproduces every pose, verdict and score.
     r = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "replay", str(out / "kozo-game.jsonl")],
+        [sys.executable, "-m", "tablesim.sim.cli", "replay", str(out / "kozo-game.jsonl")],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr

@@ -1,5 +1,5 @@
 """Sequential stopping, warm PyBullet clients and the warm pool of verdict ensembles
-(:mod:`sim.ensemble`, issue #24)."""
+(:mod:`tablesim.sim.ensemble`, issue #24)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from statistics import NormalDist
 
 import pytest
 
-from games.stats import wilson_interval
-from sim.config import get_profile
-from sim.ensemble import Replicas, SequentialStop, lease_client, warm_pool
-from sim.scene import load_scene, shipped_scene_path
-from sim.verdict import Perturbation, ToppleRule, perturb_scene, run_once, simulate
+from tablesim.games.stats import wilson_interval
+from tablesim.sim.config import get_profile
+from tablesim.sim.ensemble import Replicas, SequentialStop, lease_client, warm_pool
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.verdict import Perturbation, ToppleRule, perturb_scene, run_once, simulate
 
 Z2 = NormalDist().inv_cdf(0.975) ** 2
 """The squared two-sided 95 % normal quantile, from the normal distribution itself."""
@@ -256,7 +256,7 @@ def test_a_threads_warm_client_is_disconnected_when_the_thread_ends() -> None:
     import gc
     import threading
 
-    from sim.bullet import pybullet_module
+    from tablesim.sim.bullet import pybullet_module
 
     seen: list[int | None] = []
 
@@ -313,7 +313,7 @@ def test_the_switch_interval_is_short_while_the_pool_works_and_put_back_after(
     with no pool at all, it is the caller's own."""
     import sys
 
-    from sim import ensemble
+    from tablesim.sim import ensemble
 
     before = sys.getswitchinterval()
     try:

@@ -12,8 +12,8 @@ pettingzoo = pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
 import tablesim  # noqa: E402
-from games.registry import game_names, get_game  # noqa: E402
 from tablesim.envs.core import EnvError, decode_observation  # noqa: E402
+from tablesim.games.registry import game_names, get_game  # noqa: E402
 
 # Kozo and Kataboom on the seeded stand-in judge (fast); the physics table is a slow case.
 FAST = {"kozo": {"table": "stand-in"}, "kataboom": {"table": "stand-in"}}
@@ -28,7 +28,7 @@ GAMES = [g if g != "kataboom" else pytest.param(g, marks=pytest.mark.slow) for g
 
 
 def test_every_game_has_an_env() -> None:
-    from games.registry import game_spec
+    from tablesim.games.registry import game_spec
 
     assert [n for n in game_names() if None in (game_spec(n).codec, game_spec(n).features)] == []
 
@@ -175,7 +175,7 @@ def test_info_texts_are_lazy_and_pickle_as_a_list() -> None:
 
 
 def test_unknown_bot_and_seat() -> None:
-    from games.core import ConfigError
+    from tablesim.games.core import ConfigError
 
     with pytest.raises(ConfigError, match="unknown bot"):
         tablesim.gym_env("catego", opponent="nobody")

@@ -10,11 +10,11 @@ from math import comb
 
 import pytest
 
-from games.registry import get_game
-from sim.slices.common.codecs import EnvError
-from sim.slices.kaito.codec import kaito_trades
-from sim.slices.katamino.codec import katamino_replacements
 from tablesim.envs.core import codec_for
+from tablesim.games.registry import get_game
+from tablesim.sim.slices.common.codecs import EnvError
+from tablesim.sim.slices.kaito.codec import kaito_trades
+from tablesim.sim.slices.katamino.codec import katamino_replacements
 
 # Orientations under the 24 proper rotations of the cube: 24 / |the piece's rotation group|.
 # A flat piece that is not a line keeps in 3D exactly its 2D symmetries (a mirror in the plane is
@@ -48,7 +48,7 @@ def _codec(game: str, players: int = 2, **opts):
 
 
 def test_every_game_has_a_codec() -> None:
-    from games.registry import game_names, game_spec
+    from tablesim.games.registry import game_names, game_spec
 
     assert [n for n in game_names() if game_spec(n).part("codec") is None] == []
 
@@ -82,7 +82,7 @@ def test_katoiz_sizes() -> None:
 
 
 def test_katamino_sizes() -> None:
-    from games.katamino.duel_cards import MINIS, PENTAS, TETRAS
+    from tablesim.games.katamino.duel_cards import MINIS, PENTAS, TETRAS
 
     rot, flat = sum(KATAMINO_ROTATIONS.values()), sum(KATAMINO_FLAT.values())
     assert (rot, flat) == (209, 75)
@@ -163,7 +163,7 @@ def _chosen(game: str, move) -> object:
     if game == "kataboom":
         return (move.piece, move.rot, move.pos[:2])
     if game == "katoiz" and move.kind in ("start", "add", "new"):
-        from games.katoiz.components import TILE_CODES
+        from tablesim.games.katoiz.components import TILE_CODES
 
         return (move.kind, TILE_CODES[move.tile], move.dst)
     if game == "katoiz" and move.kind == "move" and move.tile >= 0 and move.rem < 0:
@@ -216,14 +216,14 @@ def test_the_same_move_has_the_same_id_in_different_positions() -> None:
     assert seen == {10}  # column 12 is the 11th of 2..12
     # Kaito: the Kaito placed on c3 (row 3, column c: cell 2 * 6 + 2 = 14) after the opening
     kaito = _codec("kaito")
-    from games.kaito.rules import Move
+    from tablesim.games.kaito.rules import Move
 
     assert kaito.encode(Move("place", (14,))) == 630 + 14
     # trades: none, the 5 Katana payments, then the Kabuto's in ascending order: 2+1+1+1,
     # 2+2+1, 3+1+1, 3+2 (the 4th: trade 1 + 5 + 3 = 9)
     assert kaito.encode(Move("move", (14,), "kabuto", (3, 2))) == 630 + 36 + 14 * 11 + 9
     # Stapeltje-four: b3 (cell 13) to a1 (cell 0), whatever tile lies on b3
-    from games.katoiz.components import Move as KMove
+    from tablesim.games.katoiz.components import Move as KMove
 
     st = _codec("katoiz", type="stapeltje")
     assert st.encode(KMove("move", 7, 13, 0)) == st.encode(KMove("move", 22, 13, 0)) == 13 * 37
@@ -231,13 +231,13 @@ def test_the_same_move_has_the_same_id_in_different_positions() -> None:
 
 
 def test_moves_outside_the_space_are_refused() -> None:
-    from games.katoiz.components import Move as KMove
+    from tablesim.games.katoiz.components import Move as KMove
 
     with pytest.raises(EnvError, match="not on the pad"):
         _codec("catego").encode(13)
     with pytest.raises(EnvError, match="outside"):
         _codec("katoiz").encode(KMove("add", 0, dst=20))  # stack 21 of a 20-tile supply
-    from games.kataboom.state import KataboomMove
+    from tablesim.games.kataboom.state import KataboomMove
 
     kb = _codec("kataboom", table="stand-in")
     # piece "2" (the first), r0, at the window's corner x = 9, y = -10: (0 * 20 + 19) * 20 + 0
@@ -251,7 +251,7 @@ def test_moves_outside_the_space_are_refused() -> None:
 @pytest.mark.slow
 def test_kataboom_window_holds_every_model() -> None:
     """A seeded random game of each of the 18 models: every legal placement has an id."""
-    from games.kataboom.models import MODELS
+    from tablesim.games.kataboom.models import MODELS
 
     g = get_game("kataboom")
     for model in range(1, len(MODELS) + 1):

@@ -10,8 +10,8 @@ pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
 import tablesim.envs as envs  # noqa: E402
-from games.core import ConfigError  # noqa: E402
 from tablesim.envs.core import EnvError  # noqa: E402
+from tablesim.games.core import ConfigError  # noqa: E402
 
 
 def test_unseeded_resets_draw_fresh_games_and_a_seeded_one_makes_them_reproducible() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from games.katamino.solo import placements
-from games.katamino.solo_data import challenges, orientations_of
+from tablesim.games.katamino.solo import placements
+from tablesim.games.katamino.solo_data import challenges, orientations_of
 
 
 def placements_reference(target, free, name, straight):  # noqa: ANN001, ANN201
@@ -41,9 +41,13 @@ def test_katamino_placements_match_reference_on_random_boards() -> None:
 def test_kozo_spots_of_many_pieces_match_one_at_a_time() -> None:
     """``candidate_spots_many`` (all orientations of all pieces in one numpy pass, cells
     padded) equals ``candidate_spots`` piece by piece, on towers of seeded random games."""
-    from games.kozo.geometry import candidate_spots, candidate_spots_many, piece_orientations
-    from games.kozo.rules import tower_blocks
-    from games.registry import get_game
+    from tablesim.games.kozo.geometry import (
+        candidate_spots,
+        candidate_spots_many,
+        piece_orientations,
+    )
+    from tablesim.games.kozo.rules import tower_blocks
+    from tablesim.games.registry import get_game
 
     game = get_game("kozo")
     cfg = game.make_config({"table": "stand-in"}, players=2)

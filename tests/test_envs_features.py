@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("gymnasium")
 
 import tablesim  # noqa: E402
-from games.registry import get_game  # noqa: E402
-from games.rng import Rng  # noqa: E402
 from tablesim.envs.core import Match  # noqa: E402
+from tablesim.games.registry import get_game  # noqa: E402
+from tablesim.games.rng import Rng  # noqa: E402
 
 CASES = [
     ("catego", {}, 30), ("kaito", {}, 30), ("katoiz", {}, 30),
@@ -88,7 +88,7 @@ def test_katamino_target_and_covered_planes() -> None:
     m.reset(0)
     z = m.features.z
     obs = m.observation(0)
-    from games.katamino.game import family
+    from tablesim.games.katamino.game import family
 
     target = family(m.state.mode).stage_target(m.state)
     assert obs[0:z].sum() == len(target.cells)
@@ -115,7 +115,7 @@ def test_kozo_voxels_count_half_cubes() -> None:
 
 
 def test_kataboom_voxels_count_the_model_cubes() -> None:
-    from games.kataboom.geometry import orientations
+    from tablesim.games.kataboom.geometry import orientations
 
     m = Match("kataboom", {"table": "stand-in"})
     m.reset(0)

@@ -1,4 +1,4 @@
-"""The environments play through :class:`games.session.Session`, the one move loop: every
+"""The environments play through :class:`tablesim.games.session.Session`, the one move loop: every
 step is measured, applied and recorded with its digest, so an environment's game is a log
 that ``replay_log`` reproduces move for move."""
 
@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from games.log import parse_log  # noqa: E402
-from games.session import replay_log  # noqa: E402
 from tablesim.envs.core import Match  # noqa: E402
+from tablesim.games.log import parse_log  # noqa: E402
+from tablesim.games.session import replay_log  # noqa: E402
 
 
 @pytest.mark.parametrize("game", ["catego", "kaito", "katoiz"])

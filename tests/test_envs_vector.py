@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import tablesim
-from sim.slices.common.codecs import EnvError
 from tablesim.envs.core import Match
+from tablesim.sim.slices.common.codecs import EnvError
 
 CASES = [
     ({}, 5, 3),
@@ -78,7 +78,7 @@ def test_vector_env_checks_its_input() -> None:
 
 def test_the_first_roll_is_the_rules_roll() -> None:
     """The dice stream on arrays gives the rules' first roll for many seeds (games.rng)."""
-    from games.registry import get_game
+    from tablesim.games.registry import get_game
 
     g = get_game("catego")
     cfg = g.make_config({}, players=2)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import pytest
 
-from sim.config import get_profile
-from sim.escalation import escalation, mass_ratio
-from sim.experiments.corpus import heavy_on_light
-from sim.scene import load_scene, shipped_scene_names, shipped_scene_path
-from sim.statics import analyse
-from sim.verdict import simulate
+from tablesim.sim.config import get_profile
+from tablesim.sim.escalation import escalation, mass_ratio
+from tablesim.sim.experiments.corpus import heavy_on_light
+from tablesim.sim.scene import load_scene, shipped_scene_names, shipped_scene_path
+from tablesim.sim.statics import analyse
+from tablesim.sim.verdict import simulate
 
 
 def _statics(case):  # the verdict's statics: the world's clearance

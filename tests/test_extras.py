@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from games.extras import EXTRA_OF, MissingExtraError, missing_extra_message, require
+from tablesim.games.extras import EXTRA_OF, MissingExtraError, missing_extra_message, require
 from tests.conftest import ROOT
 
 if sys.version_info >= (3, 11):
@@ -69,7 +69,7 @@ def test_require_raises_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_pybullet_module_without_pybullet(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sim.bullet import pybullet_module
+    from tablesim.sim.bullet import pybullet_module
 
     monkeypatch.setitem(sys.modules, "pybullet", None)
     with pytest.raises(MissingExtraError, match=r"pybullet .*pip install -e \"\.\[physics\]\""):
@@ -78,7 +78,7 @@ def test_pybullet_module_without_pybullet(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_cli_exits_2_naming_the_extra(monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    from sim import cli
+    from tablesim.sim import cli
 
     monkeypatch.setitem(sys.modules, "highspy", None)
     monkeypatch.setitem(sys.modules, "highspy._core", None)

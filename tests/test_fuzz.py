@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import GameError
-from games.registry import game_names, get_game
-from sim.cli import REPORT_LINE, main
-from sim.experiments.spec import MAX_RUNS, PARAMETERS, SpecError, parse_spec
-from sim.scene import PHYSICS_KEYS, InvalidSceneError, parse_scene
+from tablesim.games.core import GameError
+from tablesim.games.registry import game_names, get_game
+from tablesim.sim.cli import REPORT_LINE, main
+from tablesim.sim.experiments.spec import MAX_RUNS, PARAMETERS, SpecError, parse_spec
+from tablesim.sim.scene import PHYSICS_KEYS, InvalidSceneError, parse_scene
 
 FAST = settings(max_examples=20, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
@@ -405,7 +405,7 @@ CELLS = st.one_of(
 
 def _journal_cell_case(value: Any) -> None:
     """A journal cell is accepted only when plain and harmless; the check never raises."""
-    from sim.experiments.rows import FORMULA_STARTS, MAX_CELL_CHARS, cell_problem
+    from tablesim.sim.experiments.rows import FORMULA_STARTS, MAX_CELL_CHARS, cell_problem
 
     problem = cell_problem("c", value)
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
@@ -434,7 +434,7 @@ API_VALUES = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.floa
 def _api_int_case(value: Any) -> None:
     """check_int accepts exactly the ints of its range, refuses everything else with the
     argument's name (TypeError for a wrong kind, ValueError for a wrong size)."""
-    from games.limits import MAX_SEED, check_int
+    from tablesim.games.limits import MAX_SEED, check_int
 
     good = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
     try:
@@ -461,7 +461,7 @@ NAMES = st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_c
 def _output_name_case(folder: Path, name: str) -> None:
     """Any file name: written whole (up to 255 bytes) or refused as OutputError, never another
     exception, and no temporary left either way."""
-    from games.outputs import OutputError, atomic_write
+    from tablesim.games.outputs import OutputError, atomic_write
 
     target = folder / name
     try:

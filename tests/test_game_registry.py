@@ -1,4 +1,4 @@
-"""One registration per game (:mod:`games.registry`): a game added by ONE ``register_game``
+"""One registration per game (:mod:`tablesim.games.registry`): a game added by ONE ``register_game``
 call shows up everywhere a game is looked up (the command line's ``play``, ``list`` and
 ``balance``, the window's controller and drawing, ``tablesim.env``), and the physics tables of
 the shipped games are found through their specs with nothing imported for its side effects."""
@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.core import ConfigError, Game, MoveParseError, Referee, Result
-from games.registry import GameSpec, game_names, game_spec, register_game, unregister_game
+from tablesim.games.core import ConfigError, Game, MoveParseError, Referee, Result
+from tablesim.games.registry import GameSpec, game_names, game_spec, register_game, unregister_game
 
 PILE = 5
 """The toy game: a pile of 5 sticks, each turn takes 1 or 2, who takes the last one wins.
@@ -126,7 +126,7 @@ class NimFeatures:
 
 
 def _drawing(state: NimState) -> Any:
-    from sim.view.layout import TableLayout, box_item
+    from tablesim.sim.view.layout import TableLayout, box_item
 
     items = tuple(box_item(f"stick-{i}", (0.01, 0.1, 0.01), (0.03 * i, 0, 0), "#a0522d")
                   for i in range(state.left))  # fmt: skip
@@ -158,9 +158,9 @@ def toy() -> Iterator[GameSpec]:
 def test_a_game_registered_once_appears_everywhere(
     toy: GameSpec, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from sim.cli import main
-    from sim.view.drawings import layout_for_state
-    from sim.view.interact import controller_for
+    from tablesim.sim.cli import main
+    from tablesim.sim.view.drawings import layout_for_state
+    from tablesim.sim.view.interact import controller_for
 
     assert "toy-nim" in game_names()
     assert main(["list", "games"]) == 0
@@ -206,7 +206,7 @@ def test_register_game_refuses_a_taken_name_and_a_non_spec(toy: GameSpec) -> Non
 
 
 def test_a_referee_its_spec_does_not_declare_is_named_in_the_error(toy: GameSpec) -> None:
-    from games.core import make_referee
+    from tablesim.games.core import make_referee
 
     with pytest.raises(ConfigError, match=r"'kozo-physics'.*declared: toy-table"):
         make_referee("kozo-physics", NIM, NimConfig(), 0)
@@ -228,7 +228,7 @@ def test_balance_at_the_physics_table_finds_its_referee_in_a_fresh_process() -> 
     """``tablesim balance kozo`` at the physics table: the referee is found through the game's
     spec (on main it failed: "the referee 'kozo-physics' ... is not loaded")."""
     out = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "balance", "kozo", "--players", "careful,random",
+        [sys.executable, "-m", "tablesim.sim.cli", "balance", "kozo", "--players", "careful,random",
          "--games", "1", "--rounds", "1"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -238,9 +238,9 @@ def test_balance_at_the_physics_table_finds_its_referee_in_a_fresh_process() -> 
 
 def test_the_physics_tables_are_physics_tables_and_a_plain_referee_is_not() -> None:
     """What the window and the bots ask of a referee beyond ``measure`` (``knock``,
-    ``assess``) is the typed :class:`games.core.PhysicsTable`, not a ``hasattr`` guess."""
-    from games.core import PhysicsTable, make_referee
-    from games.registry import get_game
+    ``assess``) is the typed :class:`tablesim.games.core.PhysicsTable`, not a ``hasattr`` guess."""
+    from tablesim.games.core import PhysicsTable, make_referee
+    from tablesim.games.registry import get_game
 
     for game, table in (("kozo", "kozo-physics"), ("kataboom", "kataboom-physics")):
         g = get_game(game)

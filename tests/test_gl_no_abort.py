@@ -40,7 +40,7 @@ def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", *argv], cwd=cwd, env=env, text=True,
+        [sys.executable, "-m", "tablesim.sim.cli", *argv], cwd=cwd, env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
 

@@ -33,8 +33,8 @@ def film(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 
 def test_keyframes_are_the_worlds_poses(film: tuple[Path, str]) -> None:
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.world import World
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.world import World
 
     path, out = film
     gltf = pygltflib.GLTF2().load(str(path))
@@ -100,7 +100,7 @@ def test_rotation_keys_keep_one_hemisphere() -> None:
     """Generated tracks: slowly turning rotations whose keys come with random signs (as
     PyBullet returns either): after :func:`one_hemisphere` every consecutive dot product is
     >= 0 and every key is still the same rotation (+-q of the input)."""
-    from sim.view.gltf_anim import one_hemisphere
+    from tablesim.sim.view.gltf_anim import one_hemisphere
 
     rng = np.random.default_rng(7)
     for _ in range(50):

@@ -1,7 +1,7 @@
 """Golden playthroughs: seeded bot games of every game, stored in tests/golden/games/.
 
 The logs, transcripts and JSON results were written by the code before the game loop moved
-into games.session (see tests/golden/games/cases.py); these tests play the same command lines
+into tablesim.games.session (see tests/golden/games/cases.py); these tests play the same command lines
 again and diff the bytes, so a refactor that changes any game, log or output shows up here,
 and a deliberate rule change shows up as a reviewed diff of the stored transcript.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from sim.cli import main, version
+from tablesim.sim.cli import main, version
 
 GOLDEN = ROOT / "tests" / "golden" / "games"
 sys.path.insert(0, str(GOLDEN))

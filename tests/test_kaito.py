@@ -15,10 +15,23 @@ from collections.abc import Sequence
 
 import pytest
 
-from games.core import ConfigError, GameError, IllegalMoveError, MoveParseError, StateFormatError
-from games.kaito import GAME, KaitoConfig, KaitoState, Move, make_position, minimal_payments
-from games.kaito.rules import FULL_SET, cell_name, parse_cell
-from games.rng import Rng
+from tablesim.games.core import (
+    ConfigError,
+    GameError,
+    IllegalMoveError,
+    MoveParseError,
+    StateFormatError,
+)
+from tablesim.games.kaito import (
+    GAME,
+    KaitoConfig,
+    KaitoState,
+    Move,
+    make_position,
+    minimal_payments,
+)
+from tablesim.games.kaito.rules import FULL_SET, cell_name, parse_cell
+from tablesim.games.rng import Rng
 
 
 def cfg(**options: str) -> KaitoConfig:
@@ -89,7 +102,7 @@ def test_new_game_is_a_seeded_shuffle_of_the_whole_set() -> None:
 
 def test_shuffle_is_the_same_in_another_process() -> None:
     code = (
-        "from games.kaito import GAME; "
+        "from tablesim.games.kaito import GAME; "
         "print(GAME.state_digest(GAME.new_game(GAME.make_config({}, players=2), 123)))"
     )
     out = subprocess.run(

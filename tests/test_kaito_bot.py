@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from games.bots import RandomBot
-from games.core import GameError
-from games.kaito import GAME, KaitoState, Move, make_position
-from games.kaito.rules import cell_name
-from games.kaito.strong import StrongBot
-from games.registry import make_bot
+from tablesim.games.bots import RandomBot
+from tablesim.games.core import GameError
+from tablesim.games.kaito import GAME, KaitoState, Move, make_position
+from tablesim.games.kaito.rules import cell_name
+from tablesim.games.kaito.strong import StrongBot
+from tablesim.games.registry import make_bot
 
 
 def cfg():
@@ -155,7 +155,7 @@ def test_human_against_strong_through_the_command_line() -> None:
         [
             sys.executable,
             "-m",
-            "sim.cli",
+            "tablesim.sim.cli",
             "play",
             "kaito",
             "--players",
@@ -175,8 +175,8 @@ def test_human_against_strong_through_the_command_line() -> None:
     # who wins; the command line must end the same way (not just with either winner)
     import io
 
-    from games.play import TerminalHuman
-    from games.session import Session
+    from tablesim.games.play import TerminalHuman
+    from tablesim.games.session import Session
 
     with Session.new("kaito", ["strong", "human"], seed) as s:
         human = TerminalHuman(s.game, io.StringIO("\n".join(lines) + "\n"), io.StringIO())
@@ -189,8 +189,8 @@ def test_search_board_follows_the_rules() -> None:
     # Along seeded random games (trades included), every search move is a legal move, covers
     # each (landing cell, item bought) pair the rules allow exactly once, and making it on the
     # search board gives the same board, holdings and key as the rules' apply.
-    from games.kaito.strong import _Search, _to_move
-    from games.rng import Rng
+    from tablesim.games.kaito.strong import _Search, _to_move
+    from tablesim.games.rng import Rng
 
     checked_trades = 0
     for seed in range(40):
@@ -218,7 +218,7 @@ def test_search_board_follows_the_rules() -> None:
 
 
 def test_cli_log_replays_and_balance_runs(tmp_path, capsys) -> None:
-    from sim.cli import main
+    from tablesim.sim.cli import main
 
     log = tmp_path / "kaito.jsonl"
     args = ["play", "kaito", "--players", "strong,random", "--seed", "8", "--budget", "1500"]
@@ -251,14 +251,14 @@ def test_cli_log_replays_and_balance_runs(tmp_path, capsys) -> None:
 
 
 def test_cli_game_options_and_bad_values(capsys) -> None:
-    from sim.cli import main
+    from tablesim.sim.cli import main
 
     args = ["play", "kaito", "--players", "random,random", "--seed", "3", "--json"]
     assert main([*args, "--movement", "first-tile", "--end-check", "capture"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["detail"]["reason"] in {"no-katana", "no-kabuto", "no-move"}
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args, "--movement", "diagonal"],
+        [sys.executable, "-m", "tablesim.sim.cli", *args, "--movement", "diagonal"],
         capture_output=True,
         text=True,
     )

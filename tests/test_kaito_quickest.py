@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.kaito import GAME
-from games.kaito.strong import StrongBot
+from tablesim.games.kaito import GAME
+from tablesim.games.kaito.strong import StrongBot
 
 # Found by playing seeded strong-vs-strong games (seed 1264, turn 31) and checking each
 # position by brute force: black to move, the kaito on a4.

@@ -8,10 +8,17 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.kataboom import GAME, MODELS, CarefulBot, KataboomMove, Outcome, RefereeRequiredError
-from games.kataboom.bots import SAFE
-from games.kataboom.geometry import (
+from tablesim.games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.kataboom import (
+    GAME,
+    MODELS,
+    CarefulBot,
+    KataboomMove,
+    Outcome,
+    RefereeRequiredError,
+)
+from tablesim.games.kataboom.bots import SAFE
+from tablesim.games.kataboom.geometry import (
     FloatingError,
     NothingBelowError,
     NotOnPreviousError,
@@ -19,9 +26,9 @@ from games.kataboom.geometry import (
     OverlapError,
     orientations,
 )
-from games.kataboom.rules import count_safe
-from games.kataboom.state import NUDGE, PLACE, Item
-from games.rng import Rng
+from tablesim.games.kataboom.rules import count_safe
+from tablesim.games.kataboom.state import NUDGE, PLACE, Item
+from tablesim.games.rng import Rng
 
 ALL16 = {"2", "3", "4", "5", "6", "7", "8", "A", "B", "C", "D", "E", "W1", "W2", "X", "Y"}
 
@@ -327,7 +334,7 @@ def test_careful_bot_plays_safe_and_is_seeded() -> None:
 
 @pytest.mark.slow
 def test_careful_beats_random_on_the_stand_in() -> None:
-    from games.play import make_seats, play_game
+    from tablesim.games.play import make_seats, play_game
 
     wins = 0
     for seed in range(18):

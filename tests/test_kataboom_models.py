@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.kataboom import GAME, MODELS
-from games.kataboom.bots import SAFE
-from games.kataboom.geometry import orientations
-from games.kataboom.rules import count_safe
-from sim.slices.kataboom.referee import KATABOOM_RULE, KataboomReferee
+from tablesim.games.kataboom import GAME, MODELS
+from tablesim.games.kataboom.bots import SAFE
+from tablesim.games.kataboom.geometry import orientations
+from tablesim.games.kataboom.rules import count_safe
+from tablesim.sim.slices.kataboom.referee import KATABOOM_RULE, KataboomReferee
 
 
 def build(number: int, settle_s: float = 1.0):
@@ -47,7 +47,7 @@ def test_models_are_solid_and_rest_on_each_other() -> None:
 
 @pytest.mark.slow
 def test_models_run_from_easy_to_hard() -> None:
-    from sim.statics import analyse
+    from tablesim.sim.statics import analyse
 
     keys = []
     for m in MODELS:
@@ -64,7 +64,7 @@ def test_models_run_from_easy_to_hard() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(1, 19))
 def test_every_model_stands_in_an_ensemble(number: int) -> None:
-    from sim.verdict import simulate
+    from tablesim.sim.verdict import simulate
 
     cfg, table = build(number)
     scene = table.structure_scene(GAME.new_game(cfg, 0))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.kataboom import GAME
-from games.log import parse_log
-from games.play import log_header, log_lines, make_seats, play_game
-from games.session import replay_log
+from tablesim.games.kataboom import GAME
+from tablesim.games.log import parse_log
+from tablesim.games.play import log_header, log_lines, make_seats, play_game
+from tablesim.games.session import replay_log
 
 CAREFUL_GAMES = 20
 SEEDED_GAMES = 200

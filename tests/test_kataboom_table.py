@@ -13,16 +13,16 @@ import pytest
 from conftest import run_cli
 from table_helpers import measure_and_apply
 
-from games.core import IllegalMoveError
-from games.kataboom import GAME, KataboomMove
-from games.kataboom.geometry import orientations
-from games.kataboom.rules import kataboom_pieces
-from games.kataboom.state import NUDGE, PLACE, Item
-from games.log import parse_log
-from games.play import log_header, log_lines, make_seats, play_game
-from games.session import replay_log
-from sim.cli import main
-from sim.slices.kataboom.referee import KataboomReferee
+from tablesim.games.core import IllegalMoveError
+from tablesim.games.kataboom import GAME, KataboomMove
+from tablesim.games.kataboom.geometry import orientations
+from tablesim.games.kataboom.rules import kataboom_pieces
+from tablesim.games.kataboom.state import NUDGE, PLACE, Item
+from tablesim.games.log import parse_log
+from tablesim.games.play import log_header, log_lines, make_seats, play_game
+from tablesim.games.session import replay_log
+from tablesim.sim.cli import main
+from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
 EDGE_MM = 19.0
 A_X = orientations("A").index(tuple((i, 0, 0) for i in range(4)))

@@ -13,11 +13,11 @@ import json
 
 import pytest
 
-from games.bots import RandomBot
-from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.katamino import Problem, Target, difficulty, is_solvable, solve_one
-from games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
-from games.katamino.duel_cards import (
+from tablesim.games.bots import RandomBot
+from tablesim.games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.katamino import Problem, Target, difficulty, is_solvable, solve_one
+from tablesim.games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
+from tablesim.games.katamino.duel_cards import (
     HANDICAP_LEVELS,
     LEVELS,
     PENTAS,
@@ -31,10 +31,10 @@ from games.katamino.duel_cards import (
     piece,
     split_options,
 )
-from games.katamino.duel_race import all_placements
-from games.katamino.game import GAME as KATAMINO
-from games.play import Seat, play_game
-from games.rng import Rng
+from tablesim.games.katamino.duel_race import all_placements
+from tablesim.games.katamino.game import GAME as KATAMINO
+from tablesim.games.play import Seat, play_game
+from tablesim.games.rng import Rng
 
 G = DUEL_GAME
 
@@ -568,7 +568,7 @@ def test_random_moves_keep_the_api_contract_in_every_mode(mode: str) -> None:
 
 
 def test_the_smart_gift_leaves_the_receiver_the_fewest_solutions() -> None:
-    from games.katamino import solve_count
+    from tablesim.games.katamino import solve_count
 
     st = give_first(win(new(level="normal", card=3, side="B"), 0))  # seat 1 gave; seat 0 gives
     assert G.current_player(st) == 0

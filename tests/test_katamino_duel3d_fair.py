@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.katamino.duel import DUEL_GAME, tie_winner
-from games.katamino.duel_cards import cards3d, deck3d
-from games.katamino.duel_fairness import deck3d_smart, smart_winner
+from tablesim.games.katamino.duel import DUEL_GAME, tie_winner
+from tablesim.games.katamino.duel_cards import cards3d, deck3d
+from tablesim.games.katamino.duel_fairness import deck3d_smart, smart_winner
 
 
 def test_the_3d_deck_holds_every_side_both_ways_round_with_each_seat_giving_first() -> None:

@@ -16,16 +16,16 @@ import json
 
 import pytest
 
-import games.katamino.duel as duel_module
-from games.bots import RandomBot
-from games.core import ConfigError, MoveParseError
-from games.katamino import difficulty
-from games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
-from games.katamino.duel_cards import piece
-from games.katamino.game import GAME as KATAMINO
-from games.log import parse_log
-from games.play import Resignation, Seat, TerminalHuman, log_header, log_lines, play_game
-from games.session import replay_log
+import tablesim.games.katamino.duel as duel_module
+from tablesim.games.bots import RandomBot
+from tablesim.games.core import ConfigError, MoveParseError
+from tablesim.games.katamino import difficulty
+from tablesim.games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
+from tablesim.games.katamino.duel_cards import piece
+from tablesim.games.katamino.game import GAME as KATAMINO
+from tablesim.games.log import parse_log
+from tablesim.games.play import Resignation, Seat, TerminalHuman, log_header, log_lines, play_game
+from tablesim.games.session import replay_log
 
 G = DUEL_GAME
 SIMULATED = -1.0

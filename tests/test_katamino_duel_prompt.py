@@ -11,8 +11,8 @@ import io
 
 import pytest
 
-from games.play import Resignation, TerminalHuman
-from games.registry import get_game
+from tablesim.games.play import Resignation, TerminalHuman
+from tablesim.games.registry import get_game
 
 
 @pytest.mark.parametrize(("mode", "seed"), [("duel", 4), ("duel3d", 1)])
@@ -46,7 +46,7 @@ def test_an_exact_clock_tie_goes_to_the_printed_first_half_not_to_seat_0(
     # and 5A). Both ways round, each seat now wins one of a side's two ties.
     from dataclasses import replace
 
-    from games.katamino.duel import DUEL_GAME
+    from tablesim.games.katamino.duel import DUEL_GAME
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": "duel", "level": "normal"}, players=2), 0)
@@ -62,6 +62,6 @@ def test_an_exact_clock_tie_goes_to_the_printed_first_half_not_to_seat_0(
 @pytest.mark.slow
 def test_equal_smart_bots_split_the_normal_deck_evenly() -> None:
     # Exact over the deck (24 sides, each both ways round): 30 s CPU.
-    from games.katamino.duel_fairness import deck_figures
+    from tablesim.games.katamino.duel_fairness import deck_figures
 
     assert 0.45 <= deck_figures("duel", "normal").smart <= 0.55

@@ -11,10 +11,10 @@ import math
 
 import pytest
 
-from games.bots import RandomBot
-from games.katamino import difficulty, is_solvable
-from games.katamino.duel import BOTS, DUEL_GAME
-from games.katamino.duel_cards import (
+from tablesim.games.bots import RandomBot
+from tablesim.games.katamino import difficulty, is_solvable
+from tablesim.games.katamino.duel import BOTS, DUEL_GAME
+from tablesim.games.katamino.duel_cards import (
     HANDICAP_LEVELS,
     LEVELS,
     MINIS,
@@ -28,10 +28,10 @@ from games.katamino.duel_cards import (
     piece,
     split_options,
 )
-from games.katamino.duel_fairness import FAIR, deck_figures, random_chance, side_state
-from games.katamino.duel_race import default_speeds
-from games.katamino.generate_duel import main as generate_main
-from games.play import Seat, play_game
+from tablesim.games.katamino.duel_fairness import FAIR, deck_figures, random_chance, side_state
+from tablesim.games.katamino.duel_race import default_speeds
+from tablesim.games.katamino.generate_duel import main as generate_main
+from tablesim.games.play import Seat, play_game
 
 pytestmark = pytest.mark.slow
 
@@ -224,8 +224,8 @@ def _replacement_ratios(level: str, slow: str) -> dict[str, float]:
     weaker seat at speed ``slow`` and the other at ``level``."""
     import statistics
 
-    from games.katamino.duel_cards import apply_replacement, cards
-    from games.katamino.duel_race import side_seconds
+    from tablesim.games.katamino.duel_cards import apply_replacement, cards
+    from tablesim.games.katamino.duel_race import side_seconds
 
     ratios: dict[str, list[float]] = {"level": [], "search": []}
     for c in cards(level):

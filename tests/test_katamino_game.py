@@ -10,11 +10,11 @@ import sys
 import pytest
 from conftest import run_cli
 
-from games.core import ConfigError, StateFormatError
-from games.katamino.game import DEFAULT_MODE, GAME, MODES, family
-from games.katamino.solo import SOLO_GAME
-from games.katamino.solo_data import SOLO_MODES
-from games.registry import bot_classes, get_game, make_bot
+from tablesim.games.core import ConfigError, StateFormatError
+from tablesim.games.katamino.game import DEFAULT_MODE, GAME, MODES, family
+from tablesim.games.katamino.solo import SOLO_GAME
+from tablesim.games.katamino.solo_data import SOLO_MODES
+from tablesim.games.registry import bot_classes, get_game, make_bot
 
 
 def test_registered_with_every_mode() -> None:
@@ -33,18 +33,18 @@ def test_registered_with_every_mode() -> None:
 def test_modes_are_two_families_loaded_on_first_use() -> None:
     """Ten modes, two family objects (solo, duel); importing the dispatcher imports neither
     family module (they load when a mode is first asked for)."""
-    from games.katamino.duel import DUEL_GAME, DUEL_MODES
+    from tablesim.games.katamino.duel import DUEL_GAME, DUEL_MODES
 
     assert MODES.names[:6] == SOLO_MODES and MODES.names[6:] == DUEL_MODES
     assert MODES.distinct() == (SOLO_GAME, DUEL_GAME)
     assert tuple(m for m in MODES.names if family(m) is DUEL_GAME) == DUEL_MODES
     for fam in MODES.distinct():
         assert "smart" in fam.bots()
-    code = ("import sys, games.katamino.game as g; "
-            "print(sorted(m for m in sys.modules if m.startswith('games.katamino.')))")
+    code = ("import sys, tablesim.games.katamino.game as g; "
+            "print(sorted(m for m in sys.modules if m.startswith('tablesim.games.katamino.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout  # fmt: skip
-    assert "games.katamino.solo'" not in out and "games.katamino.duel'" not in out, out
+    assert "tablesim.games.katamino.solo'" not in out and "tablesim.games.katamino.duel'" not in out, out
 
 
 def test_solo_moves_take_no_stamped_seconds() -> None:

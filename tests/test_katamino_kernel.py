@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games.katamino import Problem, Target, count_distinct, search
+from tablesim.games.katamino import Problem, Target, count_distinct, search
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +53,7 @@ def test_hole_check_is_off_when_a_monomino_could_fill_the_hole() -> None:
     # A 2x3 board, a monomino and a U pentomino: the U leaves one walled-in cell, which the
     # monomino fills; with hole=True the search must still find both arrangements (U opening
     # up or down, the monomino in its gap).
-    from games.polycubes import Piece, get_catalogue
+    from tablesim.games.polycubes import Piece, get_catalogue
 
     mono = Piece("m", "m", ((0, 0, 0),), 1, "#000000")
     p = Problem(Target.rectangle(2, 3), [mono, get_catalogue("pentominoes").piece("U")])
@@ -71,7 +71,7 @@ def _fresh_process(code: str, cache: Path) -> str:
 
 _CODE = (
     "import sys\n"
-    "from games.katamino import count_distinct, search\n"
+    "from tablesim.games.katamino import count_distinct, search\n"
     "r = count_distinct('6x10', 'pentominoes')\n"
     "k = search.numba_kernel()\n"
     "print(r.distinct, r.backend, k.source, 'numba' in sys.modules)\n"
@@ -79,7 +79,7 @@ _CODE = (
 
 
 def test_a_new_process_links_the_kernel_without_numba(tmp_path: Path) -> None:
-    from games.katamino import _kernel_native
+    from tablesim.games.katamino import _kernel_native
 
     kernel = search.numba_kernel()  # built or loaded: the file is on disk now
     assert kernel.path is not None and kernel.path.is_file()
@@ -102,7 +102,7 @@ def test_the_kernel_is_built_once_then_linked_without_numba(tmp_path: Path) -> N
 
 
 def test_a_damaged_object_file_is_never_linked(tmp_path: Path) -> None:
-    from games.katamino import _kernel_native
+    from tablesim.games.katamino import _kernel_native
 
     search.numba_kernel()  # built or loaded: the cache folder holds a good file
     good = next(p for d in _kernel_native.cache_dirs()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from games.katamino.duel import DUEL_GAME
-from games.session import Session
+from tablesim.games.katamino.duel import DUEL_GAME
+from tablesim.games.session import Session
 
 
 def test_duel_notes_and_board_name_p1_and_p2_never_seat_numbers() -> None:
@@ -28,4 +28,4 @@ def test_the_rules_page_names_the_generator_for_list() -> None:
 
     page = (ROOT / "docs" / "rules" / "katamino-duo.md").read_text()
     for m in re.finditer(r"`([^`]*--list MODE[^`]*)`", page):
-        assert m.group(1).startswith("python -m games.katamino.generate_solo "), m.group(1)
+        assert m.group(1).startswith("python -m tablesim.games.katamino.generate_solo "), m.group(1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.katamino import is_solvable
-from games.katamino.solo import SOLO_GAME, SmartSoloBot, SoloMove, cell_text, parse_cell
-from games.katamino.solo_data import SOLO_MODES, challenges, get_challenge, piece
+from tablesim.games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.katamino import is_solvable
+from tablesim.games.katamino.solo import SOLO_GAME, SmartSoloBot, SoloMove, cell_text, parse_cell
+from tablesim.games.katamino.solo_data import SOLO_MODES, challenges, get_challenge, piece
 
 G = SOLO_GAME
 
@@ -83,7 +83,7 @@ def test_undo_hint_quit() -> None:
     after = G.apply(h, hinted)
     st = get_challenge("picture", 1, 1).stages[0]
     free = [c for c in st.target.cells if c not in {c for _, cs in after.placed for c in cs}]
-    from games.katamino import Target
+    from tablesim.games.katamino import Target
 
     rest = [piece(n) for n in G.remaining(after)]
     assert is_solvable(Target.from_cells(free), rest)
@@ -110,7 +110,7 @@ def test_stuck_board_hint_names_the_culprit() -> None:
 def test_dead_end_then_undo_recovers() -> None:
     # Penta 3 of a traditional challenge; walk random legal placements until no completion
     # exists, then the bot takes pieces back and still solves it.
-    from games.rng import Rng
+    from tablesim.games.rng import Rng
 
     s = _new("traditional", 1, 1)
     rng = Rng.from_seed(5, "dead-end")
@@ -177,7 +177,7 @@ def test_swap_options() -> None:
     with pytest.raises(ConfigError, match="needs --card"):
         G.make_config({"mode": "picture", "straight_horizontal": True}, players=1)
     # a construction swap left off the shipped list is refused as unsolvable
-    from games.katamino.generate_solo import same_size_swaps
+    from tablesim.games.katamino.generate_solo import same_size_swaps
 
     c11 = get_challenge("construction", 11, 1)
     bad = [f"{o}={n[0]}" for o, n in same_size_swaps(c11.stages[0].pieces)

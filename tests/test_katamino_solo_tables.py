@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from games.katamino import is_solvable
-from games.katamino.solo_data import (
+from tablesim.games.katamino import is_solvable
+from tablesim.games.katamino.solo_data import (
     SOLO_MODES,
     challenges,
     check_solution,
@@ -82,7 +82,7 @@ def test_solo3d_structure() -> None:
 def test_solo3d_penta4_cards_are_the_duel_cards() -> None:
     # cards 5..7 take the halves of the blue, red and black duel cards, as the rulebook says
     # ("Using the blue, red and black Penta 4 Puzzle cards"); a half with both V is skipped.
-    from games.katamino.duel_cards import cards as duel_cards
+    from tablesim.games.katamino.duel_cards import cards as duel_cards
 
     levels = {5: "normal", 6: "difficult", 7: "expert"}
     for card, level in levels.items():
@@ -214,7 +214,7 @@ def test_every_challenge_resolved_by_the_solver(mode: str) -> None:
 
 def test_swaps_not_listed_are_unsolvable() -> None:
     # construction 2x2x3: every same-size swap left out of the list really fails
-    from games.katamino.generate_solo import same_size_swaps
+    from tablesim.games.katamino.generate_solo import same_size_swaps
 
     ch = [c for c in challenges("construction") if c.stages[0].target_spec == "2x2x3"][0]
     assert ch.swaps
@@ -230,13 +230,13 @@ def test_swaps_not_listed_are_unsolvable() -> None:
 
 
 def _generate(mode: str, tmp) -> str:
-    subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--only", mode,
+    subprocess.run([sys.executable, "-m", "tablesim.games.katamino.generate_solo", "--only", mode,
                     "--out", str(tmp)], check=True, capture_output=True)  # fmt: skip
     return (tmp / f"{mode}.json").read_text()
 
 
 def test_generator_is_deterministic_across_processes(tmp_path) -> None:
-    from games.katamino.generate_solo import DEFAULT_SEED, table_text
+    from tablesim.games.katamino.generate_solo import DEFAULT_SEED, table_text
 
     first = _generate("picture", tmp_path)
     assert table_text("picture", DEFAULT_SEED) == first  # this process, same bytes
@@ -251,13 +251,13 @@ def test_generator_is_deterministic_across_processes(tmp_path) -> None:
 
 
 def test_generator_bad_output_folder_exits_2(tmp_path) -> None:
-    r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--only", "picture",
+    r = subprocess.run([sys.executable, "-m", "tablesim.games.katamino.generate_solo", "--only", "picture",
                         "--out", str(tmp_path / "missing")], capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 2 and "not a folder" in r.stderr
 
 
 def test_list_command_prints_a_card() -> None:
-    r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--list",
+    r = subprocess.run([sys.executable, "-m", "tablesim.games.katamino.generate_solo", "--list",
                         "traditional", "--card", "2"], capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 0
     heads = [ln for ln in r.stdout.splitlines() if not ln.startswith(" ")]
@@ -269,7 +269,7 @@ def test_list_command_prints_a_card() -> None:
 def _recount(mode: str) -> int:
     """Every measured stage's shipped solution count equals a fresh count (a count does not
     depend on the search order, unlike node figures)."""
-    from games.katamino import solve_count
+    from tablesim.games.katamino import solve_count
 
     n = 0
     for ch in challenges(mode):
@@ -293,6 +293,6 @@ def test_shipped_solution_counts_all(mode: str) -> None:
 
 
 def test_list_command_bad_card_exits_2() -> None:
-    r = subprocess.run([sys.executable, "-m", "games.katamino.generate_solo", "--list",
+    r = subprocess.run([sys.executable, "-m", "tablesim.games.katamino.generate_solo", "--list",
                         "picture", "--card", "3"], capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 2 and "cards 1..2" in r.stderr and r.stdout == ""

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from games.katamino import (
+from tablesim.games.katamino import (
     Problem,
     SolverError,
     Target,
@@ -28,8 +28,8 @@ from games.katamino import (
     solve_count,
     solve_one,
 )
-from games.katamino.solver import PlacedPiece
-from games.polycubes import Piece, get_catalogue
+from tablesim.games.katamino.solver import PlacedPiece
+from tablesim.games.polycubes import Piece, get_catalogue
 
 PENTS = get_catalogue("pentominoes")
 
@@ -368,7 +368,7 @@ def test_python_backend_gives_the_same_answers() -> None:
 
 
 def test_region_pruning_keeps_the_counts() -> None:
-    from games.katamino import search
+    from tablesim.games.katamino import search
 
     for board, pcs in [("5x6", "pentominoes:LNPUVY"), ("4x4", "katamino-duo:B,C,D,W,W,V,V"),
                        ("2x3x5", "pentominoes:LNPUVY")]:  # fmt: skip
@@ -411,7 +411,7 @@ def test_import_does_not_load_numba() -> None:
     import sys
 
     code = (
-        "import sys, games.katamino as k\n"
+        "import sys, tablesim.games.katamino as k\n"
         "k.count_distinct('3x5', 'pentominoes:LPU', backend='python')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite', 'sim',"
         " 'scipy', 'trimesh', 'pybullet', 'panda3d', 'meshes')))\n"
@@ -486,7 +486,7 @@ def test_difficulty_features_by_hand() -> None:
 
 
 def test_mask_text_round_trip_and_3d_partial() -> None:
-    from games.katamino.partial import parse_partial
+    from tablesim.games.katamino.partial import parse_partial
 
     t = Target.from_text("##-\n###\n\n#--\n---\n")
     assert Target.from_text(t.to_text()) == t
@@ -513,8 +513,8 @@ def test_window_table_rows_are_the_fitting_placements_in_order() -> None:
     (a full board's) are empty."""
     import numpy as np
 
-    from games.katamino import Problem, Target
-    from games.katamino.search import row_types, window_table
+    from tablesim.games.katamino import Problem, Target
+    from tablesim.games.katamino.search import row_types, window_table
 
     p = Problem(Target.rectangle(5, 6), "pentominoes")
     nt = len(p.counts())
@@ -550,8 +550,8 @@ def test_kernel_tree_is_the_plain_lowest_cell_search(backend: str) -> None:
     accelerates, written here directly: fill the lowest empty cell with each fitting placement
     anchored there, type by type, in table order (3x20 pentominoes: 2 solutions, each found in
     its 4 symmetric images)."""
-    from games.katamino import Problem, Target
-    from games.katamino import search as ksearch
+    from tablesim.games.katamino import Problem, Target
+    from tablesim.games.katamino import search as ksearch
 
     p = Problem(Target.rectangle(3, 20), "pentominoes")
     nt = len(p.counts())

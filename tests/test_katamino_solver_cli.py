@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import main
+from tablesim.sim.cli import main
 
 
 def solve(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -151,7 +151,7 @@ def test_bad_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_json_is_byte_stable_across_processes() -> None:
-    cmd = [sys.executable, "-m", "sim.cli", "solve", "--board", "5x6", "--pieces",
+    cmd = [sys.executable, "-m", "tablesim.sim.cli", "solve", "--board", "5x6", "--pieces",
            "pentominoes:LNPUVY", "--show", "3", "--distinct", "--json"]  # fmt: skip
     a = subprocess.run(cmd, capture_output=True, text=True)
     b = subprocess.run(cmd + ["--backend", "python"], capture_output=True, text=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.katamino import Target, count_distinct, solve_count
-from games.polycubes import Piece
+from tablesim.games.katamino import Target, count_distinct, solve_count
+from tablesim.games.polycubes import Piece
 
 pytestmark = pytest.mark.slow
 

@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from games.core import ConfigError
-from games.katoiz import GAME
-from games.katoiz.components import (
+from tablesim.games.core import ConfigError
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.components import (
     BLANK_TILES,
     COLOUR_FACES,
     MATCH,
@@ -23,8 +23,8 @@ from games.katoiz.components import (
     fits,
     tile_name,
 )
-from games.registry import get_game, make_bot
-from sim.commands._common import parse_game_options
+from tablesim.games.registry import get_game, make_bot
+from tablesim.sim.commands._common import parse_game_options
 
 
 def code(text: str) -> int:
@@ -230,8 +230,8 @@ def test_command_line_flags() -> None:
 def test_every_type_is_one_registered_variant() -> None:
     """The ``type`` option's choices and the variant registry name the same types, in order,
     and each type's variant is a distinct object."""
-    from games.katoiz.config import TYPES
-    from games.katoiz.game import VARIANTS
+    from tablesim.games.katoiz.config import TYPES
+    from tablesim.games.katoiz.game import VARIANTS
 
     assert VARIANTS.names == TYPES == ("stapeltoren", "3-set", "stapeltje")
     assert len(VARIANTS.distinct()) == 3

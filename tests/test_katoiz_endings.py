@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from games.bots import RandomBot
-from games.katoiz import GAME
-from games.katoiz.bots import SmartBot, _position
-from games.katoiz.stapeltje import end_kind
-from games.session import Session, make_seats
+from tablesim.games.bots import RandomBot
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.bots import SmartBot, _position
+from tablesim.games.katoiz.stapeltje import end_kind
+from tablesim.games.session import Session, make_seats
 
 
 def session_result(values: dict[str, Any], roles: list[str], seed: int) -> tuple[Any, Any]:

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from games.bots import RandomBot
-from games.katoiz import GAME
-from games.katoiz.bots import SmartBot
-from games.katoiz.components import CELLS, PICTURE_TILES
-from games.katoiz.config import PRESETS
-from games.katoiz.stapeltje import geo
-from games.katoiz.threeset import DISCS, is_set
-from games.rng import Rng
+from tablesim.games.bots import RandomBot
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.bots import SmartBot
+from tablesim.games.katoiz.components import CELLS, PICTURE_TILES
+from tablesim.games.katoiz.config import PRESETS
+from tablesim.games.katoiz.stapeltje import geo
+from tablesim.games.katoiz.threeset import DISCS, is_set
+from tablesim.games.rng import Rng
 
 TYPES = ("stapeltoren", "3-set", "stapeltje")
 

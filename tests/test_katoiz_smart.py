@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from games.bots import RandomBot
-from games.katoiz import GAME
-from games.katoiz.bots import SmartBot
+from tablesim.games.bots import RandomBot
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.bots import SmartBot
 
 
 def test_smart_never_passes_while_it_can_place_or_move() -> None:

@@ -1,4 +1,4 @@
-"""3-set level 2 score: the skeleton search of ``games.katoiz.stack`` against hand-worked piles
+"""3-set level 2 score: the skeleton search of ``tablesim.games.katoiz.stack`` against hand-worked piles
 and against the exhaustive search it replaced (kept here as the oracle)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from functools import cache
 
 import pytest
 
-from games.katoiz.components import MATCH, TILE_CODES, TILES
-from games.katoiz.stack import longest_stack
-from games.rng import Rng
+from tablesim.games.katoiz.components import MATCH, TILE_CODES, TILES
+from tablesim.games.katoiz.stack import longest_stack
+from tablesim.games.rng import Rng
 
 
 def t(code: str, copy: int = 0) -> int:

@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import IllegalMoveError, MoveParseError, StateFormatError
-from games.katoiz import GAME
-from games.katoiz.components import TILE_CODES, Move, parse_cell
-from games.katoiz.stapeltje import HOME, StapelState, geometry, move_seconds, own_excess
+from tablesim.games.core import IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.components import TILE_CODES, Move, parse_cell
+from tablesim.games.katoiz.stapeltje import HOME, StapelState, geometry, move_seconds, own_excess
 
 PURPLE, ROUND, BLANK = 5, 0, 5
 ANY_ROUND = (PURPLE, ROUND)  # the filler GTS never shows it

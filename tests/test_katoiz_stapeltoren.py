@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import GameError, IllegalMoveError, MoveParseError, StateFormatError
-from games.katoiz import GAME
-from games.katoiz.components import TILE_CODES, Move
-from games.katoiz.stapeltoren import TorenState
+from tablesim.games.core import GameError, IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.components import TILE_CODES, Move
+from tablesim.games.katoiz.stapeltoren import TorenState
 
 RED, BLUE, PURPLE = 3, 4, 5
 ROUND, SQUARE, LARGE, SMALL, BLANK = 0, 1, 3, 4, 5

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import IllegalMoveError
-from games.katoiz import GAME
-from games.katoiz.components import Move, tile_code
+from tablesim.games.core import IllegalMoveError
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.components import Move, tile_code
 
 
 def test_an_illegal_stapeltoren_move_is_written_as_the_game_writes_moves() -> None:
@@ -29,7 +29,7 @@ def test_a_forced_pass_is_played_for_a_person() -> None:
     import io
     from dataclasses import replace
 
-    from games.play import TerminalHuman
+    from tablesim.games.play import TerminalHuman
 
     cfg = GAME.make_config({"type": "stapeltje", "level": 1}, players=2)
     state = GAME.new_game(cfg, 0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.katoiz.components import COLOURS, SHAPES, SIZES, roll_text
-from games.session import Session
+from tablesim.games.katoiz.components import COLOURS, SHAPES, SIZES, roll_text
+from tablesim.games.session import Session
 
 
 @pytest.mark.parametrize("level", [1, 2])

@@ -8,17 +8,17 @@ from itertools import permutations
 
 import pytest
 
-from games.core import IllegalMoveError, MoveParseError, StateFormatError
-from games.katoiz import GAME
-from games.katoiz.components import MATCH, TILE_CODES, Move, parse_cell
-from games.katoiz.threeset import (
+from tablesim.games.core import IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.katoiz import GAME
+from tablesim.games.katoiz.components import MATCH, TILE_CODES, Move, parse_cell
+from tablesim.games.katoiz.threeset import (
     SetState,
     category_points,
     is_set,
     longest_stack,
     set_possible,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 YELLOW, GREEN, WHITE, RED, BLUE, PURPLE = range(6)
 ROUND, SQUARE, TRIANGLE, LARGE, SMALL, BLANK = range(6)

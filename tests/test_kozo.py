@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
-from games.kozo import GAME, Item, KozoMove, KozoState, Outcome, RefereeRequiredError
-from games.kozo.bots import CarefulBot, GreedyBot
-from games.kozo.geometry import (
+from tablesim.games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
+from tablesim.games.kozo import GAME, Item, KozoMove, KozoState, Outcome, RefereeRequiredError
+from tablesim.games.kozo.bots import CarefulBot, GreedyBot
+from tablesim.games.kozo.geometry import (
     BalanceNotOnPolycubeError,
     BalanceOnBalanceError,
     BalanceOverhangError,
@@ -29,10 +29,10 @@ from games.kozo.geometry import (
     UnsupportedError,
     piece_orientations,
 )
-from games.kozo.state import CUBE, NOCUBE, PLACE, TAKE
-from games.polycubes import get_catalogue
-from games.registry import get_game, make_bot
-from games.rng import Rng, derive_seed
+from tablesim.games.kozo.state import CUBE, NOCUBE, PLACE, TAKE
+from tablesim.games.polycubes import get_catalogue
+from tablesim.games.registry import get_game, make_bot
+from tablesim.games.rng import Rng, derive_seed
 
 BAR_X = ((0, 0, 0), (1, 0, 0))  # a 1x1x2 bar lying along x
 BAR_Y = ((0, 0, 0), (0, 1, 0))
@@ -301,7 +301,7 @@ def test_three_rounds_then_the_highest_total_wins() -> None:
     s = start()
     assert s.config.rounds == 3
     s = replace(s, rounds=(), over=False)
-    from games.kozo.state import RoundRecord
+    from tablesim.games.kozo.state import RoundRecord
 
     rounds = (
         RoundRecord((10, 0), (10, 4), "topple", 1),
@@ -314,7 +314,7 @@ def test_three_rounds_then_the_highest_total_wins() -> None:
 
 
 def test_tie_goes_to_the_player_who_moved_later_or_is_shared() -> None:
-    from games.kozo.state import RoundRecord
+    from tablesim.games.kozo.state import RoundRecord
 
     rounds = (RoundRecord((10, 10), (10, 10), "supply", None),) * 3
     for tie, winners in (("later", (1,)), ("share", (0, 1))):
@@ -369,7 +369,7 @@ def test_solo_keeps_the_points_placed_before_the_fall() -> None:
 
 
 def test_coop_team_score_and_win_by_beating_most_rounds() -> None:
-    from games.kozo.state import RoundRecord
+    from tablesim.games.kozo.state import RoundRecord
 
     c = cfg(3, coop=True)
     rounds = (
@@ -499,7 +499,7 @@ def test_bots_are_seeded_and_registered() -> None:
 def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set() -> None:
     import io
 
-    from games.play import TerminalHuman
+    from tablesim.games.play import TerminalHuman
 
     out = io.StringIO()
     # The first text names 3I over the chimney (refused, but 3I is now touched); the second
@@ -521,14 +521,14 @@ def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set(
 def test_vectorised_candidates_equal_the_rule_checks() -> None:
     """legal_moves uses candidate_spots (all positions at once); it must agree with lowering
     each position by drop_height and asking check_polycube, on towers met in play."""
-    from games.kozo.geometry import (
+    from tablesim.games.kozo.geometry import (
         PlacementError,
         candidate_spots,
         check_polycube,
         drop_height,
         footprint_positions,
     )
-    from games.kozo.rules import q4, tower_blocks
+    from tablesim.games.kozo.rules import q4, tower_blocks
 
     c = cfg()
     for seed in (1,):
@@ -581,7 +581,7 @@ def test_a_malformed_outcome_is_refused() -> None:
 
 def test_a_solo_game_says_what_happened(capsys: pytest.CaptureFixture[str]) -> None:
     # Seed 1: the random bot topples every round's tower (the detail lists three topples).
-    from sim.cli import main
+    from tablesim.sim.cli import main
 
     args = ["play", "kozo", "--players", "random", "--solo", "true", "--table", "stand-in"]
     assert main([*args, "--seed", "1"]) == 0

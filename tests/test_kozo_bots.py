@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.kozo.bots import GreedyBot, margins
-from games.kozo.state import PLACE, TAKE
-from games.play import balance
-from games.registry import get_game
+from tablesim.games.kozo.bots import GreedyBot, margins
+from tablesim.games.kozo.state import PLACE, TAKE
+from tablesim.games.play import balance
+from tablesim.games.registry import get_game
 
 GAME = get_game("kozo")
 

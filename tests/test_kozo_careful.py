@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.kozo.bots import CarefulBot, margins
-from games.kozo.state import CUBE, PLACE, TAKE
-from games.registry import get_game
-from games.rng import Rng
+from tablesim.games.kozo.bots import CarefulBot, margins
+from tablesim.games.kozo.state import CUBE, PLACE, TAKE
+from tablesim.games.registry import get_game
+from tablesim.games.rng import Rng
 
 GAME = get_game("kozo")
 
@@ -24,7 +24,7 @@ class CountingCareful(CarefulBot):
 
 
 def exhaustive_choice(bot: CarefulBot, state):  # noqa: ANN001, ANN201 - Kozo types
-    """The careful bot's choice by its definition (module docstring of games.kozo.bots):
+    """The careful bot's choice by its definition (module docstring of tablesim.games.kozo.bots):
     judge every ranked candidate, keep the first with the best (expected score, margin); for
     the balance cube the first of the least risk."""
     moves = tuple(m for m in GAME.legal_moves(state) if m.kind != TAKE)

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from games.core import MoveParseError
-from games.kozo import BOTS, GAME, KozoMove
-from games.kozo.bots import PLACE_SIGMA, placement_seconds
-from games.kozo.clock import round_clock
-from games.kozo.geometry import piece_orientations
-from games.kozo.state import CUBE, PLACE, Outcome
+from tablesim.games.core import MoveParseError
+from tablesim.games.kozo import BOTS, GAME, KozoMove
+from tablesim.games.kozo.bots import PLACE_SIGMA, placement_seconds
+from tablesim.games.kozo.clock import round_clock
+from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.state import CUBE, PLACE, Outcome
 
 LEGACY = Path(__file__).resolve().parent / "data" / "kozo-legacy"
 I3_X = ((0, 0, 0), (1, 0, 0), (2, 0, 0))
@@ -145,8 +145,8 @@ def test_a_quick_players_fall_is_theirs_in_the_stand_in_judge() -> None:
 
 
 def test_the_stand_in_gives_a_fall_a_time_within_the_watched_span() -> None:
-    from games.kozo.judge import stand_in_outcome
-    from games.rng import Rng
+    from tablesim.games.kozo.judge import stand_in_outcome
+    from tablesim.games.rng import Rng
 
     # risk 0.5: a draw u < 0.5 topples at span * u / 0.5, uniform over the span
     times = []

@@ -10,11 +10,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from games.kozo import GAME
-from games.kozo.state import PLACE
-from games.registry import make_bot
-from sim.referees.idle import MARGIN
-from sim.slices.kozo.referee import KozoReferee
+from tablesim.games.kozo import GAME
+from tablesim.games.kozo.state import PLACE
+from tablesim.games.registry import make_bot
+from tablesim.sim.referees.idle import MARGIN
+from tablesim.sim.slices.kozo.referee import KozoReferee
 
 
 class Clock:
@@ -121,11 +121,11 @@ def test_an_idle_watch_stopped_at_the_drop_reports_what_watch_reports(
     watch, finished at the wait's check count (its clock run up to the drop when
     ``stop_at`` is None, else only to ``stop_at`` s before the drop), gives the report and the
     poses of one ``watch`` over the wait, bit for bit."""
-    from sim.config import VERDICT
-    from sim.model import Scene, ScenePiece
-    from sim.referees.idle import IdleWatch
-    from sim.referees.persistent_world import PersistentWorld, checks, watch
-    from sim.slices.kozo.referee import base_piece
+    from tablesim.sim.config import VERDICT
+    from tablesim.sim.model import Scene, ScenePiece
+    from tablesim.sim.referees.idle import IdleWatch
+    from tablesim.sim.referees.persistent_world import PersistentWorld, checks, watch
+    from tablesim.sim.slices.kozo.referee import base_piece
 
     cfg = GAME.make_config({}, players=2)
     phys = KozoReferee(cfg, 1).phys

@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.core import IllegalMoveError
-from games.kozo import GAME
-from games.rng import Rng
-from sim.model import ScenePiece, vec3
-from sim.referees.persistent_world import PENETRATION_OK, Hand, hand_place
-from sim.slices.kozo.referee import KozoReferee, Placement
+from tablesim.games.core import IllegalMoveError
+from tablesim.games.kozo import GAME
+from tablesim.games.rng import Rng
+from tablesim.sim.model import ScenePiece, vec3
+from tablesim.sim.referees.persistent_world import PENETRATION_OK, Hand, hand_place
+from tablesim.sim.slices.kozo.referee import KozoReferee, Placement
 
 EDGE_MM = 17.8
 GAP_MM = 0.2
@@ -110,8 +110,8 @@ def test_old_logs_replay_with_the_lift_hand_and_new_physics_logs_name_the_releas
 def test_a_seeded_physics_game_never_lets_a_piece_go_inside_another() -> None:
     """Invariant over a seeded game of the default table (careful vs greedy, one round): every
     release of the touching hand penetrates nothing by more than the 0.02 mm it allows."""
-    import sim.slices.kozo.referee as kr
-    from games.play import make_seats, play_game
+    import tablesim.sim.slices.kozo.referee as kr
+    from tablesim.games.play import make_seats, play_game
 
     depths: list[float] = []
     orig = kr.hand_place

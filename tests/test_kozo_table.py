@@ -13,14 +13,14 @@ import pytest
 from conftest import run_cli
 from table_helpers import measure_and_apply
 
-from games.kozo import GAME, KozoMove, KozoState
-from games.kozo.geometry import piece_orientations
-from games.kozo.rules import check_tower
-from games.kozo.state import CUBE, PLACE
-from games.play import make_seats, play_game
-from games.rng import derive_seed
-from sim.scene import load_scene
-from sim.slices.kozo.referee import KozoReferee, items_from_scene
+from tablesim.games.kozo import GAME, KozoMove, KozoState
+from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.rules import check_tower
+from tablesim.games.kozo.state import CUBE, PLACE
+from tablesim.games.play import make_seats, play_game
+from tablesim.games.rng import derive_seed
+from tablesim.sim.scene import load_scene
+from tablesim.sim.slices.kozo.referee import KozoReferee, items_from_scene
 
 I3_X = ((0, 0, 0), (1, 0, 0), (2, 0, 0))
 MASS_3I = 700.0 * 0.0178**3 * 3  # kg, density x volume
@@ -170,7 +170,7 @@ def test_shipped_kozo_tower_is_a_legal_end_position() -> None:
     assert len(items) == 24
     check_tower(c, items)
     # The same tower with one balance cube moved onto another fails its rule.
-    from games.kozo.geometry import BalanceOnBalanceError
+    from tablesim.games.kozo.geometry import BalanceOnBalanceError
 
     b1 = next(i for i in items if i.name == "b1")
     b2 = next(i for i in items if i.name == "b2")

@@ -8,15 +8,15 @@ import io
 
 import pytest
 
-from games.kozo.geometry import (
+from tablesim.games.kozo.geometry import (
     OVERHANG_VISIBLE_MM,
     BalanceOverhangError,
     build_blocks,
     check_balance,
 )
-from games.play import TerminalHuman, prompt_summary
-from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
-from games.registry import get_game
+from tablesim.games.play import TerminalHuman, prompt_summary
+from tablesim.games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
+from tablesim.games.registry import get_game
 
 
 @pytest.mark.parametrize("game", ["kozo", "kataboom"])

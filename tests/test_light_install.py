@@ -26,7 +26,7 @@ _OFFLINE = ("No matching distribution", "Could not find a version", "NewConnecti
 
 _ROLLOUTS = """
 import importlib.util, math, numpy as np, tablesim
-from games.registry import game_names
+from tablesim.games.registry import game_names
 heavy = [m for m in ("pybullet", "panda3d", "trimesh", "scipy", "highspy", "numba", "PIL")
          if importlib.util.find_spec(m) is not None]
 assert not heavy, heavy

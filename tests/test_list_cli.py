@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from games.katamino import is_solvable
-from games.katamino.fit import fitting_subset, subsets_of_area
-from games.katamino.pieces import parse_pieces
-from games.katamino.target import Target
-from sim.cli import main
+from tablesim.games.katamino import is_solvable
+from tablesim.games.katamino.fit import fitting_subset, subsets_of_area
+from tablesim.games.katamino.pieces import parse_pieces
+from tablesim.games.katamino.target import Target
+from tablesim.sim.cli import main
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -3,7 +3,7 @@
 Expected values come from theory, not from the code under test: volume n a^3, face counts
 from exposed unit squares (6 n minus 2 per face-adjacent pair), Euler characteristic 2,
 mass properties from the independent analytic sum over cubes
-(``games.polycubes.mass_properties``), and PyBullet's own reading of the URDF files.
+(``tablesim.games.polycubes.mass_properties``), and PyBullet's own reading of the URDF files.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from games.polycubes import (
+from tablesim.games.polycubes import (
     CATALOGUES,
     Catalogue,
     Piece,
@@ -28,12 +28,12 @@ from games.polycubes import (
     catalogue_names,
     mass_properties,
 )
-from meshes import FORMATS
-from meshes import export as export_mod
-from meshes.export import ExportError, export_catalogue
-from meshes.polycube import piece_mesh, polycube_mesh
-from sim.cli import main
-from sim.config import PhysicsConfig
+from tablesim.meshes import FORMATS
+from tablesim.meshes import export as export_mod
+from tablesim.meshes.export import ExportError, export_catalogue
+from tablesim.meshes.polycube import piece_mesh, polycube_mesh
+from tablesim.sim.cli import main
+from tablesim.sim.config import PhysicsConfig
 
 CONFIG = PhysicsConfig()
 ALL_PIECES = [(c, p) for c in CATALOGUES.values() for p in c.pieces]
@@ -184,8 +184,8 @@ def test_piece_mesh_cube_kind_density_and_references() -> None:
 
 def test_importing_meshes_and_the_cli_stays_light() -> None:
     code = (
-        "import sys, meshes, games, sim.cli\n"
-        "sim.cli.build_parser()\n"
+        "import sys, meshes, games, tablesim.sim.cli\n"
+        "tablesim.sim.cli.build_parser()\n"
         "heavy = sorted(m for m in ('trimesh', 'pybullet', 'panda3d') if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
@@ -424,8 +424,8 @@ def test_glb_is_y_up(tmp_path: Path) -> None:
     e = _edge(cat)
     assert hi - lo == pytest.approx([2 * e, e, 2 * e], rel=1e-6)
     # the table's z (up) is glTF's y; the table's y (away from the viewer) is glTF's -z
-    from meshes.polycube import piece_mesh
-    from sim.config import PhysicsConfig
+    from tablesim.meshes.polycube import piece_mesh
+    from tablesim.sim.config import PhysicsConfig
 
     v = piece_mesh(cat.piece("3L"), PhysicsConfig(), cube=cat.cube).vertices
     (x0, y0, z0), (x1, y1, z1) = v.min(axis=0), v.max(axis=0)

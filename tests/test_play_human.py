@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from games.play import TerminalHuman
-from games.registry import get_game
+from tablesim.games.play import TerminalHuman
+from tablesim.games.registry import get_game
 
 
 def _kaito_after_opening() -> tuple[object, object]:

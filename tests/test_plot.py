@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from sim.cli import main
-from sim.experiments.plot import choose_axes, collapse_series
+from tablesim.sim.cli import main
+from tablesim.sim.experiments.plot import choose_axes, collapse_series
 
 HEADER = (
     "run,seed,scene,friction,verdict,topple_probability,replicas_toppled,replicas_simulated,"
@@ -31,7 +31,7 @@ def write_sweep(path: Path) -> Path:
 
 
 def test_collapse_series_pools_replicas_by_hand(tmp_path: Path):
-    from sim.experiments.results import read_table
+    from tablesim.sim.experiments.results import read_table
 
     cols, rows = read_table(write_sweep(tmp_path / "s.csv"))
     assert choose_axes(cols, rows, None, None) == ("friction", None)
@@ -105,7 +105,7 @@ def test_bad_files_are_exit_2(tmp_path: Path, capsys):
 
 
 def test_titles_name_the_scene_and_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import sim.experiments.plot as plot
+    import tablesim.sim.experiments.plot as plot
 
     figures = []
     monkeypatch.setattr(plot, "_save", lambda fig, out: figures.append(fig))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games import polycubes as pc
+from tablesim.games import polycubes as pc
 
 
 def test_group_sizes() -> None:

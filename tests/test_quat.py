@@ -1,4 +1,4 @@
-"""games.quat: the one quaternion code (x, y, z, w) that rules, physics and view share.
+"""tablesim.games.quat: the one quaternion code (x, y, z, w) that rules, physics and view share.
 
 Expected values from the definitions: a quarter turn about z maps x to y; composing rotations
 multiplies their matrices; a quaternion times its conjugate is the identity."""
@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from games.quat import quat_conj, quat_from_euler_deg, quat_mul, quat_to_matrix
+from tablesim.games.quat import quat_conj, quat_from_euler_deg, quat_mul, quat_to_matrix
 
 
 def test_quarter_turn_about_z_maps_x_to_y() -> None:

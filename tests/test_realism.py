@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim.config import PhysicsConfig
-from sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
-from sim.world import World
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
+from tablesim.sim.world import World
 
 CFG = PhysicsConfig()
 A = CFG.kozo_cube  # 17.8 mm
@@ -33,7 +33,7 @@ STAND_TILT_DEG = 1.0
 
 def tower_scene() -> Scene:
     """The shipped ``kozo-tower`` scene."""
-    from sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     return load_scene(shipped_scene_path("kozo-tower"))
 
@@ -263,7 +263,7 @@ def test_resting_tower_is_calm_in_both_profiles() -> None:
       pixel): a resting tower that visibly creeps fails;
     - penetration: 0.2 mm, the clearance between pieces (sim.config): deeper and neighbours
       that should slide past each other interlock."""
-    from sim.verdict import EarlyStop
+    from tablesim.sim.verdict import EarlyStop
 
     verdict_limit = EarlyStop().max_move
     scene = tower_scene()

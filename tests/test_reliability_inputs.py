@@ -31,13 +31,13 @@ import pytest
 from conftest import ROOT
 from test_reliability_probes import Probe, run_probe, tally
 
-from sim.cli import COMMANDS, main
+from tablesim.sim.cli import COMMANDS, main
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def _cli(args: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], env=ENV, text=True,
+    return subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], env=ENV, text=True,
                           timeout=120, **kw)  # fmt: skip
 
 
@@ -85,7 +85,7 @@ def test_a_real_full_device_and_a_real_closed_pipe() -> None:
         with open("/dev/full", "w") as full:
             p = _cli(argv, stdout=full, stderr=subprocess.PIPE)
         assert p.returncode == 2 and p.stderr.count("\n") == 1, (argv, p.stderr)
-    p = subprocess.run(f"{sys.executable} -m sim.cli --version | head -c 1", shell=True, env=ENV,
+    p = subprocess.run(f"{sys.executable} -m tablesim.sim.cli --version | head -c 1", shell=True, env=ENV,
                        capture_output=True, text=True, timeout=60)  # fmt: skip
     assert p.stdout == "t" and p.stderr == "", p.stderr
 
@@ -95,12 +95,12 @@ def test_a_real_full_device_and_a_real_closed_pipe() -> None:
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("delay", [0.0, 0.02, 0.04, 0.06, 0.1, 0.2])
 def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
-    """The console script's start (``from sim.cli import main``, as the ``tablesim`` script
+    """The console script's start (``from tablesim.sim.cli import main``, as the ``tablesim`` script
     does), interrupted anywhere in its first tenths of a second: 130 and one line, or the
     command's own answer. (The clock starts when the interpreter runs the script: a signal
     during Python's own start-up, before any tablesim code, is the interpreter's.)"""
     code = ("import sys; sys.stdout.write('r'); sys.stdout.flush()\n"
-            "from sim.cli import main\n"
+            "from tablesim.sim.cli import main\n"
             "sys.exit(main(['list', 'games']))\n")  # fmt: skip
     p = subprocess.Popen([sys.executable, "-c", code], env=ENV, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)  # fmt: skip
@@ -123,7 +123,7 @@ def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
 def test_a_signal_during_meshes_export_is_honoured(tmp_path: Path, sig: int, code: int) -> None:
     """trimesh's exporters catch BaseException: the signal is raised again between pieces."""
     out = tmp_path / "m"
-    p = subprocess.Popen([sys.executable, "-m", "sim.cli", "meshes", "export", "--set",
+    p = subprocess.Popen([sys.executable, "-m", "tablesim.sim.cli", "meshes", "export", "--set",
                           "pentominoes", "--format", "glb", "-o", str(out), "-q"], env=ENV,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     deadline = time.monotonic() + 60
@@ -192,9 +192,9 @@ def test_endless_devices_are_refused_at_the_size_limit(device: str, tmp_path: Pa
 
 
 def test_huge_journal_cells_and_deep_rows_in_a_sweep_journal(tmp_path: Path) -> None:
-    from sim.experiments.results import Journal, journal_path
-    from sim.experiments.spec import load_spec
-    from sim.experiments.sweep import SweepJob
+    from tablesim.sim.experiments.results import Journal, journal_path
+    from tablesim.sim.experiments.spec import load_spec
+    from tablesim.sim.experiments.sweep import SweepJob
 
     spec = tmp_path / "q.toml"
     spec.write_text('[parameters]\nscene = "cantilever-safe"\nreplicas = 1\nseconds = 0.2\n'
@@ -258,7 +258,7 @@ def test_runaway_work_is_refused_up_front(name: str, tmp_path: Path, monkeypatch
 
 
 def test_inline_polycube_over_the_cell_limit(tmp_path: Path) -> None:
-    from games.limits import MAX_PIECE_CELLS
+    from tablesim.games.limits import MAX_PIECE_CELLS
 
     for n in (MAX_PIECE_CELLS + 1, 50_000):
         cells = ", ".join(f"[{i}, 0, 0]" for i in range(n))
@@ -360,8 +360,8 @@ def test_the_api_refuses_what_the_cli_refuses(
 
 
 def test_the_api_and_the_cli_share_one_table_of_limits() -> None:
-    import games.limits as limits
-    import sim.commands._common as common
+    import tablesim.games.limits as limits
+    import tablesim.sim.commands._common as common
 
     for name in ("MAX_SEED", "MAX_REPLICAS", "MAX_WORKERS", "MAX_BUDGET", "MAX_GAMES"):
         assert getattr(common, name) is getattr(limits, name)

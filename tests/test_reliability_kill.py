@@ -44,7 +44,7 @@ def _env() -> dict[str, str]:
 
 
 def _cmd(kind: str, out: Path) -> list[str]:
-    base = [sys.executable, "-m", "sim.cli"]
+    base = [sys.executable, "-m", "tablesim.sim.cli"]
     if kind == "sweep":
         return [*base, "sweep", str(out.parent / "spec.toml"), "--out", str(out), "--workers", "2"]
     return [*base, "tournament", "catego", "--players", "random,strong", "--games", "8",

@@ -8,8 +8,8 @@ import json
 import pytest
 from conftest import ROOT
 
-from sim.guard import LIMITS, PhysicsBlowUpError, check_body, check_positions
-from sim.scene import InvalidSceneError, parse_scene
+from tablesim.sim.guard import LIMITS, PhysicsBlowUpError, check_body, check_positions
+from tablesim.sim.scene import InvalidSceneError, parse_scene
 
 BAR = '[[piece]]\npiece = "kozo-standard:3I"\nat = [0, 0, 0]\n'
 

@@ -30,8 +30,8 @@ import pytest
 from conftest import ROOT
 from test_reliability_probes import Probe, run_probe, tally
 
-import games.outputs as outputs
-from games.outputs import OutputError, atomic_write, check_output, clean_stale
+import tablesim.games.outputs as outputs
+from tablesim.games.outputs import OutputError, atomic_write, check_output, clean_stale
 
 SPEC = '[parameters]\nscene = "cantilever-safe"\nreplicas = 1\nseconds = 0.2\nfriction = [0.5, 0.6]\n'
 
@@ -200,7 +200,7 @@ def test_meshes_export_never_replaces_a_file_that_appears(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The set is linked in file by file; one that appeared stops it and none of it stays."""
-    from meshes import export
+    from tablesim.meshes import export
 
     out = tmp_path / "m"
     real = os.link
@@ -251,7 +251,7 @@ def test_two_play_processes_writing_one_log(tmp_path: Path) -> None:
     process says the file exists (exit 2) and the log is a whole, replayable game."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     log = tmp_path / "g.jsonl"
-    argv = [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "random,random",
+    argv = [sys.executable, "-m", "tablesim.sim.cli", "play", "catego", "--players", "random,random",
             "--headless", "--json", "--log", str(log)]  # fmt: skip
     procs = [subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for _ in range(2)]  # fmt: skip
@@ -271,7 +271,7 @@ TOURNAMENT = ["tournament", "catego", "--players", "random,random", "--games", "
 
 
 def test_force_never_takes_a_running_experiments_journal(tmp_path: Path) -> None:
-    from sim.experiments.results import Journal, journal_path
+    from tablesim.sim.experiments.results import Journal, journal_path
 
     out = tmp_path / "r.csv"
     head = {"format": "tablesim-experiment-journal/1", "kind": "tournament",
@@ -298,7 +298,7 @@ def test_a_table_beside_its_journal_is_not_replaced_without_force(tmp_path: Path
 
 def _interrupted_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int) -> Path:
     """A tournament stopped (Ctrl-C) after ``kept`` games: its journal, with those rows."""
-    import sim.experiments.runner as runner
+    import tablesim.sim.experiments.runner as runner
 
     real = runner.execute
 
@@ -437,7 +437,7 @@ def test_sigkill_during_a_film_leaves_nothing_after_the_next_run(tmp_path: Path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = tmp_path / "f.gif"
     for delay in (1.5, 2.0, 2.5, 3.0):
-        p = subprocess.Popen([sys.executable, "-m", "sim.cli", "record", "kozo-tower", "--size",
+        p = subprocess.Popen([sys.executable, "-m", "tablesim.sim.cli", "record", "kozo-tower", "--size",
                               "160x90", "--backend", "tiny", "--seconds", "2", "-o", str(out),
                               "--force"], env=env)  # fmt: skip
         time.sleep(delay)

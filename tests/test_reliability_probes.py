@@ -3,7 +3,7 @@ a message naming it, an output that cannot be written is refused before any work
 never returns a verdict from nonsense, and nothing is half written.
 
 Most probes call the CLI's ``main()`` in-process (fast); the few that need a real process
-(``> /dev/full``, Ctrl-C, the interpreter's own final flush) run ``python -m sim.cli``.
+(``> /dev/full``, Ctrl-C, the interpreter's own final flush) run ``python -m tablesim.sim.cli``.
 ``python tests/test_reliability_probes.py`` prints the tally (probes, tracebacks, wrong exit
 codes) that the issue's closing note quotes.
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from sim.cli import REPORT_LINE, main
+from tablesim.sim.cli import REPORT_LINE, main
 
 BAR = 'unit = "kozo"\n[[piece]]\npiece = "kozo-standard:3I"\nat = [0, 0, 0]\n'
 
@@ -270,7 +270,7 @@ def test_sweep_records_a_blow_up_as_an_error_row(tmp_path: Path) -> None:
 
 def _cli(args: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], env=env,
+    return subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], env=env,
                           capture_output=True, text=True, timeout=300, **kw)  # type: ignore[call-overload]  # fmt: skip
 
 
@@ -279,7 +279,7 @@ def test_json_to_a_full_device_is_exit_2_with_one_line() -> None:
     with open("/dev/full", "w") as full:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         p = subprocess.run(
-            [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "random,random",
+            [sys.executable, "-m", "tablesim.sim.cli", "play", "catego", "--players", "random,random",
              "--headless", "--json"],
             env=env, stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
         )  # fmt: skip
@@ -291,7 +291,7 @@ def test_json_to_a_full_device_is_exit_2_with_one_line() -> None:
 def test_ctrl_c_in_headless_play_is_130_with_one_line() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "human,random",
+        [sys.executable, "-m", "tablesim.sim.cli", "play", "catego", "--players", "human,random",
          "--headless"],
         env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-from sim.cli import main
+from tablesim.sim.cli import main
 
 GOLDEN = ROOT / "tests" / "golden" / "games"
 CATEGO = GOLDEN / "catego-3p-random-2.jsonl"  # 3 players, columns 2..7: 18 moves
@@ -121,7 +121,7 @@ def test_a_kozo_pose_edit_is_caught_even_when_it_rounds_away(
 def test_kozo_digest_covers_poses_at_full_precision() -> None:
     from dataclasses import replace
 
-    from games.registry import get_game
+    from tablesim.games.registry import get_game
 
     game = get_game("kozo")
     config = game.make_config({"table": "stand-in"}, players=2)

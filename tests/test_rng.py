@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 
 def test_splitmix64_reference_values() -> None:
@@ -45,7 +45,7 @@ def test_shuffle_is_a_permutation() -> None:
 
 
 def test_same_seed_same_bits_across_processes() -> None:
-    code = "from games.rng import Rng; r=Rng.from_seed(42,'x'); print([r.randbelow(1000)[0], r.random()[0]])"
+    code = "from tablesim.games.rng import Rng; r=Rng.from_seed(42,'x'); print([r.randbelow(1000)[0], r.random()[0]])"
     a = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout

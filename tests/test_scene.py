@@ -20,9 +20,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from sim.config import PhysicsConfig
-from sim.model import PosedBox, Scene
-from sim.scene import (
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import PosedBox, Scene
+from tablesim.sim.scene import (
     PHYSICS_KEYS,
     InvalidSceneError,
     box_overlap,
@@ -118,7 +118,7 @@ def test_schema_rejects_what_the_loader_rejects_structurally() -> None:
 
 
 def test_loader_does_not_import_pybullet() -> None:
-    code = "import sys, sim.scene; sys.exit(1 if 'pybullet' in sys.modules else 0)"
+    code = "import sys, tablesim.sim.scene; sys.exit(1 if 'pybullet' in sys.modules else 0)"
     root = Path(__file__).resolve().parent.parent
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
 

@@ -1,4 +1,4 @@
-"""games.session.Session: play, observers, undo, follow a log, the log it writes."""
+"""tablesim.games.session.Session: play, observers, undo, follow a log, the log it writes."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from games.core import GameError, IllegalMoveError
-from games.log import MoveEntry, parse_log
-from games.session import Divergence, Observer, Played, Session, UndoRequest, replay_log
+from tablesim.games.core import GameError, IllegalMoveError
+from tablesim.games.log import MoveEntry, parse_log
+from tablesim.games.session import Divergence, Observer, Played, Session, UndoRequest, replay_log
 
 
 class Tape(Observer):
@@ -159,7 +159,7 @@ def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
     instead of an error (two UndoRequest classes made it escape run before)."""
     import io
 
-    from games.play import TerminalHuman
+    from tablesim.games.play import TerminalHuman
 
     with Session.new("kaito", ["random", "human"], 2) as s:
         asked: list[int] = []

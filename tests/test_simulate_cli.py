@@ -9,7 +9,7 @@ import sys
 
 def _simulate(*extra: str) -> dict:
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "simulate", "kozo-tower", "--method", "simulate",
+        [sys.executable, "-m", "tablesim.sim.cli", "simulate", "kozo-tower", "--method", "simulate",
          "--replicas", "2", "--workers", "1", "--seconds", "1", "--json", *extra],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -31,7 +31,7 @@ def test_full_window_alone_implies_simulation() -> None:
     """Under the default ``--method`` statics would settle the tower without simulating (so a
     full window would mean nothing); ``--full-window`` therefore asks for simulation."""
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "simulate", "kozo-tower", "--replicas", "1",
+        [sys.executable, "-m", "tablesim.sim.cli", "simulate", "kozo-tower", "--replicas", "1",
          "--workers", "1", "--seconds", "0.3", "--full-window", "--json"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -43,7 +43,7 @@ def test_full_window_alone_implies_simulation() -> None:
 
 def test_full_window_with_method_auto_is_refused() -> None:
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "simulate", "kozo-tower", "--method", "auto",
+        [sys.executable, "-m", "tablesim.sim.cli", "simulate", "kozo-tower", "--method", "auto",
          "--full-window", "--json"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -57,17 +57,17 @@ def test_a_command_line_loads_only_its_own_command() -> None:
     loaded at start-up; the full parser is still built for ``tablesim --help``, and
     ``--version`` still answers."""
     code = (
-        "import sys; from sim.cli import main; main(['simulate', '--help']); "
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('sim.commands.')"
-        " and not m.startswith('sim.commands._'))))"
+        "import sys; from tablesim.sim.cli import main; main(['simulate', '--help']); "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('tablesim.sim.commands.')"
+        " and not m.startswith('tablesim.sim.commands._'))))"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines()[-1].split() == ["sim.commands.simulate"]
-    full = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], capture_output=True,
+    assert p.stdout.splitlines()[-1].split() == ["tablesim.sim.commands.simulate"]
+    full = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", "--help"], capture_output=True,
                           text=True, timeout=120)  # fmt: skip
     assert full.returncode == 0 and "simulate" in full.stdout and "render" in full.stdout
-    v = subprocess.run([sys.executable, "-m", "sim.cli", "--version"], capture_output=True,
+    v = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", "--version"], capture_output=True,
                        text=True, timeout=120)  # fmt: skip
     assert v.returncode == 0 and v.stdout.startswith("tablesim ")
 
@@ -78,7 +78,7 @@ def test_all_replicas_turns_sequential_stopping_off() -> None:
     runs = {}
     for extra in ((), ("--all-replicas",)):
         p = subprocess.run(
-            [sys.executable, "-m", "sim.cli", "simulate", "cantilever-safe", "--method",
+            [sys.executable, "-m", "tablesim.sim.cli", "simulate", "cantilever-safe", "--method",
              "simulate", "--workers", "1", "--json", *extra],
             capture_output=True, text=True, timeout=300,
         )  # fmt: skip

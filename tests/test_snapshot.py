@@ -19,8 +19,8 @@ from conftest import ROOT
 PIL_Image = pytest.importorskip("PIL.Image")
 pytest.importorskip("panda3d.core")
 
-from sim.model import Scene, ScenePiece  # noqa: E402
-from sim.view.snapshot import SKY_TOP, camera_for_scene, render_scene  # noqa: E402
+from tablesim.sim.model import Scene, ScenePiece  # noqa: E402
+from tablesim.sim.view.snapshot import SKY_TOP, camera_for_scene, render_scene  # noqa: E402
 
 EDGE = 0.020  # "unit" cube edge (m), PhysicsConfig default
 BLUE = (31, 95, 214)  # "#1f5fd6"
@@ -136,10 +136,10 @@ def test_headless_repeatable_without_global_state(tmp_path: Path) -> None:
     behind and do not pile up memory (p3tinydisplay buffers and textures are freed)."""
     code = (
         "import builtins, os, sys\n"
-        "import sim.view\n"
+        "import tablesim.sim.view\n"
         "assert 'panda3d' not in sys.modules\n"
-        "from sim.model import Scene, ScenePiece\n"
-        "from sim.view import render_scene\n"
+        "from tablesim.sim.model import Scene, ScenePiece\n"
+        "from tablesim.sim.view import render_scene\n"
         "def rss():\n"
         "    return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
         "s = Scene('c', (ScenePiece('c', ((0, 0, 0),), 'unit', (0.0, 0.0, 0.0)),))\n"

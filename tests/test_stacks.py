@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.config import PhysicsConfig, Profile
-from sim.model import Scene, ScenePiece
-from sim.verdict import simulate
-from sim.world import World
+from tablesim.sim.config import PhysicsConfig, Profile
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.verdict import simulate
+from tablesim.sim.world import World
 
 CFG = PhysicsConfig()
 A = CFG.kozo_cube
@@ -123,7 +123,7 @@ def test_pybullet_leans_as_its_contact_springs_say() -> None:
     springs' one, at 1 ms and at 0.25 ms."""
     from dataclasses import replace
 
-    from sim.config import VERDICT
+    from tablesim.sim.config import VERDICT
 
     n, frac = 9, frac_for(9, 0.5)
     expected = spring_lean_rad(n, frac, VERDICT.contact_stiffness or 0.0)
@@ -186,7 +186,7 @@ def test_leaning_stack_verdict_does_not_depend_on_the_step_slow(n: int, margin_m
 def _no_escalation() -> Profile:
     from dataclasses import replace
 
-    from sim.config import VERDICT
+    from tablesim.sim.config import VERDICT
 
     return replace(VERDICT, escalate_below_deg=None)
 
@@ -225,7 +225,7 @@ def test_exact_profile_contacts_are_rigid() -> None:
     SI answer, which is what an unnoticed fallback would look like."""
     from dataclasses import replace
 
-    from sim.config import EXACT
+    from tablesim.sim.config import EXACT
 
     weight = 5 * CFG.density * A**3 * CFG.gravity
     spring_sink = weight / 4 / (1e5 / 2)
@@ -265,7 +265,7 @@ def test_display_agrees_with_verdict_at_a_tenth_of_an_edge(n: int, sign: int) ->
     if (n, sign) == (20, 1):
         from dataclasses import replace
 
-        from sim.config import DISPLAY
+        from tablesim.sim.config import DISPLAY
 
         gauss_seidel = simulate(scene, profile=replace(DISPLAY, escalate_below_deg=None), **kw)
         assert gauss_seidel.escalation is None and gauss_seidel.verdict == "topples"
@@ -280,7 +280,7 @@ def test_exact_profile_json_is_byte_identical_across_processes() -> None:
     import sys
     from pathlib import Path
 
-    cmd = [sys.executable, "-m", "sim.cli", "simulate", "kozo-overhang", "--profile", "exact",
+    cmd = [sys.executable, "-m", "tablesim.sim.cli", "simulate", "kozo-overhang", "--profile", "exact",
            "--full-window", "--replicas", "2", "--seconds", "1", "--workers", "1", "--json"]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     out = [subprocess.run(cmd, capture_output=True, check=True, env=env).stdout for _ in range(2)]
@@ -312,7 +312,7 @@ def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     out = []
     for extra in (["--workers", "2"], ["--workers", "1"], ["--workers", "1", "--no-escalation"]):
-        cmd = [sys.executable, "-m", "sim.cli", "simulate", str(path), "--method", "simulate",
+        cmd = [sys.executable, "-m", "tablesim.sim.cli", "simulate", str(path), "--method", "simulate",
                "--replicas", "2", "--json", *extra]  # fmt: skip
         out.append(subprocess.run(cmd, capture_output=True, check=True, env=env).stdout)
     assert out[0] == out[1]
@@ -325,7 +325,7 @@ def test_escalated_verdict_json_is_byte_identical_across_processes(tmp_path) -> 
     # The display escalates too (to display-exact), as deterministically.
     shown = []
     for workers in ("2", "1"):
-        cmd = [sys.executable, "-m", "sim.cli", "simulate", str(path), "--method", "simulate",
+        cmd = [sys.executable, "-m", "tablesim.sim.cli", "simulate", str(path), "--method", "simulate",
                "--replicas", "2", "--json", "--profile", "display", "--workers", workers]  # fmt: skip
         shown.append(subprocess.run(cmd, capture_output=True, check=True, env=env).stdout)
     assert shown[0] == shown[1]

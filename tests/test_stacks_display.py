@@ -17,9 +17,9 @@ import pytest
 from test_stacks import A, frac_for, stack
 from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fixtures)
 
-from sim.config import DISPLAY
-from sim.escalation import LIVE_DIRECT_MAX_POINTS, live_display
-from sim.verdict import simulate
+from tablesim.sim.config import DISPLAY
+from tablesim.sim.escalation import LIVE_DIRECT_MAX_POINTS, live_display
+from tablesim.sim.verdict import simulate
 
 
 def hand_tilt_deg(n: int, margin_mm: float) -> float:
@@ -51,7 +51,7 @@ def test_thin_margin_display_escalates_to_the_direct_solver() -> None:
 
 
 def test_live_view_escalates_only_where_the_direct_solver_fits_a_frame() -> None:
-    """The live view's choice (:func:`sim.escalation.live_display`): a thin 9-stack (36 points)
+    """The live view's choice (:func:`tablesim.sim.escalation.live_display`): a thin 9-stack (36 points)
     runs in the direct solver and the HUD line says so; a thin 21-stack (84 points, over the
     bound) keeps Gauss-Seidel and the line says the display may disagree with the verdict; a
     wide 9-stack needs no line. A 20-stack (80 points) is the tallest the bound takes."""
@@ -73,8 +73,8 @@ def test_scene_view_runs_a_thin_stack_in_the_direct_solver_and_says_so() -> None
     its world in ``display-exact``, the top-left HUD says "direct solver", and the stack it
     shows stands for a second (no cube drops, rigid statics' answer), which the Gauss-Seidel
     display does not (``test_thin_margin_display_escalates_to_the_direct_solver``)."""
-    from sim.view.app import SceneApp
-    from sim.view.harness import Harness
+    from tablesim.sim.view.app import SceneApp
+    from tablesim.sim.view.harness import Harness
 
     with SceneApp(stack(9, frac_for(9, 0.5)), size=(320, 180), seconds=1.0, replicas=1) as app:
         h = Harness(app=app)
@@ -91,10 +91,10 @@ def test_no_shipped_scene_escalates_in_the_display() -> None:
     """Every shipped scene's statics tilt margin is at least 1.5 deg or absent (docs: 20.6, 12.7,
     6.2 deg; the overhang and the tipping cantilever have no equilibrium), so neither
     ``simulate(profile="display")`` nor the live view changes for any of them."""
-    from sim.config import DISPLAY
-    from sim.escalation import escalation
-    from sim.scene import load_scene, shipped_scene_names, shipped_scene_path
-    from sim.statics import analyse
+    from tablesim.sim.config import DISPLAY
+    from tablesim.sim.escalation import escalation
+    from tablesim.sim.scene import load_scene, shipped_scene_names, shipped_scene_path
+    from tablesim.sim.statics import analyse
 
     for name in shipped_scene_names():
         scene = load_scene(shipped_scene_path(name))
@@ -174,8 +174,8 @@ def test_films_of_a_thin_scene_run_where_its_verdict_runs(tmp_path, capsys) -> N
     film runs in the exact profile's direct solver, as the verdict's replicas do, says so, and
     its stack stands (the top cube's last keyframe within 0.1 mm of its first); the same film
     with ``--profile display`` runs in display-exact. A wide stack's film is the profile's own."""
-    from sim.cli import main
-    from sim.escalation import escalated_profile
+    from tablesim.sim.cli import main
+    from tablesim.sim.escalation import escalated_profile
 
     path = _stack_toml(tmp_path / "lean-9.toml", 9, 0.5)
     for name, direct in (("verdict", "exact"), ("display", "display-exact")):
@@ -187,8 +187,8 @@ def test_films_of_a_thin_scene_run_where_its_verdict_runs(tmp_path, capsys) -> N
     out = tmp_path / "lean-9.glb"
     assert main(["record", path, "-o", str(out), "--seconds", "0.1"]) == 0
     assert "run in the direct solver of the exact profile" in capsys.readouterr().out
-    from sim.scene import load_scene
-    from sim.view.gltf_anim import scene_tracks
+    from tablesim.sim.scene import load_scene
+    from tablesim.sim.view.gltf_anim import scene_tracks
 
     _, tracks = scene_tracks(load_scene(path), seconds=1.0, fps=30, slow=1.0,
                              profile=escalated_profile(load_scene(path), "verdict")[0])  # fmt: skip

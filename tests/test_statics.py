@@ -21,11 +21,11 @@ import time
 import numpy as np
 import pytest
 
-from games.polycubes import find_piece
-from sim.config import MM, PhysicsConfig
-from sim.contacts import scene_contacts
-from sim.model import Scene, ScenePiece, quat_from_euler_deg
-from sim.statics import (
+from tablesim.games.polycubes import find_piece
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.contacts import scene_contacts
+from tablesim.sim.model import Scene, ScenePiece, quat_from_euler_deg
+from tablesim.sim.statics import (
     STANDS,
     TOPPLES,
     UNDECIDED,
@@ -407,8 +407,8 @@ def test_pooled_points_keep_only_the_hull_corners() -> None:
     """Two face contacts of one pair of bodies, with one normal and one friction: the square's
     4 corners span the wrench cone of all 9 points (a point inside the hull, or on an edge, is
     a convex combination of corners), so only the corners remain, once each."""
-    from sim.contacts import FaceContact
-    from sim.statics import _pooled_points
+    from tablesim.sim.contacts import FaceContact
+    from tablesim.sim.statics import _pooled_points
 
     n = np.array([0.0, 0.0, 1.0])
     sq = np.array([[0, 0, A], [A, 0, A], [A, A, A], [0, A, A]], dtype=float)
@@ -440,8 +440,8 @@ def test_a_conservative_equilibrium_is_a_permissive_one() -> None:
 # ---------------------------------------------------------------------------------------
 # Tilt directions proved without their LP (issue #24)
 # ---------------------------------------------------------------------------------------
-def _certificate(scene: Scene):  # noqa: ANN202 - sim.statics._ParallelCertificate
-    from sim.statics import _ParallelCertificate, _points
+def _certificate(scene: Scene):  # noqa: ANN202 - tablesim.sim.statics._ParallelCertificate
+    from tablesim.sim.statics import _ParallelCertificate, _points
 
     cs = scene_contacts(scene)
     bodies = _bodies(scene, scene.physics)
@@ -472,7 +472,12 @@ def test_support_distance_on_plain_floats_matches_numpy_to_the_bit() -> None:
     square (CCW) the centre is 0.5 inside (nearest edge: the first of the four at 0.5, y = 0,
     outward -y), (1.5, 0.5) is 0.5 outside towards +x, (2, 2) is sqrt 2 from the corner (1, 1)
     towards +x+y; and on random polygons and points it gives the numpy version's bits."""
-    from sim.statics import _distance_to_edge_rows, _distance_to_edges, _edges, convex_hull_2d
+    from tablesim.sim.statics import (
+        _distance_to_edge_rows,
+        _distance_to_edges,
+        _edges,
+        convex_hull_2d,
+    )
 
     def rows(hull: np.ndarray) -> tuple:
         return tuple(tuple(r) for r in np.column_stack(list(_edges(hull))).tolist())
@@ -503,8 +508,8 @@ def test_a_refused_thread_count_falls_back_to_the_schedulers() -> None:
     code = """
 import numpy as np
 from highspy import _core as hs
-import sim.statics as S
-from sim.scene import load_scene, shipped_scene_path
+import tablesim.sim.statics as S
+from tablesim.sim.scene import load_scene, shipped_scene_path
 s = load_scene(shipped_scene_path("kozo-tower"))
 def exact():
     r = S.analyse(s, clearance=s.physics.clearance)

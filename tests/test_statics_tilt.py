@@ -15,12 +15,12 @@ import sys
 
 import pytest
 
-import sim.statics as statics
-from sim.config import MM
-from sim.contacts import scene_contacts
-from sim.model import Scene, ScenePiece
-from sim.scene import load_scene, shipped_scene_path
-from sim.statics import _bodies, _conservative, analyse, feasible
+import tablesim.sim.statics as statics
+from tablesim.sim.config import MM
+from tablesim.sim.contacts import scene_contacts
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.statics import _bodies, _conservative, analyse, feasible
 
 A = 17.8 * MM
 MU = 0.45
@@ -169,8 +169,8 @@ def test_no_equilibrium_is_found_without_the_separate_check() -> None:
 
 
 _FRESH = """
-import sim.statics as S
-from sim.scene import load_scene, shipped_scene_path
+import tablesim.sim.statics as S
+from tablesim.sim.scene import load_scene, shipped_scene_path
 for name in ("kozo-tower", "kozo-marginal"):
     s = load_scene(shipped_scene_path(name))
     r = S.analyse(s, clearance=s.physics.clearance)
@@ -201,7 +201,7 @@ def test_the_sliding_bound() -> None:
     static pieces: at most mu (the smaller of the two bodies') times the weight. A cube with
     friction 0.3 on the table (mu 0.45): 0.3; two cubes on the table, 0.3 and 0.6: 0.45 (the
     larger pair); a static slab resting on a cube presses it down, so no bound (inf)."""
-    from sim.statics import _sliding_bound
+    from tablesim.sim.statics import _sliding_bound
 
     def bound(scene: Scene) -> float:
         cs = scene_contacts(scene)

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-from sim.cli import main
-from sim.experiments.results import journal_path, read_table
-from sim.experiments.runner import run_job
-from sim.experiments.spec import load_spec
-from sim.experiments.sweep import SweepJob
+from tablesim.sim.cli import main
+from tablesim.sim.experiments.results import journal_path, read_table
+from tablesim.sim.experiments.runner import run_job
+from tablesim.sim.experiments.spec import load_spec
+from tablesim.sim.experiments.sweep import SweepJob
 
 CUBE_SPEC = ROOT / "experiments" / "cantilever-cube-size.toml"
 
@@ -108,7 +108,7 @@ def _children(pid: int) -> list[int]:
 
 def _start(out: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "sweep", str(CUBE_SPEC), "--out", str(out), *extra],
+        [sys.executable, "-m", "tablesim.sim.cli", "sweep", str(CUBE_SPEC), "--out", str(out), *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -279,7 +279,7 @@ def test_dry_run_counts_runs_and_writes_nothing(tmp_path: Path, capsys):
 
 
 def test_a_journal_in_use_is_refused_and_an_empty_one_is_started(tmp_path: Path):
-    from sim.experiments.results import Journal, ResultsError
+    from tablesim.sim.experiments.results import Journal, ResultsError
 
     spec = tmp_path / "s.toml"
     spec.write_text('[parameters]\nscene = "cantilever-tips"\nseconds = 0.1\nreplicas = 1\n')

@@ -10,7 +10,7 @@ import sys
 
 from conftest import ROOT
 
-from sim.experiments.progress import Progress, format_duration, progress_callback
+from tablesim.sim.experiments.progress import Progress, format_duration, progress_callback
 
 
 class Clock:
@@ -88,7 +88,7 @@ def test_balance_progress_has_an_eta(monkeypatch):
 
 def test_balance_is_quiet_in_a_pipe():
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "balance", "catego", "--players", "random,random",
+        [sys.executable, "-m", "tablesim.sim.cli", "balance", "catego", "--players", "random,random",
          "--games", "4"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

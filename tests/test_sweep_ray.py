@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from sim.experiments.results import journal_path
-from sim.experiments.runner import run_job
-from sim.experiments.spec import load_spec
-from sim.experiments.sweep import SweepJob
-from sim.experiments.tournament import TournamentJob
+from tablesim.sim.experiments.results import journal_path
+from tablesim.sim.experiments.runner import run_job
+from tablesim.sim.experiments.spec import load_spec
+from tablesim.sim.experiments.sweep import SweepJob
+from tablesim.sim.experiments.tournament import TournamentJob
 
 pytestmark = pytest.mark.ray
 ray = pytest.importorskip("ray")
@@ -67,7 +67,7 @@ def _ray_task_workers(session: int) -> list[int]:
 def test_a_killed_ray_worker_loses_and_duplicates_nothing(local_reference: Path, tmp_path: Path):
     out = tmp_path / "killed.csv"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "sweep", str(CUBE_SPEC), "--out", str(out),
+        [sys.executable, "-m", "tablesim.sim.cli", "sweep", str(CUBE_SPEC), "--out", str(out),
          "--executor", "ray", "--workers", "2"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
@@ -89,7 +89,7 @@ def test_a_killed_ray_worker_loses_and_duplicates_nothing(local_reference: Path,
 
 
 def test_ray_unreachable_cluster_is_a_clear_error(tmp_path: Path, capsys):
-    from sim.cli import main
+    from tablesim.sim.cli import main
 
     spec = tmp_path / "s.toml"
     spec.write_text('[parameters]\nscene = "cantilever-safe"\nseconds = 0.1\nreplicas = 1\n')

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from sim.experiments.sampling import run_parameters, run_seed
-from sim.experiments.spec import PARAMETERS, SpecError, load_spec, parse_spec
+from tablesim.sim.experiments.sampling import run_parameters, run_seed
+from tablesim.sim.experiments.spec import PARAMETERS, SpecError, load_spec, parse_spec
 
 
 def spec(text: str, **kw):  # noqa: ANN003, ANN201
@@ -191,7 +191,7 @@ def test_a_scene_that_does_not_load_is_a_spec_problem(tmp_path: Path):
 
 
 def test_every_scene_physics_key_is_a_parameter():
-    from sim.scene import PHYSICS_KEYS
+    from tablesim.sim.scene import PHYSICS_KEYS
 
     assert set(PHYSICS_KEYS) <= set(PARAMETERS)
     assert {"scene", "seconds", "replicas", "step_ms", "sigma_mm", "sigma_deg"} <= set(PARAMETERS)

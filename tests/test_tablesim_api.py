@@ -17,8 +17,8 @@ from tablesim import data
 def test_public_names_resolve() -> None:
     for name in tablesim.__all__:
         assert getattr(tablesim, name) is not None, name
-    from games.registry import get_game
-    from sim.view.table_view import TableView
+    from tablesim.games.registry import get_game
+    from tablesim.sim.view.table_view import TableView
 
     assert tablesim.get_game is get_game and tablesim.TableView is TableView
 
@@ -43,7 +43,7 @@ def test_a_foreign_scenes_folder_does_not_hide_the_shipped_scenes(tmp_path: Path
     (tmp_path / "scenes" / "__init__.py").write_text("")
     (tmp_path / "scenes" / "mine.toml").write_text("")
     code = (
-        "import tablesim; from sim.scene import shipped_scene_names; "
+        "import tablesim; from tablesim.sim.scene import shipped_scene_names; "
         "print(shipped_scene_names()); print(len(tablesim.load_scene('kozo-tower').pieces))"
     )
     p = subprocess.run(

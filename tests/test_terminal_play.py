@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from games.registry import game_names, get_game
+from tablesim.games.registry import game_names, get_game
 
 FAST = {"kozo": ["--table", "stand-in"], "kataboom": ["--table", "stand-in"], "katamino": ["--mode", "duel"]}
 # Katamino reads "undo" and "quit" itself (its own take-back and resign moves)
@@ -20,7 +20,7 @@ OWN_UNDO = {"katamino"}
 
 def _play(game: str, stdin: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", "play", game, "--players", "human,random",
+        [sys.executable, "-m", "tablesim.sim.cli", "play", game, "--players", "human,random",
          "--seed", "4", "--headless", *FAST.get(game, []), *extra],
         cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -54,7 +54,7 @@ def test_undo_takes_back_the_humans_move_and_the_bots_reply() -> None:
     # Kaito, seed 4 (no dice, no physics: undo allowed): Black (random) opens with two
     # removals, Red (human) plays the first listed move, Black replies; undo takes back the
     # human's move and the reply, and the same position is asked again.
-    from games.session import Session
+    from tablesim.games.session import Session
 
     with Session.new("kaito", ["human", "random"], 4) as s:
         while s.seat != 0:

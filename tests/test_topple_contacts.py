@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.config import PhysicsConfig
-from sim.experiments.corpus import leaning_plank, plank_margin_deg, plank_stands
-from sim.verdict import ToppleRule, fall_reason, simulate
-from sim.world import CONTACT_TOLERANCE, shrink_shift
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.experiments.corpus import leaning_plank, plank_margin_deg, plank_stands
+from tablesim.sim.verdict import ToppleRule, fall_reason, simulate
+from tablesim.sim.world import CONTACT_TOLERANCE, shrink_shift
 
 FAMILY = [(theta, step) for theta in (20.0, 24.0, 28.0) for step in (4.0, 8.0, 17.8)]
 
@@ -93,8 +93,8 @@ def test_table_watch_names_a_tipping_piece_tilted() -> None:
     h (1 - cos phi) (h: its height above the edge, under a): 4.6-5.5 mm at phi = 20 deg,
     6.7-7.9 mm at 30 deg, against a drop limit of a / 2 = 8.9 mm; so the tilt passes its limit
     first and by the larger fraction, and the reason says tilted."""
-    from sim.referees.persistent_world import PersistentWorld, watch
-    from sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.referees.persistent_world import PersistentWorld, watch
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     with PersistentWorld(load_scene(shipped_scene_path("kozo-overhang"))) as world:
         world.rebase()

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from games.core import ConfigError
-from sim.cli import main
-from sim.experiments.results import journal_path
-from sim.experiments.runner import run_job
-from sim.experiments.tournament import TournamentJob, summarize
+from tablesim.games.core import ConfigError
+from tablesim.sim.cli import main
+from tablesim.sim.experiments.results import journal_path
+from tablesim.sim.experiments.runner import run_job
+from tablesim.sim.experiments.tournament import TournamentJob, summarize
 
 
 def test_tables_and_rotated_seats():
@@ -53,7 +53,7 @@ def test_one_and_two_workers_write_the_same_rows(tmp_path: Path):
         assert len(r["scores"].split("|")) == 2 and r["turns"] > 0
     out = tmp_path / "two.csv"
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "tournament", "catego", "--players",
+        [sys.executable, "-m", "tablesim.sim.cli", "tournament", "catego", "--players",
          "random,strong,random", "--games", "4", "--seed", "5", "--budget", "10",
          "--workers", "2", "--out", str(out), "--json"],
         capture_output=True, text=True, cwd=ROOT,
@@ -150,7 +150,7 @@ def test_game_options_reach_the_games(tmp_path: Path):
 
 
 def test_default_seats_are_two_where_the_game_allows():
-    from games.registry import game_names, get_game
+    from tablesim.games.registry import game_names, get_game
 
     for name in game_names():
         game = get_game(name)

@@ -10,8 +10,8 @@ import sys
 import pytest
 from conftest import ROOT
 
-from games.log import parse_log
-from games.session import Session, UndoRefused, replay_log
+from tablesim.games.log import parse_log
+from tablesim.games.session import Session, UndoRefused, replay_log
 
 
 def test_catego_refuses_to_take_back_a_roll_once_the_next_dice_are_seen() -> None:
@@ -90,7 +90,7 @@ def test_a_log_with_an_undo_says_so_and_its_replay_too(tmp_path) -> None:  # typ
 
 def test_the_terminal_says_why_a_catego_undo_is_refused() -> None:
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "play", "catego", "--players", "human,random",
+        [sys.executable, "-m", "tablesim.sim.cli", "play", "catego", "--players", "human,random",
          "--seed", "4", "--headless"],
         cwd=ROOT, input="2\nundo\nquit\n", capture_output=True, text=True, timeout=120,
     )  # fmt: skip

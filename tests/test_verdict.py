@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from sim.model import Scene, ScenePiece
-from sim.scene import load_scene, shipped_scene_path
-from sim.statics import StaticReport
-from sim.verdict import Perturbation, perturb_scene, simulate
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.statics import StaticReport
+from tablesim.sim.verdict import Perturbation, perturb_scene, simulate
 
 JSON_KEYS = {
     "verdict",
@@ -152,8 +152,8 @@ def test_a_bar_resting_on_its_end_edge_has_fallen() -> None:
     lower, under half an edge) has fallen by the new table contact alone. The rule is checked
     only at 0.5 s and 1 s, when the bar lies still, so the impact (deeper penetration) cannot
     be what catches it."""
-    from sim.config import PhysicsConfig, get_profile
-    from sim.verdict import ToppleRule, run_once
+    from tablesim.sim.config import PhysicsConfig, get_profile
+    from tablesim.sim.verdict import ToppleRule, run_once
 
     a = PhysicsConfig().kozo_cube
     cube = ScenePiece("cube", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))  # x in [0, a]
@@ -205,8 +205,8 @@ def test_early_stop_waits_for_rest_near_the_start(lift_mm: float, settles: bool)
     0.5 mm bound), so the run ends after the 0.2 s quiet window, by 0.25 s. 2 mm: it lands
     after 20 ms, 2 mm from its start -- beyond the bound, so it is never "where statics proved
     equilibrium" and the run goes the whole 1 s (a 2 mm drop is under half an edge: no fall)."""
-    from sim.config import PhysicsConfig, get_profile
-    from sim.verdict import EarlyStop, ToppleRule, run_once
+    from tablesim.sim.config import PhysicsConfig, get_profile
+    from tablesim.sim.verdict import EarlyStop, ToppleRule, run_once
 
     a = PhysicsConfig().kozo_cube
     base = ScenePiece("base", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.0))
@@ -240,7 +240,7 @@ def test_the_quiet_checks_largest_norm_has_numpys_bits() -> None:
     quiet check sees (um to m), and through NaN."""
     import numpy as np
 
-    from sim.verdict import _max_norm
+    from tablesim.sim.verdict import _max_norm
 
     rng = np.random.default_rng(7)
     for scale in (1e-6, 1e-3, 0.37, 1.0, 3e2):

@@ -5,7 +5,7 @@ Every expected verdict comes from the construction of the scene (centre of mass 
 support edge, worked out in the docstrings and in the shipped scenes' comments), never from the
 code's output. Geometry (sim/model.py, sim/world.py, sim/contacts.py): a Kozo cube has edge
 a = 17.8 mm; the simulation takes clearance / 2 = 0.1 mm off every horizontal face of every box
-(static boxes included); ``sim.statics.analyse(scene, clearance=c)`` shrinks only the dynamic
+(static boxes included); ``tablesim.sim.statics.analyse(scene, clearance=c)`` shrinks only the dynamic
 pieces, so its margins are measured against the exact edges of static pieces.
 
 Cost: the default run is about 20 s of CPU (the 24-piece tower's 4 replicas are most of it);
@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from sim.config import MM, PhysicsConfig
-from sim.model import Scene, ScenePiece
-from sim.scene import load_scene, shipped_scene_names, shipped_scene_path
-from sim.statics import analyse
-from sim.verdict import MARGINAL_MM, Perturbation, perturb_scene, simulate
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.scene import load_scene, shipped_scene_names, shipped_scene_path
+from tablesim.sim.statics import analyse
+from tablesim.sim.verdict import MARGINAL_MM, Perturbation, perturb_scene, simulate
 
 CFG = PhysicsConfig()
 A = CFG.kozo_cube  # 17.8 mm
@@ -266,7 +266,7 @@ def test_display_and_verdict_agree_for_clear_margins(name: str) -> None:
 # Byte-identical --json across processes and worker counts
 # ---------------------------------------------------------------------------------------
 _CLI = [
-    sys.executable, "-m", "sim.cli", "simulate", "kozo-overhang", "--method", "simulate",
+    sys.executable, "-m", "tablesim.sim.cli", "simulate", "kozo-overhang", "--method", "simulate",
     "--replicas", "4", "--seconds", "1", "--json", "--seed", "3",
 ]  # fmt: skip
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.cli import main
-from sim.view.app import SceneApp, pick
-from sim.view.camera import CameraView, pixel_ray
-from sim.view.harness import Harness
-from sim.view.layout import TableLayout, box_item
+from tablesim.sim.cli import main
+from tablesim.sim.view.app import SceneApp, pick
+from tablesim.sim.view.camera import CameraView, pixel_ray
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.layout import TableLayout, box_item
 
 
 def test_pixel_ray_goes_through_the_projected_point() -> None:
@@ -92,7 +92,7 @@ def test_a_game_over_refuses_moves() -> None:
 
 
 def test_scene_app_runs_the_scene_live_then_shows_the_verdict() -> None:
-    from sim.scene import resolve_scene
+    from tablesim.sim.scene import resolve_scene
 
     scene = resolve_scene("kozo-overhang")  # 4L's centre of mass lies 13.5 mm off its support
     with SceneApp(scene, size=(320, 180), seconds=1.0, replicas=1) as app:
@@ -130,10 +130,10 @@ def test_play_headless_is_unchanged(capsys) -> None:  # noqa: ANN001
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
-    from games.log import parse_log
-    from games.play import log_header, log_lines
-    from games.session import replay_log
-    from sim.cli import version
+    from tablesim.games.log import parse_log
+    from tablesim.games.play import log_header, log_lines
+    from tablesim.games.session import replay_log
+    from tablesim.sim.cli import version
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         h.app.type_move("hint")
@@ -148,7 +148,7 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
 
 
 def test_renderer_replace_items_adds_and_removes_without_a_rebuild() -> None:
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.renderer import Renderer
 
     base = TableLayout("t", (box_item("b", (0.04, 0.04, 0.02), (-0.02, -0.02, 0.0), (0.5, 0.5, 0.5)),))
     red = box_item("ghost", (0.02, 0.02, 0.02), (0.03, -0.01, 0.0), (1.0, 0.0, 0.0))

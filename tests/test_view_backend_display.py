@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="no Xvfb he
 
 _PROBE = (
     "import os, sys\n"
-    "from sim.view import backend\n"
+    "from tablesim.sim.view import backend\n"
     "if sys.argv[1] == 'env':\n"
     "    os.environ['DISPLAY'] = sys.argv[2]\n"
     "name, pipe = backend.make_pipe('gl')\n"

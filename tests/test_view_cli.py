@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("panda3d.core")
 Image = pytest.importorskip("PIL.Image")
 
-from sim.cli import main  # noqa: E402
+from tablesim.sim.cli import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")

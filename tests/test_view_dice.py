@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from games.rng import Rng
-from sim.view.dice import FACE_AXES, catego_dice, katoiz_dice, relabel, up_face
-from sim.view.drawings.common import DIE_EDGE
-from sim.view.layout import LayoutError
+from tablesim.games.rng import Rng
+from tablesim.sim.view.dice import FACE_AXES, catego_dice, katoiz_dice, relabel, up_face
+from tablesim.sim.view.drawings.common import DIE_EDGE
+from tablesim.sim.view.layout import LayoutError
 
 COLOUR_FACES = ("yellow", "green", "white", "red", "blue", "purple")
 PICTURE_FACES = ("round", "square", "triangle", "large", "small", "blank")
@@ -79,7 +79,7 @@ def test_the_dice_really_tumble() -> None:
 def test_same_seed_same_film_in_another_process() -> None:
     roll = catego_dice((2, 5), 17)
     code = (
-        "import json; from sim.view.dice import catego_dice; r = catego_dice((2, 5), 17); "
+        "import json; from tablesim.sim.view.dice import catego_dice; r = catego_dice((2, 5), 17); "
         "print(json.dumps([r.throw.positions.tolist(), r.throw.quats.tolist()]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -89,7 +89,7 @@ def test_same_seed_same_film_in_another_process() -> None:
 
 
 def test_relabel_refuses_a_value_not_on_the_die() -> None:
-    from sim.view.drawings.common import die_faces
+    from tablesim.sim.view.drawings.common import die_faces
 
     with pytest.raises(LayoutError, match="no face 7"):
         relabel(die_faces(1), "+z", 7)
@@ -118,7 +118,7 @@ def test_dice_come_to_rest_in_view(game: str, options: dict | None) -> None:
     metre under the table) changes most pixels of each die's box (a die under the text boxes
     or off the frame would change none). The camera is set before the first throw, so later
     dice, which land anywhere in the tray, must be kept in view by the framing, not by luck."""
-    from sim.view.interact.tiles_app import app_for
+    from tablesim.sim.view.interact.tiles_app import app_for
 
     size = (480, 270)
     rolls = 0

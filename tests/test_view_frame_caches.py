@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.slices.common.towers import ILLEGAL, LEGAL
-from sim.slices.kozo.referee import KozoReferee
-from sim.view.harness import Harness
-from sim.view.layout import TableLayout, box_item
+from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL
+from tablesim.sim.slices.kozo.referee import KozoReferee
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.layout import TableLayout, box_item
 
 pytest.importorskip("panda3d.core")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -39,7 +39,7 @@ def _is(rgb: np.ndarray, colour: tuple[float, float, float]) -> bool:
     not dark). A ghost colour (towers.LEGAL / ILLEGAL) is drawn translucent: its pixel is the
     blend GHOST_ALPHA * colour + (1 - GHOST_ALPHA) * the wooden table behind it (195, 139, 94
     as drawn, read off a window picture)."""
-    from sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL
+    from tablesim.sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL
 
     px = np.asarray(rgb, float)
     if px.max() < 60:
@@ -115,7 +115,7 @@ def test_kozo_ghost_turned_is_built_anew_in_the_new_shape() -> None:
 
 
 def test_a_moved_ghost_looks_as_if_the_table_had_been_built_with_it_there() -> None:
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.renderer import Renderer
     from tests.test_view_golden import FRACTION_TOL, MEAN_TOL, PIXEL_TOL
 
     board = box_item("board", (0.12, 0.12, 0.01), (-0.06, -0.06, 0.0), (0.8, 0.75, 0.6),
@@ -147,7 +147,7 @@ def test_a_moved_ghost_looks_as_if_the_table_had_been_built_with_it_there() -> N
 
 
 def test_the_moving_layer_is_as_dark_as_the_darker_shadow() -> None:
-    from sim.view.renderer import _over_baked
+    from tablesim.sim.view.renderer import _over_baked
 
     lut = _over_baked()
     for s, g in ((0, 80), (100, 50), (100, 200), (107, 107), (0, 0)):
@@ -159,7 +159,7 @@ def test_the_moving_layer_is_as_dark_as_the_darker_shadow() -> None:
 
 
 def test_decal_covers_the_shadowed_tiles_and_their_neighbours_only() -> None:
-    from sim.view.renderer import DECAL_TILE, _decal_rows
+    from tablesim.sim.view.renderer import DECAL_TILE, _decal_rows
 
     t = DECAL_TILE
     alpha = np.zeros((4 * t, 4 * t), dtype=np.uint8)
@@ -184,7 +184,7 @@ def test_decal_covers_the_shadowed_tiles_and_their_neighbours_only() -> None:
 
 
 def test_sky_is_drawn_only_when_the_table_leaves_some_of_it_in_view() -> None:
-    from sim.view.renderer import SKY_TOP, Renderer
+    from tablesim.sim.view.renderer import SKY_TOP, Renderer
 
     # a 30 cm board: the table drawn round it is 1.7 m across
     layout = TableLayout("t", (box_item("b", (0.3, 0.3, 0.01), (-0.15, -0.15, 0.0), (0.6,) * 3),))
@@ -201,7 +201,7 @@ def test_sky_is_drawn_only_when_the_table_leaves_some_of_it_in_view() -> None:
 
 
 def test_text_kept_while_its_words_stay_and_redrawn_when_they_change() -> None:
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.renderer import Renderer
 
     layout = TableLayout("t", (box_item("b", (0.04, 0.04, 0.04), (-0.02, -0.02, 0.0), (0.6,) * 3),))
     with Renderer((320, 180), backend="tiny") as r:

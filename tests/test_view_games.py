@@ -14,17 +14,17 @@ import pytest
 
 pytest.importorskip("panda3d.core")
 
-from games.registry import game_names, get_game  # noqa: E402
-from games.rng import Rng  # noqa: E402
-from sim.view.art import hex_rgb  # noqa: E402
-from sim.view.drawings import drawing_for, layout_for_state  # noqa: E402
-from sim.view.renderer import Renderer  # noqa: E402
+from tablesim.games.registry import game_names, get_game  # noqa: E402
+from tablesim.games.rng import Rng  # noqa: E402
+from tablesim.sim.view.art import hex_rgb  # noqa: E402
+from tablesim.sim.view.drawings import drawing_for, layout_for_state  # noqa: E402
+from tablesim.sim.view.renderer import Renderer  # noqa: E402
 
 TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
 
 
 def _playout(name: str, options: dict[str, Any], moves: int, seed: int = 3) -> list[Any]:
-    """States of a seeded random playout (the choices from games.rng, so it is repeatable)."""
+    """States of a seeded random playout (the choices from tablesim.games.rng, so it is repeatable)."""
     game = get_game(name)
     state = game.new_game(game.make_config(options, players=2), seed)
     rng = Rng.from_seed(seed, "view-test", name)
@@ -61,8 +61,8 @@ def test_every_registered_game_is_drawn() -> None:
 
 
 def test_kaito_states_drawn_tile_for_tile() -> None:
-    from sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre, kaito_layout
-    from sim.slices.kaito.state_layout import kaito_state_table
+    from tablesim.sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre, kaito_layout
+    from tablesim.sim.slices.kaito.state_layout import kaito_state_table
 
     states = _playout("kaito", {}, 14)
     for st in states[::3] + states[-1:]:
@@ -92,10 +92,10 @@ def test_kaito_states_drawn_tile_for_tile() -> None:
 
 @pytest.mark.parametrize("kind", ["3-set", "stapeltje", "stapeltoren"])
 def test_katoiz_states_drawn(kind: str) -> None:
-    from games.katoiz.components import COLOURS as GAME_COLOURS
-    from games.katoiz.components import TILES
-    from sim.slices.katoiz.drawing import COLOURS, cell_centre, katoiz_layout
-    from sim.slices.katoiz.state_layout import katoiz_state_table
+    from tablesim.games.katoiz.components import COLOURS as GAME_COLOURS
+    from tablesim.games.katoiz.components import TILES
+    from tablesim.sim.slices.katoiz.drawing import COLOURS, cell_centre, katoiz_layout
+    from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table
 
     states = _playout("katoiz", {"type": kind}, 12)
     for st in states:
@@ -132,7 +132,7 @@ def test_katoiz_states_drawn(kind: str) -> None:
 def test_kozo_state_drawn_as_its_tower() -> None:
     """A stand-in-judged Kozo game: the board plus one item per piece on the tower, each
     polycube in its catalogue colour at the pose the state holds."""
-    from games.polycubes import get_catalogue
+    from tablesim.games.polycubes import get_catalogue
 
     states = _playout("kozo", {"table": "stand-in"}, 6)
     colours = {p.name: p.color for p in get_catalogue("kozo-standard").pieces}
@@ -159,9 +159,9 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     import importlib
     import json
 
-    from games.log import read_log_file
-    from sim.cli import main
-    from sim.view.film import JUDGED_GAMES, judged_move_run
+    from tablesim.games.log import read_log_file
+    from tablesim.sim.cli import main
+    from tablesim.sim.view.film import JUDGED_GAMES, judged_move_run
 
     log = tmp_path / f"{name}.jsonl"
     args = ["play", name, "--players", players, "--seed", "2", "--headless", "--log", str(log)]
@@ -191,10 +191,10 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
 def test_katamino_duel_states_drawn(mode: str) -> None:
     """Both players' pieces, placed (on the board, seat 1 turned half round) or in hand, each
     once; a slider at the end of each flat Penta."""
-    from games.katamino.duel import DUEL_GAME
-    from sim.config import PhysicsConfig
-    from sim.slices.katamino.drawing import board_origin, katamino_layout
-    from sim.slices.katamino.state_layout import katamino_state_table
+    from tablesim.games.katamino.duel import DUEL_GAME
+    from tablesim.sim.config import PhysicsConfig
+    from tablesim.sim.slices.katamino.drawing import board_origin, katamino_layout
+    from tablesim.sim.slices.katamino.state_layout import katamino_state_table
 
     states = _playout("katamino", {"mode": mode}, 20)
     assert any(p.placed for st in states for p in st.seats)  # something got placed
@@ -228,10 +228,10 @@ def test_kataboom_state_drawn() -> None:
 @pytest.mark.parametrize("mode", ["traditional", "solo3d", "picture"])
 def test_katamino_solo_states_drawn(mode: str) -> None:
     """A solo puzzle: every piece of the stage once, placed ones where the state has them."""
-    from games.katamino.solo import SOLO_GAME
-    from sim.config import PhysicsConfig
-    from sim.slices.katamino.drawing import board_origin, katamino_layout
-    from sim.slices.katamino.state_layout import katamino_state_table
+    from tablesim.games.katamino.solo import SOLO_GAME
+    from tablesim.sim.config import PhysicsConfig
+    from tablesim.sim.slices.katamino.drawing import board_origin, katamino_layout
+    from tablesim.sim.slices.katamino.state_layout import katamino_state_table
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": mode}, players=1), 2)

@@ -68,9 +68,9 @@ def _scene(name: str, seconds: float = 0.0):  # noqa: ANN202
     afresh from this machine's physics."""
     import json
 
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.drawings import scene_layout
-    from sim.world import World
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.drawings import scene_layout
+    from tablesim.sim.world import World
 
     scene = load_scene(shipped_scene_path(name))
     poses = None
@@ -92,9 +92,9 @@ def test_the_overhang_state_it_draws() -> None:
     0.4 s the overhanging 4L has fallen (moved more than half a cube and tilted more than 20
     degrees: the topple rule's bounds, ``ToppleRule``) and every other piece stands (within
     the verdict's "stands" bounds, ``EarlyStop``: 0.5 mm, 1 degree)."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.verdict import EarlyStop, ToppleRule
-    from sim.world import World
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.verdict import EarlyStop, ToppleRule
+    from tablesim.sim.world import World
 
     rule, stands = ToppleRule(), EarlyStop()
     scene = load_scene(shipped_scene_path("kozo-overhang"))
@@ -108,8 +108,8 @@ def test_the_overhang_state_it_draws() -> None:
 
 
 def _catego():  # noqa: ANN202
-    from games.registry import get_game
-    from sim.view.drawings import catego_layout
+    from tablesim.games.registry import get_game
+    from tablesim.sim.view.drawings import catego_layout
 
     game = get_game("catego")
     state = game.new_game(game.make_config({}, players=3), seed=2)
@@ -120,8 +120,8 @@ def _catego():  # noqa: ANN202
 
 
 def _example(game: str):  # noqa: ANN202
-    from sim.view import drawings
-    from sim.view.drawings import examples
+    from tablesim.sim.view import drawings
+    from tablesim.sim.view.drawings import examples
 
     return getattr(drawings, f"{game}_layout")(getattr(examples, f"example_{game}")())
 
@@ -138,7 +138,7 @@ CASES: dict[str, Callable[[], object]] = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_golden_frame(name: str, tmp_path: Path) -> None:
-    from sim.view.snapshot import render_pixels
+    from tablesim.sim.view.snapshot import render_pixels
 
     actual = render_pixels(CASES[name](), size=SIZE, supersample=2, backend="tiny")
     path = GOLDEN / f"{name}.png"

@@ -13,10 +13,10 @@ import time
 import numpy as np
 import pytest
 
-from sim.scene import resolve_scene
-from sim.view.app import SceneApp
-from sim.view.harness import Harness
-from sim.view.sandbox import SandboxApp
+from tablesim.sim.scene import resolve_scene
+from tablesim.sim.view.app import SceneApp
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.sandbox import SandboxApp
 
 SIZE = (960, 540)
 

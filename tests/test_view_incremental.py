@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.slices.common.towers import LEGAL
-from sim.view.harness import Harness
+from tablesim.sim.slices.common.towers import LEGAL
+from tablesim.sim.view.harness import Harness
 from tests.test_view_frame_caches import _grid, _is
 from tests.test_view_golden import FRACTION_TOL, MEAN_TOL, PIXEL_TOL
 
@@ -82,7 +82,7 @@ def test_a_ghost_move_is_drawn_at_once_in_its_rectangles_as_a_whole_frame_would_
 def test_sub_lens_puts_points_on_the_pixels_of_the_whole_lens() -> None:
     from panda3d.core import LPoint2f, LPoint3f, PerspectiveLens
 
-    from sim.view.renderer import _sub_lens
+    from tablesim.sim.view.renderer import _sub_lens
 
     big = (960, 540)
     full = PerspectiveLens()

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.kozo.geometry import piece_orientations
-from sim.slices.common.towers import ILLEGAL, LEGAL, snap_half
-from sim.slices.kozo.referee import KozoReferee
-from sim.view.harness import Harness
-from sim.view.interact import BaseController, Controller, controller_for
+from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL, snap_half
+from tablesim.sim.slices.kozo.referee import KozoReferee
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.interact import BaseController, Controller, controller_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -168,7 +168,7 @@ def test_kataboom_ghost_and_nudge() -> None:
 
 
 def _katamino(h: Harness):  # noqa: ANN202
-    from games.katamino.game import family
+    from tablesim.games.katamino.game import family
 
     return family(h.app.state.mode)
 
@@ -199,8 +199,8 @@ def _turn_to(h: Harness, name: str, want: tuple[tuple[int, int, int], ...]) -> N
 
 
 def test_katamino_piece_taken_keeps_its_orientation_and_r_turns_a_quarter() -> None:
-    from games.polycubes import get_catalogue
-    from sim.slices.katamino.controller import turned
+    from tablesim.games.polycubes import get_catalogue
+    from tablesim.sim.slices.katamino.controller import turned
 
     # by hand: the L of cells (0,0) (1,0) (2,0) (0,1) turned anticlockwise seen from above
     # ((x, y) -> (-y, x)) is (0,0) (0,1) (0,2) (-1,0), shifted by +1 in x: (1,0) (1,1) (1,2) (0,0)
@@ -226,7 +226,7 @@ def test_katamino_piece_taken_keeps_its_orientation_and_r_turns_a_quarter() -> N
 
 
 def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
-    from sim.slices.katamino.drawing import cell_centre
+    from tablesim.sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         fam = _katamino(h)
@@ -251,7 +251,7 @@ def test_katamino_piece_dragged_onto_the_board_is_placed() -> None:
 
 
 def test_katamino_drop_off_the_board_is_refused() -> None:
-    from sim.slices.katamino.drawing import cell_centre
+    from tablesim.sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:
         c = h.app.controller
@@ -283,8 +283,8 @@ def test_katamino_hint_and_watch_the_solver_finish() -> None:
 
 
 def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_shown() -> None:
-    from sim.slices.katamino.controller import _norm
-    from sim.slices.katamino.drawing import cell_centre
+    from tablesim.sim.slices.katamino.controller import _norm
+    from tablesim.sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "duel"}, players=("human", "human"), seed=0) as h:
         c = h.app.controller
@@ -307,8 +307,8 @@ def test_katamino_duel_race_move_costs_the_real_seconds_since_the_board_was_show
 
 
 def test_katamino_piece_goes_into_a_3d_box_at_the_lowest_layer_it_fits() -> None:
-    from sim.slices.katamino.controller import _norm
-    from sim.slices.katamino.drawing import cell_centre
+    from tablesim.sim.slices.katamino.controller import _norm
+    from tablesim.sim.slices.katamino.drawing import cell_centre
 
     with Harness("katamino", options={"mode": "construction"}, players=("human",), seed=0) as h:
         fam = _katamino(h)

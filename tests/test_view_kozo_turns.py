@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.view.app import advance_film
-from sim.view.harness import Harness
+from tablesim.sim.view.app import advance_film
+from tablesim.sim.view.harness import Harness
 
 
 def first(app, kinds: tuple[str, ...]) -> str:  # noqa: ANN001
@@ -113,9 +113,9 @@ def test_a_film_of_nothing_moving_is_skipped() -> None:
 
 
 def test_ghost_colours_are_no_piece_s_colour_and_not_the_spot_plates() -> None:
-    from games.polycubes import get_catalogue
-    from sim.slices.common.towers import ILLEGAL, LEGAL, SPOT
-    from sim.view.art import hex_rgb
+    from tablesim.games.polycubes import get_catalogue
+    from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL, SPOT
+    from tablesim.sim.view.art import hex_rgb
 
     colours = {hex_rgb(p.color) for c in ("kozo-standard", "katamino-duo")
                for p in get_catalogue(c).pieces}  # fmt: skip
@@ -128,8 +128,8 @@ def test_ghost_colours_are_no_piece_s_colour_and_not_the_spot_plates() -> None:
 
 @pytest.mark.slow  # a sandbox app starts its display world and verdict process: seconds
 def test_the_sandbox_counts_its_undo_steps_in_english() -> None:
-    from sim.scene import resolve_scene
-    from sim.view.sandbox import SandboxApp
+    from tablesim.sim.scene import resolve_scene
+    from tablesim.sim.view.sandbox import SandboxApp
 
     with SandboxApp(resolve_scene("kozo-overhang"), size=(160, 90), replicas=1) as app:
         table = app.table
@@ -169,7 +169,7 @@ def test_no_ghost_is_drawn_while_a_bot_has_the_table() -> None:
 
 
 def test_a_low_ray_over_the_tower_reaches_its_top_not_the_table_behind() -> None:
-    from sim.view.interact import Pointer
+    from tablesim.sim.view.interact import Pointer
 
     with Harness("kozo", players=("human", "human"), seed=2, size=(160, 90)) as h:
         app, c = h.app, h.app.controller

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from sim.view.camera import CameraView, camera_for_scene, parse_camera
-from sim.view.drawings import (
+from tablesim.sim.view.camera import CameraView, camera_for_scene, parse_camera
+from tablesim.sim.view.drawings import (
     KaitoTable,
     KaitoTile,
     KataminoPlacement,
@@ -26,10 +26,15 @@ from sim.view.drawings import (
     katoiz_layout,
     layout_for_state,
 )
-from sim.view.drawings.common import die_faces
-from sim.view.drawings.examples import example_kaito, example_katoiz, kaito_tiles, katoiz_tiles
-from sim.view.film import MAX_FRAMES, film_frame_count
-from sim.view.layout import LayoutError
+from tablesim.sim.view.drawings.common import die_faces
+from tablesim.sim.view.drawings.examples import (
+    example_kaito,
+    example_katoiz,
+    kaito_tiles,
+    katoiz_tiles,
+)
+from tablesim.sim.view.film import MAX_FRAMES, film_frame_count
+from tablesim.sim.view.layout import LayoutError
 
 
 # ---------------------------------------------------------------------------- dice
@@ -117,7 +122,7 @@ def test_katoiz_stack_heights_and_discs() -> None:
     # one item per tile, one per disc
     assert len(lay.items) == sum(len(s.tiles) for s in table.stacks) + len(table.discs)
     # the 3-high stack's top tile lies two tile thicknesses up
-    from sim.slices.katoiz.drawing import THICKNESS
+    from tablesim.sim.slices.katoiz.drawing import THICKNESS
 
     assert lay.item("tile-2-4-2").position[2] == pytest.approx(2 * THICKNESS)
     disc = lay.item("disc-2-4")
@@ -152,7 +157,7 @@ def test_kaito_reports_every_problem() -> None:
 
 
 def test_kaito_piece_sits_on_a_tile_or_on_the_table() -> None:
-    from sim.slices.kaito.drawing import KAITO_HALF, THICKNESS
+    from tablesim.sim.slices.kaito.drawing import KAITO_HALF, THICKNESS
 
     ex = example_kaito()
     lay = kaito_layout(ex)  # the example's Kaito stands on an empty spot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.view.harness import Harness
+from tablesim.sim.view.harness import Harness
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ from conftest import ROOT
 pytest.importorskip("panda3d.core")
 pytest.importorskip("PIL.Image")
 
-from sim.view.art import hex_rgb  # noqa: E402
-from sim.view.backend import available_backends  # noqa: E402
-from sim.view.drawings import (  # noqa: E402
+from tablesim.sim.view.art import hex_rgb  # noqa: E402
+from tablesim.sim.view.backend import available_backends  # noqa: E402
+from tablesim.sim.view.drawings import (  # noqa: E402
     KaitoTable,
     KaitoTile,
     catego_layout,
@@ -33,8 +33,8 @@ from sim.view.drawings import (  # noqa: E402
     katoiz_layout,
     scene_layout,
 )
-from sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
-from sim.view.renderer import Renderer  # noqa: E402
+from tablesim.sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz  # noqa: E402
+from tablesim.sim.view.renderer import Renderer  # noqa: E402
 
 TOP = {"yaw": 0.0, "pitch": -89.0, "fill": 0.9}
 
@@ -69,8 +69,8 @@ def _rgb(hex_colour: str) -> np.ndarray:
 def test_kozo_board_grid_and_chimney_from_above() -> None:
     """The bare Kozo board from above: the centre square (the chimney) is dark, the eight ring
     squares around it are the board's light wood."""
-    from sim.model import Scene
-    from sim.scene import parse_scene
+    from tablesim.sim.model import Scene
+    from tablesim.sim.scene import parse_scene
 
     scene = parse_scene('name = "board"\nunit = "kozo"\n[base]\nkind = "kozo"\n')
     assert isinstance(scene, Scene)
@@ -89,7 +89,7 @@ def test_kozo_board_grid_and_chimney_from_above() -> None:
 def test_kozo_tower_pieces_where_the_scene_puts_them() -> None:
     """The shipped tower from above: at the projected centre of every cube face nothing stands
     over (polycubes and balance cubes), the picture has that piece's colour."""
-    from sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     size = (480, 360)
@@ -126,9 +126,9 @@ def test_kozo_tower_pieces_where_the_scene_puts_them() -> None:
 def test_world_poses_move_the_falling_piece() -> None:
     """kozo-overhang after 1 s of the verdict run: the toppled 4L is drawn where the World put
     it, not where the scene built it."""
-    from sim.model import quat_to_matrix
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.world import World
+    from tablesim.sim.model import quat_to_matrix
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.world import World
 
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     with World(scene, "verdict") as world:
@@ -165,13 +165,13 @@ def test_world_poses_move_the_falling_piece() -> None:
 
 # ---------------------------------------------------------------------------- Katoiz
 def test_katoiz_every_tile_shows_its_colour() -> None:
-    from sim.slices.katoiz.drawing import COLOURS, cell_centre
+    from tablesim.sim.slices.katoiz.drawing import COLOURS, cell_centre
 
     table = example_katoiz()
     size = (360, 360)
     px, view = _render(katoiz_layout(table), size, TOP, ss=2)
     discs = {d.cell: d for d in table.discs}
-    from sim.slices.katoiz.drawing import DISC_COLOURS, DISC_HEIGHT
+    from tablesim.sim.slices.katoiz.drawing import DISC_COLOURS, DISC_HEIGHT
 
     for stack in table.stacks:
         top = stack.tiles[-1]
@@ -187,7 +187,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
         assert _like(_at(px, p, 1), _rgb(COLOURS[top.colour]), tol=40).mean() > 0.7, stack.cell
     # a picture tile's corner is the wooden face, not the colour
     st = next(s for s in table.stacks if s.tiles[-1].size == "small")
-    from sim.slices.katoiz.drawing import TILE
+    from tablesim.sim.slices.katoiz.drawing import TILE
 
     corner = cell_centre(table, st.cell, len(st.tiles)) + np.array([-0.35 * TILE, 0.35 * TILE, 0])
     p = view.project(corner[None], size)[0]
@@ -196,7 +196,7 @@ def test_katoiz_every_tile_shows_its_colour() -> None:
 
 # ---------------------------------------------------------------------------- Kaito
 def test_kaito_tiles_red_and_black_and_the_piece() -> None:
-    from sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre
+    from tablesim.sim.slices.kaito.drawing import SIDE_COLOURS, TILE, cell_centre
 
     table = example_kaito()
     size = (360, 360)
@@ -207,7 +207,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
         pix = _at(px, view.project(p[None], size)[0], 1)
         assert _like(pix, _rgb(SIDE_COLOURS[tile.colour]), tol=40, lo=0.5).mean() > 0.7, cell
     # the Kaito: its top face shows the colour that is up
-    from sim.slices.kaito.drawing import KAITO_HALF
+    from tablesim.sim.slices.kaito.drawing import KAITO_HALF
 
     top = cell_centre(table, table.kaito, 0) + np.array([0, 0, 2 * KAITO_HALF])
     pix = _at(px, view.project(top[None], size)[0], 1)
@@ -217,7 +217,7 @@ def test_kaito_tiles_red_and_black_and_the_piece() -> None:
 def test_kaito_symbols_are_printed() -> None:
     """Every symbol tile carries cream ink around its centre, an opening tile none; a 1-Mon and
     a 3-Mon differ there (the printed value), and so do a Katana and a Kabuto."""
-    from sim.slices.kaito.drawing import TILE, cell_centre
+    from tablesim.sim.slices.kaito.drawing import TILE, cell_centre
 
     kinds = {
         (0, 0): KaitoTile("red", "mon", 1),
@@ -250,8 +250,8 @@ def test_kaito_symbols_are_printed() -> None:
 
 # ---------------------------------------------------------------------------- Katamino
 def test_katamino_pieces_cells_and_free_board() -> None:
-    from games.polycubes import get_catalogue
-    from sim.slices.katamino.drawing import cell_centre
+    from tablesim.games.polycubes import get_catalogue
+    from tablesim.sim.slices.katamino.drawing import cell_centre
 
     table = example_katamino()
     size = (480, 320)
@@ -284,7 +284,7 @@ def _count_blobs(mask: np.ndarray) -> int:
 
 @pytest.fixture(scope="module")
 def catego_state():  # noqa: ANN201
-    from games.registry import get_game
+    from tablesim.games.registry import get_game
 
     game = get_game("catego")
     state = game.new_game(game.make_config({}, players=2), seed=11)
@@ -295,7 +295,7 @@ def catego_state():  # noqa: ANN201
 
 def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
     """Seen from straight above, each die's top face has as many pips as the state's roll."""
-    from sim.view.drawings.common import DIE_EDGE
+    from tablesim.sim.view.drawings.common import DIE_EDGE
 
     lay = catego_layout(catego_state)
     size = (400, 400)
@@ -313,7 +313,7 @@ def test_catego_dice_show_the_roll(catego_state) -> None:  # noqa: ANN001
 
 def test_catego_pad_has_the_entries(catego_state) -> None:  # noqa: ANN001
     """Ink (dark blue digits) in the pad cells that hold an entry, none in empty ones."""
-    from sim.slices.catego.drawing import pad_cell_centre
+    from tablesim.sim.slices.catego.drawing import pad_cell_centre
 
     cfg = catego_state.config
     size = (640, 400)
@@ -336,8 +336,8 @@ def test_shadow_falls_away_from_the_light(backend: str) -> None:
     the table the same distance on the lit side (faked on tiny, a shadow map on gl)."""
     if backend not in available_backends():
         pytest.skip(f"the {backend} backend is not available here")
-    from sim.view.layout import TableLayout, box_item
-    from sim.view.shadows import light_direction
+    from tablesim.sim.view.layout import TableLayout, box_item
+    from tablesim.sim.view.shadows import light_direction
 
     block = box_item("block", (0.02, 0.02, 0.06), (-0.01, -0.01, 0.0), (0.5, 0.5, 0.5))
     lay = TableLayout("block", (block,), {"yaw": 20.0, "pitch": -50.0, "fill": 0.3})
@@ -352,8 +352,8 @@ def test_shadow_falls_away_from_the_light(backend: str) -> None:
 
 # ---------------------------------------------------------------------------- contract
 def test_gymnasium_contract_rgb_array() -> None:
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view import TableView
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view import TableView
 
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     with TableView("rgb_array", size=(96, 64), backend="tiny") as view:
@@ -369,9 +369,9 @@ def test_gymnasium_contract_rgb_array() -> None:
 
 _HUMAN_MODE_SCRIPT = """
 import shutil
-from sim.scene import load_scene, shipped_scene_path
-from sim.view import TableView
-from sim.view.backend import BackendUnavailableError
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.view import TableView
+from tablesim.sim.view.backend import BackendUnavailableError
 
 view = TableView("human", size=(64, 48))
 try:
@@ -423,9 +423,9 @@ def test_same_picture_in_another_process(tmp_path: Path) -> None:
     to 11 levels; the golden tolerance absorbs that.)"""
     code = (
         "import sys, numpy as np\n"
-        "from sim.view.snapshot import render_pixels\n"
-        "from sim.view.drawings import katoiz_layout\n"
-        "from sim.view.drawings.examples import example_katoiz\n"
+        "from tablesim.sim.view.snapshot import render_pixels\n"
+        "from tablesim.sim.view.drawings import katoiz_layout\n"
+        "from tablesim.sim.view.drawings.examples import example_katoiz\n"
         "px = render_pixels(katoiz_layout(example_katoiz()), size=(120, 90), supersample=1)\n"
         "np.save(sys.argv[1], px)\n"
     )
@@ -443,8 +443,8 @@ def test_a_long_film_does_not_pile_up_memory() -> None:
     """30 frames of a falling scene in one renderer: each frame replaces the faked-shadow
     decals (a 1024 x 1024 texture for this scene); memory must not grow by them (a leaked
     decal per frame measured 8 MB, i.e. 240 MB here)."""
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.world import World
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.world import World
 
     def rss() -> int:
         with open("/proc/self/statm") as fh:
@@ -478,10 +478,10 @@ def test_private_xvfb_exits_cleanly_and_goes_away() -> None:
     if shutil.which("Xvfb") is None:
         pytest.skip("no Xvfb here")
     code = (
-        "from sim.view import backend\n"
-        "from sim.view.snapshot import render_pixels\n"
-        "from sim.view.drawings import kaito_layout\n"
-        "from sim.view.drawings.examples import example_kaito\n"
+        "from tablesim.sim.view import backend\n"
+        "from tablesim.sim.view.snapshot import render_pixels\n"
+        "from tablesim.sim.view.drawings import kaito_layout\n"
+        "from tablesim.sim.view.drawings.examples import example_kaito\n"
         "render_pixels(kaito_layout(example_kaito()), size=(64, 48), backend='gl')\n"
         "print(backend._XVFB['proc'].pid)\n"
     )

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.scene import resolve_scene
-from sim.view.app import SceneApp
+from tablesim.sim.scene import resolve_scene
+from tablesim.sim.view.app import SceneApp
 
 WORDS = ("as written", "it", "written", "Kozo", "P1 to move (human)", "pieces", "i", "refused",
          "verdict (verdict profile): topples", "the table is judging 3I r1 at 0,1,0...",

@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.core import IllegalMoveError
-from games.registry import get_game
-from games.rng import Rng
-from sim.view.camera import camera_for_scene, pixel_ray
-from sim.view.drawings import layout_for_state
-from sim.view.interact import Pointer, controller_for
+from tablesim.games.core import IllegalMoveError
+from tablesim.games.registry import get_game
+from tablesim.games.rng import Rng
+from tablesim.sim.view.camera import camera_for_scene, pixel_ray
+from tablesim.sim.view.drawings import layout_for_state
+from tablesim.sim.view.interact import Pointer, controller_for
 
 SIZE = (960, 540)
 
@@ -33,16 +33,16 @@ def pointer(game: str, state, world, button: str = "left") -> Pointer:  # noqa: 
 
 
 def kaito_point(state, cell: int):  # noqa: ANN001
-    from sim.slices.kaito.drawing import cell_centre
-    from sim.slices.kaito.state_layout import kaito_state_table
+    from tablesim.sim.slices.kaito.drawing import cell_centre
+    from tablesim.sim.slices.kaito.state_layout import kaito_state_table
 
     on_tile = state.board[cell] is not None
     return cell_centre(kaito_state_table(state), (cell % 6, cell // 6), 1 if on_tile else 0)
 
 
 def katoiz_point(state, xy):  # noqa: ANN001
-    from sim.slices.katoiz.drawing import cell_centre
-    from sim.slices.katoiz.state_layout import katoiz_state_table
+    from tablesim.sim.slices.katoiz.drawing import cell_centre
+    from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table
 
     table = katoiz_state_table(state)
     h = next((len(s.tiles) for s in table.stacks if tuple(s.cell) == tuple(xy)), 0)
@@ -50,7 +50,7 @@ def katoiz_point(state, xy):  # noqa: ANN001
 
 
 def catego_point(state, label: int):  # noqa: ANN001
-    from sim.slices.catego.drawing import pad_cell_centre
+    from tablesim.sim.slices.catego.drawing import pad_cell_centre
 
     cfg = state.config
     seat = state.turn % cfg.players
@@ -128,7 +128,7 @@ def test_kaito_illegal_click_explained_and_changes_nothing() -> None:
     bad = next(
         i for i in range(36) if i not in targets and i != state.kaito and state.board[i]
     )  # a tile off the Kaito's lines
-    from games.kaito.rules import Move
+    from tablesim.games.kaito.rules import Move
 
     with pytest.raises(IllegalMoveError) as info:
         game.apply(state, Move("move", (bad,)))
@@ -152,13 +152,13 @@ def _katoiz_path(state, move) -> list:  # noqa: ANN001
             path.append(board(move.src))
         return [*path, board(move.dst)]
     if kind == "StapelState":
-        from games.katoiz.stapeltje import HOME, SIDES, geo
+        from tablesim.games.katoiz.stapeltje import HOME, SIDES, geo
 
         if move.dst == HOME:
             side = SIDES[geo(state.config).sides[state.seat]]
             return [board(move.src), (side[2], side[3])]
         return [board(move.src), board(move.dst)]
-    from sim.slices.katoiz.state_layout import _in_front, katoiz_state_table
+    from tablesim.sim.slices.katoiz.state_layout import _in_front, katoiz_state_table
 
     k = state.supply.index(move.tile)
     rows = katoiz_state_table(state).rows
@@ -212,7 +212,7 @@ def test_katoiz_moves_played_by_clicks(options: dict, seed: int) -> None:
 
 def test_katoiz_illegal_click_explained() -> None:
     """Stapeltje: clicking a stack whose top does not show the dice gives apply's reason."""
-    from games.katoiz.components import Move, fits
+    from tablesim.games.katoiz.components import Move, fits
 
     game = get_game("katoiz")
     state = game.new_game(game.make_config({"type": "stapeltje"}, players=2), 3)
@@ -274,7 +274,7 @@ def test_a_click_off_the_table_changes_nothing() -> None:
 
 
 def test_hover_brightens_a_green_place_only() -> None:
-    from sim.slices.common.tiles import HOVER, TARGET
+    from tablesim.sim.slices.common.tiles import HOVER, TARGET
 
     game = get_game("kaito")
     state = game.new_game(game.make_config({}, players=2), 4)

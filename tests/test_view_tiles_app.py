@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.core import IllegalMoveError
-from sim.slices.catego.drawing import pad_cell_centre
-from sim.view.dice import up_face
-from sim.view.harness import Harness
-from sim.view.interact.tiles_app import TilesApp, app_for
+from tablesim.games.core import IllegalMoveError
+from tablesim.sim.slices.catego.drawing import pad_cell_centre
+from tablesim.sim.view.dice import up_face
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.interact.tiles_app import TilesApp, app_for
 
 SIZE = (480, 270)
 
@@ -35,8 +35,8 @@ def _kaito_opening(h: Harness):  # noqa: ANN202
     assert app.moves == [remove]
     h.settle(dt=0.2)
     place = app.game.legal_moves(app.state)[-1]
-    from sim.slices.kaito.drawing import cell_centre
-    from sim.slices.kaito.state_layout import kaito_state_table
+    from tablesim.sim.slices.kaito.drawing import cell_centre
+    from tablesim.sim.slices.kaito.state_layout import kaito_state_table
 
     gap = cell_centre(kaito_state_table(app.state), (place.to % 6, place.to // 6), 0)
     assert h.click_world(gap)
@@ -51,7 +51,7 @@ def test_kaito_tile_clicks_play_a_move_and_an_illegal_click_changes_nothing() ->
         state = _kaito_opening(h)
         # an illegal click: a tile off the Kaito's lines; the game's reason, nothing changes
         bad = next(i for i in range(36) if state.board[i] and i not in state.targets)
-        from games.kaito.rules import Move
+        from tablesim.games.kaito.rules import Move
 
         with pytest.raises(IllegalMoveError) as info:
             app.game.apply(state, Move("move", (bad,)))
@@ -89,7 +89,7 @@ def test_katoiz_tile_click_plays_a_move() -> None:
 
 
 def test_katoiz_stapeltje_two_clicks_and_an_illegal_source() -> None:
-    from games.katoiz.components import Move, fits
+    from tablesim.games.katoiz.components import Move, fits
 
     with _harness("katoiz", options={"type": "stapeltje"}, seed=3) as h:
         app = h.app

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("panda3d.core")
 
-from sim.view.layout import Item, LayoutError, TableLayout, box_item  # noqa: E402
-from sim.view.renderer import Renderer  # noqa: E402
+from tablesim.sim.view.layout import Item, LayoutError, TableLayout, box_item  # noqa: E402
+from tablesim.sim.view.renderer import Renderer  # noqa: E402
 
 TOP = {"yaw": 0.0, "pitch": -89.0, "target": (0.0, 0.0, 0.02), "distance": 0.5}
 BLOCK = box_item("block", (0.04, 0.04, 0.04), (-0.02, -0.02, 0.0), (0.85, 0.1, 0.1))

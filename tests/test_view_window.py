@@ -71,7 +71,7 @@ class Window:
         env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT))
         self.display, self.shots = display, shots
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env,
+            [sys.executable, "-m", "tablesim.sim.cli", *args], cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         self.env = env
@@ -220,7 +220,7 @@ def test_no_display_exits_2_and_says_what_to_do_instead(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["PYTHONPATH"] = str(ROOT)
     for args in (["view", "kozo-tower"], ["play", "kozo", "--players", "human,careful", "--window"]):
-        r = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path, env=env,
+        r = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=120)  # fmt: skip
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert "no" in r.stderr and "display" in r.stderr
@@ -294,7 +294,7 @@ def ghost_share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
     Lighting scales brightness, not hue: so a pixel of that blend's hue (within 10 degrees),
     saturated (at least 0.45) and not dark. The pieces' hues lie 18 degrees or more from both
     ghosts' blends (towers.LEGAL / ILLEGAL)."""
-    from sim.slices.common.towers import GHOST_ALPHA
+    from tablesim.sim.slices.common.towers import GHOST_ALPHA
 
     px = img.astype(float) / 255.0
     table = np.median(px[-40:, -40:].reshape(-1, 3), axis=0)
@@ -312,7 +312,7 @@ def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, s
     w = kozo_holding_4l(xdisplay, shots)
     try:
 
-        from sim.slices.common.towers import ILLEGAL, LEGAL
+        from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL
 
         seen: dict[str, float] = {}
         w.point(0.1, 0.9)  # far off the board, to the front left: a magenta ghost
@@ -417,10 +417,10 @@ def test_an_opengl_window_draws_under_mesa(xdisplay: str, shots: Path) -> None:
 
 _GL_FROM_A_THREAD = """
 import threading
-from sim.view import backend
-from sim.view.drawings import kaito_layout
-from sim.view.drawings.examples import example_kaito
-from sim.view.renderer import Renderer
+from tablesim.sim.view import backend
+from tablesim.sim.view.drawings import kaito_layout
+from tablesim.sim.view.drawings.examples import example_kaito
+from tablesim.sim.view.renderer import Renderer
 
 made = []
 t = threading.Thread(target=lambda: made.append(Renderer((64, 48), backend="gl")))

@@ -24,7 +24,7 @@ from test_view_window import (  # noqa: F401  (fixtures)
     xdisplay,
 )
 
-from sim.slices.common.towers import ILLEGAL, LEGAL
+from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL
 
 
 def _share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fixtures)
 
-from sim.view.interact.tiles_app import TilesApp, app_for
+from tablesim.sim.view.interact.tiles_app import TilesApp, app_for
 
 
 def test_catego_and_katoiz_get_the_dice_app() -> None:

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fixtures)
 
-from sim.cli import main
-from sim.scene import load_scene, resolve_scene
-from sim.view.harness import Harness
-from sim.view.sandbox import DROP_GAP, SandboxApp, palette, scene_toml
+from tablesim.sim.cli import main
+from tablesim.sim.scene import load_scene, resolve_scene
+from tablesim.sim.view.harness import Harness
+from tablesim.sim.view.sandbox import DROP_GAP, SandboxApp, palette, scene_toml
 
 
 def _lowest(piece, cfg) -> float:  # noqa: ANN001
@@ -131,7 +131,7 @@ def test_scene_toml_writes_what_the_loader_reads_back() -> None:
 
 
 def load_scene_from_text(text: str):  # noqa: ANN201
-    from sim.scene import parse_scene
+    from tablesim.sim.scene import parse_scene
 
     return parse_scene(text, "<sandbox>")
 

@@ -22,7 +22,7 @@ SEED = 3
 
 def plan() -> tuple[str, str, str]:
     """P1's first placement, its balance cube, and P1's placement after the bot's turn."""
-    from games.session import Session
+    from tablesim.games.session import Session
 
     s = Session.new("kozo", ["human", "careful"], SEED)
     try:

@@ -6,7 +6,7 @@ and no top-level ``games``/``sim``/``meshes``/``scenes`` module is imported.
 Skipped until the namespace rewrite is applied (``/work/wt/namespace.py TREE``, run by the
 lead after the merge: it links ``tablesim/games`` etc. and rewrites every import); before it,
 the wheel installs ``games`` and ``sim`` beside ``tablesim`` and the decoys hide them
-(``No module named 'games.registry'``, issue 34). The venv reuses this interpreter's
+(``No module named 'tablesim.games.registry'``, issue 34). The venv reuses this interpreter's
 installed dependencies (``--system-site-packages``, the wheel itself ``--no-deps``) so the
 test costs a wheel build (about 20 s, pip's build isolation fetches setuptools) rather than
 a 1.1 GB install.

@@ -15,9 +15,15 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from sim.config import DISPLAY, PYBULLET_CONTACT_BREAKING_THRESHOLD, VERDICT, PhysicsConfig, Profile
-from sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
-from sim.world import (
+from tablesim.sim.config import (
+    DISPLAY,
+    PYBULLET_CONTACT_BREAKING_THRESHOLD,
+    VERDICT,
+    PhysicsConfig,
+    Profile,
+)
+from tablesim.sim.model import Scene, ScenePiece, quat_from_euler_deg, quat_to_matrix
+from tablesim.sim.world import (
     CHECK_EVERY,
     PhysicsBlowUpError,
     World,
@@ -256,7 +262,7 @@ def test_nan_is_a_blow_up_error_within_the_check_period() -> None:
 _HASH_SCRIPT = """
 import hashlib, sys
 sys.path.insert(0, {root!r})
-from sim.world import World, reference_tower
+from tablesim.sim.world import World, reference_tower
 with World(reference_tower(), {profile!r}) as w:
     w.apply_impulse("4T", w.com_positions()[w.piece_ids.index("4T")] + [0, 0, 0.005], [1e-2, 4e-3, 0])
     w.run(0.6)
@@ -437,7 +443,7 @@ def test_a_sleeping_world_only_counts_steps_and_stays_bit_identical() -> None:
     """Display profile: once every piece sleeps, World.step skips Bullet's step (nothing would
     move). The poses are bit for bit those of a world that steps every time, before and after
     an impulse wakes the tower."""
-    from sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.scene import load_scene, shipped_scene_path
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
 

@@ -1,4 +1,4 @@
-"""The topple rule's fast reads (:meth:`sim.world.World.states`, ``tipped``, ``check_contacts``)
+"""The topple rule's fast reads (:meth:`tablesim.sim.world.World.states`, ``tipped``, ``check_contacts``)
 give exactly the answers of the plain per-piece reads (``com_positions``, ``tip_angles_deg``,
 ``contacts_with_static``, ``max_penetration``) they replace in the rule loops (issue #24)."""
 
@@ -10,10 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from sim.config import PhysicsConfig
-from sim.model import Scene, ScenePiece
-from sim.scene import load_scene, shipped_scene_path
-from sim.world import CONTACT_TOLERANCE, World
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.world import CONTACT_TOLERANCE, World
 
 
 def _compare_at(world: World, known: set[tuple[str, str]]) -> tuple[int, int]:
@@ -114,7 +114,7 @@ def test_the_guards_array_filter_keeps_every_body_the_guard_rejects() -> None:
     guard's rule written out, on 1200 seeded rows at and around every limit (speeds a unit in
     the last place either side of 10 m/s, NaN and inf in every column): every rejected body is
     a suspect, and check_body raises exactly for the rows the rule rejects."""
-    from sim.guard import PhysicsBlowUpError, check_body, check_positions, suspects
+    from tablesim.sim.guard import PhysicsBlowUpError, check_body, check_positions, suspects
 
     rng = np.random.default_rng(24)
     edges = [10.0, math.nextafter(10.0, 0.0), math.nextafter(10.0, 19.0)]
@@ -158,7 +158,7 @@ def test_the_guards_array_filter_keeps_every_body_the_guard_rejects() -> None:
 def test_world_check_raises_for_the_first_bad_piece_in_scene_order() -> None:
     """Two pieces of the tower given impossible speeds: the error names the earlier one in
     scene order (as the piece-by-piece check did); 10 m/s exactly is allowed."""
-    from sim.guard import PhysicsBlowUpError
+    from tablesim.sim.guard import PhysicsBlowUpError
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     with World(scene, "verdict") as world:
@@ -204,7 +204,7 @@ def test_near_pairs_kept_between_checks_still_find_a_piece_that_creeps_in() -> N
 def test_piece_boxes_are_the_pieces_local_boxes_kept_read_only() -> None:
     """``piece_boxes`` gives ``local_boxes``' numbers, the same object for the same geometry
     (also of another piece with it), arrays that cannot be written."""
-    from sim.world import piece_boxes
+    from tablesim.sim.world import piece_boxes
 
     cfg = PhysicsConfig()
     scene = load_scene(shipped_scene_path("kozo-tower"))
@@ -225,7 +225,7 @@ def test_a_pieces_layout_shrinks_its_horizontal_axes_and_is_kept_per_tilt_class(
     one (stood on its side, another axis is the vertical one); a static piece keeps its size.
     A piece turned about the vertical, or moved, shares the layout of its geometry; stood up,
     it gets another."""
-    from sim.world import CONTACT_SKIN, piece_boxes, piece_layout
+    from tablesim.sim.world import CONTACT_SKIN, piece_boxes, piece_layout
 
     cfg = PhysicsConfig()
     c, s = cfg.clearance, CONTACT_SKIN
@@ -253,8 +253,8 @@ def test_a_world_built_from_kept_layouts_steps_to_the_bits_of_one_built_afresh()
     """The kept layouts change no number: a perturbed tower built with an empty layout cache and
     one built again from the kept layouts are at the same poses and velocities, to the bit,
     after 50 steps."""
-    from sim import world_layout as world_module  # the kept layouts live there
-    from sim.verdict import Perturbation, perturb_scene
+    from tablesim.sim import world_layout as world_module  # the kept layouts live there
+    from tablesim.sim.verdict import Perturbation, perturb_scene
 
     scene = perturb_scene(load_scene(shipped_scene_path("kozo-tower")), 0, 2, Perturbation())
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from sim.config import PhysicsConfig
-from sim.model import Scene, ScenePiece
-from sim.scene import load_scene, shipped_scene_path
-from sim.world import FLOOR, World
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.world import FLOOR, World
 
 CFG = PhysicsConfig()
 A = CFG.kozo_cube
@@ -57,7 +57,7 @@ def test_a_collapsing_30_stack_throws_cubes_to_the_floor_not_a_blow_up() -> None
     sys.path.insert(0, str(ROOT / "tests"))
     from test_stacks import frac_for, stack
 
-    from sim.verdict import simulate
+    from tablesim.sim.verdict import simulate
 
     scene = stack(30, frac_for(30, -2.0))
     with World(scene, "display") as w:

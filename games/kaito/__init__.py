@@ -1,10 +1,10 @@
-"""Kaito: rules (:mod:`games.kaito.rules`), text (:mod:`games.kaito.text`) and the ``strong``
-bot (:mod:`games.kaito.strong`). The registry imports ``GAME`` and ``BOTS`` from here."""
+"""Kaito: rules (:mod:`tablesim.games.kaito.rules`), text (:mod:`tablesim.games.kaito.text`) and the ``strong``
+bot (:mod:`tablesim.games.kaito.strong`). The registry imports ``GAME`` and ``BOTS`` from here."""
 
 from __future__ import annotations
 
-from games.core import Bot
-from games.kaito.rules import (
+from tablesim.games.core import Bot
+from tablesim.games.kaito.rules import (
     GAME,
     Kaito,
     KaitoConfig,
@@ -15,7 +15,7 @@ from games.kaito.rules import (
     minimal_payments,
     parse_cell,
 )
-from games.kaito.strong import StrongBot
+from tablesim.games.kaito.strong import StrongBot
 
 BOTS: dict[str, type[Bot]] = {"strong": StrongBot}
 

@@ -37,8 +37,8 @@ from functools import cached_property
 from numbers import Integral
 from typing import Any
 
-from games._config import check_choice
-from games.core import (
+from tablesim.games._config import check_choice
+from tablesim.games.core import (
     ConfigError,
     Game,
     GameError,
@@ -52,7 +52,7 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 STATE_VERSION = 1
 SIZE = 6
@@ -665,7 +665,7 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
     def describe(self, state: KaitoState) -> str:
         """The grid (row 6 on top, the Kaito in brackets), each side's material and holdings,
         and who is to move with the cells they may land on."""
-        from games.kaito.text import describe_state
+        from tablesim.games.kaito.text import describe_state
 
         return describe_state(state)
 
@@ -673,7 +673,7 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
         """E.g. ``"Red moves the Kaito c6-c4, captures own Katana (out of play); pays Mons
         3+2 for a Kabuto, placed under the Kaito"``, plus the ending when the move ends the
         game."""
-        from games.kaito.text import describe_move
+        from tablesim.games.kaito.text import describe_move
 
         return describe_move(self, state, move)
 

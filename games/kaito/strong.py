@@ -47,8 +47,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from games.core import Bot, GameError
-from games.kaito.rules import (
+from tablesim.games.core import Bot, GameError
+from tablesim.games.kaito.rules import (
     COLOUR_LETTERS,
     KABUTO,
     KATANA,
@@ -57,7 +57,7 @@ from games.kaito.rules import (
     Move,
     minimal_payments,
 )
-from games.rng import Rng
+from tablesim.games.rng import Rng
 
 WIN = 1_000_000  # the score of a won game (minus the plies it takes)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.kaito.rules import (
+from tablesim.games.kaito.rules import (
     BUY_KIND,
     COLOUR_LETTERS,
     COLOUR_NAMES,
@@ -21,7 +21,7 @@ from games.kaito.rules import (
 )
 
 if TYPE_CHECKING:
-    from games.kaito.rules import Kaito
+    from tablesim.games.kaito.rules import Kaito
 
 _REASONS = {
     "no-katana": "has no Katana left on the grid",

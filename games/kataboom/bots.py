@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games._stacking import StackingBot
-from games.core import Bot, GameError
-from games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
-from games.kataboom.state import Item, KataboomMove, KataboomState
-from games.rng import Rng
+from tablesim.games._stacking import StackingBot
+from tablesim.games.core import Bot, GameError
+from tablesim.games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
+from tablesim.games.kataboom.state import Item, KataboomMove, KataboomState
+from tablesim.games.rng import Rng
 
 DEFAULT_CANDIDATES = 3
 SAFE = 0.3

@@ -5,9 +5,9 @@ own (``docs/rules/kataboom.md``). Each model lists its pieces bottom-up as absol
 the grid frame (cube edges, table top z = 0), optionally shifted by a fraction of an edge.
 They run from easy (flat pieces resting fully on flat pieces) to hard (pieces standing on end,
 cantilevers), ordered by a measured key: first the static tilt margin of the built model (the
-angle in whole degrees the table could be tilted before it gives, :func:`sim.statics.analyse`;
+angle in whole degrees the table could be tilted before it gives, :func:`tablesim.sim.statics.analyse`;
 24 degrees is the friction limit), largest first; then the number of safe first placements
-(support margin at least 0.3 edge, :data:`games.kataboom.bots.SAFE`), most first.
+(support margin at least 0.3 edge, :data:`tablesim.games.kataboom.bots.SAFE`), most first.
 ``tests/test_kataboom_models.py`` checks that every model stands in physics and that the order
 holds.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.kataboom.geometry import orientations
-from games.polycubes import normalize
+from tablesim.games.kataboom.geometry import orientations
+from tablesim.games.polycubes import normalize
 
 
 @dataclass(frozen=True)

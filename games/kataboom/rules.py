@@ -18,7 +18,7 @@ the structure to collapse wins. Readings are decided in ``docs/rules/kataboom.md
   the mover loses and the last player who placed a piece without a collapse wins (if nobody
   had, every other player shares the win). When the supply runs out, or the player to move
   has no legal placement in the candidate set, the last placer wins.
-- Place and nudge moves are *measured* by the physics table (:mod:`sim.slices.kataboom.referee`)
+- Place and nudge moves are *measured* by the physics table (:mod:`tablesim.sim.slices.kataboom.referee`)
   before ``apply``; with ``table=stand-in`` an unmeasured move is judged by a seeded stand-in
   (topple chance ``stand_in_risk``, or 0.9 when the piece's centre of mass lies outside its
   contact patches), for rules-only playouts.
@@ -35,10 +35,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._stacking import check_outcome, items_from_json, items_to_json, q4, rotation_lines
-from games._stacking import num_text as _num
-from games.core import (
+from tablesim.games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from tablesim.games._stacking import (
+    check_outcome,
+    items_from_json,
+    items_to_json,
+    q4,
+    rotation_lines,
+)
+from tablesim.games._stacking import num_text as _num
+from tablesim.games.core import (
     ConfigError,
     Game,
     GameError,
@@ -54,15 +60,15 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.kataboom.geometry import (
+from tablesim.games.kataboom.geometry import (
     check_placement,
     lattice,
     orientations,
     spots,
     structure_blocks,
 )
-from games.kataboom.models import MODELS, get_model
-from games.kataboom.state import (
+from tablesim.games.kataboom.models import MODELS, get_model
+from tablesim.games.kataboom.state import (
     MOVE_KINDS,
     NUDGE,
     PLACE,
@@ -74,12 +80,12 @@ from games.kataboom.state import (
     KataboomState,
     Outcome,
 )
-from games.polycubes import PieceError, get_catalogue
-from games.rng import Rng
+from tablesim.games.polycubes import PieceError, get_catalogue
+from tablesim.games.rng import Rng
 
 STATE_VERSION = 1
 REFEREE = "kataboom-physics"
-"""Name of the physics referee (registered by :mod:`sim.referees`)."""
+"""Name of the physics referee (registered by :mod:`tablesim.sim.referees`)."""
 SET_ASIDE = ("V1", "V2")
 """The two small red pieces (the V monominoes), not used in Kataboom."""
 IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)

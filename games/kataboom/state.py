@@ -1,6 +1,6 @@
 """Kataboom values: config, moves and their measured outcomes, the structure, the state.
 
-All frozen. Poses are 7 floats in the grid frame of :mod:`games.kataboom.geometry`: the
+All frozen. Poses are 7 floats in the grid frame of :mod:`tablesim.games.kataboom.geometry`: the
 minimum corner of the piece frame (x, y, z, cube edges) and a quaternion (qx, qy, qz, qw). A
 *measured* move carries an :class:`Outcome`; the outcome is not part of the move's identity
 or text, so a measured move equals its intended move.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games._stacking import Outcome as Outcome  # shared with Kozo
-from games._stacking import Pose as Pose
-from games.rng import Rng
+from tablesim.games._stacking import Outcome as Outcome  # shared with Kozo
+from tablesim.games._stacking import Pose as Pose
+from tablesim.games.rng import Rng
 
 PLACE, NUDGE = "place", "nudge"
 MOVE_KINDS = (NUDGE, PLACE)

@@ -8,10 +8,10 @@ gives the same answers for any size.
 Documented in docs/katamino-solver.md.
 """
 
-from games.katamino.errors import SolverError
-from games.katamino.pieces import parse_pieces
-from games.katamino.problem import PieceType, Problem, is_straight, legal_orientations
-from games.katamino.solver import (
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.pieces import parse_pieces
+from tablesim.games.katamino.problem import PieceType, Problem, is_straight, legal_orientations
+from tablesim.games.katamino.solver import (
     LEVELS,
     CountResult,
     Difficulty,
@@ -28,7 +28,7 @@ from games.katamino.solver import (
     solve_count,
     solve_one,
 )
-from games.katamino.target import Target
+from tablesim.games.katamino.target import Target
 
 __all__ = [
     "LEVELS",

@@ -176,7 +176,7 @@ def load(cuts: int = 0) -> Kernel:
         if found is not None:
             engine, address = _link(ll, *found)
             return Kernel(engine, address, folder / name, "loaded")
-    from games.katamino import _kernel_numba  # ImportError without numba
+    from tablesim.games.katamino import _kernel_numba  # ImportError without numba
 
     obj, symbol = _kernel_numba.build(cuts)
     path = next((p for p in (_write(d, name, obj, symbol) for d in cache_dirs()) if p), None)

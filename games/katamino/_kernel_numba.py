@@ -1,7 +1,7 @@
 """The compiled search kernel: ``_kernel_python``'s code objects compiled by numba with 64-bit
 helpers (boards are ``uint64``: bounding boxes of at most 64 cells; arrays are raw pointers).
 
-Imported only to build the kernel (``games.katamino._kernel_native`` loads the result without
+Imported only to build the kernel (``tablesim.games.katamino._kernel_native`` loads the result without
 numba). :func:`build` compiles ``search`` once, for the one signature :data:`SIGNATURE`, with
 no Python wrapper, no bounds checks and numpy's error model (no exception paths), and returns
 its machine code as an object file: the object references no outside symbol, so any LLVM JIT
@@ -22,7 +22,7 @@ from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros as _tz
 
-from games.katamino import _kernel_python as _src
+from tablesim.games.katamino import _kernel_python as _src
 
 trailing_zeros: Any = _tz  # an intrinsic: typed by numba, called with one argument in njit code
 

@@ -8,7 +8,7 @@ An *assembly order* is a sequence of the solution's pieces in which every piece
 2. **rests**: at least one of its cubes is on the table (z = 0) or directly on a placed cube;
 3. is **supported** by a pure static test: the centre of mass of the piece, seen from above,
    lies inside the convex hull of the unit squares it rests on, by at least ``margin`` edges;
-4. leaves a partial structure that the optional ``judge`` accepts (``sim.assembly`` passes a
+4. leaves a partial structure that the optional ``judge`` accepts (``tablesim.sim.assembly`` passes a
    physics verdict, so "every partial structure stands" is measured, not guessed).
 
 :func:`find_assembly` searches the orders depth-first (pieces tried lowest first, then by
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games.katamino.errors import SolverError
-from games.katamino.solver import PlacedPiece, Solution
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.solver import PlacedPiece, Solution
 
 Judge = Callable[[Sequence[PlacedPiece]], bool]
 """``judge(placed)`` -> True when the partial structure ``placed`` (in order) stands."""
@@ -262,7 +262,7 @@ def first_assemblable(
     another's), so several are usually tried. All solutions are enumerated, not one per
     symmetry class: a mirror image keeps its order, but turning a box upside down does not,
     and the solver's distinct filter is slow on the larger boxes (minutes for 3x3x6)."""
-    from games.katamino.solver import enumerate_solutions
+    from tablesim.games.katamino.solver import enumerate_solutions
 
     last: AssemblyPlan | None = None
     tried = 0

@@ -11,7 +11,7 @@ Phases: ``replace`` (handicap only), ``draft`` (3D), ``race``, ``give`` (between
 loser gives the winner a pentamino from the table, then the winner gives the loser one) and
 ``over``. A race is simultaneous; it is played on a clock: the seat to move is the unfinished
 seat whose clock is lowest, and each move advances the mover's clock (see
-``games.katamino.duel_race``: simulated seconds by ``--speed`` level, or the real seconds a
+``tablesim.games.katamino.duel_race``: simulated seconds by ``--speed`` level, or the real seconds a
 human took, written ``@SECS``). The first seat to fill its board at a clock no other seat can
 beat wins the duel and a point. After the last duel a tie is broken by swapping the last gifts
 and racing once more.
@@ -22,7 +22,7 @@ Moves (text): ``give 5``, ``replace A=V1+X``, ``place 3 a1 b1 c1 d1 a2`` (or ``3
 ``resign`` (or ``quit``) ends the game at once, the other seat winning. The rules never read a
 clock: a person's front end (the terminal loop, the window) stamps the seconds it measured into
 a race move (:meth:`KataminoDuel.stamp_seconds`); a bot stamps the time of its own search
-(``games.katamino.duel_bots``); a move without seconds is timed by the simulated clock.
+(``tablesim.games.katamino.duel_bots``); a move without seconds is timed by the simulated clock.
 ``legal_moves`` lists the gifts, the safe replacements, and in a race the sensible placements
 (those covering the most constrained empty cell that keep the board completable, or ``undo``
 on a stuck board); ``check_move`` accepts every other legal placement, undo, hint, rotate and
@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Any, ClassVar
 
-from games.core import (
+from tablesim.games.core import (
     Bot,
     ConfigError,
     GameError,
@@ -47,8 +47,8 @@ from games.core import (
     Result,
     StateFormatError,
 )
-from games.katamino import Target, hint, make_problem
-from games.katamino.duel_cards import (
+from tablesim.games.katamino import Target, hint, make_problem
+from tablesim.games.katamino.duel_cards import (
     BOX3D,
     CARDS_VERSION,
     DUEL_LEVELS,
@@ -68,7 +68,7 @@ from games.katamino.duel_cards import (
     get_card,
     piece,
 )
-from games.katamino.duel_race import (
+from tablesim.games.katamino.duel_race import (
     HINT_SECS,
     SPEED_LEVELS,
     TURN_SECS,
@@ -85,10 +85,10 @@ from games.katamino.duel_race import (
     split_speed,
     step_seconds,
 )
-from games.katamino.family import ModeFamily
-from games.katamino.solver import PlacedPiece
-from games.polycubes import Cells, normalize
-from games.rng import Rng
+from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.katamino.solver import PlacedPiece
+from tablesim.games.polycubes import Cells, normalize
+from tablesim.games.rng import Rng
 
 DUEL_MODES: tuple[str, ...] = ("duel", "child-adult", "handicap", "duel3d")
 KINDS = ("give", "replace", "place", "undo", "hint", "rotate", "flip", "resign")
@@ -459,7 +459,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     def _check_cells(self, p: Player, move: DuelMove) -> None:
         target = Target.parse(self.target(p))
         free = target.cell_set - self.covered(p)
-        from games.katamino.duel_render import cell_text
+        from tablesim.games.katamino.duel_render import cell_text
 
         bad = [c for c in move.cells if c not in free]
         if bad:
@@ -648,7 +648,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
     # ---- hints ---------------------------------------------------------------------------
     def hint_text(self, state: DuelState) -> str:
         """A solver hint for the seat to move: a piece and its cells, or what to take back."""
-        from games.katamino.duel_render import cell_text
+        from tablesim.games.katamino.duel_render import cell_text
 
         seat = self.current_player(state)
         if seat is None or state.phase != "race":
@@ -666,7 +666,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: DuelState, move: DuelMove) -> str:
-        from games.katamino.duel_render import cell_text
+        from tablesim.games.katamino.duel_render import cell_text
 
         kind = move.kind_name
         if kind == "give":
@@ -689,7 +689,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         return 2 if seat is None else self.dims(state.seats[seat])
 
     def parse_move(self, state: DuelState, text: str) -> DuelMove:
-        from games.katamino.duel_render import parse_cell
+        from tablesim.games.katamino.duel_render import parse_cell
 
         body, at, secs_text = text.strip().partition("@")
         secs = SIMULATED
@@ -812,11 +812,11 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         return st
 
     def bots(self) -> Mapping[str, type[Bot]]:
-        """The duel bots (``games.katamino.duel_bots``): ``smart`` gives, takes and races."""
+        """The duel bots (``tablesim.games.katamino.duel_bots``): ``smart`` gives, takes and races."""
         return BOTS
 
     def describe(self, state: DuelState) -> str:
-        from games.katamino.duel_render import describe_state
+        from tablesim.games.katamino.duel_render import describe_state
 
         return describe_state(self, state)
 
@@ -845,6 +845,6 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 DUEL_GAME = KataminoDuel()
 
 
-from games.katamino.duel_bots import BOTS  # noqa: E402  (the bots use the game above)
+from tablesim.games.katamino.duel_bots import BOTS  # noqa: E402  (the bots use the game above)
 
 __all__ = ["BOTS", "DUEL_GAME", "DUEL_MODES", "DuelConfig", "DuelMove", "DuelState", "KataminoDuel"]

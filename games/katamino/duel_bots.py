@@ -1,9 +1,9 @@
 """Duel bots. ``smart``: gives the piece that leaves the opponent the fewest solutions, takes
 the replacement that leaves itself the most, and races by solving its puzzle with the solver
 before its first piece, then laying the solution's pieces (most constrained cell first). Its
-moves carry their time on the *search* clock (``games.katamino.duel_race``): ``HANDLE`` a piece
+moves carry their time on the *search* clock (``tablesim.games.katamino.duel_race``): ``HANDLE`` a piece
 at its seat's ``--speed``, plus the solver's nodes to its first solution at ``RATE`` nodes a
-second on the move that needed the search. The generic ``random`` bot of ``games.bots`` gives
+second on the move that needed the search. The generic ``random`` bot of ``tablesim.games.bots`` gives
 and places at random among the legal moves; it does no search of its own (the legal list
 already holds only placements after which the board can be completed), so its moves carry no
 time and the rules' *level* clock, a reference player of its speed, times them.
@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from games.core import Bot
-from games.katamino import Problem, Target, difficulty, solve_count, solve_one
-from games.katamino.duel import DRAFT, DUEL_GAME, KINDS, DuelMove, DuelState
-from games.katamino.duel_cards import BOX3D, board, canonical, measure, piece, score
-from games.katamino.duel_race import (
+from tablesim.games.core import Bot
+from tablesim.games.katamino import Problem, Target, difficulty, solve_count, solve_one
+from tablesim.games.katamino.duel import DRAFT, DUEL_GAME, KINDS, DuelMove, DuelState
+from tablesim.games.katamino.duel_cards import BOX3D, board, canonical, measure, piece, score
+from tablesim.games.katamino.duel_race import (
     Placement,
     all_placements,
     handle_secs,

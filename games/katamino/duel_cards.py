@@ -1,7 +1,7 @@
 """Katamino Duo duel cards: the levels, the shipped cards and the checks that every reachable
 game on a card is solvable.
 
-The printed cards are pictures we do not have; ``python -m games.katamino.generate_duel``
+The printed cards are pictures we do not have; ``python -m tablesim.games.katamino.generate_duel``
 generates equivalents (seeded) into ``games/katamino/data/duel_cards.json``:
 ``{"generator", "seed", "levels", "cards": [card], "cards3d": [card3d], "minimino_choices"}``.
 A ``card`` is one side of a double-sided card: ``{"id": "normal-3B", "level", "card", "side",
@@ -31,9 +31,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.core import ConfigError
-from games.katamino import Difficulty, Target, difficulty, is_solvable
-from games.polycubes import Piece, get_catalogue
+from tablesim.games.core import ConfigError
+from tablesim.games.katamino import Difficulty, Target, difficulty, is_solvable
+from tablesim.games.polycubes import Piece, get_catalogue
 
 DATA_FILE = Path(__file__).with_name("data") / "duel_cards.json"
 CATALOGUE = "katamino-duo"
@@ -291,7 +291,7 @@ class Card:
     handicap: tuple[tuple[str, ...], tuple[str, ...]]
     seconds: tuple[tuple[str, tuple[float, float]], ...] = ()
     """Per clock (``level``, ``search``) each seat's expected game seconds at the speeds the
-    side was balanced at (``games.katamino.duel_race.side_seconds``)."""
+    side was balanced at (``tablesim.games.katamino.duel_race.side_seconds``)."""
 
     @property
     def spec(self) -> LevelSpec:

@@ -1,16 +1,16 @@
 """How fair a duel deck is for two equal bots, computed exactly instead of sampled.
 
-A seeded game draws its card side uniformly from the deck (``games.katamino.duel_cards.deck``:
+A seeded game draws its card side uniformly from the deck (``tablesim.games.katamino.duel_cards.deck``:
 on equal-start colours each side both ways round). From a side on, two ``smart`` bots play
 one game only (their gifts, replacements and races are deterministic: the search clock), so
 their seat-0 win rate over the seeds is the share of the deck's sides seat 0 wins. Two
-``random`` bots choose uniformly among the legal moves (``games.bots.RandomBot``), and every
+``random`` bots choose uniformly among the legal moves (``tablesim.games.bots.RandomBot``), and every
 sensible placement of a race costs the same on the level clock (``step_seconds`` depends on
 the puzzle, not on the placement, and a sensible placement never needs an undo), so the
 chance that seat 0 wins is the mean over the gifts and replacements only: a tree of a few
 dozen races per side, enumerated here with the real rules.
 
-``python -m games.katamino.duel_fairness`` prints the figures of every mode the defaults must
+``python -m tablesim.games.katamino.duel_fairness`` prints the figures of every mode the defaults must
 keep fair (docs/rules/katamino-duo.md, "Bots").
 """
 
@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from games.katamino.duel import DUEL_GAME, KINDS, DuelMove, DuelState, Player
-from games.katamino.duel_bots import SmartDuelBot, solution_plan
-from games.katamino.duel_cards import LEVELS, Card, canonical, deck
-from games.katamino.duel_race import default_speeds
+from tablesim.games.katamino.duel import DUEL_GAME, KINDS, DuelMove, DuelState, Player
+from tablesim.games.katamino.duel_bots import SmartDuelBot, solution_plan
+from tablesim.games.katamino.duel_cards import LEVELS, Card, canonical, deck
+from tablesim.games.katamino.duel_race import default_speeds
 
 FAIR = (0.4, 0.6)
 """The issue's bound: equal bots win 40-60 % from either seat."""
@@ -143,7 +143,7 @@ def deck_figures(mode: str, level: str | None = None, weaker: int = 0,
 def deck3d_smart() -> float:
     """Seat 0's expected share of smart-vs-smart ``duel3d`` games: the 3D deck
     (``duel_cards.deck3d``, every side both ways round) played out side by side."""
-    from games.katamino.duel_cards import deck3d
+    from tablesim.games.katamino.duel_cards import deck3d
 
     config = DUEL_GAME.make_config({"mode": "duel3d"}, players=2)
     sides = deck3d()

@@ -5,13 +5,13 @@ Clocks (docs/rules/katamino-duo.md, "The race"). A move that carries its own sec
 those: a person's real seconds (``@SECS``, stamped by the front end), or a bot's time from its
 own search. A move without seconds is timed by the *level* clock, a reference player of level
 L: on a puzzle of ``n`` pieces whose solver difficulty score is ``s``
-(``games.katamino.difficulty``: about log10 of the search nodes per solution, plus up to 2 for
+(``tablesim.games.katamino.difficulty``: about log10 of the search nodes per solution, plus up to 2 for
 unforced steps) it needs ``T = n * HANDLE[L] + 10 ** s / RATE[L]`` seconds, each placement
 and each undo ``T / n``. The *search* clock is a bot's own: laying a piece costs ``HANDLE[L]``
 and
 thinking the nodes its search tried at ``RATE[L]`` nodes a second (the smart bot solves the
 puzzle with the solver before its first piece: ``nodes_to_first``; see
-``games.katamino.duel_bots``). A hint costs ``HINT_SECS`` more, a rotate or flip
+``tablesim.games.katamino.duel_bots``). A hint costs ``HINT_SECS`` more, a rotate or flip
 ``TURN_SECS``. Deterministic: same puzzle, same level, same seconds.
 """
 
@@ -23,10 +23,10 @@ from functools import cache
 
 import numpy as np
 
-from games.katamino import Problem, Target, is_solvable, legal_orientations
-from games.katamino.duel_cards import PENTAS, board, canonical, measure, piece, score
-from games.katamino.solo import placements, shifted
-from games.polycubes import Cells, normalize
+from tablesim.games.katamino import Problem, Target, is_solvable, legal_orientations
+from tablesim.games.katamino.duel_cards import PENTAS, board, canonical, measure, piece, score
+from tablesim.games.katamino.solo import placements, shifted
+from tablesim.games.polycubes import Cells, normalize
 
 HANDLE = {"beginner": 6.0, "easy": 5.0, "normal": 4.0, "difficult": 3.5, "expert": 3.0}
 """Seconds to pick up and lay one piece, by level."""

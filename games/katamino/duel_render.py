@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.katamino import Target
-from games.katamino.duel_cards import TURNED, piece
-from games.katamino.solo import cell_text, parse_cell
+from tablesim.games.katamino import Target
+from tablesim.games.katamino.duel_cards import TURNED, piece
+from tablesim.games.katamino.solo import cell_text, parse_cell
 
 __all__ = ["cell_text", "parse_cell", "describe_state"]
 
 if TYPE_CHECKING:
-    from games.katamino.duel import DuelState, KataminoDuel, Player
+    from tablesim.games.katamino.duel import DuelState, KataminoDuel, Player
 
 _COLS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -80,7 +80,7 @@ def describe_state(game: KataminoDuel, state: DuelState) -> str:
         if s == seat and state.phase == "race":
             lines.extend("   " + x for x in hand_lines(game, p))
     if state.phase in ("give", "draft"):
-        from games.katamino.duel import DRAFT
+        from tablesim.games.katamino.duel import DRAFT
 
         kind = "P" if state.phase == "give" else DRAFT[len(state.gifts)]
         lines.append("on the table: " + ", ".join(game.table(state, kind)))

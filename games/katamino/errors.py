@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.core import ConfigError
+from tablesim.games.core import ConfigError
 
 
 class SolverError(ConfigError):

@@ -1,8 +1,8 @@
 """What the ``katamino`` game asks of each of its mode families.
 
-A *family* is a whole :class:`games.core.Game` for a group of modes (the solo puzzles of
-:mod:`games.katamino.solo`, the duels of :mod:`games.katamino.duel`); the registered game
-(:mod:`games.katamino.game`) keeps them in a :class:`games.variants.VariantRegistry` by mode
+A *family* is a whole :class:`tablesim.games.core.Game` for a group of modes (the solo puzzles of
+:mod:`tablesim.games.katamino.solo`, the duels of :mod:`tablesim.games.katamino.duel`); the registered game
+(:mod:`tablesim.games.katamino.game`) keeps them in a :class:`tablesim.games.variants.VariantRegistry` by mode
 and forwards every call to the family of the config's or state's ``mode``.
 
 Contract: a family declares an ``Option("mode", "str", ..., choices=its modes)`` among its
@@ -17,7 +17,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Generic
 
-from games.core import Bot, C, Game, M, S
+from tablesim.games.core import Bot, C, Game, M, S
 
 
 class ModeFamily(Game[S, M, C], Generic[S, M, C]):

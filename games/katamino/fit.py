@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from games.polycubes import CATALOGUES, Piece
+from tablesim.games.polycubes import CATALOGUES, Piece
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def fitting_subset(
     """The first subset of ``pieces`` with the target's area that the solver can place (at
     most ``tries`` solver runs), else the first subset of that area unchecked; None when no
     subset has the area."""
-    from games.katamino.solver import is_solvable
+    from tablesim.games.katamino.solver import is_solvable
 
     size = int(target.size)  # type: ignore[attr-defined]
     first: tuple[Piece, ...] | None = None

@@ -1,11 +1,11 @@
 """The registered ``katamino`` game: one name, many modes, each mode played by a *family*.
 
 ``tablesim play katamino --mode MODE ...`` picks a mode; this module is a thin dispatcher, built
-as every game with variants is (:mod:`games.variants`):
+as every game with variants is (:mod:`tablesim.games.variants`):
 
-- :data:`MODES` is a :class:`games.variants.VariantRegistry` of mode name -> family, a
-  :class:`games.katamino.family.ModeFamily` (a standalone :class:`games.core.Game` for a group of
-  modes: the solo puzzles of ``games.katamino.solo``, the duels of ``games.katamino.duel``),
+- :data:`MODES` is a :class:`tablesim.games.variants.VariantRegistry` of mode name -> family, a
+  :class:`tablesim.games.katamino.family.ModeFamily` (a standalone :class:`tablesim.games.core.Game` for a group of
+  modes: the solo puzzles of ``tablesim.games.katamino.solo``, the duels of ``tablesim.games.katamino.duel``),
   each family's module imported on first use. Adding a family is one line per mode here.
 - The ``mode`` option (default ``solo``) chooses the family; the other options are the union of
   the families' options. An option that belongs to another family is a ConfigError naming the
@@ -17,7 +17,7 @@ as every game with variants is (:mod:`games.variants`):
   the generic ``random`` bot comes from the registry and works through this dispatcher
   unchanged.
 
-What a family must provide is written in :mod:`games.katamino.family`.
+What a family must provide is written in :mod:`tablesim.games.katamino.family`.
 """
 
 from __future__ import annotations
@@ -26,19 +26,19 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from games.core import Bot, ConfigError, Game, GameError, Option, Result, StateFormatError
-from games.katamino.family import ModeFamily
-from games.variants import VariantRegistry
+from tablesim.games.core import Bot, ConfigError, Game, GameError, Option, Result, StateFormatError
+from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.variants import VariantRegistry
 
 
 def _solo() -> ModeFamily[Any, Any, Any]:
-    from games.katamino.solo import SOLO_GAME
+    from tablesim.games.katamino.solo import SOLO_GAME
 
     return SOLO_GAME
 
 
 def _duel() -> ModeFamily[Any, Any, Any]:
-    from games.katamino.duel import DUEL_GAME
+    from tablesim.games.katamino.duel import DUEL_GAME
 
     return DUEL_GAME
 

@@ -1,9 +1,9 @@
-"""Generate the Katamino Duo duel cards: ``python -m games.katamino.generate_duel``.
+"""Generate the Katamino Duo duel cards: ``python -m tablesim.games.katamino.generate_duel``.
 
 Seeded and reproducible (same seed, same file byte for byte). For each colour it draws random
 card sides (two disjoint halves of the right sizes from the 18 pieces, at most the level's
 number of pentaminos), keeps those whose every reachable game is solvable
-(:func:`games.katamino.duel_cards.failures`), measures each kept side's difficulty
+(:func:`tablesim.games.katamino.duel_cards.failures`), measures each kept side's difficulty
 (:func:`~games.katamino.duel_cards.card_difficulty`) and picks:
 
 - beginner: the easiest sides of the Penta 3, 4-duel pool; easy: the hardest sides of the
@@ -15,7 +15,7 @@ number of pentaminos), keeps those whose every reachable game is solvable
   not interchangeable, so the sides are picked to be fair at the game's default speeds: half
   of them won by the child between two smart bots, half by the adult, and the child's exact
   chance between two random bots near one half (:func:`pick_fair`,
-  ``games.katamino.duel_fairness``). Equal-start sides need no such pick: a game draws them
+  ``tablesim.games.katamino.duel_fairness``). Equal-start sides need no such pick: a game draws them
   either way round (``duel_cards.deck``);
 - 3D cards: the minimino splits for which every draft builds the 2x3x5 (each split's failing
   drafts are counted and written to ``minimino_choices``).
@@ -32,7 +32,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from games.katamino.duel_cards import (
+from tablesim.games.katamino.duel_cards import (
     CARDS3D,
     CARDS_VERSION,
     DATA_FILE,
@@ -50,10 +50,10 @@ from games.katamino.duel_cards import (
     safe_replacements,
     size_of,
 )
-from games.katamino.duel_fairness import halves_figures
-from games.katamino.duel_race import balanced, default_speeds, side_seconds
-from games.outputs import atomic_write
-from games.rng import Rng
+from tablesim.games.katamino.duel_fairness import halves_figures
+from tablesim.games.katamino.duel_race import balanced, default_speeds, side_seconds
+from tablesim.games.outputs import atomic_write
+from tablesim.games.rng import Rng
 
 DEFAULT_SEED = 6
 ALL = (*PENTAS, *TETRAS, *MINIS)
@@ -153,7 +153,7 @@ def pick_fair(cands: list[tuple[float, tuple, dict]], n: int, speeds: tuple[str,
     """``n`` of the two-coloured candidates (child and adult halves are not interchangeable,
     so fairness must come from the sides chosen): at the game's default speeds, half of them
     won by the child between two smart bots and half by the adult (their games are
-    deterministic: ``games.katamino.duel_fairness``), and the child's exact chance between
+    deterministic: ``tablesim.games.katamino.duel_fairness``), and the child's exact chance between
     two random bots as near one half as the candidates allow: each group's sides nearest an
     even chance first, then the best single swaps inside a group while they bring the mean
     nearer 1/2."""
@@ -290,7 +290,7 @@ def generate(seed: int = DEFAULT_SEED, log=None) -> dict:
     if rising != sorted(rising) or len(set(rising)) != len(rising):
         raise SystemExit(f"generate_duel: mean difficulty does not rise: {means}")
     return {
-        "generator": "python -m games.katamino.generate_duel", "seed": seed,
+        "generator": "python -m tablesim.games.katamino.generate_duel", "seed": seed,
         "version": CARDS_VERSION,
         "levels": {k: {"colour": v.colour, "cards": v.cards, "start": list(v.start),
                        "duels": v.duels} for k, v in LEVELS.items()},

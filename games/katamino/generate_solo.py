@@ -1,12 +1,12 @@
-"""Regenerate the solo challenge tables: ``python -m games.katamino.generate_solo [--seed S]
+"""Regenerate the solo challenge tables: ``python -m tablesim.games.katamino.generate_solo [--seed S]
 [--only MODE ...] [--out DIR]``.
 
 The printed cards and tables of the rulebook are pictures we do not have, so each table is
 drawn at random from the seed and kept only where the solver finds every stage solvable.
-Same seed, same tables, byte for byte. Difficulty comes from ``games.katamino.difficulty`` on
+Same seed, same tables, byte for byte. Difficulty comes from ``tablesim.games.katamino.difficulty`` on
 every stage small enough to count in full (flat targets up to 40 cells, 3D up to 30; a full
 count of a Penta 10 takes about 40 s); a challenge's score is the highest of its measured
-stages and its level follows ``games.katamino.LEVELS``. Cards are the challenges sorted by
+stages and its level follows ``tablesim.games.katamino.LEVELS``. Cards are the challenges sorted by
 that score (card 1 easiest) unless the rulebook fixes the card (a box, a grid, a picture).
 See ``docs/rules/katamino-duo.md`` ("Solo") for each table's reading of the rulebook.
 """
@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from games.katamino import LEVELS, difficulty, is_solvable, solve_one
-from games.katamino.solo_data import (
+from tablesim.games.katamino import LEVELS, difficulty, is_solvable, solve_one
+from tablesim.games.katamino.solo_data import (
     DATA_DIR,
     SOLO_MODES,
     card_titles,
@@ -31,8 +31,8 @@ from games.katamino.solo_data import (
     piece,
     target_of,
 )
-from games.outputs import atomic_write
-from games.rng import Rng
+from tablesim.games.outputs import atomic_write
+from tablesim.games.rng import Rng
 
 PENTAS = ("2", "3", "4", "5", "6", "7", "8")
 TETRAS = ("A", "B", "C", "D", "E")
@@ -300,11 +300,11 @@ PENTA4_LEVELS = (("normal", "blue"), ("difficult", "red"), ("expert", "black"))
 
 
 def penta4_cards(d: Draw) -> list[dict[str, Any]]:
-    """Solo 3D from the duel Penta 4 cards (``games.katamino.duel_cards``): every half of every
+    """Solo 3D from the duel Penta 4 cards (``tablesim.games.katamino.duel_cards``): every half of every
     blue, red and black card side + 3 pentaminos from the table + the monomino V -> 3x3x4.
     A half holding both V has no monomino left for the 36th cube and is skipped; the three
     pentaminos are drawn until the box is solvable (20 draws at most, else skipped)."""
-    from games.katamino.duel_cards import cards as duel_cards
+    from tablesim.games.katamino.duel_cards import cards as duel_cards
 
     out = []
     for k, (level, colour) in enumerate(PENTA4_LEVELS, start=5):
@@ -476,7 +476,7 @@ def table_text(mode: str, seed: int) -> str:
     """The JSON text of one mode's table (stable: sorted keys, fixed layout)."""
     cards = GENERATORS[mode](seed)
     return layout({"mode": mode, "seed": seed, "cards": cards,
-                   "generator": "python -m games.katamino.generate_solo"})  # fmt: skip
+                   "generator": "python -m tablesim.games.katamino.generate_solo"})  # fmt: skip
 
 
 def layout(obj: dict[str, Any]) -> str:
@@ -497,7 +497,7 @@ def layout(obj: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the tables; exit 2 on bad arguments."""
-    ap = argparse.ArgumentParser(prog="python -m games.katamino.generate_solo",
+    ap = argparse.ArgumentParser(prog="python -m tablesim.games.katamino.generate_solo",
                                  description="Regenerate the Katamino solo challenge tables.")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     ap.add_argument("--only", nargs="+", choices=SOLO_MODES, help="modes to regenerate")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import itertools
 
-from games.katamino.errors import SolverError
-from games.katamino.problem import Problem
-from games.katamino.solver import PlacedPiece, solve_one
-from games.katamino.target import EMPTY_CHARS, Target, split_layers
-from games.polycubes import Piece
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.problem import Problem
+from tablesim.games.katamino.solver import PlacedPiece, solve_one
+from tablesim.games.katamino.target import EMPTY_CHARS, Target, split_layers
+from tablesim.games.polycubes import Piece
 
 
 def parse_partial(text: str, problem: Problem, where: str = "partial") -> list[PlacedPiece]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.katamino.errors import SolverError
-from games.polycubes import Piece, PieceError, get_catalogue
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.polycubes import Piece, PieceError, get_catalogue
 
 
 def parse_pieces(spec: str) -> tuple[Piece, ...]:
@@ -56,5 +56,5 @@ def as_pieces(pieces: str | Sequence[Piece]) -> tuple[Piece, ...]:
     out = tuple(pieces)
     for i, p in enumerate(out):
         if not isinstance(p, Piece):
-            raise SolverError(f"piece {i}: expected a games.polycubes.Piece, got {type(p).__name__}")
+            raise SolverError(f"piece {i}: expected a tablesim.games.polycubes.Piece, got {type(p).__name__}")
     return out

@@ -20,10 +20,10 @@ from functools import cached_property
 
 import numpy as np
 
-from games.katamino.errors import SolverError
-from games.katamino.pieces import as_pieces
-from games.katamino.target import Target
-from games.polycubes import Cell, Cells, Piece, mirror, normalize, orientations
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.pieces import as_pieces
+from tablesim.games.katamino.target import Target
+from tablesim.games.polycubes import Cell, Cells, Piece, mirror, normalize, orientations
 
 _AXIS_PRIORITY = (2, 1, 0)  # on equal extents: x slowest, then y, then z
 

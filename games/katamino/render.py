@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.katamino.solver import PlacedPiece
-from games.katamino.target import Target
-from games.polycubes import CATALOGUES
+from tablesim.games.katamino.solver import PlacedPiece
+from tablesim.games.katamino.target import Target
+from tablesim.games.polycubes import CATALOGUES
 
 EMPTY = "."
 OUTSIDE = " "

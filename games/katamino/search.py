@@ -5,7 +5,7 @@ most 64 cells, and at most 63 piece types), ``"python"`` (any size, about 50 tim
 ``"auto"`` (numba when it is installed and the problem fits, else python). The environment
 variable ``TABLESIM_SOLVER_BACKEND`` sets the default; a ``backend=`` argument overrides it.
 The compiled kernel is linked when a search first runs with it, from the object file numba
-built once (``games.katamino._kernel_native``): numba itself is imported only to build it.
+built once (``tablesim.games.katamino._kernel_native``): numba itself is imported only to build it.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from games.katamino._kernel_python import LANES, SLOT, WINDOW_BITS
-from games.katamino.errors import SolverError
-from games.katamino.problem import Problem
+from tablesim.games.katamino._kernel_python import LANES, SLOT, WINDOW_BITS
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.problem import Problem
 
 if TYPE_CHECKING:
-    from games.katamino._kernel_native import Kernel
+    from tablesim.games.katamino._kernel_native import Kernel
 
 BACKEND_ENV = "TABLESIM_SOLVER_BACKEND"
 BACKENDS = ("auto", "numba", "python")
@@ -37,7 +37,7 @@ def numba_kernel(cuts: int = 0) -> Kernel:
     first use (ImportError if it can be neither loaded nor built: llvmlite missing, or numba
     missing and no object file cached)."""
     if cuts not in _numba_kernels:
-        from games.katamino import _kernel_native
+        from tablesim.games.katamino import _kernel_native
 
         _numba_kernels[cuts] = _kernel_native.load(cuts)
     return _numba_kernels[cuts]
@@ -298,7 +298,7 @@ class Search:
             rows = [pre + tuple(ids[i] for i in r[:k])
                     for r in out[: n * width].reshape(n, width).tolist()]  # fmt: skip
         else:
-            from games.katamino._kernel_python import search
+            from tablesim.games.katamino._kernel_python import search
 
             res: list[list[int]] = []
             args = (*a["args"], res, width, max_rows, stop_after)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Any, ClassVar
 
-from games.core import (
+from tablesim.games.core import (
     Bot,
     ConfigError,
     GameError,
@@ -39,7 +39,7 @@ from games.core import (
     Result,
     StateFormatError,
 )
-from games.katamino import (
+from tablesim.games.katamino import (
     PlacedPiece,
     SolverError,
     Target,
@@ -48,8 +48,8 @@ from games.katamino import (
     partial_problem,
     solve_one,
 )
-from games.katamino.family import ModeFamily
-from games.katamino.solo_data import (
+from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.katamino.solo_data import (
     SOLO_MODES,
     Challenge,
     challenges,
@@ -58,8 +58,8 @@ from games.katamino.solo_data import (
     orientations_of,
     piece,
 )
-from games.polycubes import Cells
-from games.rng import Rng
+from tablesim.games.polycubes import Cells
+from tablesim.games.rng import Rng
 
 MOVE_KINDS = ("hint", "undo", "quit", "place")
 """Move kinds in their sort order (so listings show the commands first)."""
@@ -666,7 +666,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         return BOTS
 
     def describe(self, state: SoloState) -> str:
-        from games.katamino.solo_render import describe_state
+        from tablesim.games.katamino.solo_render import describe_state
 
         return describe_state(self, state)
 
@@ -678,7 +678,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         after = self.apply(state, move)
         text = "place " + self.format_move(state, move)
         if after.stage != state.stage or after.outcome:
-            from games.katamino.solo_render import draw_board
+            from tablesim.games.katamino.solo_render import draw_board
 
             ch = self.challenge_of(state)
             stage = ch.stages[state.stage]

@@ -1,6 +1,6 @@
 """The shipped solo challenge tables (``games/katamino/data/*.json``) and their checks.
 
-A table is one JSON file per mode, written by ``python -m games.katamino.generate_solo``:
+A table is one JSON file per mode, written by ``python -m tablesim.games.katamino.generate_solo``:
 ``{"mode", "seed", "generator", "cards": [{"card", "title", "challenges": [challenge]}]}``; a
 challenge is ``{"challenge", "title", "stages": [stage], "difficulty", "swaps"}`` and a stage
 ``{"name", "target", "pieces", "solution", "difficulty"}``. ``target`` is a size (``"5x6"``,
@@ -21,9 +21,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.core import ConfigError
-from games.katamino import Target, legal_orientations
-from games.polycubes import Cell, Cells, Piece, get_catalogue
+from tablesim.games.core import ConfigError
+from tablesim.games.katamino import Target, legal_orientations
+from tablesim.games.polycubes import Cell, Cells, Piece, get_catalogue
 
 DATA_DIR = Path(__file__).with_name("data")
 CATALOGUE = "katamino-duo"

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from games.katamino import Target
-from games.katamino.solo_data import card_titles, piece
-from games.polycubes import Cells
+from tablesim.games.katamino import Target
+from tablesim.games.katamino.solo_data import card_titles, piece
+from tablesim.games.polycubes import Cells
 
 if TYPE_CHECKING:
-    from games.katamino.solo import KataminoSolo, SoloState
+    from tablesim.games.katamino.solo import KataminoSolo, SoloState
 
 _COLS = "abcdefghijklmnopqrstuvwxyz"
 

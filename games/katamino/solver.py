@@ -1,10 +1,10 @@
 """The solver's public API: count, find, enumerate, count distinct, hints, difficulty.
 
 Every function takes a target (a ``Target`` or a spec such as ``"5x8"`` / ``"2x3x5"``) and
-pieces (a spec such as ``"pentominoes:LNPU"`` or a sequence of ``games.polycubes.Piece``), or
+pieces (a spec such as ``"pentominoes:LNPU"`` or a sequence of ``tablesim.games.polycubes.Piece``), or
 a prebuilt ``Problem`` alone. Options: ``straight_horizontal`` (the Katamino rule: a straight
 piece lies along the board's length; off the vertical in 3D) and ``backend`` (``"auto"``,
-``"numba"``, ``"python"``; see ``games.katamino.search``). Results are frozen dataclasses with
+``"numba"``, ``"python"``; see ``tablesim.games.katamino.search``). Results are frozen dataclasses with
 ``to_dict()`` for JSON. See docs/katamino-solver.md.
 """
 
@@ -14,11 +14,11 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from games.katamino import search
-from games.katamino.errors import SolverError
-from games.katamino.problem import Problem
-from games.katamino.target import Target
-from games.polycubes import Cells, Piece
+from tablesim.games.katamino import search
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.katamino.problem import Problem
+from tablesim.games.katamino.target import Target
+from tablesim.games.polycubes import Cells, Piece
 
 # ------------------------------------------------------------------------------ results
 

@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from games.katamino.errors import SolverError
-from games.polycubes import PLANE_SYMMETRIES, SYMMETRIES, Cell, Cells
+from tablesim.games.katamino.errors import SolverError
+from tablesim.games.polycubes import PLANE_SYMMETRIES, SYMMETRIES, Cell, Cells
 
 MAX_CELLS = 4096
 """Largest target accepted (cells); the compiled kernel handles bounding boxes up to 64 cells."""

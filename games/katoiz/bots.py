@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.core import Bot, GameError
-from games.katoiz.components import CELLS, MATCH, TILES, fits
-from games.katoiz.stapeltje import SIDES, geo
-from games.katoiz.threeset import scores
-from games.rng import Rng
+from tablesim.games.core import Bot, GameError
+from tablesim.games.katoiz.components import CELLS, MATCH, TILES, fits
+from tablesim.games.katoiz.stapeltje import SIDES, geo
+from tablesim.games.katoiz.threeset import scores
+from tablesim.games.rng import Rng
 
 
 def _toren_reach(supply: list[int], top: int, need: int, picture: bool) -> float:

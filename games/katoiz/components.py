@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import core
-from games.core import ConfigError, MoveParseError, StateFormatError
-from games.rng import Rng
+from tablesim.games import core
+from tablesim.games.core import ConfigError, MoveParseError, StateFormatError
+from tablesim.games.rng import Rng
 
 COLOURS: tuple[str, ...] = ("yellow", "green", "white", "red", "blue")
 COLOUR_LETTERS = "YGWRB"

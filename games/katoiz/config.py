@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games._config import check_choice
-from games.core import ConfigError, Option
-from games.katoiz.components import COLOUR_LETTERS, check_bool, check_int
+from tablesim.games._config import check_choice
+from tablesim.games.core import ConfigError, Option
+from tablesim.games.katoiz.components import COLOUR_LETTERS, check_bool, check_int
 
 GAME = "katoiz"
 TYPES: tuple[str, ...] = ("stapeltoren", "3-set", "stapeltje")

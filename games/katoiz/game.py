@@ -1,9 +1,9 @@
 """The Katoiz game object: one registered game, three game types chosen by ``type``.
 
-Each type is a variant (:mod:`games.variants`): an object implementing :class:`KatoizVariant`,
-the Stapeltoren rules :data:`games.katoiz.stapeltoren.STAPELTOREN`, the 3-set rules
-:data:`games.katoiz.threeset.THREE_SET` and the Stapeltje-four rules
-:data:`games.katoiz.stapeltje.STAPELTJE`, registered in :data:`VARIANTS` under their type names.
+Each type is a variant (:mod:`tablesim.games.variants`): an object implementing :class:`KatoizVariant`,
+the Stapeltoren rules :data:`tablesim.games.katoiz.stapeltoren.STAPELTOREN`, the 3-set rules
+:data:`tablesim.games.katoiz.threeset.THREE_SET` and the Stapeltje-four rules
+:data:`tablesim.games.katoiz.stapeltje.STAPELTJE`, registered in :data:`VARIANTS` under their type names.
 This class validates the options (common to all types), forwards each rule to the variant of
 ``config.type`` and adds the common JSON header (game, version, config, stream).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from games.core import (
+from tablesim.games.core import (
     ConfigError,
     Game,
     IllegalMoveError,
@@ -25,20 +25,20 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.katoiz.components import Move, roll_text
-from games.katoiz.config import OPTIONS, KatoizConfig
-from games.katoiz.config import make_config as _make_config
-from games.katoiz.stapeltje import STAPELTJE
-from games.katoiz.stapeltoren import STAPELTOREN
-from games.katoiz.threeset import THREE_SET
-from games.rng import Rng
-from games.variants import Variant, VariantRegistry
+from tablesim.games.katoiz.components import Move, roll_text
+from tablesim.games.katoiz.config import OPTIONS, KatoizConfig
+from tablesim.games.katoiz.config import make_config as _make_config
+from tablesim.games.katoiz.stapeltje import STAPELTJE
+from tablesim.games.katoiz.stapeltoren import STAPELTOREN
+from tablesim.games.katoiz.threeset import THREE_SET
+from tablesim.games.rng import Rng
+from tablesim.games.variants import Variant, VariantRegistry
 
 STATE_VERSION = 1
 
 
 class KatoizVariant(Variant[Any, Move, KatoizConfig], Protocol):
-    """One Katoiz game type: the rules of :class:`games.variants.Variant`, plus its position's
+    """One Katoiz game type: the rules of :class:`tablesim.games.variants.Variant`, plus its position's
     own JSON fields (the game writes the header, config and stream around them)."""
 
     name: str
@@ -155,7 +155,7 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
 
     def move_help(self, state: Any) -> list[str]:
         """Help lines at the terminal: what a tile code means (``ROL``)."""
-        from games.katoiz.components import (
+        from tablesim.games.katoiz.components import (
             COLOUR_LETTERS,
             COLOURS,
             SHAPE_LETTERS,

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from games.katoiz.components import MATCH, TILES
+from tablesim.games.katoiz.components import MATCH, TILES
 
 _COLUMNS = 6  # (shape, size) pairs: column = shape * 2 + size
 _COLOURS = 5

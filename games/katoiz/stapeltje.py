@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
-from games.core import (
+from tablesim.games.core import (
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -53,7 +53,7 @@ from games.core import (
     json_int,
     json_ints,
 )
-from games.katoiz.components import (
+from tablesim.games.katoiz.components import (
     BLANK_FACE,
     CELLS,
     KING,
@@ -76,8 +76,8 @@ from games.katoiz.components import (
     unique_top,
     xy,
 )
-from games.katoiz.config import STEP_SECONDS, THINK_SECONDS, KatoizConfig
-from games.rng import Rng
+from tablesim.games.katoiz.config import STEP_SECONDS, THINK_SECONDS, KatoizConfig
+from tablesim.games.rng import Rng
 
 HOME = CELLS  # a move's ``dst`` for the mover's own home stack
 BLOCKED_TO_END = 3
@@ -512,7 +512,7 @@ _MOVE_RE = re.compile(r"^([a-f][1-6])\s*-\s*([a-f][1-6]|h|home)$")
 
 
 class Stapeltje:
-    """The Stapeltje-four rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
+    """The Stapeltje-four rules: a Katoiz variant (:class:`tablesim.games.katoiz.game.KatoizVariant`)."""
 
     name = "stapeltje"
 
@@ -786,4 +786,4 @@ class Stapeltje:
 
 
 STAPELTJE = Stapeltje()
-"""The stapeltje rules, registered in :data:`games.katoiz.game.VARIANTS`."""
+"""The stapeltje rules, registered in :data:`tablesim.games.katoiz.game.VARIANTS`."""

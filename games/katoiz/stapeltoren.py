@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.core import (
+from tablesim.games.core import (
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -38,7 +38,7 @@ from games.core import (
     json_int,
     json_ints,
 )
-from games.katoiz.components import (
+from tablesim.games.katoiz.components import (
     MATCH,
     PICTURE_TILES,
     TILE_CODES,
@@ -52,8 +52,8 @@ from games.katoiz.components import (
     tile_code,
     unique_top,
 )
-from games.katoiz.config import KatoizConfig
-from games.rng import Rng
+from tablesim.games.katoiz.config import KatoizConfig
+from tablesim.games.rng import Rng
 
 PASS = Move("pass")
 
@@ -159,7 +159,7 @@ _MOVE_RE = re.compile(
 
 
 class Stapeltoren:
-    """The Stapeltoren rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
+    """The Stapeltoren rules: a Katoiz variant (:class:`tablesim.games.katoiz.game.KatoizVariant`)."""
 
     name = "stapeltoren"
 
@@ -350,4 +350,4 @@ class Stapeltoren:
 
 
 STAPELTOREN = Stapeltoren()
-"""The stapeltoren rules, registered in :data:`games.katoiz.game.VARIANTS`."""
+"""The stapeltoren rules, registered in :data:`tablesim.games.katoiz.game.VARIANTS`."""

@@ -32,7 +32,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
-from games.core import (
+from tablesim.games.core import (
     GameError,
     IllegalMoveError,
     MoveParseError,
@@ -41,7 +41,7 @@ from games.core import (
     json_int,
     json_ints,
 )
-from games.katoiz.components import (
+from tablesim.games.katoiz.components import (
     CELLS,
     KING,
     MATCH,
@@ -62,9 +62,9 @@ from games.katoiz.components import (
     tile_code,
     unique_top,
 )
-from games.katoiz.config import KatoizConfig
-from games.katoiz.stack import longest_stack
-from games.rng import Rng
+from tablesim.games.katoiz.config import KatoizConfig
+from tablesim.games.katoiz.stack import longest_stack
+from tablesim.games.rng import Rng
 
 DISCS = 3
 FORFEITS_TO_END = 3
@@ -223,7 +223,7 @@ _MOVE_RE = re.compile(r"^(?:x([a-f][1-6])\s*)?(?:([a-f][1-6])\s*-\s*)?([a-f][1-6
 
 
 class ThreeSet:
-    """The 3-set rules: a Katoiz variant (:class:`games.katoiz.game.KatoizVariant`)."""
+    """The 3-set rules: a Katoiz variant (:class:`tablesim.games.katoiz.game.KatoizVariant`)."""
 
     name = "3-set"
 
@@ -462,4 +462,4 @@ class ThreeSet:
 
 
 THREE_SET = ThreeSet()
-"""The 3-set rules, registered in :data:`games.katoiz.game.VARIANTS`."""
+"""The 3-set rules, registered in :data:`tablesim.games.katoiz.game.VARIANTS`."""

@@ -1,12 +1,12 @@
 """Kozo (ACTOP): build a tower of polycubes around the chimney; whoever topples it loses the
-round's points. Pure rules (:mod:`games.kozo.rules`), geometry and placement rules
-(:mod:`games.kozo.geometry`), the seeded stand-in judge (:mod:`games.kozo.judge`) and bots
-(:mod:`games.kozo.bots`). The physics table that measures moves is :mod:`sim.slices.kozo.referee`.
+round's points. Pure rules (:mod:`tablesim.games.kozo.rules`), geometry and placement rules
+(:mod:`tablesim.games.kozo.geometry`), the seeded stand-in judge (:mod:`tablesim.games.kozo.judge`) and bots
+(:mod:`tablesim.games.kozo.bots`). The physics table that measures moves is :mod:`tablesim.sim.slices.kozo.referee`.
 """
 
-from games.kozo.bots import BOTS, CarefulBot, GreedyBot
-from games.kozo.rules import GAME, Kozo, RefereeRequiredError
-from games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome, RoundRecord
+from tablesim.games.kozo.bots import BOTS, CarefulBot, GreedyBot
+from tablesim.games.kozo.rules import GAME, Kozo, RefereeRequiredError
+from tablesim.games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome, RoundRecord
 
 __all__ = [
     "BOTS",

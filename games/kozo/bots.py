@@ -20,14 +20,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from games._stacking import StackingBot
-from games.bots import RandomBot as GenericRandomBot
-from games.core import Bot, GameError
-from games.kozo.geometry import piece_orientations
-from games.kozo.judge import support_margin, topple_risk
-from games.kozo.rules import Kozo, tower_blocks
-from games.kozo.state import CUBE, PLACE, TAKE, KozoMove, KozoState
-from games.rng import Rng
+from tablesim.games._stacking import StackingBot
+from tablesim.games.bots import RandomBot as GenericRandomBot
+from tablesim.games.core import Bot, GameError
+from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.judge import support_margin, topple_risk
+from tablesim.games.kozo.rules import Kozo, tower_blocks
+from tablesim.games.kozo.state import CUBE, PLACE, TAKE, KozoMove, KozoState
+from tablesim.games.rng import Rng
 
 PLACE_SIGMA = 0.5
 """Standard deviation of the log of a bot's time to place: 90 % of placements between 2.6 and

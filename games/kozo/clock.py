@@ -16,7 +16,7 @@ Who a fall belongs to (``docs/rules/kozo.md``, "The 5-second rule"): the mover's
 until ``window_s`` after their turn or until the next player lets their polycube go, whichever
 comes first ("If the tower falls during your turn, you lose your points"); from then on the
 tower is the next player's. So a fall is always charged to the player whose move the table was
-measuring when it began: the physics table (:mod:`sim.slices.kozo.referee`) runs its world by this
+measuring when it began: the physics table (:mod:`tablesim.sim.slices.kozo.referee`) runs its world by this
 clock, going back to the instant a quick player placed, or on through a slow player's wait.
 """
 

@@ -29,9 +29,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from games.core import IllegalMoveError
-from games.polycubes import KOZO_CUBE_MM, Cells, get_catalogue, orientations
-from games.quat import quat_to_matrix
+from tablesim.games.core import IllegalMoveError
+from tablesim.games.polycubes import KOZO_CUBE_MM, Cells, get_catalogue, orientations
+from tablesim.games.quat import quat_to_matrix
 
 GRID = 3.0
 """Grid side in cube edges (three squares)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.kozo.geometry import Blocks
-from games.kozo.state import CUBE, NOCUBE, PLACE, KozoConfig, KozoMove, Outcome, Pose
-from games.rng import Rng
+from tablesim.games.kozo.geometry import Blocks
+from tablesim.games.kozo.state import CUBE, NOCUBE, PLACE, KozoConfig, KozoMove, Outcome, Pose
+from tablesim.games.rng import Rng
 
 UNSUPPORTED_RISK = 0.9
 """Stand-in topple probability when a polycube's centre of mass lies outside the rectangle

@@ -8,7 +8,7 @@ See ``docs/rules/kozo.md`` for every reading of the leaflet. In short:
 - Round ``r`` (1-based) starts with seat ``(r - 1) % players`` and goes round the table. It ends
   when the tower topples (the mover loses the round's points), when the supply is empty, or when
   the player to move has no legal placement in the candidate set (as if the supply were empty).
-- Place, cube and nocube moves are *measured* by a table (:mod:`sim.referees` for physics) before
+- Place, cube and nocube moves are *measured* by a table (:mod:`tablesim.sim.referees` for physics) before
   ``apply``; with ``table=stand-in`` an unmeasured move is judged by the seeded stand-in.
 """
 
@@ -23,10 +23,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from games._config import check_option_kinds, check_ranges, merged_options, options_to_json
-from games._stacking import check_outcome, items_from_json, items_to_json, q4, rotation_lines
-from games._stacking import num_text as _num
-from games.core import (
+from tablesim.games._config import check_option_kinds, check_ranges, merged_options, options_to_json
+from tablesim.games._stacking import (
+    check_outcome,
+    items_from_json,
+    items_to_json,
+    q4,
+    rotation_lines,
+)
+from tablesim.games._stacking import num_text as _num
+from tablesim.games.core import (
     ConfigError,
     Game,
     GameError,
@@ -43,8 +49,8 @@ from games.core import (
     state_head,
     state_rng,
 )
-from games.kozo.clock import SECS_LIMIT, RoundClock, round_clock
-from games.kozo.geometry import (
+from tablesim.games.kozo.clock import SECS_LIMIT, RoundClock, round_clock
+from tablesim.games.kozo.geometry import (
     Blocks,
     OutsideBaseError,
     PlacementError,
@@ -56,8 +62,8 @@ from games.kozo.geometry import (
     drop_height,
     piece_orientations,
 )
-from games.kozo.judge import stand_in_outcome, support_margin, topple_risk
-from games.kozo.state import (
+from tablesim.games.kozo.judge import stand_in_outcome, support_margin, topple_risk
+from tablesim.games.kozo.state import (
     CUBE,
     MOVE_KINDS,
     NOCUBE,
@@ -70,8 +76,8 @@ from games.kozo.state import (
     Outcome,
     RoundRecord,
 )
-from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM, PieceError, get_catalogue
-from games.rng import Rng
+from tablesim.games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM, PieceError, get_catalogue
+from tablesim.games.rng import Rng
 
 STATE_VERSION = 1
 TABLES = ("physics", "stand-in")
@@ -80,7 +86,7 @@ RELEASES = ("touch", "lift")
 TIES = ("later", "share")
 IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
 REFEREE = "kozo-physics"
-"""Name of the physics referee (registered by :mod:`sim.referees`)."""
+"""Name of the physics referee (registered by :mod:`tablesim.sim.referees`)."""
 
 
 class RefereeRequiredError(GameError):
@@ -496,7 +502,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
     def clock(self, state: KozoState) -> RoundClock:
         """The table clock of the current round (turn ends, when the polycube was let go):
         the physics table runs its world by it. A fall is charged to the player whose move
-        the table was measuring when it began (see :mod:`games.kozo.clock`)."""
+        the table was measuring when it began (see :mod:`tablesim.games.kozo.clock`)."""
         cfg = state.config
         return round_clock(state.history, state.start, cfg.players, cfg.hold_s, cfg.window_s)
 
@@ -838,7 +844,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         return "\n".join(lines)
 
     def undo_refusal(self, played: Any) -> str | None:
-        """Why the move ``played`` (a :class:`games.session.Played`) cannot be taken back, or
+        """Why the move ``played`` (a :class:`tablesim.games.session.Played`) cannot be taken back, or
         None: a move after which something fell (the tower toppled and the round ended, or a
         balance cube was taken away) showed a physical outcome; taking it back would let the
         mover try again knowing it ("If the tower falls during your turn, you lose your

@@ -1,6 +1,6 @@
 """Kozo values: config, moves and their measured outcomes, placed items, the state.
 
-All are frozen; poses are tuples of floats in the grid frame of :mod:`games.kozo.geometry`
+All are frozen; poses are tuples of floats in the grid frame of :mod:`tablesim.games.kozo.geometry`
 (cube edges). A *measured* move carries an :class:`Outcome`: what the table (physics, or the
 seeded stand-in judge) saw while the move was made. Two moves that differ only in their outcome
 are equal (the outcome is not part of the move's identity or its text), so a measured move is
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games._stacking import Outcome as Outcome  # shared with Kataboom
-from games._stacking import Pose as Pose
-from games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
-from games.rng import Rng
+from tablesim.games._stacking import Outcome as Outcome  # shared with Kataboom
+from tablesim.games._stacking import Pose as Pose
+from tablesim.games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
+from tablesim.games.rng import Rng
 
 TAKE, PLACE, CUBE, NOCUBE = "take", "place", "cube", "nocube"
 MOVE_KINDS = (CUBE, NOCUBE, PLACE, TAKE)

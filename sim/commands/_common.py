@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from games.core import ConfigError, Game
+from tablesim.games.core import ConfigError, Game
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,14 +54,14 @@ def parse_game_options(game: Game[Any, Any, Any], extra: Sequence[str]) -> dict[
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, mode 0644 (:func:`games.outputs.atomic_write`)."""
-    from games.outputs import atomic_write
+    """Write ``text`` to ``path`` atomically, mode 0644 (:func:`tablesim.games.outputs.atomic_write`)."""
+    from tablesim.games.outputs import atomic_write
 
     atomic_write(path, text)
 
 
 def format_table(verdict: Any) -> str:
-    """The human-readable piece table and verdict line of a :class:`sim.verdict.Verdict`
+    """The human-readable piece table and verdict line of a :class:`tablesim.sim.verdict.Verdict`
     (``simulate``, ``demo``)."""
     rows = [f"{'piece':<10} {'moved mm':>9} {'tilt deg':>9} {'fell p':>7} {'margin mm':>10}"]
     for p in verdict.pieces:
@@ -97,11 +97,11 @@ def _replicas_text(verdict: Any) -> str:
 # Documented limits of command-line numbers (argparse types: a bad value exits 2 naming the
 # option, what is allowed and what was given; README "Limits")
 # ---------------------------------------------------------------------------------------
-from games.limits import MAX_BUDGET as MAX_BUDGET  # noqa: E402  (the one table of limits,
-from games.limits import MAX_GAMES as MAX_GAMES  # noqa: E402  shared with tablesim.api)
-from games.limits import MAX_REPLICAS as MAX_REPLICAS  # noqa: E402
-from games.limits import MAX_SEED as MAX_SEED  # noqa: E402
-from games.limits import MAX_WORKERS as MAX_WORKERS  # noqa: E402
+from tablesim.games.limits import MAX_BUDGET as MAX_BUDGET  # noqa: E402  (the one table of limits,
+from tablesim.games.limits import MAX_GAMES as MAX_GAMES  # noqa: E402  shared with tablesim.api)
+from tablesim.games.limits import MAX_REPLICAS as MAX_REPLICAS  # noqa: E402
+from tablesim.games.limits import MAX_SEED as MAX_SEED  # noqa: E402
+from tablesim.games.limits import MAX_WORKERS as MAX_WORKERS  # noqa: E402
 
 
 def int_in(low: int, high: int | None = None) -> Any:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from games.core import canonical_json
-from games.play import balance, parse_players, wilson_interval
-from games.registry import get_game
-from sim.cli import COMMAND_HELP
-from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
-from sim.commands.list import GameHelpAction
-from sim.experiments.progress import progress_callback
+from tablesim.games.core import canonical_json
+from tablesim.games.play import balance, parse_players, wilson_interval
+from tablesim.games.registry import get_game
+from tablesim.sim.cli import COMMAND_HELP
+from tablesim.sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
+from tablesim.sim.commands.list import GameHelpAction
+from tablesim.sim.experiments.progress import progress_callback
 
 
 def register(sub: argparse._SubParsersAction) -> None:

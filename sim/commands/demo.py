@@ -14,10 +14,10 @@ import argparse
 import time
 from pathlib import Path
 
-from games.play import make_seats, play_game
-from games.registry import get_game
-from sim.cli import COMMAND_HELP
-from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
+from tablesim.games.play import make_seats, play_game
+from tablesim.games.registry import get_game
+from tablesim.sim.cli import COMMAND_HELP
+from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,10 +49,10 @@ DEMO_FILES = ("kozo-tower.png", "kozo-overhang-fall.gif", "catego.png", "kozo-ga
 
 def run(args: argparse.Namespace) -> int:
     """Run the demo; exit 0."""
-    from sim.cli import UsageError
-    from sim.commands._common import format_table
-    from sim.scene import resolve_scene
-    from sim.verdict import simulate
+    from tablesim.sim.cli import UsageError
+    from tablesim.sim.commands._common import format_table
+    from tablesim.sim.scene import resolve_scene
+    from tablesim.sim.verdict import simulate
 
     out_dir = Path(args.out)
     if not args.no_pictures:
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 "replace it, or choose another --out"
             )
         out_dir.mkdir(parents=True, exist_ok=True)
-        from games.outputs import check_output
+        from tablesim.games.outputs import check_output
 
         for n in DEMO_FILES:  # records --force for each file: replaced at the end only with it
             check_output(out_dir / n, force=args.force, option="--out")
@@ -101,10 +101,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _pictures(out_dir: Path, scenes: dict, catego_state: object, backend: str) -> None:
     """The tower picture, the overhang's fall as a GIF, and the Catego pad."""
-    from sim.view.backend import resolve_backend
-    from sim.view.drawings import catego_layout, scene_layout
-    from sim.view.film import scene_frames, write_film
-    from sim.view.snapshot import render_layout
+    from tablesim.sim.view.backend import resolve_backend
+    from tablesim.sim.view.drawings import catego_layout, scene_layout
+    from tablesim.sim.view.film import scene_frames, write_film
+    from tablesim.sim.view.snapshot import render_layout
 
     t0 = time.perf_counter()
     used = resolve_backend(backend)
@@ -148,9 +148,9 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
     to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
     seed, move texts)."""
-    from games.play import log_header, log_lines
-    from sim.cli import version
-    from sim.commands._common import atomic_write_text
+    from tablesim.games.play import log_header, log_lines
+    from tablesim.sim.cli import version
+    from tablesim.sim.commands._common import atomic_write_text
 
     game = get_game("kozo")
     roles = ["careful", "greedy"]
@@ -176,9 +176,9 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
 
 def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str) -> None:
     """A GIF of the round's last judged move, as the physics table ran it."""
-    from games.log import read_log_file
-    from sim.view.backend import resolve_backend
-    from sim.view.film import judged_move_frames, write_film
+    from tablesim.games.log import read_log_file
+    from tablesim.sim.view.backend import resolve_backend
+    from tablesim.sim.view.film import judged_move_frames, write_film
 
     _, _, texts = kozo
     timed = [i for i, t in enumerate(texts, 1) if t.split()[0] not in ("take", "nocube")]

@@ -14,9 +14,9 @@ import argparse
 import sys
 from typing import Any
 
-from games.core import canonical_json
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import MAX_SEED, int_in
+from tablesim.games.core import canonical_json
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import MAX_SEED, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    from sim.constructions import DEFAULT_PIECES
+    from tablesim.sim.constructions import DEFAULT_PIECES
 
     p.add_argument("--board", required=True, metavar="RxCxL",
                    help="a box ROWSxCOLSxLAYERS (layers = height), e.g. 3x3x4")  # fmt: skip
@@ -65,8 +65,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _inputs(args: argparse.Namespace) -> tuple[str, str]:
     """Validate --board and --pieces; UsageError (exit 2) says what is allowed."""
-    from games.katamino import SolverError, Target, parse_pieces
-    from sim.constructions import DEFAULT_PIECES
+    from tablesim.games.katamino import SolverError, Target, parse_pieces
+    from tablesim.sim.constructions import DEFAULT_PIECES
 
     try:
         target = Target.parse(args.board)
@@ -85,7 +85,7 @@ def _inputs(args: argparse.Namespace) -> tuple[str, str]:
         parsed = parse_pieces(pieces)
     except SolverError as exc:
         raise UsageError(str(exc)) from None
-    from sim.commands.solve import check_search_size
+    from tablesim.sim.commands.solve import check_search_size
 
     check_search_size(target.size, len(parsed), f"--board {board} --pieces {pieces[:200]}")
     cubes = sum(len(p.cells) for p in parsed)
@@ -104,7 +104,7 @@ def _rcl(spec: str) -> list[int]:
 
 def run_assemble(args: argparse.Namespace) -> int:
     """Assemble; exit 0 when the built box stood, 1 otherwise."""
-    from sim.assembly import assemble
+    from tablesim.sim.assembly import assemble
 
     board, pieces = _inputs(args)
     _check_scene_out(args)
@@ -126,14 +126,14 @@ def run_assemble(args: argparse.Namespace) -> int:
 def _check_scene_out(args: argparse.Namespace) -> None:
     """--scene-out checked before the build (exit 2: folder missing, exists without --force)."""
     if args.scene_out:
-        from games.outputs import check_output
+        from tablesim.games.outputs import check_output
 
         check_output(args.scene_out, force=args.force, option="--scene-out")
 
 
 def _write_scene(path: str, order: Any, board: str, pieces: str, what: str) -> None:
-    from sim.assembly import scene_toml
-    from sim.commands._common import atomic_write_text
+    from tablesim.sim.assembly import scene_toml
+    from tablesim.sim.commands._common import atomic_write_text
 
     text = scene_toml(order, f"katamino-{board}", f"The {board} box of {pieces}, {what}.")
     try:
@@ -163,8 +163,8 @@ def _print_assembly(report: Any) -> None:
 
 def run_stand(args: argparse.Namespace) -> int:
     """Verdict of the construction standing alone; exit 0 stands, 1 topples or no tiling."""
-    from games.katamino import solve_one
-    from sim.assembly import free_standing
+    from tablesim.games.katamino import solve_one
+    from tablesim.sim.assembly import free_standing
 
     board, pieces = _inputs(args)
     _check_scene_out(args)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from games.core import canonical_json
-from sim.cli import COMMAND_HELP, UsageError
+from tablesim.games.core import canonical_json
+from tablesim.sim.cli import COMMAND_HELP, UsageError
 
 TOPICS: dict[str, str] = {
     "games": "the games (tablesim play GAME)",
@@ -59,7 +59,7 @@ def _int_list(values: Any) -> str:
 
 def items(topic: str, game_name: str | None = None) -> list[tuple[str, str]]:
     """``(name, description)`` pairs of a topic (UsageError for unknown topics or games)."""
-    from games.registry import bot_classes, game_names, get_game
+    from tablesim.games.registry import bot_classes, game_names, get_game
 
     if topic in _NEEDS_GAME:
         if game_name is None:
@@ -87,7 +87,7 @@ def items(topic: str, game_name: str | None = None) -> list[tuple[str, str]]:
     if topic == "specs":
         return [(f"example:{n}", d) for n, d in _toml_items("experiments")]
     if topic == "pieces":
-        from games.polycubes import CATALOGUES
+        from tablesim.games.polycubes import CATALOGUES
 
         return [
             (name, f"{c.description}; labels {''.join(_labels(c))}")
@@ -161,8 +161,8 @@ class GameHelpAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:  # fmt: skip
-        from games.core import ConfigError
-        from games.registry import get_game
+        from tablesim.games.core import ConfigError
+        from tablesim.games.registry import get_game
 
         parser.print_help()
         name = getattr(namespace, "game", None)

@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from meshes import FORMATS
-from sim.cli import COMMAND_HELP
+from tablesim.meshes import FORMATS
+from tablesim.sim.cli import COMMAND_HELP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,8 +61,8 @@ def _group_help(parser: argparse.ArgumentParser) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from meshes.export import ExportError, export_catalogue
-    from sim.cli import UsageError
+    from tablesim.meshes.export import ExportError, export_catalogue
+    from tablesim.sim.cli import UsageError
 
     out = Path(args.out)
     there = sorted(p.name for p in out.glob(f"*.{args.fmt.lower()}")) if out.is_dir() else []

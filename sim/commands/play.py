@@ -8,19 +8,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from games.core import GameError, canonical_json
-from games.outputs import check_output
-from games.play import Resignation, TerminalHuman, UndoRequest, parse_players
-from games.registry import game_names, get_game
-from games.session import Observer, Played, Session, make_seats
-from sim.cli import COMMAND_HELP, version
-from sim.commands._common import (
+from tablesim.games.core import GameError, canonical_json
+from tablesim.games.outputs import check_output
+from tablesim.games.play import Resignation, TerminalHuman, UndoRequest, parse_players
+from tablesim.games.registry import game_names, get_game
+from tablesim.games.session import Observer, Played, Session, make_seats
+from tablesim.sim.cli import COMMAND_HELP, version
+from tablesim.sim.commands._common import (
     add_force_argument,
     add_game_arguments,
     atomic_write_text,
     parse_game_options,
 )
-from sim.commands.list import GameHelpAction
+from tablesim.sim.commands.list import GameHelpAction
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.log:  # before the game: a person's game must not be lost to an unwritable --log
         check_output(args.log, force=args.force, option="--log")
     if args.window or (not args.headless and not args.json and _window_wanted(seats)):
-        from sim.commands.view import play_in_window
+        from tablesim.sim.commands.view import play_in_window
 
         return play_in_window(game.name, options, roles, args.seed, args.budget, log=args.log)
     out = sys.stderr if args.json else sys.stdout
@@ -169,6 +169,6 @@ def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
 
 def _window_wanted(seats: list[Any]) -> bool:
     """A window when a display exists, a person plays and the terminal is interactive."""
-    from sim.commands.view import display_available
+    from tablesim.sim.commands.view import display_available
 
     return display_available() and any(s.bot is None for s in seats) and sys.stdin.isatty()

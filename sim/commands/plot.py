@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import add_force_argument, int_in
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import add_force_argument, int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,9 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Draw the figure."""
-    from games.outputs import check_output
-    from sim.experiments.plot import plot_file
-    from sim.experiments.results import ResultsError
+    from tablesim.games.outputs import check_output
+    from tablesim.sim.experiments.plot import plot_file
+    from tablesim.sim.experiments.results import ResultsError
 
     check_output(args.output, force=args.force, option="-o")
     try:

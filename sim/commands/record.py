@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import int_in
-from sim.commands.render import (
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import int_in
+from tablesim.sim.commands.render import (
     LogDivergedError,
     add_view_arguments,
     check_film_budget,
@@ -41,8 +41,8 @@ from sim.commands.render import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from sim.config import Profile
-    from sim.model import Scene
+    from tablesim.sim.config import Profile
+    from tablesim.sim.model import Scene
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _judged_game(ref: str) -> bool:
     """True for the log of a game whose moves a physics table judged (Kozo, Kataboom)."""
-    from sim.view.film import JUDGED_GAMES
+    from tablesim.sim.view.film import JUDGED_GAMES
 
     header = read_game_log(ref).header
     return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
@@ -99,7 +99,7 @@ def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, lis
 
 def _judged_film(args: argparse.Namespace, common: dict) -> tuple[Iterator[np.ndarray], str]:
     """Frames of the judged run of one move, and what they show."""
-    from sim.view.film import judged_move_frames
+    from tablesim.sim.view.film import judged_move_frames
 
     log = read_game_log(args.source)
     number, texts = _judged_move_number(log, args)
@@ -128,10 +128,10 @@ def _guarded(source: str, make: Callable[[], int]) -> int:
     reproduce, or physics that blew up -> a line and exit 1. Nothing is written in either case:
     the writers are atomic.
     """
-    from games.session import Divergence
-    from sim.scene import InvalidSceneError
-    from sim.view.backend import BackendUnavailableError
-    from sim.world import PhysicsBlowUpError
+    from tablesim.games.session import Divergence
+    from tablesim.sim.scene import InvalidSceneError
+    from tablesim.sim.view.backend import BackendUnavailableError
+    from tablesim.sim.world import PhysicsBlowUpError
 
     try:
         return make()
@@ -164,9 +164,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: object) -> int:
     """Render the film of ``args.source`` to ``out`` and print what was written."""
-    from sim.scene import resolve_scene
-    from sim.view.backend import resolve_backend
-    from sim.view.film import film_frame_count, scene_frames, state_frames, write_film
+    from tablesim.sim.scene import resolve_scene
+    from tablesim.sim.view.backend import resolve_backend
+    from tablesim.sim.view.film import film_frame_count, scene_frames, state_frames, write_film
 
     t0 = time.perf_counter()
     backend = resolve_backend(args.backend)
@@ -214,8 +214,8 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
 
 def _run_profile(scene: Scene, name: str) -> tuple[Profile, str]:
     """The profile a scene's film runs in (escalated on a thin margin, as its verdict is:
-    :func:`sim.escalation.escalated_profile`) and a clause saying so ('' when not)."""
-    from sim.escalation import escalated_profile
+    :func:`tablesim.sim.escalation.escalated_profile`) and a clause saying so ('' when not)."""
+    from tablesim.sim.escalation import escalated_profile
 
     prof, esc = escalated_profile(scene, name)
     if esc is None:
@@ -240,8 +240,8 @@ def run_glb(args: argparse.Namespace) -> int:
 
 def _glb(args: argparse.Namespace, out: Path) -> int:
     """Write the animated glTF of ``args.source`` to ``out`` and print what was written."""
-    from sim.scene import resolve_scene
-    from sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
+    from tablesim.sim.scene import resolve_scene
+    from tablesim.sim.view.gltf_anim import judged_move_tracks, scene_tracks, write_glb
 
     if is_log(args.source):
         log = read_game_log(args.source)

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 EXAMPLES = ("katamino", "katoiz", "kaito")
 
@@ -67,7 +67,7 @@ def check_film_budget(frames: int, size: tuple[int, int]) -> None:
 
 def parse_camera_arg(text: str) -> dict[str, Any] | None:
     """``--camera`` as a camera spec (UsageError listing the names otherwise)."""
-    from sim.view.camera import parse_camera
+    from tablesim.sim.view.camera import parse_camera
 
     try:
         return parse_camera(text)
@@ -93,8 +93,8 @@ def is_log(ref: str) -> bool:
 
 
 def read_game_log(ref: str) -> Any:
-    """The parsed log file ``ref`` (:class:`games.log.GameLog`; LogError names the line)."""
-    from games.log import read_log_file
+    """The parsed log file ``ref`` (:class:`tablesim.games.log.GameLog`; LogError names the line)."""
+    from tablesim.games.log import read_log_file
 
     return read_log_file(ref)
 
@@ -106,12 +106,12 @@ class LogDivergedError(Exception):
 def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple[str, list[Any]]:
     """(game name, states from the start to move ``at`` (default: every move)) of a log.
 
-    The moves are replayed exactly as ``tablesim replay`` does (:func:`games.session.replay_log`:
+    The moves are replayed exactly as ``tablesim replay`` does (:func:`tablesim.games.session.replay_log`:
     a fresh game, moves a physics table measured re-measured, bots choosing again, every
     recorded field checked) up to move ``at``, or through the result line when ``whole``.
     UsageError for ``at`` out of range; LogDivergedError naming the first divergence.
     """
-    from games.session import replay_log
+    from tablesim.games.session import replay_log
 
     log = read_game_log(ref)
     if at is not None and not (0 <= at <= len(log.moves)):
@@ -127,7 +127,7 @@ def log_states(ref: str, at: int | None = None, *, whole: bool = False) -> tuple
 
 def layout_of_state(game: str, state: Any) -> Any:
     """The table of a game state (UsageError when the game has no drawing yet)."""
-    from sim.view.drawings import layout_for_state
+    from tablesim.sim.view.drawings import layout_for_state
 
     try:
         return layout_for_state(game, state)
@@ -137,8 +137,8 @@ def layout_of_state(game: str, state: Any) -> Any:
 
 def example_layout(ref: str) -> Any:
     """The layout of ``example:GAME``."""
-    from sim.view.drawings import kaito_layout, katamino_layout, katoiz_layout
-    from sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz
+    from tablesim.sim.view.drawings import kaito_layout, katamino_layout, katoiz_layout
+    from tablesim.sim.view.drawings.examples import example_kaito, example_katamino, example_katoiz
 
     name = ref.split(":", 1)[1]
     makers = {
@@ -153,9 +153,9 @@ def example_layout(ref: str) -> Any:
 
 def check_output(path: str, suffixes: tuple[str, ...], *, force: bool = False) -> Path:
     """The output path, checked before any work: allowed suffix, then
-    :func:`games.outputs.check_output` (folder exists and takes a file; existing file only with
+    :func:`tablesim.games.outputs.check_output` (folder exists and takes a file; existing file only with
     ``force``)."""
-    from games.outputs import check_output as check_writable
+    from tablesim.games.outputs import check_output as check_writable
 
     out = Path(path)
     if out.suffix.lower() not in suffixes:
@@ -165,8 +165,8 @@ def check_output(path: str, suffixes: tuple[str, ...], *, force: bool = False) -
 
 def replica_scene(scene: Any, replica: int, seed: int) -> Any:
     """Replica ``replica`` of the verdict ensemble of ``scene`` with ``seed``: exactly the
-    scene that run simulated (:func:`sim.verdict.perturb_scene`, default perturbation)."""
-    from sim.verdict import Perturbation, perturb_scene
+    scene that run simulated (:func:`tablesim.sim.verdict.perturb_scene`, default perturbation)."""
+    from tablesim.sim.verdict import Perturbation, perturb_scene
 
     if replica < 0:
         raise UsageError(f"--replica must be >= 0, got {replica}")
@@ -175,8 +175,8 @@ def replica_scene(scene: Any, replica: int, seed: int) -> Any:
 
 def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) -> None:
     """Options common to render and record."""
-    from sim.view.backend import BACKENDS
-    from sim.view.camera import CAMERA_NAMES
+    from tablesim.sim.view.backend import BACKENDS
+    from tablesim.sim.view.camera import CAMERA_NAMES
 
     p.add_argument("source", metavar="SCENE|LOG", help="scene file/name, game log, example:GAME")
     p.add_argument("-o", "--out", required=True, help="output file")
@@ -236,10 +236,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Render and print what was written; exit 2 for bad input."""
-    from sim.scene import InvalidSceneError, resolve_scene
-    from sim.view.backend import BackendUnavailableError
-    from sim.view.drawings import scene_layout
-    from sim.view.snapshot import render_layout, simulated_poses
+    from tablesim.sim.scene import InvalidSceneError, resolve_scene
+    from tablesim.sim.view.backend import BackendUnavailableError
+    from tablesim.sim.view.drawings import scene_layout
+    from tablesim.sim.view.snapshot import render_layout, simulated_poses
 
     out = check_output(args.out, (".png",), force=args.force)
     size = parse_size(args.size)
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
             scene = resolve_scene(args.source)
         except InvalidSceneError as exc:
             raise UsageError(str(exc)) from None
-        from sim.escalation import escalated_profile
+        from tablesim.sim.escalation import escalated_profile
 
         prof, esc = escalated_profile(scene, args.profile) if args.seconds > 0 else (None, None)
         scene = replica_scene(scene, args.replica, args.seed)
@@ -276,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
         if esc is not None:  # thin margin: the run took the direct solver, as the verdict does
             what += f" in the direct solver ({esc.profile.name} profile: thin tilt margin)"
     try:
-        from sim.view.backend import resolve_backend
+        from tablesim.sim.view.backend import resolve_backend
 
         backend = resolve_backend(args.backend)
         render_layout(

@@ -2,16 +2,16 @@
 
 Every move is measured and applied again from a fresh game, every bot chooses again, and every
 recorded field is checked (seat, canonical move text, digest, the result line: turns, winner,
-winners, scores, final digest); see :func:`games.session.replay_log`.
+winners, scores, final digest); see :func:`tablesim.games.session.replay_log`.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from games.log import read_log_file
-from games.session import replay_log
-from sim.cli import COMMAND_HELP
+from tablesim.games.log import read_log_file
+from tablesim.games.session import replay_log
+from tablesim.sim.cli import COMMAND_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from games.core import canonical_json
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
+from tablesim.games.core import canonical_json
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, MAX_WORKERS, float_in, int_in
 
 if TYPE_CHECKING:
-    from sim.config import Profile
-    from sim.verdict import Method
+    from tablesim.sim.config import Profile
+    from tablesim.sim.verdict import Method
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,17 +76,17 @@ def _profile(name: str, no_escalation: bool) -> str | Profile:
         return name
     from dataclasses import replace
 
-    from sim.config import get_profile
+    from tablesim.sim.config import get_profile
 
     return replace(get_profile(name), escalate_below_deg=None)
 
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and print; exit 0 for either verdict, 2 for bad input, 1 for a blow-up."""
-    from sim.commands._common import format_table
-    from sim.guard import PhysicsBlowUpError
-    from sim.scene import InvalidSceneError, resolve_scene
-    from sim.verdict import simulate
+    from tablesim.sim.commands._common import format_table
+    from tablesim.sim.guard import PhysicsBlowUpError
+    from tablesim.sim.scene import InvalidSceneError, resolve_scene
+    from tablesim.sim.verdict import simulate
 
     if args.replicas < 1:
         raise UsageError(f"--replicas must be >= 1, got {args.replicas}")

@@ -3,7 +3,7 @@
 ``tablesim solve --board 5x8|2x3x5|FILE --pieces SET[:LABELS] [--count | --show N | --all |
 --hint --partial FILE | --difficulty] [--distinct] [--straight-horizontal] [--json]``.
 Exit 0 when a solution exists (or the partial board is still solvable), 1 when none does,
-2 for bad input. The solver lives in ``games.katamino`` (docs/katamino-solver.md).
+2 for bad input. The solver lives in ``tablesim.games.katamino`` (docs/katamino-solver.md).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from games.core import canonical_json
-from sim.cli import COMMAND_HELP, UsageError
+from tablesim.games.core import canonical_json
+from tablesim.sim.cli import COMMAND_HELP, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,11 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_board(spec: str):  # noqa: ANN201 - returns games.katamino.Target
+def read_board(spec: str):  # noqa: ANN201 - returns tablesim.games.katamino.Target
     """A size such as 5x8 / 2x3x5, or a mask file."""
     import re
 
-    from games.katamino import Target
+    from tablesim.games.katamino import Target
 
     if re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*([xX]\s*\d+\s*)?", spec):
         return Target.parse(spec)
@@ -76,7 +76,7 @@ def read_board(spec: str):  # noqa: ANN201 - returns games.katamino.Target
 def check_search_size(cells: int, pieces: int, what: str) -> None:
     """UsageError for a search past the stated budget (README "Limits"): at most
     ``MAX_SOLVE_CELLS`` board cells and ``MAX_SOLVE_PIECES`` pieces, checked before it starts."""
-    from games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES
+    from tablesim.games.limits import MAX_SOLVE_CELLS, MAX_SOLVE_PIECES
 
     if cells > MAX_SOLVE_CELLS or pieces > MAX_SOLVE_PIECES:
         raise UsageError(
@@ -86,7 +86,7 @@ def check_search_size(cells: int, pieces: int, what: str) -> None:
 
 
 def _read(path: Path, flag: str) -> str:
-    from games.inputs import InputTooLargeError, read_limited
+    from tablesim.games.inputs import InputTooLargeError, read_limited
 
     try:
         return read_limited(path, "board").decode("utf-8")
@@ -104,7 +104,7 @@ def _use_colour(choice: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; see the module docstring."""
-    from games.katamino import (
+    from tablesim.games.katamino import (
         Problem,
         count_distinct,
         difficulty,
@@ -138,9 +138,9 @@ def run(args: argparse.Namespace) -> int:
         )
 
     if args.hint or not args.count:
-        from games.katamino.render import draw  # the drawings: not needed to count
+        from tablesim.games.katamino.render import draw  # the drawings: not needed to count
     if args.hint:
-        from games.katamino.partial import parse_partial
+        from tablesim.games.katamino.partial import parse_partial
 
         placed = parse_partial(_read(Path(args.partial), "--partial"), problem, args.partial)
         h = hint(problem, placed=placed, backend=args.backend)
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _fit_advice(problem, target, args: argparse.Namespace) -> list[str]:  # noqa: ANN001
     """What to pass instead when the pieces' area differs from the board's."""
-    from games.katamino.fit import fitting_subset
+    from tablesim.games.katamino.fit import fitting_subset
 
     area = sum(p.size for p in problem.pieces)
     if area < target.size:

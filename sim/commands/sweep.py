@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import MAX_WORKERS, int_in
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import MAX_WORKERS, int_in
 
 
 def add_executor_arguments(p: argparse.ArgumentParser) -> None:
@@ -46,7 +46,7 @@ def check_executor_arguments(args: argparse.Namespace) -> None:
     if args.address and args.executor != "ray":
         raise UsageError("--address needs --executor ray")
     if args.executor == "ray":
-        from sim.experiments.executors import ExecutorError, import_ray
+        from tablesim.sim.experiments.executors import ExecutorError, import_ray
 
         try:
             import_ray()
@@ -56,7 +56,7 @@ def check_executor_arguments(args: argparse.Namespace) -> None:
 
 def run_with_args(job, args: argparse.Namespace, label: str):  # noqa: ANN001, ANN201
     """``run_job`` with the shared options (returns its RunReport; errors propagate)."""
-    from sim.experiments.runner import run_job
+    from tablesim.sim.experiments.runner import run_job
 
     return run_job(
         job,
@@ -74,8 +74,8 @@ def run_with_args(job, args: argparse.Namespace, label: str):  # noqa: ANN001, A
 def collapse_summary(columns: list[str], rows: list[dict]) -> list[str]:
     """Pooled collapse probability with its Wilson 95 % interval, per value of the first
     numeric swept parameter (at most 12 values, else binned as the plot does)."""
-    from sim.experiments.plot import choose_axes, collapse_series
-    from sim.experiments.results import ResultsError
+    from tablesim.sim.experiments.plot import choose_axes, collapse_series
+    from tablesim.sim.experiments.results import ResultsError
 
     try:
         x, _ = choose_axes(columns, rows, None, None)
@@ -128,11 +128,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the sweep and print a one-paragraph summary."""
-    from sim.experiments.executors import ExecutorError
-    from sim.experiments.results import ResultsError
-    from sim.experiments.runner import check_output
-    from sim.experiments.spec import SpecError, load_spec
-    from sim.experiments.sweep import SweepJob
+    from tablesim.sim.experiments.executors import ExecutorError
+    from tablesim.sim.experiments.results import ResultsError
+    from tablesim.sim.experiments.runner import check_output
+    from tablesim.sim.experiments.spec import SpecError, load_spec
+    from tablesim.sim.experiments.sweep import SweepJob
 
     check_executor_arguments(args)
     try:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from games.core import canonical_json
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
-from sim.commands.sweep import add_executor_arguments, check_executor_arguments, run_with_args
+from tablesim.games.core import canonical_json
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
+from tablesim.sim.commands.sweep import (
+    add_executor_arguments,
+    check_executor_arguments,
+    run_with_args,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,11 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament and print the summary (or one JSON line with --json)."""
-    from games.play import parse_players
-    from games.registry import get_game
-    from sim.experiments.executors import ExecutorError
-    from sim.experiments.results import ResultsError
-    from sim.experiments.tournament import TournamentJob, format_summary, summarize
+    from tablesim.games.play import parse_players
+    from tablesim.games.registry import get_game
+    from tablesim.sim.experiments.executors import ExecutorError
+    from tablesim.sim.experiments.results import ResultsError
+    from tablesim.sim.experiments.tournament import TournamentJob, format_summary, summarize
 
     check_executor_arguments(args)
     if args.out is None and args.overwrite:

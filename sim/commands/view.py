@@ -7,7 +7,7 @@ a display it exits 2 and says how to get pictures instead (``render``, ``record`
 picture (with the on-screen text) as a PNG.
 
 This module also holds :func:`play_in_window`, which ``tablesim play`` calls to open a game in
-the interactive app (:mod:`sim.view.app`).
+the interactive app (:mod:`tablesim.sim.view.app`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import os
 import sys
 from typing import Any
 
-from sim.cli import COMMAND_HELP, UsageError
-from sim.commands._common import add_force_argument, float_in, int_in
+from tablesim.sim.cli import COMMAND_HELP, UsageError
+from tablesim.sim.commands._common import add_force_argument, float_in, int_in
 
 __all__ = ["display_available", "play_in_window", "register", "run"]
 
@@ -45,7 +45,7 @@ def require_display(what: str) -> None:
 def open_window_app(make: Any, what: str) -> Any:
     """``make()`` an app with a window; a window that cannot open is a :class:`UsageError`
     (exit 2) saying why and what to do instead."""
-    from sim.view.backend import BackendUnavailableError
+    from tablesim.sim.view.backend import BackendUnavailableError
 
     require_display(what)
     try:
@@ -92,9 +92,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the scene; exit 2 for bad input."""
-    from sim.commands.render import check_output, parse_size
-    from sim.scene import InvalidSceneError, resolve_scene
-    from sim.view.app import SceneApp
+    from tablesim.sim.commands.render import check_output, parse_size
+    from tablesim.sim.scene import InvalidSceneError, resolve_scene
+    from tablesim.sim.view.app import SceneApp
 
     size = parse_size(args.size)
     out = check_output(args.out, (".png",), force=args.force) if args.out else None
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     kind: Any = SceneApp
     extra: dict[str, Any] = {}
     if args.sandbox:
-        from sim.view.sandbox import SandboxApp
+        from tablesim.sim.view.sandbox import SandboxApp
 
         if not args.save.endswith(".toml"):
             raise UsageError(f"--save: a scene file ends in .toml, got {args.save!r}")
@@ -156,9 +156,9 @@ def play_in_window(
     """Play ``game`` in the interactive app's window (humans with the mouse, bots animated);
     prints the result line when the window closes and writes the JSONL ``log`` of a finished
     game (as ``tablesim play --log``). Exit code 0."""
-    from sim.cli import version
-    from sim.commands._common import atomic_write_text
-    from sim.view.interact.tiles_app import app_for
+    from tablesim.sim.cli import version
+    from tablesim.sim.commands._common import atomic_write_text
+    from tablesim.sim.view.interact.tiles_app import app_for
 
     app = open_window_app(lambda: app_for(game, options=options, players=roles, seed=seed,
                                           backend="auto", window=True, budget=budget),

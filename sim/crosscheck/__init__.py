@@ -1,8 +1,8 @@
 """A second physics engine as an independent witness of the verdicts (issue #19).
 
-:mod:`sim.crosscheck.mujoco_world` builds a :class:`sim.model.Scene` in MuJoCo (the optional
+:mod:`tablesim.sim.crosscheck.mujoco_world` builds a :class:`tablesim.sim.model.Scene` in MuJoCo (the optional
 ``[crosscheck]`` extra) with the same boxes, masses, inertias, friction and clearance as
-:class:`sim.world.World`, and applies the same topple rule; :mod:`sim.crosscheck.cases` generates
+:class:`tablesim.sim.world.World`, and applies the same topple rule; :mod:`tablesim.sim.crosscheck.cases` generates
 the analytic cases (stacks, leaning stacks, cantilevers, bridges) with their margins worked out by
 hand. ``bench/crosscheck.py`` runs both engines over the shipped scenes and these cases and prints
 where they agree. MuJoCo never decides a game; it only checks PyBullet.

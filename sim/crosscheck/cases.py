@@ -1,7 +1,7 @@
 """Analytic cases for the two engines: stacks, leaning stacks, cantilevers and bridges.
 
 Every case carries the static margin of its worst joint in millimetres, derived here by hand
-from the construction (not by :mod:`sim.statics`), and the verdict rigid statics gives: stands
+from the construction (not by :mod:`tablesim.sim.statics`), and the verdict rigid statics gives: stands
 when the margin is positive. Geometry: cube edge ``a``, clearance ``c``; a dynamic box is
 ``c/2`` narrower on each horizontal face, so a loose support's edge is ``c/2`` inside its nominal
 place, a static pedestal's edge is exact.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.config import PhysicsConfig
-from sim.model import Scene, ScenePiece
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece
 
 CUBE = ((0, 0, 0),)
 BAR3 = ((0, 0, 0), (1, 0, 0), (2, 0, 0))

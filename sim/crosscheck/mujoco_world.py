@@ -1,11 +1,11 @@
-"""The same scene in MuJoCo, judged with the same topple rule as :func:`sim.verdict.run_once`.
+"""The same scene in MuJoCo, judged with the same topple rule as :func:`tablesim.sim.verdict.run_once`.
 
-Modelling choices (each the MuJoCo counterpart of what :class:`sim.world.World` does):
+Modelling choices (each the MuJoCo counterpart of what :class:`tablesim.sim.world.World` does):
 
 * one body with a free joint per dynamic piece, its geoms the piece's merged boxes
-  (:meth:`sim.model.ScenePiece.local_boxes`) with the same clearance (``clearance/2`` off each
+  (:meth:`tablesim.sim.model.ScenePiece.local_boxes`) with the same clearance (``clearance/2`` off each
   horizontal face; static supports exact); the body's inertial element is the exact mass, centre
-  of mass and full inertia tensor of :func:`sim.world.piece_mass_properties`;
+  of mass and full inertia tensor of :func:`tablesim.sim.world.piece_mass_properties`;
 * static pieces are geoms of the world body; the table is a box whose top is z = 0;
 * friction ``mu`` on every geom: MuJoCo takes the larger of two geoms' coefficients, so a pair
   meets at ``mu`` without PyBullet's square-root trick; ``condim=3`` (sliding friction only,
@@ -16,10 +16,10 @@ Modelling choices (each the MuJoCo counterpart of what :class:`sim.world.World` 
 * step 1 ms (the verdict step) unless told otherwise, no damping, gravity as configured.
 
 :func:`judge` runs one scene for ``seconds`` and returns "topples" or "stands" with what fell,
-using :class:`sim.verdict.ToppleRule`'s thresholds: a piece falls when its centre of mass drops
+using :class:`tablesim.sim.verdict.ToppleRule`'s thresholds: a piece falls when its centre of mass drops
 more than ``drop_fraction`` of its cube edge, a polycube tips more than ``tilt_deg``, or it
 touches a static body (or the table) it did not touch at the start after moving to it (some
-point of it moved more than :func:`sim.world.shrink_shift`, as in the PyBullet rule: a contact
+point of it moved more than :func:`tablesim.sim.world.shrink_shift`, as in the PyBullet rule: a contact
 the clearance opened closes as the piece settles, and all static geoms are MuJoCo's one world
 body, so without this a bar released touching a slope "touched a static body" at once).
 """
@@ -32,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from sim.model import Scene
-from sim.verdict import ToppleRule
-from sim.world import piece_mass_properties, shrink_shift, shrunk_half_extents
+from tablesim.sim.model import Scene
+from tablesim.sim.verdict import ToppleRule
+from tablesim.sim.world import piece_mass_properties, shrink_shift, shrunk_half_extents
 
 _TABLE_HALF = (2.0, 2.0, 0.05)
 TOUCH = 0.05e-3
-"""Contact distance (m) under which two geoms touch (as :data:`sim.world.CONTACT_TOLERANCE`)."""
+"""Contact distance (m) under which two geoms touch (as :data:`tablesim.sim.world.CONTACT_TOLERANCE`)."""
 
 
 def _mujoco() -> Any:
@@ -177,7 +177,7 @@ def judge(
     radii = np.array([radius(p) for p in dyn])
     settle = shrink_shift(cfg, TOUCH)
 
-    def moved(i: int, c: np.ndarray) -> bool:  # sim.world.World.moved_beyond's bound
+    def moved(i: int, c: np.ndarray) -> bool:  # tablesim.sim.world.World.moved_beyond's bound
         rel = data.xmat[bodies[i]].reshape(3, 3) @ mat0[i].T
         angle = math.acos(max(-1.0, min(1.0, (float(np.trace(rel)) - 1.0) / 2.0)))
         return float(np.linalg.norm(c[i] - com0[i])) + 2 * math.sin(angle / 2) * radii[i] > settle

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from sim.config import MM, PhysicsConfig
-from sim.model import Scene, ScenePiece
+from tablesim.sim.config import MM, PhysicsConfig
+from tablesim.sim.model import Scene, ScenePiece
 
 Answer = Literal["stands", "topples"]
 
@@ -210,14 +210,14 @@ def margin_bin(margin: float) -> str:
 def generate(seed: int = 0, per_bin: int = 2) -> list[Case]:
     """The corpus: per family and margin bin ``per_bin`` cases on each side of the boundary
     (stands and topples where the family has both), margins drawn uniformly in the bin from
-    a seeded stream (``games.rng.Rng``; ">2" draws from 2-5). Families: straight stacks of
+    a seeded stream (``tablesim.games.rng.Rng``; ">2" draws from 2-5). Families: straight stacks of
     3-30 loose Kozo cubes; leaning stacks of 3-20 (margin formula of
-    :func:`sim.crosscheck.cases.leaning_stack`); bridges and cantilevers
-    (:mod:`sim.crosscheck.cases`); heavy on light (:func:`heavy_on_light`, mass ratios 5-96);
+    :func:`tablesim.sim.crosscheck.cases.leaning_stack`); bridges and cantilevers
+    (:mod:`tablesim.sim.crosscheck.cases`); heavy on light (:func:`heavy_on_light`, mass ratios 5-96);
     tilted rests on an edge and a step (:func:`leaning_plank`); bars on slopes
     (:func:`bar_on_slope`)."""
-    from games.rng import Rng
-    from sim.crosscheck import cases as cc
+    from tablesim.games.rng import Rng
+    from tablesim.sim.crosscheck import cases as cc
 
     rng = Rng.from_seed(seed, "corpus")
     out: list[Case] = []

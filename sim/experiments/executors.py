@@ -27,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from sim.lifeline import bind_to_parent, stop_pool
+from tablesim.sim.lifeline import bind_to_parent, stop_pool
 
 EXECUTORS = ("local", "ray")
 MAX_BREAKS_WITHOUT_PROGRESS = 3

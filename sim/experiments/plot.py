@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.play import wilson_interval
-from sim.experiments.results import ResultsError, read_table
-from sim.experiments.tournament import summarize
+from tablesim.games.play import wilson_interval
+from tablesim.sim.experiments.results import ResultsError, read_table
+from tablesim.sim.experiments.tournament import summarize
 
 _META = ("run", "seed", "repeat")
 
@@ -227,7 +227,7 @@ def _pyplot() -> Any:
 
 
 def _save(fig: Any, out: Path) -> None:
-    from sim.experiments.results import _atomic_write
+    from tablesim.sim.experiments.results import _atomic_write
 
     fig.tight_layout()
     try:

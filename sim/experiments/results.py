@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from sim.lifeline import close_in_children
+from tablesim.sim.lifeline import close_in_children
 
 JOURNAL_FORMAT = "tablesim-experiment-journal/1"
 FORMATS = ("csv", "parquet")
@@ -293,8 +293,8 @@ def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
-    """``write(tmp)`` then rename, mode 0644 (:func:`games.outputs.atomic_write`)."""
-    from games.outputs import atomic_write
+    """``write(tmp)`` then rename, mode 0644 (:func:`tablesim.games.outputs.atomic_write`)."""
+    from tablesim.games.outputs import atomic_write
 
     atomic_write(path, write)
 
@@ -353,7 +353,7 @@ def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
         except Exception as exc:  # pyarrow raises several types for a bad file
             raise ResultsError(f"{path}: not a readable Parquet file ({exc})") from None
         return list(table.column_names), table.to_pylist()
-    from games.inputs import InputTooLargeError, read_limited
+    from tablesim.games.inputs import InputTooLargeError, read_limited
 
     try:
         text = read_limited(path, "table").decode("utf-8")

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from games.outputs import OutputError
-from sim.experiments.executors import execute
-from sim.experiments.progress import Progress
-from sim.experiments.results import (
+from tablesim.games.outputs import OutputError
+from tablesim.sim.experiments.executors import execute
+from tablesim.sim.experiments.progress import Progress
+from tablesim.sim.experiments.results import (
     JOURNAL_FORMAT,
     TIMING_COLUMNS,
     Journal,
@@ -23,7 +23,7 @@ from sim.experiments.results import (
     require_pyarrow,
     write_table,
 )
-from sim.experiments.rows import row_problem
+from tablesim.sim.experiments.rows import row_problem
 
 
 class TableJob(Protocol):
@@ -63,7 +63,7 @@ def check_output(out: Path, fmt: str | None, overwrite: bool) -> str:
     kind = output_format(out, fmt)
     if kind == "parquet":
         require_pyarrow()
-    from games.outputs import check_output as check_writable
+    from tablesim.games.outputs import check_output as check_writable
 
     try:  # a folder that takes files; not a folder or a device; the replace needs --force
         check_writable(out, force=overwrite, exists_ok=True)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.rng import Rng, derive_seed
-from sim.experiments.spec import SweepSpec
+from tablesim.games.rng import Rng, derive_seed
+from tablesim.sim.experiments.spec import SweepSpec
 
 SEED_MASK = (1 << 63) - 1
 

@@ -37,9 +37,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from games.limits import MAX_SEED
-from sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
-from sim.scene import PHYSICS_KEYS, InvalidSceneError, physics_from_table, read_text_file
+from tablesim.games.limits import MAX_SEED
+from tablesim.sim.input_problems import InputProblem, LineIndex, ProblemCollector, describe_value
+from tablesim.sim.scene import PHYSICS_KEYS, InvalidSceneError, physics_from_table, read_text_file
 
 MODES = ("grid", "random")
 MAX_RUNS = 10_000_000
@@ -105,7 +105,7 @@ _TOP_KEYS = ("sweep", "parameters")
 
 
 class SpecError(InvalidSceneError):
-    """A spec that cannot be used. ``problems`` lists every problem (``sim.input_problems.InputProblem``:
+    """A spec that cannot be used. ``problems`` lists every problem (``tablesim.sim.input_problems.InputProblem``:
     key path, message, line), in file order; ``source`` is the file name. It shares the scene
     errors' format (``FILE:LINE: key: message``), hence the base class."""
 
@@ -183,7 +183,7 @@ class SweepSpec:
 
 def _scene_text(value: str, base_dir: Path) -> tuple[str, str] | str:
     """(source, text) of a scene reference, or an error message."""
-    from sim.scene import find_scene, shipped_scene_names
+    from tablesim.sim.scene import find_scene, shipped_scene_names
 
     found = find_scene(value, base_dir)
     if found is None:
@@ -379,7 +379,7 @@ def parse_spec(text: str, source: str = "<string>", base_dir: str | Path = ".") 
                 continue
             src, scene_text = got
             try:
-                from sim.scene import parse_scene
+                from tablesim.sim.scene import parse_scene
 
                 loaded = parse_scene(scene_text, src)
             except InvalidSceneError as exc:

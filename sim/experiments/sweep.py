@@ -1,8 +1,8 @@
 """Stability sweeps: one verdict per run, over scene and physics parameters.
 
-Run ``i`` takes its parameters from :func:`sim.experiments.sampling.run_parameters` and its seed
-from :func:`sim.experiments.sampling.run_seed`, loads the scene with the physics parameters as
-overrides, and calls :func:`sim.verdict.simulate` with one worker (the sweep's executor is the
+Run ``i`` takes its parameters from :func:`tablesim.sim.experiments.sampling.run_parameters` and its seed
+from :func:`tablesim.sim.experiments.sampling.run_seed`, loads the scene with the physics parameters as
+overrides, and calls :func:`tablesim.sim.verdict.simulate` with one worker (the sweep's executor is the
 parallelism). Its row: ``run``, ``seed`` (``repeat`` in a grid with repeats), every parameter of
 the spec in file order, then ``verdict`` (stands, topples, or ``error`` for a physics blow-up or
 a parameter combination the scene rejects), ``topple_probability``, ``replicas_toppled``,
@@ -16,10 +16,10 @@ import hashlib
 from functools import lru_cache
 from typing import Any
 
-from games.core import canonical_json
-from sim.experiments.sampling import run_parameters, run_seed
-from sim.experiments.spec import SweepSpec
-from sim.scene import PHYSICS_KEYS
+from tablesim.games.core import canonical_json
+from tablesim.sim.experiments.sampling import run_parameters, run_seed
+from tablesim.sim.experiments.spec import SweepSpec
+from tablesim.sim.scene import PHYSICS_KEYS
 
 RESULT_COLUMNS = (
     "verdict",
@@ -39,7 +39,7 @@ def _r(x: float | None) -> float | None:
 
 @lru_cache(maxsize=64)
 def _scene(text: str, name: str, overrides: tuple[tuple[str, Any], ...]) -> Any:
-    from sim.scene import parse_scene
+    from tablesim.sim.scene import parse_scene
 
     return parse_scene(text, name, dict(overrides), name=name)
 
@@ -66,7 +66,7 @@ class SweepJob:
 
     def expected(self, index: int) -> dict[str, Any]:
         """The cells of run ``index`` the spec fixes (run, seed, repeat, parameters), for
-        checking a resumed journal's rows (:mod:`sim.experiments.rows`)."""
+        checking a resumed journal's rows (:mod:`tablesim.sim.experiments.rows`)."""
         row: dict[str, Any] = {"run": index, "seed": run_seed(self.spec.seed, index)}
         if self.spec.repeats > 1:
             row["repeat"] = index % self.spec.repeats
@@ -79,9 +79,9 @@ class SweepJob:
 
     def run(self, index: int) -> dict[str, Any]:
         """Simulate run ``index`` and return its row."""
-        from sim.scene import InvalidSceneError
-        from sim.verdict import Perturbation, ToppleRule, simulate
-        from sim.world import PhysicsBlowUpError
+        from tablesim.sim.scene import InvalidSceneError
+        from tablesim.sim.verdict import Perturbation, ToppleRule, simulate
+        from tablesim.sim.world import PhysicsBlowUpError
 
         params = run_parameters(self.spec, index)
         seed = run_seed(self.spec.seed, index)

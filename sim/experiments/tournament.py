@@ -22,11 +22,11 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.core import ConfigError, canonical_json
-from games.limits import MAX_TOURNAMENT_GAMES
-from games.play import series_seed, wilson_interval
-from games.registry import bot_classes, get_game
-from games.session import Session, make_seats
+from tablesim.games.core import ConfigError, canonical_json
+from tablesim.games.limits import MAX_TOURNAMENT_GAMES
+from tablesim.games.play import series_seed, wilson_interval
+from tablesim.games.registry import bot_classes, get_game
+from tablesim.games.session import Session, make_seats
 
 COLUMNS = (
     "run",
@@ -145,7 +145,7 @@ class TournamentJob:
 
     def expected(self, index: int) -> dict[str, Any]:
         """The cells of game ``index`` the arguments fix (table, seed, seats, roles), for
-        checking a resumed journal's rows (:mod:`sim.experiments.rows`)."""
+        checking a resumed journal's rows (:mod:`tablesim.sim.experiments.rows`)."""
         order = self.seating(index)
         return {
             "run": index,

@@ -1,9 +1,9 @@
 """A wait simulated as it happens: the table's world runs on while a person thinks.
 
-The Kozo table (:mod:`sim.slices.kozo.referee`) measures a slow player's placement by running its
+The Kozo table (:mod:`tablesim.sim.slices.kozo.referee`) measures a slow player's placement by running its
 world, watched, through every second the player waited past the 5-second window. Done when the
 piece is dropped, an hour's thought would cost a minute of simulation before the verdict. An
-:class:`IdleWatch` runs that same :func:`sim.referees.persistent_world.watch` in a worker
+:class:`IdleWatch` runs that same :func:`tablesim.sim.referees.persistent_world.watch` in a worker
 thread as the person's clock runs, a check interval at a time and never ahead of the person's
 clock (less :data:`MARGIN`): when the piece is dropped, the length of the wait becomes known and
 the watch is finished to exactly that many check intervals. The world sees the same steps in
@@ -16,8 +16,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from sim.referees.persistent_world import FallReport, PersistentWorld, watch
-from sim.verdict import ToppleRule
+from tablesim.sim.referees.persistent_world import FallReport, PersistentWorld, watch
+from tablesim.sim.verdict import ToppleRule
 
 MARGIN = 0.3
 """Seconds the simulated wait stays behind the person's clock: a time to place is rounded to

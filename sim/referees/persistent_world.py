@@ -1,8 +1,8 @@
 """A world that keeps running while pieces are added, and the topple watch over a window.
 
-:class:`PersistentWorld` extends :class:`sim.world.World` through its public body interface
+:class:`PersistentWorld` extends :class:`tablesim.sim.world.World` through its public body interface
 (:meth:`~sim.world.World.add_body`, ``remove_body``, ``set_pose``, ``rebase``). Adding a piece
-to a running world needs care because of the PyBullet 3.2.7 inertia quirk documented in :mod:`sim.world` (the first step after setting a
+to a running world needs care because of the PyBullet 3.2.7 inertia quirk documented in :mod:`tablesim.sim.world` (the first step after setting a
 body's inertia uses the bounding-box inertia): the new body is created far away in free flight
 (a parking spot 1 m above the far corner of the table), the world takes one ordinary step (the
 hand bringing the piece in: every other piece keeps moving normally), then the body is put at
@@ -19,10 +19,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from games.rng import Rng
-from sim.model import Scene, ScenePiece, matrix_to_quat, quat_from_euler_deg, quat_to_matrix
-from sim.verdict import ToppleRule, fall_reason
-from sim.world import World, shrink_shift
+from tablesim.games.rng import Rng
+from tablesim.sim.model import (
+    Scene,
+    ScenePiece,
+    matrix_to_quat,
+    quat_from_euler_deg,
+    quat_to_matrix,
+)
+from tablesim.sim.verdict import ToppleRule, fall_reason
+from tablesim.sim.world import World, shrink_shift
 
 PENETRATION_OK = 0.02e-3
 """Penetration (m) a noisy pose may have into a neighbour before the hand backs off."""
@@ -178,13 +184,13 @@ def _touch(
     hand: Hand,
 ) -> tuple[float, float]:
     """Release ``touch``: the hand's noisy pose, moved out of whatever it penetrates (deepest
-    contact first, along its normal, by its depth less the 2 um :data:`sim.world.CONTACT_SKIN`
+    contact first, along its normal, by its depth less the 2 um :data:`tablesim.sim.world.CONTACT_SKIN`
     that keeps a contact's points, as a scene's stack starts) until no penetration exceeds
     :data:`PENETRATION_OK`, the moves summing to at most ``hand.touch_mm``; then let go
     ``hand.lift_mm`` above that pose. When the full noise cannot be resolved, the noise is
     halved (4 times, then dropped); when even the intended pose cannot, the release is refused
     (:class:`ReleaseRefused`, naming the piece, the neighbour's depth and the tolerance)."""
-    from sim.world import CONTACT_SKIN  # (one import line with main's World split)
+    from tablesim.sim.world import CONTACT_SKIN  # (one import line with main's World split)
 
     dx, dy, dyaw = draws
     assert hand.touch_mm is not None
@@ -245,7 +251,7 @@ def watch(
     on_check: object = None,
     stop: Callable[[int], bool] | None = None,
 ) -> FallReport:
-    """Run ``world`` for ``seconds`` and apply the topple rule of :mod:`sim.verdict` at every
+    """Run ``world`` for ``seconds`` and apply the topple rule of :mod:`tablesim.sim.verdict` at every
     check instant, against the poses at the start of the watch (call :meth:`PersistentWorld.rebase`
     first). A piece falls when it touches a static body it neither touched at the start nor is
     allowed to (``world.static_allowed``), drops more than half its cube edge, or (polycubes)

@@ -1,7 +1,7 @@
 """The interactive table: play a registered game with the mouse, in a window or offscreen.
 
-:class:`WindowApp` puts a game on the table view (:mod:`sim.view.renderer`) and turns mouse and
-key events into moves through the game's controller (:mod:`sim.view.interact`):
+:class:`WindowApp` puts a game on the table view (:mod:`tablesim.sim.view.renderer`) and turns mouse and
+key events into moves through the game's controller (:mod:`tablesim.sim.view.interact`):
 
 - camera: right-drag orbits, middle-drag (or shift + right-drag) pans, the wheel zooms; the
   arrow keys orbit, ``+``/``-`` zoom, ``home`` frames the table again;
@@ -21,7 +21,7 @@ key events into moves through the game's controller (:mod:`sim.view.interact`):
 
 The app has no clock of its own: :meth:`WindowApp.tick` advances animations and bots by the
 seconds given, :meth:`WindowApp.frame` draws. :meth:`WindowApp.run_window` is the loop of a window
-(gl backend, a display); :class:`sim.view.harness.Harness` drives the same methods offscreen.
+(gl backend, a display); :class:`tablesim.sim.view.harness.Harness` drives the same methods offscreen.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from games.core import GameError, PhysicsTable
-from sim.model import vec3
-from sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
-from sim.view.interact import Controller, Pointer, controller_for
-from sim.view.layout import Floats, Item, TableLayout
-from sim.view.window import stats_line
+from tablesim.games.core import GameError, PhysicsTable
+from tablesim.sim.model import vec3
+from tablesim.sim.view.camera import DEFAULT_PITCH, DEFAULT_YAW, camera_for_scene
+from tablesim.sim.view.interact import Controller, Pointer, controller_for
+from tablesim.sim.view.layout import Floats, Item, TableLayout
+from tablesim.sim.view.window import stats_line
 
 __all__ = ["ANIMATION_SLOW", "BOT_DELAY", "GLIDE_S", "SceneApp", "WindowApp", "pick"]
 
@@ -331,12 +331,12 @@ class WindowApp:
         budget: int | None = None,
         controller: Controller | None = None,
     ) -> None:
-        from games.session import Session
-        from sim.view.renderer import Renderer
+        from tablesim.games.session import Session
+        from tablesim.sim.view.renderer import Renderer
 
         self.roles = [str(r) for r in players]
         self.session = Session.new(game, self.roles, int(seed), options=options, budget=budget)
-        """The game being played (:class:`games.session.Session`): rules, seats, referee, the
+        """The game being played (:class:`tablesim.games.session.Session`): rules, seats, referee, the
         measured moves; the app only turns input into its moves and draws its state."""
         self.game = self.session.game
         self.config = self.session.config
@@ -586,7 +586,7 @@ class WindowApp:
             self.verdict, self.explanation = "nothing to undo", ""
             self._dirty = True
             return False
-        from games.session import UndoRefused
+        from tablesim.games.session import UndoRefused
 
         try:
             self.session.undo(to_human=True)
@@ -601,7 +601,7 @@ class WindowApp:
         return True
 
     def record(self) -> Any:
-        """The game so far as a :class:`games.log.Record` (move texts, seats, digests, the
+        """The game so far as a :class:`tablesim.games.log.Record` (move texts, seats, digests, the
         result once over)."""
         return self.session.record()
 
@@ -613,7 +613,7 @@ class WindowApp:
     # ------------------------------------------------------------------ animation
     def _base_layout(self) -> TableLayout:
         """The game's table for the current state (cached per state: states are frozen)."""
-        from sim.view.drawings import layout_for_state
+        from tablesim.sim.view.drawings import layout_for_state
 
         cached = getattr(self, "_base_cache", None)
         if cached is None or cached[0] is not self.state:
@@ -1128,10 +1128,10 @@ class WindowApp:
         self._camera_moved()
 
     def run_window(self, max_frames: int | None = None) -> int:
-        """The window's loop (:func:`sim.view.window.run_window`): events, ticks and frames
+        """The window's loop (:func:`tablesim.sim.view.window.run_window`): events, ticks and frames
         until escape, the window is closed, or ``max_frames`` frames were drawn. Returns the
         frames drawn."""
-        from sim.view.window import run_window
+        from tablesim.sim.view.window import run_window
 
         return run_window(self, max_frames)
 
@@ -1140,15 +1140,15 @@ class SceneApp(WindowApp):
     """A physics scene on the table, no game: look around it; ``space`` runs the scene live
     and judges it; ``r`` puts it back as written.
 
-    ``space`` starts two things at once (:mod:`sim.view.live`): the scene falling in the
+    ``space`` starts two things at once (:mod:`tablesim.sim.view.live`): the scene falling in the
     display profile, stepped inside the frame loop (each frame advances the world by the
-    frame's time, never by more than :data:`sim.view.live.FRAME_BUDGET_S` of wall time, so
-    the window keeps drawing), and the verdict (:func:`sim.verdict.simulate`, the verdict
+    frame's time, never by more than :data:`tablesim.sim.view.live.FRAME_BUDGET_S` of wall time, so
+    the window keeps drawing), and the verdict (:func:`tablesim.sim.verdict.simulate`, the verdict
     profile, ``replicas`` runs) in a background process. The verdict appears when the run
     has ended and the verdict is in.
 
     Same camera, text, window loop and harness as :class:`WindowApp`; ``scene`` is a
-    :class:`sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
+    :class:`tablesim.sim.model.Scene`, ``seconds`` how long a run lasts (default: the scene's own).
     """
 
     game: Any  # None: a scene has no game and no session
@@ -1165,9 +1165,9 @@ class SceneApp(WindowApp):
         replicas: int = 8,
         seed: int = 0,
     ) -> None:
-        from sim.view.drawings.scene import scene_layout
-        from sim.view.interact import BaseController
-        from sim.view.renderer import Renderer
+        from tablesim.sim.view.drawings.scene import scene_layout
+        from tablesim.sim.view.interact import BaseController
+        from tablesim.sim.view.renderer import Renderer
 
         self.scene = scene
         self.seconds = float(seconds if seconds is not None else (scene.seconds or 2.0))
@@ -1201,9 +1201,9 @@ class SceneApp(WindowApp):
         self._bot_wait = math.inf
         self._mouse = (self.size[0] / 2, self.size[1] / 2)
         self.live: Any = None
-        """The :class:`sim.view.live.LiveRun` being shown (None: the scene as written)."""
+        """The :class:`tablesim.sim.view.live.LiveRun` being shown (None: the scene as written)."""
         self.job: Any = None
-        """The :class:`sim.view.live.VerdictJob` of the run (None before ``space``)."""
+        """The :class:`tablesim.sim.view.live.VerdictJob` of the run (None before ``space``)."""
         self._text_at = -1.0
         self.on_verdict: Any = None
         """Called with (verdict line, explanation) when a run's verdict arrives (the
@@ -1256,7 +1256,7 @@ class SceneApp(WindowApp):
 
     def run_scene(self, *, judge: bool = True) -> None:
         """Start the run (display physics, live) and, with ``judge``, its verdict."""
-        from sim.view.live import LiveRun, VerdictJob
+        from tablesim.sim.view.live import LiveRun, VerdictJob
 
         self._stop()
         self.live = LiveRun(self.scene, self.seconds)
@@ -1303,7 +1303,7 @@ class SceneApp(WindowApp):
         """When the background verdict is in: say it (status, :attr:`on_verdict`)."""
         if self.job is None or not self.job.ready():
             return
-        from sim.view.live import verdict_lines
+        from tablesim.sim.view.live import verdict_lines
 
         try:
             self.verdict, *rest = verdict_lines(self.job.result())

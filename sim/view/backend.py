@@ -4,7 +4,7 @@ Two backends (compared in docs/view.md, "Backends"):
 
 ``tiny``
     ``p3tinydisplay``, Panda3D's software rasteriser, into an offscreen buffer. Needs no X, EGL
-    or GPU, so it works everywhere; no shaders, so shadows are faked (:mod:`sim.view.shadows`).
+    or GPU, so it works everywhere; no shaders, so shadows are faked (:mod:`tablesim.sim.view.shadows`).
     Its pictures are the same bit for bit in every process on one machine.
 ``gl``
     ``pandagl`` (OpenGL; Mesa llvmpipe on a machine without a GPU) under an X display, with the

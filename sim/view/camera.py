@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.model import vec3
+from tablesim.sim.model import vec3
 
 __all__ = [
     "CAMERA_NAMES",

@@ -11,7 +11,7 @@ handedness of a pip die is kept): nobody looking at the film can tell.
 A throw whose die does not come to rest flat (leaning on the other die or a wall) is thrown
 again from the next seed of the same stream, so every throw ends with a face squarely up.
 
-Everything is seeded (:class:`games.rng.Rng`): the same values and seed give the same film,
+Everything is seeded (:class:`tablesim.games.rng.Rng`): the same values and seed give the same film,
 bit for bit, in every process (PyBullet's DIRECT client with a fixed step is deterministic).
 
 >>> roll = throw_dice([pip_die("die1"), pip_die("die2")], [3, 5], seed=7)
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.quat import quat_to_matrix
-from games.rng import Rng
-from sim.view.drawings.common import DIE_EDGE, die_faces
-from sim.view.layout import Item, LayoutError, Pose, box_item
+from tablesim.games.quat import quat_to_matrix
+from tablesim.games.rng import Rng
+from tablesim.sim.view.drawings.common import DIE_EDGE, die_faces
+from tablesim.sim.view.layout import Item, LayoutError, Pose, box_item
 
 __all__ = [
     "FACE_AXES",
@@ -83,7 +83,7 @@ class DieSpec:
 
 def pip_die(item_id: str) -> DieSpec:
     """A standard right-handed pip die (opposite faces add up to 7)."""
-    from sim.view.art import dice_face
+    from tablesim.sim.view.art import dice_face
 
     return DieSpec(item_id, die_faces(1), dice_face)  # type: ignore[arg-type]
 
@@ -169,7 +169,7 @@ class Throw:
 
 def _simulate_once(n: int, rng: Rng, centre: Sequence[float], edge: float) -> tuple[Throw, bool]:
     """One throw of ``n`` dice from ``rng``; (the throw, whether every die lies flat)."""
-    from sim.bullet import connect_direct, pybullet_module
+    from tablesim.sim.bullet import connect_direct, pybullet_module
 
     p = pybullet_module()
     cid = connect_direct()
@@ -343,8 +343,8 @@ def katoiz_dice(
     roll: tuple[str, str | None], seed: int, centre: Sequence[float] = (0.2, 0.0)
 ) -> DiceRoll:
     """Katoiz's colour die (and the picture die unless ``roll[1]`` is None) thrown to show
-    ``roll`` (face names of :data:`sim.slices.katoiz.drawing.COLOUR_FACES` / ``PICTURE_FACES``)."""
-    from sim.slices.katoiz.drawing import (
+    ``roll`` (face names of :data:`tablesim.sim.slices.katoiz.drawing.COLOUR_FACES` / ``PICTURE_FACES``)."""
+    from tablesim.sim.slices.katoiz.drawing import (
         COLOUR_FACES,
         PICTURE_FACES,
         colour_die_face,

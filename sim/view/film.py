@@ -1,7 +1,7 @@
 """Films: frames of a physics run or of a game played move by move, written as GIF or MP4.
 
 What a user sees falling is what the World computed: :func:`scene_frames` builds one
-:class:`sim.world.World` of the scene (``profile="verdict"`` by default, the settings every
+:class:`tablesim.sim.world.World` of the scene (``profile="verdict"`` by default, the settings every
 rule decision uses; replica 0 of a verdict is exactly this unperturbed run), steps it at its
 fixed step and draws the poses at each frame's instant. ``slow`` is the playback speed: at
 0.25 one second of film shows a quarter of a second of physics.
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from sim.config import Profile
+    from tablesim.sim.config import Profile
 
 __all__ = [
     "FORMATS",
@@ -38,7 +38,7 @@ MAX_FRAMES = 3000
 
 
 def _offscreen_frame(r: Any) -> np.ndarray:
-    """The frame an offscreen :class:`sim.view.renderer.Renderer` drew (only a window draws
+    """The frame an offscreen :class:`tablesim.sim.view.renderer.Renderer` drew (only a window draws
     none)."""
     frame = r.render()
     if frame is None:
@@ -76,16 +76,16 @@ def scene_frames(
     renderer: Any = None,
 ) -> Iterator[np.ndarray]:
     """Frames (H, W, 3) uint8 of ``scene`` simulated for ``seconds`` in ``profile`` (a name or a
-    :class:`sim.config.Profile`; ``tablesim record`` passes the one
-    :func:`sim.escalation.escalated_profile` chooses).
+    :class:`tablesim.sim.config.Profile`; ``tablesim record`` passes the one
+    :func:`tablesim.sim.escalation.escalated_profile` chooses).
 
     Frame k shows the World at the whole step nearest to ``k * slow / fps`` seconds. The camera
     stays where it frames the scene as built. ``renderer`` reuses an open
     :class:`~sim.view.renderer.Renderer` (its size and backend win).
     """
-    from sim.view.drawings.scene import scene_layout
-    from sim.view.renderer import Renderer
-    from sim.world import World
+    from tablesim.sim.view.drawings.scene import scene_layout
+    from tablesim.sim.view.renderer import Renderer
+    from tablesim.sim.world import World
 
     n = film_frame_count(seconds, fps, slow)
     own = renderer is None
@@ -115,7 +115,7 @@ def state_frames(
 ) -> Iterator[np.ndarray]:
     """A game move by move: each :class:`~sim.view.layout.TableLayout` shown for ``hold``
     frames (the picture is rendered once and repeated)."""
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.renderer import Renderer
 
     if hold < 1:
         raise ValueError(f"hold must be >= 1 frame, got {hold}")
@@ -139,7 +139,7 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     without ``imageio-ffmpeg`` installed. The file appears only when complete."""
     from PIL import Image
 
-    from games.outputs import atomic_write
+    from tablesim.games.outputs import atomic_write
 
     out = Path(path)
     suffix = out.suffix.lower()
@@ -200,28 +200,28 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
 
 
 JUDGED_GAMES: dict[str, str] = {
-    "kozo": "sim.slices.kozo.referee:KozoReferee",
-    "kataboom": "sim.slices.kataboom.referee:KataboomReferee",
+    "kozo": "tablesim.sim.slices.kozo.referee:KozoReferee",
+    "kataboom": "tablesim.sim.slices.kataboom.referee:KataboomReferee",
 }
 """Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
 
 
 def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
     """The judged run of move ``number`` (1-based) of a Kozo or Kataboom game (``log``: a
-    :class:`games.log.GameLog`) on the physics table.
+    :class:`tablesim.games.log.GameLog`) on the physics table.
 
-    The whole log is replayed in a :class:`games.session.Session` whose referee is the game's
+    The whole log is replayed in a :class:`tablesim.games.session.Session` whose referee is the game's
     physics table (:data:`JUDGED_GAMES`), the referee that measured it (same seed, same moves,
     so the same verdict-profile world bit for bit), every recorded field checked as
     ``tablesim replay`` does; the World's poses are sampled at every check instant of move
     ``number``'s watch (every 10 ms of simulated time) through the table's read-only observer
     hook. Returns (the state after the move, [(seconds since the move started, piece id ->
-    pose)]). :class:`games.session.Divergence` when the log does not reproduce; ValueError when
+    pose)]). :class:`tablesim.games.session.Divergence` when the log does not reproduce; ValueError when
     the move passes no table time (``take``) or ``number`` is out of range.
     """
 
-    from games.core import PhysicsTable
-    from games.session import Session
+    from tablesim.games.core import PhysicsTable
+    from tablesim.games.session import Session
 
     game_name = log.header.game
     if game_name not in JUDGED_GAMES:
@@ -269,8 +269,8 @@ def judged_move_frames(
 ) -> Iterator[np.ndarray]:
     """Frames of :func:`judged_move_run`: the tower as the move was judged, each frame the
     sampled instant nearest to its time (``slow`` as in :func:`scene_frames`)."""
-    from sim.view.drawings import layout_for_state
-    from sim.view.renderer import Renderer
+    from tablesim.sim.view.drawings import layout_for_state
+    from tablesim.sim.view.renderer import Renderer
 
     state, samples = judged_move_run(log, number)
     layout = layout_for_state(log.header.game, state)
@@ -279,7 +279,7 @@ def judged_move_frames(
     n = film_frame_count(float(times[-1]), fps, slow)
     if camera is None or "pos" not in camera:
         # frame the move from where the piece was let go to where everything settled
-        from sim.view.camera import camera_for_scene
+        from tablesim.sim.view.camera import camera_for_scene
 
         first = layout.with_poses({k: v for k, v in samples[0][1].items() if k in ids})
         pts = np.concatenate([first.points(), layout.points()])

@@ -1,8 +1,8 @@
 """Animated glTF (``.glb``) of a physics run: one node per piece, keyframed poses.
 
-``tablesim record SCENE|LOG -o fall.glb`` writes what :mod:`sim.view.film` would draw, as a
+``tablesim record SCENE|LOG -o fall.glb`` writes what :mod:`tablesim.sim.view.film` would draw, as a
 file any glTF viewer (Blender, three.js, the glTF sample viewers) plays: every piece is a node
-with its face-culled mesh (:func:`meshes.polycube.polycube_mesh`) and colour; each dynamic
+with its face-culled mesh (:func:`tablesim.meshes.polycube.polycube_mesh`) and colour; each dynamic
 piece has a translation and a rotation channel with one keyframe per film frame (frame k at
 ``k / fps`` seconds of film shows the World at ``k * slow / fps`` seconds of physics, the same
 instants as the GIF). Static pieces (the Kozo board, pedestals) are plain nodes.
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from sim.config import Profile
+    from tablesim.sim.config import Profile
 
 __all__ = ["ROOT_ROTATION", "Track", "judged_move_tracks", "scene_tracks", "write_glb"]
 
@@ -40,10 +40,10 @@ Track = tuple[np.ndarray, dict[str, np.ndarray]]
 def scene_tracks(scene: Any, *, seconds: float, fps: float, slow: float,
                  profile: str | Profile = "verdict") -> Track:  # fmt: skip
     """Poses of every dynamic piece of ``scene`` at the film's frames (the instants
-    :func:`sim.view.film.scene_frames` draws); ``profile`` a name or a
-    :class:`sim.config.Profile`."""
-    from sim.view.film import film_frame_count
-    from sim.world import World
+    :func:`tablesim.sim.view.film.scene_frames` draws); ``profile`` a name or a
+    :class:`tablesim.sim.config.Profile`."""
+    from tablesim.sim.view.film import film_frame_count
+    from tablesim.sim.world import World
 
     n = film_frame_count(seconds, fps, slow)
     poses: dict[str, list[np.ndarray]] = {}
@@ -60,17 +60,17 @@ def scene_tracks(scene: Any, *, seconds: float, fps: float, slow: float,
 
 def judged_move_tracks(log: Any, number: int, *, fps: float, slow: float) -> tuple[Any, Track]:
     """The judged run of move ``number`` of a Kozo/Kataboom game log (a
-    :class:`games.log.GameLog`; :func:`sim.view.film.judged_move_run`) as tracks at the film's
+    :class:`tablesim.games.log.GameLog`; :func:`tablesim.sim.view.film.judged_move_run`) as tracks at the film's
     frames, with the scene of the table after the move."""
-    from sim.view.film import film_frame_count, judged_move_run
+    from tablesim.sim.view.film import film_frame_count, judged_move_run
 
     state, samples = judged_move_run(log, number)
     if log.header.game == "kozo":
-        from sim.slices.kozo.referee import KozoReferee
+        from tablesim.sim.slices.kozo.referee import KozoReferee
 
         scene = KozoReferee(state.config, state.seed).tower_scene(state)
     else:
-        from sim.slices.kataboom.referee import KataboomReferee
+        from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
         scene = KataboomReferee(state.config, state.seed).structure_scene(state)
     times = np.array([t for t, _ in samples])
@@ -90,7 +90,7 @@ def _piece_mesh(piece: Any, config: Any) -> tuple[np.ndarray, np.ndarray, np.nda
     frame; flat-shaded (each face its own vertices) so the cubes' edges stay sharp."""
     import trimesh
 
-    from meshes.polycube import polycube_mesh
+    from tablesim.meshes.polycube import polycube_mesh
 
     if piece.box is not None:
         size = np.asarray(piece.box, dtype=float)
@@ -137,7 +137,7 @@ class _Buffer:
 
 
 def _colour(hex_colour: str) -> list[float]:
-    from meshes.polycube import hex_to_rgba
+    from tablesim.meshes.polycube import hex_to_rgba
 
     rgba = hex_to_rgba(hex_colour) / 255.0
     # glTF base colours are linear; the scene's colours are sRGB
@@ -207,7 +207,7 @@ def write_glb(path: str | Path, scene: Any, track: Track, name: str = "fall") ->
     body = struct.pack("<II", len(text), 0x4E4F534A) + text
     body += struct.pack("<II", len(binary), 0x004E4942) + binary
     blob = struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body
-    from games.outputs import atomic_write
+    from tablesim.games.outputs import atomic_write
 
     out = Path(path)
     atomic_write(out, blob)  # whole or nothing, 0644 (games.outputs)

@@ -1,6 +1,6 @@
 """An input harness: mouse and key events sent to the interactive app offscreen.
 
-Tests and scripts drive :class:`sim.view.app.WindowApp` exactly as a window does (the same
+Tests and scripts drive :class:`tablesim.sim.view.app.WindowApp` exactly as a window does (the same
 ``mouse_move``/``mouse_down``/``mouse_up``/``wheel``/``key`` methods the window loop calls),
 on the tiny backend, with no display::
 
@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from sim.view.app import WindowApp
-from sim.view.layout import Floats
+from tablesim.sim.view.app import WindowApp
+from tablesim.sim.view.layout import Floats
 
 if TYPE_CHECKING:
-    from games.katamino.solo import KataminoSolo
-    from games.kozo.rules import Kozo
-    from sim.slices.common.towers import KozoController
-    from sim.slices.katamino.controller import KataminoController
+    from tablesim.games.katamino.solo import KataminoSolo
+    from tablesim.games.kozo.rules import Kozo
+    from tablesim.sim.slices.common.towers import KozoController
+    from tablesim.sim.slices.katamino.controller import KataminoController
 
 __all__ = ["Harness"]
 
@@ -187,7 +187,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
     ``docs/img/play-*.png``): Kozo with a legal and an illegal ghost on a built tower, Kataboom
     with a ghost over the model, Katamino Duo with a piece dragged onto the board and a hint, a
     3-D construction assembled piece by piece. ``backend`` ``gl`` needs a display or Xvfb."""
-    from games.katamino.game import family
+    from tablesim.games.katamino.game import family
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -240,7 +240,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
         h.key("h")
         name = katamino_ctl.loose()[0]
         h.click_item(f"piece-{name}")
-        from sim.slices.katamino.drawing import cell_centre
+        from tablesim.sim.slices.katamino.drawing import cell_centre
 
         h.hover_world(cell_centre(katamino_ctl.table(), (1, 2)))
         shot(h, "katamino")

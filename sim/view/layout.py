@@ -1,12 +1,12 @@
 """What lies on the table: a neutral, game-independent description the renderer draws.
 
 A :class:`TableLayout` is a tuple of :class:`Item`: a mesh in its own frame, a pose, a colour,
-a finish, and optional pictures printed on its faces. Game adapters (:mod:`sim.view.drawings`)
-turn a game state or a physics scene into a layout; the renderer (:mod:`sim.view.renderer`)
+a finish, and optional pictures printed on its faces. Game adapters (:mod:`tablesim.sim.view.drawings`)
+turn a game state or a physics scene into a layout; the renderer (:mod:`tablesim.sim.view.renderer`)
 only ever reads layouts. Nothing here imports Panda3D.
 
 Conventions: metres, z up, the table top is z = 0; a world point is ``position + R @ local``
-with ``R`` the rotation of ``quat`` (x, y, z, w), as in :mod:`sim.model`.
+with ``R`` the rotation of ``quat`` (x, y, z, w), as in :mod:`tablesim.sim.model`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.model import Floats, quat_to_matrix
+from tablesim.sim.model import Floats, quat_to_matrix
 
 __all__ = [
     "FACES",
@@ -136,7 +136,7 @@ class Item:
 @dataclass(frozen=True)
 class TableLayout:
     """Everything on the table, plus a default camera spec (see
-    :func:`sim.view.camera.camera_for_scene`) and words for people."""
+    :func:`tablesim.sim.view.camera.camera_for_scene`) and words for people."""
 
     name: str
     items: tuple[Item, ...]
@@ -181,7 +181,7 @@ class TableLayout:
 # Item builders
 # ---------------------------------------------------------------------------------------
 def _color(color: str | Floats) -> tuple[float, float, float]:
-    from sim.view.art import hex_rgb
+    from tablesim.sim.view.art import hex_rgb
 
     if isinstance(color, str):
         return hex_rgb(color)
@@ -258,7 +258,7 @@ def polycube_item(
     quat: Floats = (0.0, 0.0, 0.0, 1.0),
 ) -> Item:
     """A polycube of ``cells`` with cube ``edge`` (m): the trimesh mesh of :mod:`meshes`, grooved."""
-    from meshes.polycube import polycube_mesh
+    from tablesim.meshes.polycube import polycube_mesh
 
     return Item(
         item_id,

@@ -1,10 +1,10 @@
 """Physics watched live: a display-profile world stepped inside the frame loop, and the
 verdict-profile judgement running beside it.
 
-:class:`LiveRun` owns a :class:`sim.world.World` in the ``display`` profile (friction anchors,
+:class:`LiveRun` owns a :class:`tablesim.sim.world.World` in the ``display`` profile (friction anchors,
 sleeping: calm to look at, cheap at rest) and advances it by the frame's time step, never by
 more wall time than its budget: when the machine cannot keep up the fall plays slower, the
-window never freezes. :class:`VerdictJob` asks :func:`sim.verdict.simulate` (the verdict
+window never freezes. :class:`VerdictJob` asks :func:`tablesim.sim.verdict.simulate` (the verdict
 profile, the same answer as ``tablesim simulate``) in a separate process, started fresh
 (``spawn``: the window's process holds an X connection and renderer threads that a fork would
 copy), so the window keeps drawing while the ensemble runs.
@@ -12,7 +12,7 @@ copy), so the window keeps drawing while the ensemble runs.
 What the window shows is the display profile; what the status line says is the verdict's.
 Near the edge they can differ (a collapse is chaotic); the verdict line is the rule's answer.
 On a thin statics tilt margin the display escalates as the verdict does
-(:func:`sim.escalation.live_display`): a small scene runs in ``display-exact`` (the direct
+(:func:`tablesim.sim.escalation.live_display`): a small scene runs in ``display-exact`` (the direct
 solver), a big one stays on Gauss-Seidel; :attr:`LiveRun.note` says which, for the HUD.
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from sim.config import Profile
+    from tablesim.sim.config import Profile
 
 __all__ = ["FRAME_BUDGET_S", "LiveRun", "VerdictJob", "verdict_lines"]
 
@@ -44,10 +44,10 @@ REST_S = 0.5
 class LiveRun:
     """A scene falling in display physics, advanced frame by frame.
 
-    ``scene``: a :class:`sim.model.Scene`; ``seconds``: how long the run lasts (simulated);
+    ``scene``: a :class:`tablesim.sim.model.Scene`; ``seconds``: how long the run lasts (simulated);
     ``profile``: the physics profile (``display``); ``escalate``: on a thin statics tilt
     margin run its escalation instead where the frame budget allows
-    (:func:`sim.escalation.live_display`; :attr:`display` is that choice, :attr:`note` its
+    (:func:`tablesim.sim.escalation.live_display`; :attr:`display` is that choice, :attr:`note` its
     HUD line). :attr:`time` is the simulated time, :attr:`done` True once it reached
     ``seconds`` or every piece has been at rest (:data:`REST_SPEED`) for :data:`REST_S` (the
     world is then closed).
@@ -56,13 +56,13 @@ class LiveRun:
     def __init__(
         self, scene: Any, seconds: float, profile: str | Profile = "display", escalate: bool = True
     ) -> None:
-        from sim.config import get_profile
-        from sim.escalation import LiveDisplay, live_display
-        from sim.world import World
+        from tablesim.sim.config import get_profile
+        from tablesim.sim.escalation import LiveDisplay, live_display
+        from tablesim.sim.world import World
 
         prof = get_profile(profile) if isinstance(profile, str) else profile
         self.display = live_display(scene, prof) if escalate else LiveDisplay(prof, "")
-        """The profile chosen and why (:class:`sim.escalation.LiveDisplay`)."""
+        """The profile chosen and why (:class:`tablesim.sim.escalation.LiveDisplay`)."""
         self.note = self.display.note
         """One HUD line about the display physics ('' when there is nothing to say)."""
         self.world = World(scene, self.display.profile)
@@ -131,8 +131,8 @@ def _worker_main(argv: Sequence[str]) -> int:
     (scene, seconds, replicas, seed), the answer a pickled ("ok", verdict) or ("error", exc)."""
     import pickle
 
-    from games.outputs import atomic_write
-    from sim.verdict import simulate
+    from tablesim.games.outputs import atomic_write
+    from tablesim.sim.verdict import simulate
 
     job, answer = argv
     with open(job, "rb") as fh:
@@ -147,14 +147,14 @@ def _worker_main(argv: Sequence[str]) -> int:
 
 
 class VerdictJob:
-    """:func:`sim.verdict.simulate` of ``scene`` in a background process.
+    """:func:`tablesim.sim.verdict.simulate` of ``scene`` in a background process.
 
     The process is a fresh interpreter (``python -c``), not a fork: the window's process holds
     an X connection and renderer threads a fork would copy, and multiprocessing's ``spawn``
     would re-import the caller's main script. It runs the replicas with one worker (the result
     does not depend on the worker count) so :meth:`cancel` has one process to stop.
 
-    :meth:`ready` is True once it finished; :meth:`result` is the :class:`sim.verdict.Verdict`
+    :meth:`ready` is True once it finished; :meth:`result` is the :class:`tablesim.sim.verdict.Verdict`
     (re-raises the job's error); :meth:`cancel` stops it.
     """
 
@@ -165,17 +165,17 @@ class VerdictJob:
         import tempfile
         from pathlib import Path
 
-        import sim
+        import tablesim
 
         self.replicas = int(replicas)
         self._dir = tempfile.TemporaryDirectory(prefix="tablesim-verdict-")
         job, self._answer_path = (os.path.join(self._dir.name, n) for n in ("job", "answer"))
         with open(job, "wb") as fh:
             pickle.dump((scene, float(seconds), self.replicas, int(seed)), fh)
-        root = str(Path(sim.__file__).resolve().parents[1])
+        root = str(Path(tablesim.__file__).resolve().parents[1])  # the folder holding tablesim/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        code = "import sys; from sim.view.live import _worker_main; _worker_main(sys.argv[1:])"
+        code = "import sys; from tablesim.sim.view.live import _worker_main; _worker_main(sys.argv[1:])"
         self._proc = subprocess.Popen([sys.executable, "-c", code, job, self._answer_path],
                                       env=env, stdin=subprocess.DEVNULL,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
@@ -221,7 +221,7 @@ class VerdictJob:
 
 
 def verdict_lines(verdict: Any) -> Sequence[str]:
-    """The status lines of a :class:`sim.verdict.Verdict`: the answer, then why."""
+    """The status lines of a :class:`tablesim.sim.verdict.Verdict`: the answer, then why."""
     head = (f"verdict ({verdict.profile} profile): {verdict.verdict}, topple probability "
             f"{verdict.topple_probability:.2f}")  # fmt: skip
     if verdict.replica_toppled:  # empty when statics alone decided

@@ -18,7 +18,7 @@ renderers can live in one process, next to code that does use ShowBase. The look
   pictures (dice pips, tile faces, boards, the score pad) are textures on their faces;
 - an ambient, a key and a fill light; a sky gradient behind the table;
 - shadows: the gl backend turns on Panda3D's shader generator and a 2048^2 shadow map on the key
-  light; the tiny backend has no shaders and fakes soft shadows (:mod:`sim.view.shadows`);
+  light; the tiny backend has no shaders and fakes soft shadows (:mod:`tablesim.sim.view.shadows`);
 - ``supersample`` renders at that many times the size and downscales (box filter) for smooth
   edges, since multisampling has no effect on screenshots.
 
@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.view.art import grain_texture, groove_texture, wood_color
-from sim.view.backend import BackendUnavailableError, make_pipe
-from sim.view.camera import NEAR, CameraView, camera_for_scene
-from sim.view.layout import Item, Pose, TableLayout
-from sim.view.shadows import (
+from tablesim.sim.view.art import grain_texture, groove_texture, wood_color
+from tablesim.sim.view.backend import BackendUnavailableError, make_pipe
+from tablesim.sim.view.camera import NEAR, CameraView, camera_for_scene
+from tablesim.sim.view.layout import Item, Pose, TableLayout
+from tablesim.sim.view.shadows import (
     SHADOW_BLUR,
     SHADOW_TEXEL,
     face_rows,
@@ -313,7 +313,7 @@ def _decal(
     hidden: Sequence[tuple[np.ndarray, np.ndarray]] = (),
 ) -> Any:
     """A translucent black decal at height ``z`` from ``lo`` carrying a shadow ``alpha`` map
-    (rows bottom-up, as :func:`sim.view.shadows.shadow_mask` returns it), drawn only over the
+    (rows bottom-up, as :func:`tablesim.sim.view.shadows.shadow_mask` returns it), drawn only over the
     tiles that hold some shadow and are not ``hidden`` (:func:`_decal_rows`); None when none
     does."""
     from panda3d.core import NodePath, SamplerState, Texture, TransparencyAttrib
@@ -466,7 +466,7 @@ class Renderer:
     size:
         (width, height) of the frames in pixels.
     backend:
-        ``auto``, ``tiny`` or ``gl`` (:mod:`sim.view.backend`); :attr:`backend` is the one used.
+        ``auto``, ``tiny`` or ``gl`` (:mod:`tablesim.sim.view.backend`); :attr:`backend` is the one used.
     supersample:
         Render at this many times the size and downscale (1 = off).
     window:
@@ -694,7 +694,7 @@ class Renderer:
         thickness = max(0.02, half_table * 0.06)
         self._bounds = (lo_s, hi_s)
 
-        from sim.view.layout import box_item
+        from tablesim.sim.view.layout import box_item
 
         table = box_item(
             "__table__",
@@ -1012,7 +1012,7 @@ class Renderer:
     def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
         """The world ray (origin, unit direction) through pixel (column ``x``, row ``y``, row 0
         at the top) of the picture, for the camera shown (picking)."""
-        from sim.view.camera import pixel_ray
+        from tablesim.sim.view.camera import pixel_ray
 
         if self.view is None:
             raise RuntimeError("show() a layout before asking for rays")

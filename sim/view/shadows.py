@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sim.view.camera import CameraView
+from tablesim.sim.view.camera import CameraView
 
 __all__ = [
     "KEY_AZIMUTH",
@@ -70,7 +70,7 @@ def face_rows(
     [0, 1]^2 over each unit cell face of cube ``edge`` (m) so a groove texture outlines the cubes;
     ``wood`` gives uv = position / 0.3 m along the face's two axes; ``plain`` gives zeros. Each key
     of ``printed`` (``+z``, ``-x``, ...) holds the triangles facing that way, with uv spanning the
-    mesh's bounding box on that side (see :class:`sim.view.layout.Item`).
+    mesh's bounding box on that side (see :class:`tablesim.sim.view.layout.Item`).
     """
     v = np.asarray(vertices, dtype=float)
     tri = v[np.asarray(faces)]  # (F, 3, 3)

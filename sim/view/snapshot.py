@@ -1,16 +1,16 @@
 """Still pictures: a scene or any table layout rendered offscreen to a PNG (no display needed).
 
-:func:`render_scene` draws a :class:`sim.model.Scene` on a wooden table and writes a PNG::
+:func:`render_scene` draws a :class:`tablesim.sim.model.Scene` on a wooden table and writes a PNG::
 
-    from sim.scene import load_scene, shipped_scene_path
-    from sim.view.snapshot import render_scene, simulated_poses
+    from tablesim.sim.scene import load_scene, shipped_scene_path
+    from tablesim.sim.view.snapshot import render_scene, simulated_poses
 
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     render_scene(scene, "overhang.png", poses=simulated_poses(scene, 1.0))
 
-or from the shell: ``python -m sim.view.snapshot kozo-overhang overhang.png --seconds 1`` (the
-full command is ``tablesim render``). The work is done by :class:`sim.view.renderer.Renderer`
-on a layout from :mod:`sim.view.drawings`; this module keeps the picture-file functions.
+or from the shell: ``python -m tablesim.sim.view.snapshot kozo-overhang overhang.png --seconds 1`` (the
+full command is ``tablesim render``). The work is done by :class:`tablesim.sim.view.renderer.Renderer`
+on a layout from :mod:`tablesim.sim.view.drawings`; this module keeps the picture-file functions.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.model import Scene
-from sim.view.camera import CameraView, camera_for_scene, frame_points
-from sim.view.layout import Pose, TableLayout
-from sim.view.renderer import SKY_BOTTOM, SKY_TOP, TABLE_COLOR
+from tablesim.sim.model import Scene
+from tablesim.sim.view.camera import CameraView, camera_for_scene, frame_points
+from tablesim.sim.view.layout import Pose, TableLayout
+from tablesim.sim.view.renderer import SKY_BOTTOM, SKY_TOP, TABLE_COLOR
 
 if TYPE_CHECKING:
-    from sim.config import Profile
+    from tablesim.sim.config import Profile
 
 __all__ = [
     "SKY_BOTTOM",
@@ -57,8 +57,8 @@ def render_pixels(
     backend: str = "tiny",
 ) -> np.ndarray:
     """One frame of ``layout``: (H, W, 3) uint8, row 0 at the top (see
-    :class:`sim.view.renderer.Renderer` for the arguments)."""
-    from sim.view.renderer import Renderer
+    :class:`tablesim.sim.view.renderer.Renderer` for the arguments)."""
+    from tablesim.sim.view.renderer import Renderer
 
     with Renderer(size, backend=backend, supersample=supersample) as r:
         r.show(layout, camera)
@@ -70,7 +70,7 @@ def save_png(pixels: np.ndarray, out_png: str | Path) -> Path:
     parent directories are created."""
     from PIL import Image
 
-    from games.outputs import atomic_write
+    from tablesim.games.outputs import atomic_write
 
     out = Path(out_png)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -116,10 +116,10 @@ def render_scene(
         ``tiny`` (default: the same picture on every machine), ``gl`` or ``auto``.
 
     Returns ``out_png``. Raises KeyError when ``poses`` names a piece the scene does not have,
-    ValueError for a bad size, :class:`sim.view.backend.BackendUnavailableError` when the
+    ValueError for a bad size, :class:`tablesim.sim.view.backend.BackendUnavailableError` when the
     backend cannot run here.
     """
-    from sim.view.drawings.scene import scene_layout
+    from tablesim.sim.view.drawings.scene import scene_layout
 
     layout = scene_layout(scene, poses)
     return render_layout(
@@ -129,7 +129,7 @@ def render_scene(
 
 def scene_points(scene: Scene, poses: Mapping[str, Any] | None = None) -> np.ndarray:
     """All mesh vertices of the scene's pieces posed in the world, (N, 3) m."""
-    from sim.view.drawings.scene import scene_layout
+    from tablesim.sim.view.drawings.scene import scene_layout
 
     return scene_layout(scene, poses).points()
 
@@ -138,8 +138,8 @@ def simulated_poses(
     scene: Scene, seconds: float, profile: str | Profile = "display"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Poses of the dynamic pieces after simulating ``scene`` for ``seconds`` (PyBullet) in
-    ``profile`` (a name or a :class:`sim.config.Profile`)."""
-    from sim.world import World
+    ``profile`` (a name or a :class:`tablesim.sim.config.Profile`)."""
+    from tablesim.sim.world import World
 
     with World(scene, profile) as world:
         world.run(seconds)
@@ -147,11 +147,11 @@ def simulated_poses(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m sim.view.snapshot SCENE OUT.png [--seconds S] [--size WxH]``."""
-    from sim.scene import resolve_scene
+    """``python -m tablesim.sim.view.snapshot SCENE OUT.png [--seconds S] [--size WxH]``."""
+    from tablesim.sim.scene import resolve_scene
 
     ap = argparse.ArgumentParser(
-        prog="python -m sim.view.snapshot", description=__doc__.split("\n")[0]
+        prog="python -m tablesim.sim.view.snapshot", description=__doc__.split("\n")[0]
     )
     ap.add_argument("scene", help="a .toml file or a shipped scene name")
     ap.add_argument("out", help="output PNG")

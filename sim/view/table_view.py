@@ -3,7 +3,7 @@
 ::
 
     view = TableView(render_mode="rgb_array", size=(640, 360))
-    view.show(scene)                # a sim.model.Scene, or any TableLayout
+    view.show(scene)                # a tablesim.sim.model.Scene, or any TableLayout
     view.set_poses(world.poses())   # after stepping a World
     frame = view.render()           # (360, 640, 3) uint8, row 0 at the top
     view.close()
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.view.layout import Pose, TableLayout
+from tablesim.sim.view.layout import Pose, TableLayout
 
 __all__ = ["RENDER_MODES", "TableView"]
 
@@ -34,8 +34,8 @@ class TableView:
     ----------
     render_mode: ``"rgb_array"`` (frames as arrays) or ``"human"`` (a window).
     size: (width, height) in pixels.
-    backend: ``auto``, ``tiny`` or ``gl`` (:mod:`sim.view.backend`).
-    camera: a camera spec (:func:`sim.view.camera.camera_for_scene`) overriding the table's.
+    backend: ``auto``, ``tiny`` or ``gl`` (:mod:`tablesim.sim.view.backend`).
+    camera: a camera spec (:func:`tablesim.sim.view.camera.camera_for_scene`) overriding the table's.
     supersample: render at this many times the size and downscale.
     """
 
@@ -50,7 +50,7 @@ class TableView:
         camera: Mapping[str, Any] | None = None,
         supersample: int = 1,
     ) -> None:
-        from sim.view.backend import BACKENDS
+        from tablesim.sim.view.backend import BACKENDS
 
         if render_mode not in RENDER_MODES:
             raise ValueError(
@@ -68,7 +68,7 @@ class TableView:
 
     def _ensure(self) -> Any:
         if self._renderer is None:
-            from sim.view.renderer import Renderer
+            from tablesim.sim.view.renderer import Renderer
 
             self._renderer = Renderer(
                 self.size,
@@ -79,10 +79,10 @@ class TableView:
         return self._renderer
 
     def show(self, what: Any, poses: Mapping[str, Pose] | None = None) -> None:
-        """Put a :class:`TableLayout` or a :class:`sim.model.Scene` (with optional ``poses``)
+        """Put a :class:`TableLayout` or a :class:`tablesim.sim.model.Scene` (with optional ``poses``)
         on the table; the camera is placed for it."""
         if not isinstance(what, TableLayout):
-            from sim.view.drawings.scene import scene_layout
+            from tablesim.sim.view.drawings.scene import scene_layout
 
             what = scene_layout(what, poses)
         elif poses:

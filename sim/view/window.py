@@ -1,9 +1,9 @@
 """The on-screen window of the interactive table: Panda3D's ShowBase runs the loop.
 
-:func:`run_window` drives an app (:class:`sim.view.app.WindowApp` or a subclass) whose renderer
+:func:`run_window` drives an app (:class:`tablesim.sim.view.app.WindowApp` or a subclass) whose renderer
 opened a window (``window=True``). The app itself has no clock and no event source: it is told
 ``tick(dt)``, ``frame()``, ``key(name)``, ``type_char(ch)``, ``mouse_*`` and ``resize`` by
-whoever drives it -- this module in a window, :class:`sim.view.harness.Harness` offscreen.
+whoever drives it -- this module in a window, :class:`tablesim.sim.view.harness.Harness` offscreen.
 
 Why ShowBase (``docs/architecture.md``, "The window"): its task manager gives a paced frame
 loop (``ClockObject`` limited to :data:`FRAME_RATE`, ``dt`` clamped so a slow frame never
@@ -327,7 +327,7 @@ class _Driver:
             self._mak.remove_node()
             clock.set_mode(mode)
         if self.terminated is not None:
-            from sim.cli import Terminated
+            from tablesim.sim.cli import Terminated
 
             raise Terminated(self.terminated)
 

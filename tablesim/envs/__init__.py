@@ -2,10 +2,10 @@
 
 - :func:`env` (``tablesim.env("kaito")``): a PettingZoo AEC environment, one agent per seat
   (``player_0``, ``player_1``, ...), observations ``{"observation", "action_mask"}``: feature
-  planes seen from the agent's seat (:mod:`sim.slices.common.features`; ``observation="json"``
+  planes seen from the agent's seat (:mod:`tablesim.sim.slices.common.features`; ``observation="json"``
   for the state's JSON bytes), a fixed ``Discrete(N)`` per game whose action ``k`` is always
-  the same move (:mod:`sim.slices.common.codecs`; ``docs/envs.md``), ``render_mode`` ``"rgb_array"``
-  (:class:`sim.view.table_view.TableView`, offscreen) or ``"human"`` (a window).
+  the same move (:mod:`tablesim.sim.slices.common.codecs`; ``docs/envs.md``), ``render_mode`` ``"rgb_array"``
+  (:class:`tablesim.sim.view.table_view.TableView`, offscreen) or ``"human"`` (a window).
 - :func:`gym_env` (``tablesim.gym_env("catego", opponent="strong")``): a Gymnasium
   single-agent environment; the other seats are played by a named bot.
 
@@ -64,7 +64,7 @@ def register_gymnasium_ids() -> list[str]:
         return []
     import gymnasium
 
-    from games.registry import game_names
+    from tablesim.games.registry import game_names
 
     ids = []
     for name in game_names():

@@ -58,7 +58,7 @@ class TableGameEnv(AECEnv):
     Agents ``player_0``..``player_{N-1}`` are the seats; ``agent_selection`` is the seat to
     move. ``observe(agent)`` is ``{"observation": float32 planes seen from that agent's seat
     (or the JSON bytes with ``observation="json"``), "action_mask": int8[N]}``; ``step(a)``
-    plays action ``a``, a fixed move id (:mod:`sim.slices.common.codecs`); an illegal action
+    plays action ``a``, a fixed move id (:mod:`tablesim.sim.slices.common.codecs`); an illegal action
     raises :class:`EnvError`. ``infos[agent_selection]`` has ``legal_moves`` (texts) and
     ``legal_actions`` (their ids, same order). Rewards come at the
     end: +1 to the winners, -1 to the others, 0 to all for a draw. ``reset(seed=K)`` starts the
@@ -107,7 +107,7 @@ class TableGameEnv(AECEnv):
         return self._obs_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(N)``: N fixed by the game and its options (:mod:`sim.slices.common.codecs`)."""
+        """``Discrete(N)``: N fixed by the game and its options (:mod:`tablesim.sim.slices.common.codecs`)."""
         return self._act_spaces[agent]
 
     # ---- episode ----------------------------------------------------------------------------

@@ -2,15 +2,15 @@
 observations and pictures.
 
 Actions. Each game has a fixed ``Discrete(N)`` action space per config in which action ``k``
-always names the same move (:mod:`sim.slices.common.codecs`: ``encode(move)``,
+always names the same move (:mod:`tablesim.sim.slices.common.codecs`: ``encode(move)``,
 ``decode(k, state)``); the action mask marks the legal ones. ``info["legal_moves"]`` gives the
 legal moves' texts, ``info["legal_actions"]`` their ids in the same order; ``action_of(text)``
 translates a typed move.
 
 Observations (``observation=``). ``"planes"`` (default): the game's feature planes seen from
-the observing seat (:mod:`sim.slices.common.features`, tabled in ``docs/envs.md``). ``"json"``: the
+the observing seat (:mod:`tablesim.sim.slices.common.features`, tabled in ``docs/envs.md``). ``"json"``: the
 state's canonical JSON without its random stream (``rng``: the future dice would otherwise be
-visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (the ``obs_bytes`` of the game's :class:`games.registry.GameSpec`);
+visible), UTF-8 in a fixed-length ``uint8`` array padded with zeros (the ``obs_bytes`` of the game's :class:`tablesim.games.registry.GameSpec`);
 ``decode_observation`` reads it back. Every seat sees the same public table (these games
 have no hidden hands).
 """
@@ -23,11 +23,11 @@ from typing import Any, overload
 
 import numpy as np
 
-from games.core import canonical_json
-from games.registry import game_names, game_spec
-from games.session import Seat, Session
-from sim.slices.common.codecs import ActionCodec, EnvError
-from sim.slices.common.features import Features
+from tablesim.games.core import canonical_json
+from tablesim.games.registry import game_names, game_spec
+from tablesim.games.session import Seat, Session
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError
+from tablesim.sim.slices.common.features import Features
 
 __all__ = ["EnvError", "Match", "OBSERVATIONS", "codec_for", "agent_name", "decode_observation"]
 
@@ -112,7 +112,7 @@ class Match:
     def __init__(
         self, game_name: str, options: dict[str, Any], observation: str = "planes"
     ) -> None:
-        from games.registry import get_game
+        from tablesim.games.registry import get_game
 
         if observation not in OBSERVATIONS:
             raise EnvError(f"observation {observation!r} is not one of {', '.join(OBSERVATIONS)}")
@@ -309,7 +309,7 @@ class Picture:
     """``render()`` for both environments: a :class:`TableView` of the current state."""
 
     def __init__(self, game_name: str, render_mode: str | None, size: tuple[int, int]) -> None:
-        from sim.view.table_view import RENDER_MODES
+        from tablesim.sim.view.table_view import RENDER_MODES
 
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
@@ -325,8 +325,8 @@ class Picture:
         """The frame (``rgb_array``: ``(H, W, 3) uint8``) or None (``human``, or no mode)."""
         if self.render_mode is None:
             return None
-        from sim.view.drawings import layout_for_state
-        from sim.view.table_view import TableView
+        from tablesim.sim.view.drawings import layout_for_state
+        from tablesim.sim.view.table_view import TableView
 
         if self._view is None:
             self._view = TableView(self.render_mode, size=self.size)

@@ -31,7 +31,7 @@ class SingleAgentEnv(gym.Env):
         render_mode: str | None = None, size: tuple[int, int] = (640, 360),
         observation: str = "planes", **options: Any,
     ) -> None:  # fmt: skip
-        from games.registry import make_bot
+        from tablesim.games.registry import make_bot
 
         check_render_mode(render_mode)
         self.match = Match(game, options, observation)
@@ -68,7 +68,7 @@ class SingleAgentEnv(gym.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start the game of ``seed`` (default: drawn from Gymnasium's ``np_random``)."""
-        from games.registry import make_bot
+        from tablesim.games.registry import make_bot
 
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))

@@ -1,17 +1,17 @@
 """Batched vector environments: ``n`` games of one game stepped at once by numpy in one process.
 
 ``tablesim.vector_env("catego", 256, seed=7)`` returns a :class:`CategoVectorEnv`: the rules of
-:mod:`games.catego` over arrays (pad, turns, first entries, dice streams) instead of one frozen
-state per game, with the single environment's action ids (:mod:`sim.slices.catego.codec`:
+:mod:`tablesim.games.catego` over arrays (pad, turns, first entries, dice streams) instead of one frozen
+state per game, with the single environment's action ids (:mod:`tablesim.sim.slices.catego.codec`:
 action ``i`` writes the roll in column ``columns[i]``), masks and observation planes
-(:mod:`sim.slices.catego.features`), seen from the seat to move (seat 0 once a game is over,
+(:mod:`tablesim.sim.slices.catego.features`), seen from the seat to move (seat 0 once a game is over,
 as :meth:`tablesim.envs.core.Match.observation`). ``tests/test_envs_vector.py`` holds it equal
 move for move to the single environment.
 
 Seeds. Game slot ``i`` plays its ``k``-th game (``k = 0, 1, ...``) from game seed
 ``seed + i + n * k``: the game ``tablesim.env("catego").reset(seed=seed + i + n * k)`` and
 ``tablesim play catego --seed ...`` play, dice included (the same SplitMix64 stream,
-:class:`games.rng.Rng`, run on ``uint64`` arrays).
+:class:`tablesim.games.rng.Rng`, run on ``uint64`` arrays).
 
 Auto-reset (same step). When the move of slot ``i`` ends its game, ``step`` returns that move's
 ``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw; 0 on every
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from games.rng import Rng
-from sim.slices.common.codecs import EnvError
-from sim.slices.common.features import F32
+from tablesim.games.rng import Rng
+from tablesim.sim.slices.common.codecs import EnvError
+from tablesim.sim.slices.common.features import F32
 
 __all__ = ["CategoVectorEnv", "VECTOR_GAMES", "vector_env"]
 
@@ -40,7 +40,7 @@ _LIMIT6 = np.uint64((1 << 64) - ((1 << 64) % 6))  # Rng.randbelow(6)'s rejection
 
 
 def _splitmix(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`games.rng.Rng.next_u64` on a ``uint64`` array: (draws, next states)."""
+    """:meth:`tablesim.games.rng.Rng.next_u64` on a ``uint64`` array: (draws, next states)."""
     s = state + _GOLDEN  # uint64 arrays wrap modulo 2**64
     z = (s ^ (s >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
@@ -79,8 +79,8 @@ class CategoVectorEnv:
     game = "catego"
 
     def __init__(self, n: int, seed: int = 0, **options: Any) -> None:
-        from games.registry import get_game
         from tablesim.envs.core import codec_for
+        from tablesim.games.registry import get_game
 
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise EnvError(f"vector_env: n (the number of games) must be an integer >= 1, got {n!r}")
@@ -91,7 +91,7 @@ class CategoVectorEnv:
         players = opts.pop("players", 2)
         self.config = cfg = game.make_config(opts, players=players)
         self.codec = codec_for(self.game, cfg)
-        from sim.slices.catego.features import CategoFeatures
+        from tablesim.sim.slices.catego.features import CategoFeatures
 
         self.features = CategoFeatures(game, cfg, self.codec)
         self.n, self.seed = int(n), int(seed)
@@ -147,7 +147,7 @@ class CategoVectorEnv:
         self._roll(slots)
 
     def _roll(self, slots: np.ndarray) -> None:
-        """Draw the next roll of each slot in ``slots`` (``games.catego._roll``: two dice)."""
+        """Draw the next roll of each slot in ``slots`` (``tablesim.games.catego._roll``: two dice)."""
         rng = self.rng[slots]
         a = _die(rng)
         b = _die(rng)
@@ -242,7 +242,7 @@ class CategoVectorEnv:
 
     def _columns(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per game of ``g`` and column: (complete and won, winning side, complete and void)
-        (``games.catego.column_results``)."""
+        (``tablesim.games.catego.column_results``)."""
         pad = self.pad[g]
         full = (pad != 0).all(axis=1)
         values = np.einsum("sp,mpc->msc", self._sides, pad)  # each side's value
@@ -255,7 +255,7 @@ class CategoVectorEnv:
         return full & unique, values.argmax(axis=1), full & ~unique
 
     def _scores(self, g: np.ndarray) -> np.ndarray:
-        """``(m, sides)``: each side's points (``games.catego.side_scores``)."""
+        """``(m, sides)``: each side's points (``tablesim.games.catego.side_scores``)."""
         won, winner, _ = self._columns(g)
         sides = np.arange(self._sides.shape[0])
         hit = won[:, None, :] & (winner[:, None, :] == sides[None, :, None])
@@ -263,7 +263,7 @@ class CategoVectorEnv:
 
     def _planes(self, g: np.ndarray) -> np.ndarray:
         """The observation planes of games ``g`` from their seat to move (seat 0 at the end):
-        :class:`sim.slices.catego.features.CategoFeatures` over arrays."""
+        :class:`tablesim.sim.slices.catego.features.CategoFeatures` over arrays."""
         m, p = g.size, self.players
         turn = self.turn[g]
         seat = turn % p  # at the end turn = players * columns, so seat 0

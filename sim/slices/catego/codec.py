@@ -1,11 +1,11 @@
 """The Catego action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 
 class CategoCodec(ActionCodec):

@@ -1,7 +1,7 @@
 """Catego on the table: the score pad (one row per player, the column labels, the entries,
 won and void columns, the scores) and the two dice of the current roll.
 
-Drawn straight from a :class:`games.catego.CategoState`; nothing in the state is changed.
+Drawn straight from a :class:`tablesim.games.catego.CategoState`; nothing in the state is changed.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.view.drawings.common import DIE_EDGE, die_item
-from sim.view.layout import TableLayout, box_item
+from tablesim.sim.view.drawings.common import DIE_EDGE, die_item
+from tablesim.sim.view.layout import TableLayout, box_item
 
 __all__ = ["PAD_THICKNESS", "PAD_WIDTH", "ROW_HEIGHT", "catego_layout", "pad_cell_centre"]
 
@@ -50,8 +50,8 @@ def _pad_picture(state: Any) -> np.ndarray:
     """The pad of ``state`` as a picture, row 0 at the far edge."""
     from PIL import Image, ImageDraw
 
-    from games.catego import column_results, side_scores
-    from sim.view.art import font
+    from tablesim.games.catego import column_results, side_scores
+    from tablesim.sim.view.art import font
 
     cfg = state.config
     ncols = len(cfg.columns)

@@ -1,5 +1,5 @@
 """The Catego observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features
+from tablesim.sim.slices.common.features import F32, Features
 
 
 class CategoFeatures(Features):
@@ -28,7 +28,7 @@ class CategoFeatures(Features):
     def __call__(self, state: Any, seat: int) -> np.ndarray:
         # one pass over the pad (games.catego.column_results and side_scores, inlined: the
         # observation is built every step; tests/test_envs_rollout_record.py holds it equal)
-        from games.catego import column_winner
+        from tablesim.games.catego import column_winner
 
         cfg = state.config
         out = np.zeros(self.shape, F32)

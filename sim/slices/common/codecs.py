@@ -25,7 +25,7 @@ has the table and the arithmetic):
   a piece, the balance cube's spot to the nearest quarter edge (13 x 13: a spot is the centre
   of a settled cube's top face, off the lattice on the physics table), ``nocube``.
 - Kataboom: piece x rotation x integer (x, y) in a square window around the structure's origin
-  (``-10..9``, :data:`sim.slices.kataboom.codec.KATABOOM_HALF`); a legal placement outside it raises :class:`EnvError`
+  (``-10..9``, :data:`tablesim.sim.slices.kataboom.codec.KATABOOM_HALF`); a legal placement outside it raises :class:`EnvError`
   (the 18 models span -1.25..4 edges; seeded random games of every model stay inside: a slow
   test in tests/test_envs_codecs.py).
 
@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import GameError
+from tablesim.games.core import GameError
 
 
 class EnvError(GameError):
@@ -127,7 +127,7 @@ class ActionCodec:
     def _lookup(self, action: int, state: Any) -> Any:
         """The legal move encoded as ``action`` (for fields only the state determines); the
         table of the last state asked about is kept."""
-        from games.registry import get_game
+        from tablesim.games.registry import get_game
 
         self.layout.split(action)  # range check
         if getattr(self, "_table_of", None) is not state:

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from games.core import GameError
-from sim.view.interact import BaseController, Pointer
-from sim.view.layout import Item, cylinder_item
+from tablesim.games.core import GameError
+from tablesim.sim.view.interact import BaseController, Pointer
+from tablesim.sim.view.layout import Item, cylinder_item
 
 __all__ = [
     "CategoController",
@@ -287,7 +287,7 @@ class KaitoController(PathController):
 
     def locate(self, p: Pointer) -> Loc | None:
         """The Kaito, a grid tile, or the grid cell under the pointer."""
-        from sim.slices.kaito.drawing import GAP, THICKNESS, TILE
+        from tablesim.sim.slices.kaito.drawing import GAP, THICKNESS, TILE
 
         if p.item in ("kaito", "kaito-under"):
             return ("kaito",)
@@ -302,7 +302,7 @@ class KaitoController(PathController):
 
     def prompt(self) -> str:
         """The phase's instruction."""
-        from games.kaito.rules import COLOUR_NAMES
+        from tablesim.games.kaito.rules import COLOUR_NAMES
 
         who = COLOUR_NAMES[self.state.player]
         return {
@@ -312,7 +312,7 @@ class KaitoController(PathController):
 
     def probe(self, clicks: Sequence[Loc]) -> Any | None:
         """The move the clicks would mean: a landing (play), a removal or a placement."""
-        from games.kaito.rules import Move
+        from tablesim.games.kaito.rules import Move
 
         cell = clicks[-1]
         if cell == ("kaito",) or cell == PASS:
@@ -322,13 +322,13 @@ class KaitoController(PathController):
         return Move(kind, (index,))
 
     def _table(self) -> Any:
-        from sim.slices.kaito.state_layout import kaito_state_table
+        from tablesim.sim.slices.kaito.state_layout import kaito_state_table
 
         return kaito_state_table(self.state)
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """On top of the tile (or the gap) at ``loc``."""
-        from sim.slices.kaito.drawing import KAITO_HALF, cell_centre
+        from tablesim.sim.slices.kaito.drawing import KAITO_HALF, cell_centre
 
         if loc == ("kaito",):
             k = self.state.kaito
@@ -346,7 +346,7 @@ class KaitoController(PathController):
 
     def name(self, loc: Loc) -> str:
         """Cells by their game names (a1..f6)."""
-        from games.kaito.rules import cell_name
+        from tablesim.games.kaito.rules import cell_name
 
         if loc == ("kaito",):
             return "the Kaito"
@@ -363,7 +363,7 @@ class KatoizController(PathController):
     the first round: a tile); ``p`` passes where passing is legal."""
 
     def _table(self) -> Any:
-        from sim.slices.katoiz.state_layout import katoiz_state_table
+        from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table
 
         return katoiz_state_table(self.state)
 
@@ -371,19 +371,19 @@ class KatoizController(PathController):
         return (cell % 6, cell // 6)
 
     def _home(self, seat: int) -> Loc:
-        from games.katoiz.stapeltje import SIDES, geo
+        from tablesim.games.katoiz.stapeltje import SIDES, geo
 
         side = SIDES[geo(self.state.config).sides[seat]]
         return (side[2], side[3])
 
     def _supply_places(self, tile: int) -> list[Loc]:
-        from games.katoiz.components import TILE_CODES
+        from tablesim.games.katoiz.components import TILE_CODES
 
         code = TILE_CODES[tile]
         return [(k % 6, k // 6) for k, t in enumerate(self.state.supply) if TILE_CODES[t] == code]
 
     def _own_stack(self, k: int) -> Loc:
-        from sim.slices.katoiz.state_layout import _in_front
+        from tablesim.sim.slices.katoiz.state_layout import _in_front
 
         return _in_front(self.state.seat, k, self._table().rows)
 
@@ -423,7 +423,7 @@ class KatoizController(PathController):
     def locate(self, p: Pointer) -> Loc | None:
         """The grid cell (stacks around the grid included) under the pointer: the item hit,
         else the highest stack top the ray meets, else the table cell."""
-        from sim.slices.katoiz.drawing import GAP, THICKNESS, TILE
+        from tablesim.sim.slices.katoiz.drawing import GAP, THICKNESS, TILE
 
         cell = _item_cell(p.item)
         if cell is not None:
@@ -452,7 +452,7 @@ class KatoizController(PathController):
 
     def probe(self, clicks: Sequence[Loc]) -> Any | None:
         """The move the clicks would mean, for the game's reason."""
-        from games.katoiz.components import Move
+        from tablesim.games.katoiz.components import Move
 
         st = self.state
         kind = type(st).__name__
@@ -483,7 +483,7 @@ class KatoizController(PathController):
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """On top of the stack at ``loc`` (on the table where there is none)."""
-        from sim.slices.katoiz.drawing import cell_centre
+        from tablesim.sim.slices.katoiz.drawing import cell_centre
 
         if loc == PASS:
             return None
@@ -496,7 +496,7 @@ class KatoizController(PathController):
 
     def name(self, loc: Loc) -> str:
         """Board cells by their game names (a1..f6); other places as (column, row)."""
-        from games.katoiz.components import cell_name
+        from tablesim.games.katoiz.components import cell_name
 
         if loc == PASS:
             return "pass"
@@ -519,7 +519,12 @@ class CategoController(PathController):
 
     def locate(self, p: Pointer) -> Loc | None:
         """The pad column under the pointer (anywhere on the pad's height)."""
-        from sim.slices.catego.drawing import PAD_THICKNESS, PAD_WIDTH, ROW_HEIGHT, _geometry
+        from tablesim.sim.slices.catego.drawing import (
+            PAD_THICKNESS,
+            PAD_WIDTH,
+            ROW_HEIGHT,
+            _geometry,
+        )
 
         cfg = self.state.config
         xy = p.point[:2] if p.item == "pad" and p.point is not None else p.on_plane(PAD_THICKNESS)
@@ -548,7 +553,7 @@ class CategoController(PathController):
 
     def marker(self, loc: Loc) -> np.ndarray | None:
         """In the current player's cell of the column, near its lower edge."""
-        from sim.slices.catego.drawing import ROW_HEIGHT, pad_cell_centre
+        from tablesim.sim.slices.catego.drawing import ROW_HEIGHT, pad_cell_centre
 
         cfg = self.state.config
         seat = self.game.current_player(self.state)

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from games.core import GameError
-from sim.view.interact import BaseController, Pointer
+from tablesim.games.core import GameError
+from tablesim.sim.view.interact import BaseController, Pointer
 
 if TYPE_CHECKING:
-    from sim.slices.kozo.referee import KozoReferee
-from sim.view.layout import Item, box_item, polycube_item
+    from tablesim.sim.slices.kozo.referee import KozoReferee
+from tablesim.sim.view.layout import Item, box_item, polycube_item
 
 __all__ = ["KataboomController", "KozoController", "TowerController"]
 
@@ -121,8 +121,8 @@ class TowerController(BaseController):
 
     def colour(self, piece: str) -> tuple[float, float, float]:
         """The piece's colour (0-1 RGB)."""
-        from games.polycubes import get_catalogue
-        from sim.view.art import hex_rgb
+        from tablesim.games.polycubes import get_catalogue
+        from tablesim.sim.view.art import hex_rgb
 
         col = get_catalogue(self.catalogue).piece(piece).color
         return hex_rgb(col) if isinstance(col, str) else tuple(col)
@@ -403,14 +403,14 @@ class KozoController(TowerController):
 
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
         """The catalogue's orientations (the move's ``rN``)."""
-        from games.kozo.geometry import piece_orientations
+        from tablesim.games.kozo.geometry import piece_orientations
 
         return piece_orientations(self.state.config.catalogue, piece)
 
     def frame(self) -> tuple[np.ndarray, float]:
         """The physics table's grid origin and cube edge."""
         if self._table is None:
-            from sim.slices.kozo.referee import KozoReferee
+            from tablesim.sim.slices.kozo.referee import KozoReferee
 
             self._table = KozoReferee(self.state.config, self.state.seed)
         return np.asarray(self._table.origin, float), float(self._table.edge)
@@ -500,13 +500,13 @@ class KataboomController(TowerController):
 
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
         """The game's orientations (the move's ``rN``)."""
-        from games.kataboom.geometry import orientations
+        from tablesim.games.kataboom.geometry import orientations
 
         return orientations(piece)
 
     def frame(self) -> tuple[np.ndarray, float]:
         """Grid origin at the table's origin; the Katamino cube edge."""
-        from sim.config import PhysicsConfig
+        from tablesim.sim.config import PhysicsConfig
 
         return np.zeros(3), float(PhysicsConfig().katamino_cube)
 
@@ -522,7 +522,7 @@ class KataboomController(TowerController):
 
     def on_key(self, key: str) -> Any | None:
         """``n`` toggles nudge mode; ``[``/``]`` change the push."""
-        from games.kataboom.rules import MAX_PUSH
+        from tablesim.games.kataboom.rules import MAX_PUSH
 
         if key == "n":
             self.nudging = not self.nudging

@@ -1,5 +1,5 @@
 """The Kaito action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 KAITO_CELLS = 36
 KAITO_PAIRS = tuple(combinations(range(KAITO_CELLS), 2))
@@ -17,7 +17,7 @@ KAITO_PAIRS = tuple(combinations(range(KAITO_CELLS), 2))
 def kaito_trades() -> tuple[tuple[str, tuple[int, ...]], ...]:
     """``("", ())`` then every (buy, minimal payment) from one side's seven Mons
     (3, 3, 2, 2, 1, 1, 1): 5 for the Katana (price 4), 5 for the Kabuto (price 5)."""
-    from games.kaito.rules import PRICES, minimal_payments
+    from tablesim.games.kaito.rules import PRICES, minimal_payments
 
     mons = (3, 3, 2, 2, 1, 1, 1)
     out: list[tuple[str, tuple[int, ...]]] = [("", ())]
@@ -52,7 +52,7 @@ class KaitoCodec(ActionCodec):
         return self.layout.id("move", move.cells[0], trade)
 
     def decode(self, action: int, state: Any) -> Any:
-        from games.kaito.rules import Move
+        from tablesim.games.kaito.rules import Move
 
         name, c = self.layout.split(int(action))
         if name == "remove":

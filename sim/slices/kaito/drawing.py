@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from games.kaito.rules import FILES
-from sim.view.art import font, rgb255
-from sim.view.drawings.common import tile_item
-from sim.view.layout import LayoutError, TableLayout, cylinder_item
+from tablesim.games.kaito.rules import FILES
+from tablesim.sim.view.art import font, rgb255
+from tablesim.sim.view.drawings.common import tile_item
+from tablesim.sim.view.layout import LayoutError, TableLayout, cylinder_item
 
 __all__ = [
     "KINDS",

@@ -1,5 +1,5 @@
 """The Kaito observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features
+from tablesim.sim.slices.common.features import F32, Features
 
 KAITO_KINDS = ("S", "H", "3", "2", "1")
 KAITO_COUNTS = (7, 3, 2, 2, 3)

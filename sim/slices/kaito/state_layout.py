@@ -1,12 +1,12 @@
 """The Kaito state drawn: its state -> the neutral table description (the scheme:
-:mod:`sim.slices.common.adapters`)."""
+:mod:`tablesim.sim.slices.common.adapters`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
-from sim.view.layout import TableLayout
+from tablesim.sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
+from tablesim.sim.view.layout import TableLayout
 
 _KAITO_KINDS = {"S": "katana", "H": "kabuto"}
 

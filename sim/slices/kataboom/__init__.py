@@ -1,17 +1,17 @@
 """The Kataboom slice: the physics table (:mod:`.referee`), the action codec
 (:mod:`.codec`) and observation planes (:mod:`.features`); its drawing and window controller
-are shared with Kozo for now (:mod:`sim.slices.common`).
-The game's spec (:data:`games.registry.BUILTIN`) names the parts by string."""
+are shared with Kozo for now (:mod:`tablesim.sim.slices.common`).
+The game's spec (:data:`tablesim.games.registry.BUILTIN`) names the parts by string."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.core import PhysicsTable
+from tablesim.games.core import PhysicsTable
 
 
 def referee_factory(game: Any, config: Any, seed: int) -> PhysicsTable:
     """The ``kataboom-physics`` table: one persistent seeded world per game."""
-    from sim.slices.kataboom.referee import KataboomReferee
+    from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
     return KataboomReferee(config, seed)

@@ -1,11 +1,11 @@
 """The Kataboom action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 KATABOOM_HALF = 10
 """Kataboom placements' minimum corners are integer (x, y) in ``-10..9`` (cube edges from the
@@ -18,8 +18,8 @@ class KataboomCodec(ActionCodec):
     game = "kataboom"
 
     def __init__(self, config: Any) -> None:
-        from games.kataboom.geometry import orientations
-        from games.kataboom.rules import kataboom_pieces
+        from tablesim.games.kataboom.geometry import orientations
+        from tablesim.games.kataboom.rules import kataboom_pieces
 
         self.pieces = kataboom_pieces()
         self.piece_index = {n: i for i, n in enumerate(self.pieces)}

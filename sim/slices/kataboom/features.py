@@ -1,5 +1,5 @@
 """The Kataboom observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features, voxels
+from tablesim.sim.slices.common.features import F32, Features, voxels
 
 
 class KataboomFeatures(Features):
@@ -19,7 +19,7 @@ class KataboomFeatures(Features):
     LAYERS = 16
 
     def __init__(self, game: Any, config: Any, codec: Any) -> None:
-        from sim.slices.kataboom.codec import KATABOOM_HALF
+        from tablesim.sim.slices.kataboom.codec import KATABOOM_HALF
 
         self.half = KATABOOM_HALF
         self.pieces = codec.pieces
@@ -29,7 +29,7 @@ class KataboomFeatures(Features):
         self.high[-3] = max(1, config.nudges)
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.kataboom.geometry import structure_blocks
+        from tablesim.games.kataboom.geometry import structure_blocks
 
         out = np.zeros(self.shape, F32)
         blocks = structure_blocks([(it.name, it.rot, it.pose) for it in state.structure])

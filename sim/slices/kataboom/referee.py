@@ -6,20 +6,20 @@ poses, no hand noise) and settles for ``settle_s``; a model that does not stand 
 (:meth:`KataboomReferee.measure`):
 
 - ``place``: the rules lowered the piece straight down onto the settled structure (the support
-  height of its box compound, :mod:`games.kataboom.geometry`); the hand then puts it there
+  height of its box compound, :mod:`tablesim.games.kataboom.geometry`); the hand then puts it there
   with seeded noise from the table's own stream ``Rng.from_seed(game seed, "kataboom-hand",
   move index)`` (horizontal sigma ``hand_mm``, turn sigma ``hand_deg``, let go ``lift_mm``
-  above its rest, backing off as in :func:`sim.referees.persistent_world.hand_place` when the noisy pose
+  above its rest, backing off as in :func:`tablesim.sim.referees.persistent_world.hand_place` when the noisy pose
   would push into a neighbour);
-- ``nudge``: an impulse (mN s) at a point of a piece (:meth:`sim.world.World.apply_impulse`);
-- the world keeps running for ``window_s`` (3 s) while :func:`sim.referees.persistent_world.watch` applies
+- ``nudge``: an impulse (mN s) at a point of a piece (:meth:`tablesim.sim.world.World.apply_impulse`);
+- the world keeps running for ``window_s`` (3 s) while :func:`tablesim.sim.referees.persistent_world.watch` applies
   Kataboom's collapse rule (:data:`KATABOOM_RULE`) to every piece against its pose at the
   start of the move.
 
 The outcome carries every piece's settled pose (grid frame) and what fell. The world is cached
 between moves; asked about another position (a replay, a bot's look-ahead) the table rebuilds
 it from the move log, bit-identically. :meth:`KataboomReferee.assess` judges a placement on a
-copy (a seeded ensemble of :func:`sim.verdict.simulate`), never touching the game's world.
+copy (a seeded ensemble of :func:`tablesim.sim.verdict.simulate`), never touching the game's world.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from games.core import Referee
-from games.kataboom.geometry import orientations
-from games.kataboom.models import get_model
-from games.kataboom.rules import GAME, REFEREE
-from games.kataboom.state import (
+from tablesim.games.core import Referee
+from tablesim.games.kataboom.geometry import orientations
+from tablesim.games.kataboom.models import get_model
+from tablesim.games.kataboom.rules import GAME, REFEREE
+from tablesim.games.kataboom.state import (
     NUDGE,
     PLACE,
     KataboomConfig,
@@ -43,11 +43,17 @@ from games.kataboom.state import (
     Outcome,
     Pose,
 )
-from games.rng import Rng
-from sim.config import TABLE, PhysicsConfig
-from sim.model import Floats, Scene, ScenePiece, vec3
-from sim.referees.persistent_world import FallReport, Hand, PersistentWorld, hand_place, watch
-from sim.verdict import ToppleRule
+from tablesim.games.rng import Rng
+from tablesim.sim.config import TABLE, PhysicsConfig
+from tablesim.sim.model import Floats, Scene, ScenePiece, vec3
+from tablesim.sim.referees.persistent_world import (
+    FallReport,
+    Hand,
+    PersistentWorld,
+    hand_place,
+    watch,
+)
+from tablesim.sim.verdict import ToppleRule
 
 KATABOOM_RULE = ToppleRule(drop_fraction=0.5, tilt_deg=20.0, table_contact=True, check_every=0.01)
 """Kataboom's collapse rule: a piece falls when it touches the table having not touched it at
@@ -200,7 +206,7 @@ class KataboomReferee(Referee):
         "topples" is always confirmed by simulation: a micrometre gap under a piece lowered
         onto settled neighbours reads as "unsupported" to the LP). Never touches the game's
         world or noise stream."""
-        from sim.verdict import simulate
+        from tablesim.sim.verdict import simulate
 
         extra = [self.scene_piece(move.piece, move.rot, move.pos)] if move.kind == PLACE else []
         scene = self.structure_scene(state, extra)

@@ -1,5 +1,5 @@
 """The Katamino action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def placement_table(catalogue: str, pieces: tuple[str, ...], flat: bool,
                     box: tuple[int, int, int]) -> Placements:  # fmt: skip
     """The orientations of ``pieces`` (all distinct proper rotations; only those lying in the
     xy plane when ``flat``) and the anchor box."""
-    from games.polycubes import get_catalogue, orientations
+    from tablesim.games.polycubes import get_catalogue, orientations
 
     cat = get_catalogue(catalogue)
     table = []
@@ -94,15 +94,15 @@ def _box_of(targets: Sequence[Any]) -> tuple[tuple[int, int, int], bool]:
 
 def katamino_targets(config: Any) -> list[Any]:
     """Every target a Katamino config can play (over every card of its mode)."""
-    from games.katamino import Target
+    from tablesim.games.katamino import Target
 
     if config.mode in ("duel", "child-adult", "handicap", "duel3d"):
-        from games.katamino.duel_cards import BOX3D, board
+        from tablesim.games.katamino.duel_cards import BOX3D, board
 
         if config.mode == "duel3d":
             return [Target.parse(BOX3D)]
         return [Target.parse(board(n)) for n in range(3, 13)]
-    from games.katamino.solo_data import challenges
+    from tablesim.games.katamino.solo_data import challenges
 
     return [st.target for ch in challenges(config.mode) for st in ch.stages]
 
@@ -111,7 +111,7 @@ def katamino_targets(config: Any) -> list[Any]:
 def katamino_replacements() -> tuple[str, ...]:
     """Every handicap replacement ``OLD=A+B``: a piece by two smaller pieces of the same total
     size (``duel_cards.split_options``; a monomino has none)."""
-    from games.katamino.duel_cards import MINIS, PENTAS, TETRAS, split_options
+    from tablesim.games.katamino.duel_cards import MINIS, PENTAS, TETRAS, split_options
 
     names = (*PENTAS, *TETRAS, *MINIS)
     return tuple(f"{old}={a}+{b}" for old in names for a, b in split_options(old))
@@ -124,14 +124,14 @@ class KataminoCodec(ActionCodec):
     CATALOGUE = "katamino-duo"
 
     def __init__(self, config: Any) -> None:
-        from games.polycubes import get_catalogue
+        from tablesim.games.polycubes import get_catalogue
 
         self.duel = config.mode in ("duel", "child-adult", "handicap", "duel3d")
         box, flat = _box_of(katamino_targets(config))
         names = tuple(p.name for p in get_catalogue(self.CATALOGUE).pieces)
         self.places = PlacementSpace(self.game, placement_table(self.CATALOGUE, names, flat, box))
         if self.duel:
-            from games.katamino.duel_cards import PENTAS, TETRAS
+            from tablesim.games.katamino.duel_cards import PENTAS, TETRAS
 
             self.gifts = (*PENTAS, *TETRAS)
             self.replacements = katamino_replacements()
@@ -164,7 +164,7 @@ class KataminoCodec(ActionCodec):
     def decode(self, action: int, state: Any) -> Any:
         name, c = self.layout.split(int(action))
         if self.duel:
-            from games.katamino.duel import KINDS, DuelMove
+            from tablesim.games.katamino.duel import KINDS, DuelMove
 
             if name == "give":
                 return DuelMove(KINDS.index("give"), self.gifts[c[0]])
@@ -174,7 +174,7 @@ class KataminoCodec(ActionCodec):
                 return DuelMove(KINDS.index("undo"))
             piece, cells = self.places.move(c)
             return DuelMove(KINDS.index("place"), piece, cells)
-        from games.katamino.solo import MOVE_KINDS, SoloMove
+        from tablesim.games.katamino.solo import MOVE_KINDS, SoloMove
 
         if name == "place":
             piece, cells = self.places.move(c)

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from games.core import GameError
-from sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL, SELECTED
-from sim.view.interact import BaseController, Pointer
-from sim.view.layout import Item, polycube_item
+from tablesim.games.core import GameError
+from tablesim.sim.slices.common.towers import GHOST_ALPHA, ILLEGAL, LEGAL, SELECTED
+from tablesim.sim.view.interact import BaseController, Pointer
+from tablesim.sim.view.layout import Item, polycube_item
 
 __all__ = ["HINT", "KataminoController"]
 
@@ -89,7 +89,7 @@ class KataminoController(BaseController):
 
     def family(self) -> Any:
         """The family Game of the state's mode."""
-        from games.katamino.game import family
+        from tablesim.games.katamino.game import family
 
         return family(self.state.mode)
 
@@ -114,14 +114,14 @@ class KataminoController(BaseController):
 
     def orientations(self, name: str) -> tuple[tuple[Cell, ...], ...]:
         """The orientations the game accepts for ``name``."""
-        from games.katamino.solo_data import orientations_of
+        from tablesim.games.katamino.solo_data import orientations_of
 
         straight = bool(getattr(self.state, "straight_horizontal", False))
         return tuple(_norm(o) for o in orientations_of(name, self.dims(), straight))
 
     def table(self) -> Any:
         """The :class:`KataminoTable` drawn for the state."""
-        from sim.slices.katamino.state_layout import katamino_state_table
+        from tablesim.sim.slices.katamino.state_layout import katamino_state_table
 
         return katamino_state_table(self.state)
 
@@ -148,7 +148,7 @@ class KataminoController(BaseController):
         self._refresh()
 
     def _cell_at(self, p: Pointer) -> tuple[int, int] | None:
-        from sim.slices.katamino.drawing import BOARD_THICKNESS, _edge, board_origin
+        from tablesim.sim.slices.katamino.drawing import BOARD_THICKNESS, _edge, board_origin
 
         xy = p.on_plane(BOARD_THICKNESS)
         if xy is None:
@@ -179,7 +179,7 @@ class KataminoController(BaseController):
     def secs(self) -> float:
         """Seconds a person's race move costs: the time since the board was shown (the rules'
         real clock, one decimal); other phases are timed by the game."""
-        from games.katamino.duel import SIMULATED
+        from tablesim.games.katamino.duel import SIMULATED
 
         if not self.duel or self.state.phase != "race":
             return SIMULATED
@@ -193,10 +193,10 @@ class KataminoController(BaseController):
 
     def _move(self, name: str, cells: Sequence[Cell]) -> Any:
         if self.duel:
-            from games.katamino.duel import KINDS, DuelMove
+            from tablesim.games.katamino.duel import KINDS, DuelMove
 
             return DuelMove(KINDS.index("place"), name, tuple(sorted(cells)), secs=self.secs())
-        from games.katamino.solo import SoloMove
+        from tablesim.games.katamino.solo import SoloMove
 
         return SoloMove(3, name, tuple(sorted(cells)))
 
@@ -248,8 +248,8 @@ class KataminoController(BaseController):
     def _lying(self, name: str) -> int:
         """The orientation (index) ``name`` lies in on the table, seen from the mover's side
         (the second duel player's frame is the board turned half round), else 0."""
-        from games.polycubes import get_catalogue
-        from sim.slices.katamino.drawing import CATALOGUE
+        from tablesim.games.polycubes import get_catalogue
+        from tablesim.sim.slices.katamino.drawing import CATALOGUE
 
         cells: Sequence[Sequence[int]] = get_catalogue(CATALOGUE).piece(name).cells
         if self.duel and self.seat() == 1:
@@ -292,7 +292,7 @@ class KataminoController(BaseController):
         words = note.split()
         if self.duel or len(words) < 3 or words[0] != "hint:" or words[1] == "stuck;":
             return None
-        from games.katamino.solo import parse_cell
+        from tablesim.games.katamino.solo import parse_cell
 
         try:
             return words[1], tuple(parse_cell(w, self.dims()) for w in words[2:])
@@ -301,7 +301,7 @@ class KataminoController(BaseController):
 
     def _hint(self) -> Any | None:
         if self.duel:
-            from games.katamino.duel import KINDS, DuelMove
+            from tablesim.games.katamino.duel import KINDS, DuelMove
 
             return DuelMove(KINDS.index("hint"), secs=self.secs())
         return self.game.parse_move(self.state, "hint")
@@ -319,7 +319,7 @@ class KataminoController(BaseController):
 
     # ---- drawing ----
     def _ghost(self, item_id: str, name: str, cells: Sequence[Cell], colour: Any) -> Item:
-        from sim.slices.katamino.drawing import _edge, board_origin
+        from tablesim.sim.slices.katamino.drawing import _edge, board_origin
 
         board = np.asarray([self.to_board(c) for c in cells])
         lo = board.min(axis=0)

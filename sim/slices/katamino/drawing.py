@@ -2,7 +2,7 @@
 
 The game's state format does not exist yet, so the table is drawn from a small neutral
 description, :class:`KataminoTable`; the Katamino game adapts its state to it in a few lines
-(see ``docs/view.md``). Pieces are the ``katamino-duo`` catalogue of :mod:`games.polycubes`
+(see ``docs/view.md``). Pieces are the ``katamino-duo`` catalogue of :mod:`tablesim.games.polycubes`
 (names 2..8, A..E, V1, V2, W1, W2, X, Y) in their catalogue colours, as trimesh polycubes of
 the Katamino cube edge (19 mm).
 
@@ -20,10 +20,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from games.polycubes import as_cells, canonical, get_catalogue
-from sim.config import PhysicsConfig
-from sim.view.art import font, wood_surface
-from sim.view.layout import LayoutError, TableLayout, box_item, polycube_item
+from tablesim.games.polycubes import as_cells, canonical, get_catalogue
+from tablesim.sim.config import PhysicsConfig
+from tablesim.sim.view.art import font, wood_surface
+from tablesim.sim.view.layout import LayoutError, TableLayout, box_item, polycube_item
 
 __all__ = [
     "BOARD_THICKNESS",

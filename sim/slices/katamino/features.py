@@ -1,5 +1,5 @@
 """The Katamino observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features
+from tablesim.sim.slices.common.features import F32, Features
 
 
 class KataminoFeatures(Features):
@@ -44,13 +44,13 @@ class KataminoFeatures(Features):
             out[self.base + block * self.n_pieces + self.pieces.index(n)] += 1
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.katamino.game import family
+        from tablesim.games.katamino.game import family
 
         out = np.zeros(self.shape, F32)
         fam: Any = family(state.mode)
         tail = self.base + 3 * self.n_pieces
         if hasattr(state, "seats"):  # a duel
-            from games.katamino import Target
+            from tablesim.games.katamino import Target
 
             for k, plane in ((0, self.z), (1, 2 * self.z)):
                 p = state.seats[(seat + k) % 2]
@@ -59,7 +59,7 @@ class KataminoFeatures(Features):
                 self._board(out, plane, fam.covered(p))
                 self._pieces(out, k, fam.remaining(p))
             if state.phase in ("give", "draft"):
-                from games.katamino.duel import DRAFT
+                from tablesim.games.katamino.duel import DRAFT
 
                 kind = DRAFT[len(state.gifts)] if state.phase == "draft" else "P"
                 self._pieces(out, 2, fam.table(state, kind))

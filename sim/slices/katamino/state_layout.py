@@ -1,11 +1,11 @@
 """The Katamino state drawn: its state -> the neutral table description (the scheme:
-:mod:`sim.slices.common.adapters`)."""
+:mod:`tablesim.sim.slices.common.adapters`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.view.layout import TableLayout
+from tablesim.sim.view.layout import TableLayout
 
 
 def katamino_state_table(state: Any) -> Any:
@@ -18,8 +18,8 @@ def katamino_state_table(state: Any) -> Any:
     last duel both stand between 6 and 7 and are one slider. A 3-D duel's box is built on the
     board at the player's end, layer z up. Pieces not placed yet lie on the player's side.
     """
-    from games.katamino.duel import DUEL_GAME
-    from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
+    from tablesim.games.katamino.duel import DUEL_GAME
+    from tablesim.sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
 
     kind = type(state).__name__
     if kind == "SoloState":
@@ -47,8 +47,8 @@ def katamino_state_table(state: Any) -> Any:
 def _katamino_solo_table(state: Any) -> Any:
     """A solo puzzle: a flat 5-row target up to 12 wide on the board with the slider at its
     width; any other target (pictures, 3-D boxes) on a board cut to the target's extent."""
-    from games.katamino.solo import SOLO_GAME
-    from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
+    from tablesim.games.katamino.solo import SOLO_GAME
+    from tablesim.sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
 
     target = SOLO_GAME.stage_target(state)
     ex, ey, ez = target.extent
@@ -64,6 +64,6 @@ def _katamino_solo_table(state: Any) -> Any:
 
 def katamino_state_layout(state: Any) -> TableLayout:
     """The table of a Katamino duel state."""
-    from sim.slices.katamino.drawing import katamino_layout
+    from tablesim.sim.slices.katamino.drawing import katamino_layout
 
     return katamino_layout(katamino_state_table(state))

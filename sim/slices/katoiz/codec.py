@@ -1,12 +1,12 @@
 """The Katoiz action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 KATOIZ_KINDS = 30  # picture tile kinds: 5 colours x 3 shapes x 2 sizes
 KATOIZ_CELLS = 36
@@ -14,7 +14,7 @@ KATOIZ_CELLS = 36
 
 @cache
 def _tile_kinds() -> tuple[int, ...]:
-    from games.katoiz.components import TILES
+    from tablesim.games.katoiz.components import TILES
 
     return tuple(c * 6 + s * 2 + z if s >= 0 else -1 for c, s, z in TILES)
 
@@ -76,7 +76,7 @@ class KatoizCodec(ActionCodec):
         return self.layout.id("move", move.src, move.dst)
 
     def decode(self, action: int, state: Any) -> Any:
-        from games.katoiz.components import Move
+        from tablesim.games.katoiz.components import Move
 
         name, c = self.layout.split(int(action))
         if name == "pass":

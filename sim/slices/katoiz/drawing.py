@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.view.art import polygon_points, rgb255
-from sim.view.drawings.common import tile_item
-from sim.view.layout import LayoutError, TableLayout, cylinder_item
+from tablesim.sim.view.art import polygon_points, rgb255
+from tablesim.sim.view.drawings.common import tile_item
+from tablesim.sim.view.layout import LayoutError, TableLayout, cylinder_item
 
 __all__ = [
     "COLOURS",
@@ -222,9 +222,9 @@ def picture_die_face(face: str, size: int = 128) -> np.ndarray:
 
 def _die(item_id: str, faces: Sequence[str], top: str, paint, centre, yaw: float):  # noqa: ANN001, ANN202
     """A die with the six ``faces`` (opposite faces: 0-5, 1-4, 2-3) showing ``top``."""
-    from sim.model import quat_from_euler_deg
-    from sim.view.drawings.common import DIE_EDGE
-    from sim.view.layout import box_item
+    from tablesim.sim.model import quat_from_euler_deg
+    from tablesim.sim.view.drawings.common import DIE_EDGE
+    from tablesim.sim.view.layout import box_item
 
     k = faces.index(top)
     order = [k, 5 - k] + [i for i in range(6) if i not in (k, 5 - k)]

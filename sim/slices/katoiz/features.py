@@ -1,5 +1,5 @@
 """The Katoiz observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features
+from tablesim.sim.slices.common.features import F32, Features
 
 
 def _kind_planes(out: np.ndarray, base: int, cell: int, tile: int) -> None:
     """Colour (5), shape (3) and size (2) one-hots of ``tile`` at ``cell`` from plane ``base``
     (a blank tile has only its colour)."""
-    from games.katoiz.components import TILES
+    from tablesim.games.katoiz.components import TILES
 
     c, s, z = TILES[tile]
     flat = out.reshape(out.shape[0], -1)
@@ -27,7 +27,7 @@ def _kind_planes(out: np.ndarray, base: int, cell: int, tile: int) -> None:
 @cache
 def _fitting_kinds(roll: tuple[int, int] | None) -> np.ndarray:
     """1 for each picture kind showing ``roll`` (tiles 0..29 are one of each kind)."""
-    from games.katoiz.components import fits
+    from tablesim.games.katoiz.components import fits
 
     return np.array([float(fits(t, roll)) for t in range(30)], dtype=F32)
 
@@ -46,7 +46,7 @@ class StapeltorenFeatures(Features):
         self.high[1:9] = config.supply
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from sim.slices.katoiz.codec import tile_kind
+        from tablesim.sim.slices.katoiz.codec import tile_kind
 
         out = np.zeros(self.shape, F32)
         for t in state.supply:
@@ -72,7 +72,7 @@ class ThreeSetFeatures(Features):
     shape = (23, 6, 6)
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.katoiz.components import fits
+        from tablesim.games.katoiz.components import fits
 
         out = np.zeros(self.shape, F32)
         flat = out.reshape(23, 36)
@@ -108,8 +108,8 @@ class StapeltjeFeatures(Features):
         self.high[14:18] = 45 / max(1, config.height)
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.katoiz.components import fits
-        from games.katoiz.stapeltje import geo
+        from tablesim.games.katoiz.components import fits
+        from tablesim.games.katoiz.stapeltje import geo
 
         out = np.zeros(self.shape, F32)
         flat = out.reshape(28, 36)
@@ -131,7 +131,7 @@ class StapeltjeFeatures(Features):
             out[14 + k] = len(state.homes[self.relative(seat, k)]) / max(1, state.config.height)
         home = state.homes[seat]
         if home:
-            from games.katoiz.components import TILES
+            from tablesim.games.katoiz.components import TILES
 
             c, s, z = TILES[home[-1]]
             out[18 + c] = 1

@@ -1,11 +1,11 @@
 """The Katoiz state drawn: its state -> the neutral table description (the scheme:
-:mod:`sim.slices.common.adapters`)."""
+:mod:`tablesim.sim.slices.common.adapters`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.slices.katoiz.drawing import (
+from tablesim.sim.slices.katoiz.drawing import (
     DISC_COLOURS,
     KatoizDisc,
     KatoizStack,
@@ -13,11 +13,11 @@ from sim.slices.katoiz.drawing import (
     KatoizTile,
     katoiz_layout,
 )
-from sim.view.layout import TableLayout
+from tablesim.sim.view.layout import TableLayout
 
 
 def _katoiz_tile(tile: int) -> KatoizTile:
-    from games.katoiz.components import COLOURS, SHAPES, SIZES, TILES
+    from tablesim.games.katoiz.components import COLOURS, SHAPES, SIZES, TILES
 
     c, s, z = TILES[tile]
     if s < 0:
@@ -26,7 +26,7 @@ def _katoiz_tile(tile: int) -> KatoizTile:
 
 
 def _katoiz_roll(roll: tuple[int, int] | None) -> tuple[str, str | None] | None:
-    from games.katoiz.components import COLOUR_FACES, PICTURE_FACES
+    from tablesim.games.katoiz.components import COLOUR_FACES, PICTURE_FACES
 
     if roll is None:
         return None
@@ -43,7 +43,7 @@ def _in_front(seat: int, k: int, rows: int = 6) -> tuple[int, int]:
 
 def katoiz_state_table(state: Any) -> KatoizTable:
     """The :class:`KatoizTable` of a Katoiz state of any of the three game types."""
-    from games.katoiz.components import SIDE
+    from tablesim.games.katoiz.components import SIDE
 
     stacks: list[KatoizStack] = []
     discs: list[KatoizDisc] = []
@@ -62,7 +62,7 @@ def katoiz_state_table(state: Any) -> KatoizTable:
                 tiles = tuple(_katoiz_tile(t) for t in pile)
                 stacks.append(KatoizStack(_in_front(seat, 2), tiles))
     elif kind == "StapelState":
-        from games.katoiz.stapeltje import SIDES, geo
+        from tablesim.games.katoiz.stapeltje import SIDES, geo
 
         for cell, tiles in enumerate(state.stacks):
             if tiles:

@@ -1,11 +1,11 @@
 """The Kozo action codec: its fixed action ids (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.codecs`)."""
+the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
+from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
 KOZO_LATTICE = 7  # half-cube positions 0, 0.5, ..., 3 along x and along y
 KOZO_SPOTS = 13  # balance cube spots to the nearest quarter edge: 0, 0.25, ..., 3
@@ -25,8 +25,8 @@ class KozoCodec(ActionCodec):
     game = "kozo"
 
     def __init__(self, config: Any) -> None:
-        from games.kozo.geometry import piece_orientations
-        from games.polycubes import get_catalogue
+        from tablesim.games.kozo.geometry import piece_orientations
+        from tablesim.games.polycubes import get_catalogue
 
         self.pieces = tuple(p.name for p in get_catalogue(config.catalogue).pieces)
         self.piece_index = {n: i for i, n in enumerate(self.pieces)}
@@ -61,7 +61,7 @@ class KozoCodec(ActionCodec):
     def decode(self, action: int, state: Any) -> Any:
         """The legal move of that id: its height is where the piece comes to rest when lowered
         straight down (or where the balance cube's spot is), which only the tower knows."""
-        from games.kozo.state import KozoMove
+        from tablesim.games.kozo.state import KozoMove
 
         name, c = self.layout.split(int(action))
         if name == "nocube":

@@ -1,5 +1,5 @@
 """The Kozo observation planes (``docs/envs.md``;
-the scheme: :mod:`sim.slices.common.features`)."""
+the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.slices.common.features import F32, Features, voxels
+from tablesim.sim.slices.common.features import F32, Features, voxels
 
 
 class KozoFeatures(Features):
@@ -26,7 +26,7 @@ class KozoFeatures(Features):
         self.high[-7:-1] = 10
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from games.kozo.rules import tower_blocks
+        from tablesim.games.kozo.rules import tower_blocks
 
         out = np.zeros(self.shape, F32)
         blocks = tower_blocks(state.config, state.tower)

@@ -20,7 +20,7 @@ How a move is measured (:meth:`KozoReferee.measure`):
    its intended height; it could be let go inside a neighbour that drifted into its spot.
 2. The world keeps running: after a polycube, ``hold_s`` (0.5 s) passes before the balance
    cube; after the balance cube (the end of the turn), ``window_s`` (5 s). Every piece is watched
-   by the topple rule of :mod:`sim.verdict` against its pose at the start of the move. A fall
+   by the topple rule of :mod:`tablesim.sim.verdict` against its pose at the start of the move. A fall
    seen while a move is measured belongs to that move's player: the mover owns the 5 s after
    their turn, and the next player's turn starts with the clock at 5 s, so a collapse that
    starts later happens during the next player's measured move and is theirs.
@@ -32,7 +32,7 @@ the round's logged moves again from a fresh world: the same operations in the sa
 the same bits. A round that ended (topple, supply) discards the world.
 
 :meth:`KozoReferee.assess` is for bots and analysis: the probability that a move topples the
-settled tower, from the static LP and a small seeded ensemble of :func:`sim.verdict.simulate`
+settled tower, from the static LP and a small seeded ensemble of :func:`tablesim.sim.verdict.simulate`
 (on the intended pose; it never touches the table's world or noise stream).
 """
 
@@ -44,11 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from games.core import IllegalMoveError, Referee
-from games.kozo.clock import round_clock, wait_after_turn
-from games.kozo.geometry import piece_orientations
-from games.kozo.rules import GAME, REFEREE
-from games.kozo.state import (
+from tablesim.games.core import IllegalMoveError, Referee
+from tablesim.games.kozo.clock import round_clock, wait_after_turn
+from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.rules import GAME, REFEREE
+from tablesim.games.kozo.state import (
     CUBE,
     NOCUBE,
     PLACE,
@@ -59,11 +59,11 @@ from games.kozo.state import (
     KozoState,
     Outcome,
 )
-from games.rng import Rng
-from sim.config import TABLE, PhysicsConfig
-from sim.model import Floats, Scene, ScenePiece, quat4, vec3
-from sim.referees.idle import IdleWatch
-from sim.referees.persistent_world import (
+from tablesim.games.rng import Rng
+from tablesim.sim.config import TABLE, PhysicsConfig
+from tablesim.sim.model import Floats, Scene, ScenePiece, quat4, vec3
+from tablesim.sim.referees.idle import IdleWatch
+from tablesim.sim.referees.persistent_world import (
     FallReport,
     Hand,
     PersistentWorld,
@@ -72,13 +72,13 @@ from sim.referees.persistent_world import (
     hand_place,
     watch,
 )
-from sim.scene import kozo_grid_origin
+from tablesim.sim.scene import kozo_grid_origin
 
 BASE_ID = "base"
 RELEASE_LIFT_MM = 0.0
-"""The touch release's drop (mm): none. :func:`sim.verdict.simulate` starts every piece of a
+"""The touch release's drop (mm): none. :func:`tablesim.sim.verdict.simulate` starts every piece of a
 scene at rest where it is written, a stacked piece 2 um into its support
-(:data:`sim.world.CONTACT_SKIN`); for the table to judge a tower as ``simulate`` judges the same
+(:data:`tablesim.sim.world.CONTACT_SKIN`); for the table to judge a tower as ``simulate`` judges the same
 tower, the released piece must start the same way: at rest, touching (the touch hand leaves it
 at most 0.02 mm in, 2 um after a separation). The first tables' 0.3 mm lift instead landed it
 at sqrt(2 g h) = 77 mm/s on soft contacts, which knocked over leaning columns (effective
@@ -469,11 +469,11 @@ class KozoReferee(Referee):
 
         An estimate for bots, not a rule verdict, so its replicas also stop once the tower is
         quiet where statics finds an equilibrium on stacking contacts with a tilt margin of at
-        least :data:`ASSESS_EARLY_STOP_DEG` (:class:`sim.verdict.EarlyStop`): the 14 simulated
+        least :data:`ASSESS_EARLY_STOP_DEG` (:class:`tablesim.sim.verdict.EarlyStop`): the 14 simulated
         candidates of two seeded careful-vs-greedy games got the same probabilities with it as
-        without, for half the CPU (docs/performance.md). In :data:`sim.config.TABLE`, the
+        without, for half the CPU (docs/performance.md). In :data:`tablesim.sim.config.TABLE`, the
         verdict profile without thin-margin escalation: the table's world is Gauss-Seidel."""
-        from sim.verdict import EarlyStop, simulate
+        from tablesim.sim.verdict import EarlyStop, simulate
 
         extra = []
         if move.kind in (PLACE, CUBE):

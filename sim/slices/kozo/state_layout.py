@@ -1,20 +1,20 @@
 """The Kozo state drawn: its state -> the neutral table description (the scheme:
-:mod:`sim.slices.common.adapters`)."""
+:mod:`tablesim.sim.slices.common.adapters`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.view.layout import TableLayout
+from tablesim.sim.view.layout import TableLayout
 
 
 def kozo_state_layout(state: Any) -> TableLayout:
     """The settled tower of a Kozo state on its board, as the physics table builds it."""
     from dataclasses import replace
 
-    from games.polycubes import get_catalogue
-    from sim.slices.kozo.referee import KozoReferee
-    from sim.view.drawings.scene import scene_layout
+    from tablesim.games.polycubes import get_catalogue
+    from tablesim.sim.slices.kozo.referee import KozoReferee
+    from tablesim.sim.view.drawings.scene import scene_layout
 
     scene = KozoReferee(state.config, state.seed).tower_scene(state)
     colours = {p.name: p.color for p in get_catalogue(state.config.catalogue).pieces}

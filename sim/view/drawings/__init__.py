@@ -2,14 +2,14 @@
 :class:`~sim.view.layout.TableLayout`.
 
 - physics scenes (Kozo towers, Kataboom models): :func:`scene_layout` (:mod:`.scene`);
-- Catego: :func:`catego_layout` from a :class:`games.catego.CategoState`
-  (:mod:`sim.slices.catego.drawing`);
+- Catego: :func:`catego_layout` from a :class:`tablesim.games.catego.CategoState`
+  (:mod:`tablesim.sim.slices.catego.drawing`);
 - Katamino Duo, Katoiz, Kaito: from the neutral descriptions :class:`KataminoTable`,
   :class:`KatoizTable`, :class:`KaitoTable` (``sim/slices/<game>/drawing.py``), re-exported
   here.
 
 :func:`drawing_for` finds the function that draws a registered game's state: the ``drawing`` of
-its :class:`games.registry.GameSpec` (the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and
+its :class:`tablesim.games.registry.GameSpec` (the **adapter point**: Kaito, Katoiz, Kozo, Kataboom and
 Katamino-duel states are adapted in ``sim/slices/<game>/state_layout.py``); a new game (or mode)
 names in its spec one function that turns its state into one of the descriptions above (see
 ``docs/view.md``).
@@ -21,18 +21,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sim.slices.catego.drawing import catego_layout
-from sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
-from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable, katamino_layout
-from sim.slices.katoiz.drawing import (
+from tablesim.sim.slices.catego.drawing import catego_layout
+from tablesim.sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
+from tablesim.sim.slices.katamino.drawing import KataminoPlacement, KataminoTable, katamino_layout
+from tablesim.sim.slices.katoiz.drawing import (
     KatoizDisc,
     KatoizStack,
     KatoizTable,
     KatoizTile,
     katoiz_layout,
 )
-from sim.view.drawings.scene import scene_layout
-from sim.view.layout import TableLayout
+from tablesim.sim.view.drawings.scene import scene_layout
+from tablesim.sim.view.layout import TableLayout
 
 __all__ = [
     "KaitoTable",
@@ -56,7 +56,7 @@ __all__ = [
 def drawing_for(game: str) -> Callable[[Any], TableLayout]:
     """The function drawing a state of the registered game ``game`` (its spec's ``drawing``);
     ValueError naming the games that can be drawn when it has none."""
-    from games.registry import game_names, game_spec
+    from tablesim.games.registry import game_names, game_spec
 
     drawing = game_spec(game).part("drawing") if game in game_names() else None
     if drawing is None:

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from sim.model import Floats, quat_from_euler_deg
-from sim.view.art import dice_face
-from sim.view.layout import Item, LayoutError, box_item
+from tablesim.sim.model import Floats, quat_from_euler_deg
+from tablesim.sim.view.art import dice_face
+from tablesim.sim.view.layout import Item, LayoutError, box_item
 
 __all__ = ["DIE_EDGE", "die_item", "die_faces", "tile_item"]
 

@@ -4,10 +4,16 @@ same seed always gives the same table): used for the README screenshots, the gol
 
 from __future__ import annotations
 
-from games.rng import Rng
-from sim.slices.kaito.drawing import KaitoTable, KaitoTile
-from sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
-from sim.slices.katoiz.drawing import COLOURS, KatoizDisc, KatoizStack, KatoizTable, KatoizTile
+from tablesim.games.rng import Rng
+from tablesim.sim.slices.kaito.drawing import KaitoTable, KaitoTile
+from tablesim.sim.slices.katamino.drawing import KataminoPlacement, KataminoTable
+from tablesim.sim.slices.katoiz.drawing import (
+    COLOURS,
+    KatoizDisc,
+    KatoizStack,
+    KatoizTable,
+    KatoizTile,
+)
 
 __all__ = ["example_kaito", "example_katamino", "example_katoiz", "katoiz_tiles", "kaito_tiles"]
 

@@ -1,12 +1,12 @@
-"""Physics scenes on the table: every :class:`sim.model.Scene` piece as a layout item.
+"""Physics scenes on the table: every :class:`tablesim.sim.model.Scene` piece as a layout item.
 
-Polycubes come from the trimesh meshes of :mod:`meshes.polycube` in their colours, with
+Polycubes come from the trimesh meshes of :mod:`tablesim.meshes.polycube` in their colours, with
 grooves between their cubes; plain static blocks (pedestals) are wooden boxes; the Kozo base
 (``[base] kind = "kozo"``, source ``base:kozo``) is a wooden board with its 3x3 grid of squares
 painted on top and the centre square, the chimney, dark (in the physics world the board is a
 solid block; the chimney is a square nothing may stand on or overhang, not a hole).
 
-Poses come from the scene, or from ``poses`` (e.g. :meth:`sim.world.World.poses`), so what is
+Poses come from the scene, or from ``poses`` (e.g. :meth:`tablesim.sim.world.World.poses`), so what is
 drawn is what the World computed at its fixed step.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.model import Scene, ScenePiece
-from sim.view.art import hex_rgb, rgb255, wood_surface
-from sim.view.layout import Item, Pose, TableLayout, box_item, polycube_item
+from tablesim.sim.model import Scene, ScenePiece
+from tablesim.sim.view.art import hex_rgb, rgb255, wood_surface
+from tablesim.sim.view.layout import Item, Pose, TableLayout, box_item, polycube_item
 
 __all__ = ["kozo_board_picture", "scene_layout"]
 

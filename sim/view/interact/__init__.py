@@ -1,6 +1,6 @@
 """Controllers: how mouse and key events on the table become game moves.
 
-The interactive app (:mod:`sim.view.app`) owns the window, the camera, the game, the referee,
+The interactive app (:mod:`tablesim.sim.view.app`) owns the window, the camera, the game, the referee,
 undo and the bots. For the game being played it asks a *controller* what the pointer and the keys
 mean. A controller never applies a move: it proposes one (``on_click``/``on_key``/``on_release``
 return a move object of the game, or None), and the app checks it, has the referee measure it,
@@ -20,10 +20,10 @@ A controller also tells the app what to draw on top of the game's table:
 - :meth:`Controller.help`: the key and mouse bindings, shown by the on-screen help.
 
 Plugging in a game: subclass :class:`BaseController` (every hook has a harmless default) and
-name it as the ``controller`` of the game's :class:`games.registry.GameSpec` (a
+name it as the ``controller`` of the game's :class:`tablesim.games.registry.GameSpec` (a
 ``"module:Class"`` string, imported when the window first asks)::
 
-    from sim.view.interact import BaseController
+    from tablesim.sim.view.interact import BaseController
 
     class CategoController(BaseController):
         def on_click(self, p):
@@ -31,7 +31,7 @@ name it as the ``controller`` of the game's :class:`games.registry.GameSpec` (a
                 return self.game.parse_move(self.state, p.item[4:])
             return None
 
-    # games.registry: GameSpec(name="catego", ..., controller="mymodule:CategoController")
+    # tablesim.games.registry: GameSpec(name="catego", ..., controller="mymodule:CategoController")
 
 A game without a controller is still playable from the app's move line (type the move text,
 ``enter``).
@@ -118,7 +118,7 @@ class Controller(Protocol):
         """Item id -> colour (0-1 RGB) to draw instead of the item's own."""
 
     def ghosts(self) -> Sequence[Any]:
-        """Extra :class:`sim.view.layout.Item` to draw (ghost pieces, hints)."""
+        """Extra :class:`tablesim.sim.view.layout.Item` to draw (ghost pieces, hints)."""
 
     def stamp(self, move: Any) -> Any:
         """A move typed on the move line, as the person made it (e.g. with its time)."""
@@ -182,9 +182,9 @@ ControllerFactory = Callable[[], Controller]
 
 def controller_for(game_name: str) -> Controller:
     """A new controller for ``game_name``: the ``controller`` of its game spec
-    (:class:`games.registry.GameSpec`), else a :class:`BaseController` (the game is then played
+    (:class:`tablesim.games.registry.GameSpec`), else a :class:`BaseController` (the game is then played
     from the app's move line)."""
-    from games.registry import game_names, game_spec
+    from tablesim.games.registry import game_names, game_spec
 
     factory = game_spec(game_name).part("controller") if game_name in game_names() else None
     return factory() if factory is not None else BaseController()

@@ -1,10 +1,10 @@
 """The tile games at the interactive table: tumbling dice, Katoiz clocks and colour ladder.
 
-:class:`TilesApp` is the interactive app (:class:`sim.view.app.WindowApp`) with what Catego and
+:class:`TilesApp` is the interactive app (:class:`tablesim.sim.view.app.WindowApp`) with what Catego and
 Katoiz need on top:
 
 - dice: when a move leaves a new roll in the state, the dice are thrown in PyBullet
-  (:mod:`sim.view.dice`) and the film of the throw plays as the move's animation (together
+  (:mod:`tablesim.sim.view.dice`) and the film of the throw plays as the move's animation (together
   with the glide of the tile moved); the dice then lie where they came to rest, showing the
   drawn faces. The throw's seed is derived from the app's seed and the move number, so undo
   and replay show the same throw;
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from games.rng import derive_seed
-from sim.view.app import GLIDE_S, WindowApp
-from sim.view.layout import TableLayout
+from tablesim.games.rng import derive_seed
+from tablesim.sim.view.app import GLIDE_S, WindowApp
+from tablesim.sim.view.layout import TableLayout
 
 __all__ = ["DICE_GAMES", "TilesApp", "app_for"]
 
@@ -64,15 +64,15 @@ class TilesApp(WindowApp):
             return None
         if self.game.name == "catego":
             return tuple(roll)
-        from sim.slices.katoiz.state_layout import _katoiz_roll
+        from tablesim.sim.slices.katoiz.state_layout import _katoiz_roll
 
         colour, picture = _katoiz_roll(roll)  # type: ignore[misc]
         return (colour,) if picture is None else (colour, picture)
 
     def dice_roll(self, state: Any | None = None, moves: int | None = None) -> Any | None:
-        """The :class:`sim.view.dice.DiceRoll` of the state's roll (cached; None without
+        """The :class:`tablesim.sim.view.dice.DiceRoll` of the state's roll (cached; None without
         dice), thrown from a seed derived from the app's seed and the move number."""
-        from sim.view.dice import catego_dice, katoiz_dice
+        from tablesim.sim.view.dice import catego_dice, katoiz_dice
 
         state = self.state if state is None else state
         n = len(self.moves) if moves is None else moves
@@ -92,7 +92,7 @@ class TilesApp(WindowApp):
     def dice_area(self) -> tuple[tuple[float, float], float] | None:
         """Where this game's dice are thrown: (centre x, y) m and the half-size of the square
         tray they land in (None without dice). Every throw comes to rest inside it."""
-        from sim.view.dice import TRAY
+        from tablesim.sim.view.dice import TRAY
 
         if self.game.name == "catego":
             return CATEGO_DICE, TRAY
@@ -109,7 +109,7 @@ class TilesApp(WindowApp):
     def framing_points(self, layout: TableLayout) -> np.ndarray:
         """The table and the whole dice tray: the first camera keeps every landing in view
         (the dice of later turns land anywhere in the tray, not where the first ones lay)."""
-        from sim.view.drawings.common import DIE_EDGE
+        from tablesim.sim.view.drawings.common import DIE_EDGE
 
         points = layout.points()
         area = self.dice_area()
@@ -159,11 +159,17 @@ class TilesApp(WindowApp):
     # ---- Katoiz clocks and ladder ---------------------------------------------------------
     def _ladder_items(self) -> tuple[Any, ...]:
         """Stapeltje-four level 5: the colour ladder beside the grid, this turn's rung marked."""
-        from games.katoiz.components import COLOURS as NAMES
-        from sim.slices.katoiz.drawing import THICKNESS, TILE, KatoizTile, cell_centre, tile_picture
-        from sim.slices.katoiz.state_layout import katoiz_state_table
-        from sim.view.drawings.common import tile_item
-        from sim.view.layout import cylinder_item
+        from tablesim.games.katoiz.components import COLOURS as NAMES
+        from tablesim.sim.slices.katoiz.drawing import (
+            THICKNESS,
+            TILE,
+            KatoizTile,
+            cell_centre,
+            tile_picture,
+        )
+        from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table
+        from tablesim.sim.view.drawings.common import tile_item
+        from tablesim.sim.view.layout import cylinder_item
 
         cfg = getattr(self.state, "config", None)
         if cfg is None or not getattr(cfg, "colour_ladder", False):
@@ -182,8 +188,8 @@ class TilesApp(WindowApp):
 
     def katoiz_lines(self) -> list[str]:
         """Status lines of Katoiz: the dice or ladder requirement, the clocks."""
-        from games.katoiz.components import COLOURS as NAMES
-        from games.katoiz.components import roll_text
+        from tablesim.games.katoiz.components import COLOURS as NAMES
+        from tablesim.games.katoiz.components import roll_text
 
         st = self.state
         cfg = getattr(st, "config", None)

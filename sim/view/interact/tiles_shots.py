@@ -1,10 +1,10 @@
 """Screenshots of Kaito, Katoiz and Catego in play at the interactive table.
 
-``python -m sim.view.interact.tiles_shots OUT_DIR [--backend gl|tiny] [--size 1280x720]``
+``python -m tablesim.sim.view.interact.tiles_shots OUT_DIR [--backend gl|tiny] [--size 1280x720]``
 writes ``play-kaito.png``, ``play-katoiz.png`` and ``play-catego.png``: seeded games played a
 few moves by the games' bots through the app, then a selection made with the harness's mouse
 so the legal places show green, the help hidden. With ``gl`` (the default) the pictures are
-drawn by OpenGL under ``$DISPLAY`` or a private Xvfb (see :mod:`sim.view.backend`).
+drawn by OpenGL under ``$DISPLAY`` or a private Xvfb (see :mod:`tablesim.sim.view.backend`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ __all__ = ["main", "shoot"]
 
 def _advance(app, moves: int, seed: int) -> None:  # noqa: ANN001
     """Play ``moves`` seeded random legal moves through the app (animations finished)."""
-    from games.rng import Rng
+    from tablesim.games.rng import Rng
 
     rng = Rng.from_seed(seed, "tiles-shots")
     for _ in range(moves):
@@ -32,8 +32,8 @@ def _advance(app, moves: int, seed: int) -> None:  # noqa: ANN001
 
 def shoot(out: Path, backend: str = "gl", size: tuple[int, int] = (1280, 720)) -> list[Path]:
     """Write the three pictures into ``out``; their paths."""
-    from sim.view.harness import Harness
-    from sim.view.interact.tiles_app import app_for
+    from tablesim.sim.view.harness import Harness
+    from tablesim.sim.view.interact.tiles_app import app_for
 
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -66,7 +66,7 @@ def shoot(out: Path, backend: str = "gl", size: tuple[int, int] = (1280, 720)) -
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: see the module docstring."""
-    ap = argparse.ArgumentParser(prog="python -m sim.view.interact.tiles_shots")
+    ap = argparse.ArgumentParser(prog="python -m tablesim.sim.view.interact.tiles_shots")
     ap.add_argument("out", type=Path)
     ap.add_argument("--backend", default="gl", choices=("gl", "tiny", "auto"))
     ap.add_argument("--size", default="1280x720")

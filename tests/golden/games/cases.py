@@ -8,7 +8,7 @@ Each case is one ``tablesim play`` command line (bots only, so it is determinist
   playthrough files do;
 - ``<name>.json``: the one line ``play --json`` prints.
 
-They were written by the code *before* the game loop moved into :mod:`games.session`, and
+They were written by the code *before* the game loop moved into :mod:`tablesim.games.session`, and
 the tests check that the code reproduces them byte for byte. To regenerate after a deliberate
 rules change: ``python tests/golden/games/cases.py`` and read the diff before committing.
 """
@@ -70,10 +70,10 @@ def film_digest(name: str, number: int) -> dict[str, object]:
     the state after the move and a digest of every sampled pose (full float precision)."""
     import hashlib
 
-    from games.core import canonical_json
-    from games.log import read_log_file
-    from games.registry import get_game
-    from sim.view.film import judged_move_run
+    from tablesim.games.core import canonical_json
+    from tablesim.games.log import read_log_file
+    from tablesim.games.registry import get_game
+    from tablesim.sim.view.film import judged_move_run
 
     log = read_log_file(str(HERE / f"{name}.jsonl"))
     game = get_game(log.header.game)
@@ -91,7 +91,7 @@ def film_digest(name: str, number: int) -> dict[str, object]:
 
 def play(args: tuple[str, ...], *extra: str) -> subprocess.CompletedProcess[str]:
     """Run ``tablesim play ARGS --headless EXTRA`` in a fresh process."""
-    cmd = [sys.executable, "-m", "sim.cli", "play", *args, "--headless", *extra]
+    cmd = [sys.executable, "-m", "tablesim.sim.cli", "play", *args, "--headless", *extra]
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
@@ -118,7 +118,7 @@ def write_extras() -> None:
     films = {f"{name}@{n}": film_digest(name, n) for name, n in FILMS}
     (HERE / "films.json").write_text(json.dumps(films, indent=1, sort_keys=True) + "\n")
     for name, args in VERDICTS.items():
-        cmd = [sys.executable, "-m", "sim.cli", "simulate", *args, "--json"]
+        cmd = [sys.executable, "-m", "tablesim.sim.cli", "simulate", *args, "--json"]
         p = subprocess.run(cmd, capture_output=True, text=True, check=True)
         (HERE / f"verdict-{name}.json").write_text(p.stdout)
 
