@@ -3,7 +3,7 @@
 Pick up any piece of a catalogue (Kozo, Katamino Duo, the balance cubes) or of the table, move
 it with the mouse, turn it, let it go and watch it settle in display physics; undo, reset,
 save the table as a scene TOML that ``tablesim simulate`` reads. The table is a
-:class:`sim.model.Scene` value: every pick and drop makes a new one (the settled poses of the
+:class:`tablesim.sim.model.Scene` value: every pick and drop makes a new one (the settled poses of the
 pieces left, plus the piece let go) and the display world is rebuilt from it, so undo is the
 previous value and a save writes exactly what is shown.
 
@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from games.quat import quat_mul
-from sim.view.app import SceneApp, pick, runs
-from sim.view.layout import Floats, TableLayout
+from tablesim.games.quat import quat_mul
+from tablesim.sim.view.app import SceneApp, pick, runs
+from tablesim.sim.view.layout import Floats, TableLayout
 
 __all__ = ["DROP_GAP", "PALETTE_CATALOGUES", "SandboxApp", "palette", "scene_toml", "separate"]
 
@@ -54,7 +54,7 @@ _CAMERA_HELP = "right-drag orbit, middle-drag pan, wheel zoom\nhome reset view, 
 
 def palette() -> list[tuple[str, str]]:
     """(catalogue, piece name) of every piece the sandbox offers."""
-    from games.polycubes import CATALOGUES
+    from tablesim.games.polycubes import CATALOGUES
 
     return [(c, p.name) for c in PALETTE_CATALOGUES for p in CATALOGUES[c].pieces]
 
@@ -74,7 +74,7 @@ def _toml_str(s: str) -> str:
 def scene_toml(scene: Any, poses: Mapping[str, Any] | None = None) -> str:
     """The TOML text of ``scene`` (pieces at ``poses`` where given: id -> (position,
     quaternion x, y, z, w)), in millimetres, every piece explicit (the board as a static box),
-    readable by :func:`sim.scene.load_scene`. Physics overrides of the scene are not written."""
+    readable by :func:`tablesim.sim.scene.load_scene`. Physics overrides of the scene are not written."""
     poses = dict(poses or {})
     out = [
         f"# written by tablesim view --sandbox: {len(scene.pieces)} pieces",
@@ -113,7 +113,7 @@ the contact solver: the tipped domino that launched three balance cubes)."""
 def _overlapping(piece: Any, table: Any) -> tuple[str, float] | None:
     """The piece of ``table`` that ``piece`` reaches into by more than
     :data:`LET_GO_OVERLAP`, and by how much (m); None when it is clear."""
-    from sim.scene import box_overlap
+    from tablesim.sim.scene import box_overlap
 
     cfg = table.physics
     mine = piece.world_boxes(cfg)
@@ -136,12 +136,12 @@ def separate(scene: Any, max_passes: int = 400) -> Any:
     """``scene`` with loose pieces moved apart just enough (steps of :data:`LIFT_STEP`) that
     no two overlap by more than half the loader's tolerance and none reaches below the table:
     settled contacts are soft (a resting piece sinks a few hundredths of a millimetre into its
-    support), and :func:`sim.scene.load_scene` refuses overlaps. Of an overlapping pair the
+    support), and :func:`tablesim.sim.scene.load_scene` refuses overlaps. Of an overlapping pair the
     loose piece with the higher centre of mass moves, away from the other's centre of mass;
     a piece below the table moves up. ValueError when that does not converge."""
     import re
 
-    from sim.scene import OVERLAP_TOLERANCE, check_geometry
+    from tablesim.sim.scene import OVERLAP_TOLERANCE, check_geometry
 
     pieces = list(scene.pieces)
     index = {p.id: k for k, p in enumerate(pieces)}
@@ -185,14 +185,14 @@ class SandboxApp(SceneApp):
         super().__init__(scene, **kw)
         self.start = scene
         self.table = scene
-        """The table now (a :class:`sim.model.Scene`; poses: where pieces were let go or last
+        """The table now (a :class:`tablesim.sim.model.Scene`; poses: where pieces were let go or last
         settled)."""
         self.history: list[Any] = []
         self.save_to = Path(save_to)
         self.palette = palette()
         self.pick_index = 0
         self.held: Any = None
-        """The :class:`sim.model.ScenePiece` in hand (its pose is the pointer's), or None."""
+        """The :class:`tablesim.sim.model.ScenePiece` in hand (its pose is the pointer's), or None."""
         self._turn = (0, 0)  # quarter turns about z, tips about x
         self._held_pose: tuple[np.ndarray, tuple[float, ...]] | None = None
         self._count = 0
@@ -204,8 +204,8 @@ class SandboxApp(SceneApp):
     def _restart(self) -> None:
         """Rebuild the display world and the drawn table from :attr:`table` (and the held
         piece)."""
-        from sim.view.drawings.scene import scene_layout
-        from sim.view.live import LiveRun
+        from tablesim.sim.view.drawings.scene import scene_layout
+        from tablesim.sim.view.live import LiveRun
 
         if self.live is not None:
             self.live.close()
@@ -222,9 +222,9 @@ class SandboxApp(SceneApp):
         """The palette drawn on the table behind the scene, in rows (ids ``palette-K``, K its
         index in :attr:`palette`): click one to take it. Laid out once per scene extent (the
         same items while the table does not grow)."""
-        from games.polycubes import CATALOGUES
-        from sim.model import ScenePiece
-        from sim.view.layout import polycube_item
+        from tablesim.games.polycubes import CATALOGUES
+        from tablesim.sim.model import ScenePiece
+        from tablesim.sim.view.layout import polycube_item
 
         pts = still.points()
         x0, y_far = float(pts[:, 0].min()), float(pts[:, 1].max())
@@ -284,12 +284,21 @@ class SandboxApp(SceneApp):
 
     def save(self, path: str | Path | None = None) -> Path:
         """Write the table as it stands (settled poses) to ``path`` (default :attr:`save_to`)
-        atomically; returns the path."""
+        atomically (:func:`tablesim.games.outputs.atomic_write`); returns the path.
+
+        Pressing save is the person's explicit word, so an earlier save (a regular file) is
+        replaced; a folder, a device, a FIFO or a socket at ``path`` never is: the status line
+        then says why nothing was saved (and nothing is written)."""
+        from tablesim.games.outputs import OutputError, atomic_write
+
         target = Path(path) if path is not None else self.save_to
         text = scene_toml(separate(self._settled()))
-        tmp = target.with_name(target.name + ".part")
-        tmp.write_text(text)
-        tmp.replace(target)
+        try:
+            atomic_write(target, text, suffix=".toml", force=True)
+        except OutputError as exc:
+            self.verdict, self.explanation = f"not saved: {exc}", ""
+            self._dirty = True
+            return target
         self.verdict, self.explanation = f"saved {len(self.table.pieces)} pieces to {target}", ""
         self._dirty = True
         return target
@@ -297,8 +306,8 @@ class SandboxApp(SceneApp):
     # ---- the piece in hand ------------------------------------------------------------------
     def take_palette(self, index: int | None = None) -> None:
         """Take the palette's piece ``index`` (default: the one selected) in hand."""
-        from games.polycubes import CATALOGUES
-        from sim.model import ScenePiece
+        from tablesim.games.polycubes import CATALOGUES
+        from tablesim.sim.model import ScenePiece
 
         if self.held is not None:
             return
@@ -462,7 +471,7 @@ class SandboxApp(SceneApp):
 
     def judge(self) -> None:
         """The verdict of the table as it stands (background process), the world going on."""
-        from sim.view.live import VerdictJob
+        from tablesim.sim.view.live import VerdictJob
 
         if self.job is not None:
             self.job.cancel()
