@@ -216,7 +216,16 @@ def figure_cli_simulate(quick: bool) -> dict[str, Any]:
 
 def figure_cli_solve(quick: bool) -> dict[str, Any]:
     """``tablesim solve --board 6x10 --pieces pentominoes --count --distinct --json``."""
-    args = ("solve", "--board", "6x10", "--pieces", "pentominoes", "--count", "--distinct", "--json")
+    args = (
+        "solve",
+        "--board",
+        "6x10",
+        "--pieces",
+        "pentominoes",
+        "--count",
+        "--distinct",
+        "--json",
+    )
     r = _repeat(_cli(*args), 2 if quick else 5)
     doc = json.loads(r["result"])
     r["result"] = {"count": doc["count"], "distinct": doc["distinct"]}

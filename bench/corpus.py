@@ -64,8 +64,12 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         cpu[r["profile"]].append(r["cpu_s"])
     wide_wrong = [r for r in rows if not r["right"] and r["margin"] >= 0.5]
     return {
-        "accuracy": {p: {f: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())}
-                         for f, bins in fams.items()} for p, fams in table.items()},  # fmt: skip
+        "accuracy": {
+            p: {
+                f: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())} for f, bins in fams.items()
+            }
+            for p, fams in table.items()
+        },  # fmt: skip
         "cpu_per_case_s": {p: round(sum(v) / len(v), 3) for p, v in cpu.items()},
         "wrong_at_margin_ge_0.5": wide_wrong,
     }

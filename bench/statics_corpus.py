@@ -60,7 +60,9 @@ def game_calls(seeds: int) -> list[Call]:
             scenes = [referee.tower_scene(state, [])] if state.tower else []
             if state.tower and len(places) >= 2:
                 picks = (places[0], places[len(places) // 2], places[-1])
-                scenes += [referee.tower_scene(state, [referee.placement(m, 0).piece]) for m in picks]
+                scenes += [
+                    referee.tower_scene(state, [referee.placement(m, 0).piece]) for m in picks
+                ]
             calls += [(s, None, {"clearance": s.physics.clearance}) for s in scenes]
             move, rng = rng.choice(moves or game.legal_moves(state))
             state = game.apply(state, move)
@@ -83,7 +85,9 @@ def test_calls() -> list[Call]:
     statics.analyse = recording  # before the tests import it
     root = Path(statics.__file__).resolve().parent.parent
     try:
-        pytest.main(["-q", "-p", "no:cacheprovider", *(str(root / t) for t in TESTS if (root / t).exists())])
+        pytest.main(
+            ["-q", "-p", "no:cacheprovider", *(str(root / t) for t in TESTS if (root / t).exists())]
+        )
     finally:
         statics.analyse = real
     return calls
@@ -157,7 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--rel", type=float, default=1e-9, help="relative tolerance (default 1e-9)")
     args = p.parse_args(argv)
     if args.command == "compare":
-        return 1 if compare(json.loads(args.a.read_text()), json.loads(args.b.read_text()), args.rel) else 0
+        return (
+            1
+            if compare(json.loads(args.a.read_text()), json.loads(args.b.read_text()), args.rel)
+            else 0
+        )
     if args.calls is not None and args.calls.exists():
         calls = pickle.loads(args.calls.read_bytes())
     else:

@@ -315,7 +315,9 @@ def _check_columns(value: Any, players: int) -> tuple[int, ...]:
                 f"{MAX_COLUMNS} labels; {allowed}"
             ) from None
     if not isinstance(value, (list, tuple)):
-        raise ConfigError(f"catego: option 'columns': {str(value)[:200]!r} is not a list; {allowed}")
+        raise ConfigError(
+            f"catego: option 'columns': {str(value)[:200]!r} is not a list; {allowed}"
+        )
     if len(value) > MAX_COLUMNS:
         raise ConfigError(
             f"catego: option 'columns': {len(value)} labels; at most {MAX_COLUMNS}; {allowed}"

@@ -367,9 +367,7 @@ class PhysicsTable(Referee, Protocol):
     knock: Knock | None
     """The observer of the world at every check instant (None: nobody watches)."""
 
-    def assess(
-        self, state: Any, move: Any, *, replicas: int, seconds: float, seed: int
-    ) -> float:
+    def assess(self, state: Any, move: Any, *, replicas: int, seconds: float, seed: int) -> float:
         """The probability that ``move`` (intended pose, no hand noise) makes the table fall:
         an estimate for bots, seeded by ``seed``, never touching the table's own world."""
         ...

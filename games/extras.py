@@ -56,7 +56,7 @@ def missing_extra_message(module: str | None) -> str | None:
     package = _PACKAGE_NAME.get(top, top)
     return (
         f"{package} is not installed: it comes with tablesim's '{extra}' extra; "
-        f"from a tablesim checkout: pip install -e \".[{extra}]\" (or \".[all]\" for everything)"
+        f'from a tablesim checkout: pip install -e ".[{extra}]" (or ".[all]" for everything)'
     )
 
 

@@ -305,9 +305,7 @@ def _header(line: _Line) -> LogHeader:
                 f"got {_quote(p['budget'])}"
             )
         seats.append(SeatEntry(p["role"], p["bot_seed"], p["budget"]))
-    return LogHeader(
-        obj["game"], obj["config"], obj["seed"], tuple(seats), obj["version"], undone
-    )
+    return LogHeader(obj["game"], obj["config"], obj["seed"], tuple(seats), obj["version"], undone)
 
 
 def _move(line: _Line, n_expected: int, lineno: int) -> MoveEntry:

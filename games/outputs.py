@@ -219,7 +219,9 @@ def check_output(
     if kind == "a folder":
         raise OutputError(f"{option} {p}: is a folder, expected a file path")
     if kind is not None:
-        raise OutputError(f"{option} {p}: is {kind}, not a regular file; tablesim never replaces it")
+        raise OutputError(
+            f"{option} {p}: is {kind}, not a regular file; tablesim never replaces it"
+        )
     parent = _parent(p)
     if not parent.is_dir():
         raise OutputError(f"{option} {p}: folder {parent} does not exist")
@@ -227,7 +229,9 @@ def check_output(
         raise OutputError(f"{option} {p}: exists; pass --force to replace it")
     clean_stale(parent)
     try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=_temp_prefix(p.name, ".check"), suffix=".check")
+        fd, tmp = tempfile.mkstemp(
+            dir=parent, prefix=_temp_prefix(p.name, ".check"), suffix=".check"
+        )
     except OSError as exc:
         raise OutputError(f"{option} {p}: cannot write in {parent}: {_reason(exc)}") from None
     os.close(fd)

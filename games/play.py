@@ -113,7 +113,9 @@ class TerminalHuman:
         listing = self._listing(state, legal)
         if word in ("help", "?", "h"):
             examples = ", ".join(self.game.format_move(state, m) for m in legal[:3])
-            print("  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out)
+            print(
+                "  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out
+            )
             extra = getattr(self.game, "help_lines", None)
             if listing is not None and extra is not None:
                 for line in extra(state):
@@ -356,4 +358,3 @@ def series_seed(seed: int, index: int) -> int:
     """The seed (63 bits) of game ``index`` of a seeded series: ``balance`` and ``tournament``
     share it, so the same players and seed give the same games in both."""
     return derive_seed("tournament", int(seed), index) & ((1 << 63) - 1)
-

@@ -309,7 +309,9 @@ def mass_properties(cells: Iterable[Cell], edge: float, density: float) -> MassP
 
 
 @lru_cache(maxsize=4096)
-def _mass_properties(cells: tuple[tuple[int, ...], ...], edge: float, density: float) -> MassProperties:
+def _mass_properties(
+    cells: tuple[tuple[int, ...], ...], edge: float, density: float
+) -> MassProperties:
     mp = _compute_mass_properties(cells, edge, density)
     for arr in (mp.com, mp.inertia, mp.principal_moments, mp.principal_axes):
         arr.setflags(write=False)

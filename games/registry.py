@@ -72,17 +72,30 @@ def load(ref: Ref) -> Any:
     return ref
 
 
-def _shipped(name: str, rules: str, drawing: str, controller: str, codec: str, features: str,
-             obs_bytes: int, table: str | None = None) -> GameSpec:
+def _shipped(
+    name: str,
+    rules: str,
+    drawing: str,
+    controller: str,
+    codec: str,
+    features: str,
+    obs_bytes: int,
+    table: str | None = None,
+) -> GameSpec:
     """A shipped game's spec: rules and bots from ``rules`` (a module of ``games``), the
     adapters from ``tablesim.sim.slices`` (``drawing`` etc. as ``"module:attr"`` below it), the physics
     table ``table`` (when judged) from ``tablesim.sim.slices.<name>:referee_factory``."""
     at = "tablesim.sim.slices."
     return GameSpec(
-        name=name, rules=f"{rules}:GAME", bots=f"{rules}:BOTS",
+        name=name,
+        rules=f"{rules}:GAME",
+        bots=f"{rules}:BOTS",
         referees={table: f"{at}{name}:referee_factory"} if table else {},
-        drawing=at + drawing, controller=at + controller, codec=at + codec,
-        features=at + features, obs_bytes=obs_bytes,
+        drawing=at + drawing,
+        controller=at + controller,
+        codec=at + codec,
+        features=at + features,
+        obs_bytes=obs_bytes,
     )
 
 

@@ -634,10 +634,11 @@ def replay_log(
         note = (f"; played with {log.header.undone} move(s) taken back by undo "
                 "(practice, not rated play)")  # fmt: skip
     if upto is not None:
-        return ReplayReport(
-            True, session.turns, f"moves 1..{upto} reproduced{note}", None, session
-        )
+        return ReplayReport(True, session.turns, f"moves 1..{upto} reproduced{note}", None, session)
     return ReplayReport(
-        True, session.turns, f"all {session.turns} moves and the result reproduced{note}", None,
+        True,
+        session.turns,
+        f"all {session.turns} moves and the result reproduced{note}",
+        None,
         session,
     )

@@ -47,7 +47,23 @@ import traceback  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from typing import Any, NoReturn  # noqa: E402
 
-COMMANDS = ("demo", "list", "play", "replay", "balance", "simulate", "meshes", "sweep", "tournament", "plot", "solve", "render", "record", "katamino", "view")
+COMMANDS = (
+    "demo",
+    "list",
+    "play",
+    "replay",
+    "balance",
+    "simulate",
+    "meshes",
+    "sweep",
+    "tournament",
+    "plot",
+    "solve",
+    "render",
+    "record",
+    "katamino",
+    "view",
+)
 COMMAND_HELP = {
     "demo": "judge the shipped towers in physics, play a bot game, draw and film them",
     "list": "list games, bots, scenes, piece sets, game options or example sweep specs",
@@ -211,9 +227,7 @@ _WRITE_ERRNOS = frozenset(
     if hasattr(errno, n)
 )
 """OSErrors of the machine, not of tablesim: a full disk, a read-only or forbidden place."""
-_NAME_ERRNOS = frozenset(
-    getattr(errno, n) for n in ("ENAMETOOLONG", "ELOOP") if hasattr(errno, n)
-)
+_NAME_ERRNOS = frozenset(getattr(errno, n) for n in ("ENAMETOOLONG", "ELOOP") if hasattr(errno, n))
 """OSErrors of a file name given on the command line (pathlib's ``is_file`` raises them)."""
 
 
@@ -226,6 +240,7 @@ def _shorten(value: object) -> str:
     from tablesim.games.outputs import shorten
 
     return shorten("" if value is None else value)
+
 
 REPORT_LINE = (
     "tablesim: this is a bug in tablesim, not a problem with your input; please report it "

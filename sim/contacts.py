@@ -222,7 +222,9 @@ def clip_to_rectangle(poly: np.ndarray, hu: float, hv: float) -> np.ndarray:
             if dc <= 0.0:
                 if dp > 0.0:
                     t = dp / (dp - dc)
-                    kept.append([prev[0] + (cur[0] - prev[0]) * t, prev[1] + (cur[1] - prev[1]) * t])
+                    kept.append(
+                        [prev[0] + (cur[0] - prev[0]) * t, prev[1] + (cur[1] - prev[1]) * t]
+                    )
                 kept.append(cur)
             elif dp <= 0.0:
                 t = dp / (dp - dc)
@@ -521,11 +523,7 @@ def _keyed(
         ).all(axis=2)  # (F, new)
         body = np.array([i for i, _, _ in flat])
         stat = np.array([bool(static[i]) for i in body])
-        cand = (
-            overlap
-            & (body[:, None] < body[None, new])
-            & ~(stat[:, None] & stat[None, new])
-        )
+        cand = overlap & (body[:, None] < body[None, new]) & ~(stat[:, None] & stat[None, new])
         ps, qs = np.nonzero(cand)
         qs = new[qs]
         seps = obb_separations([flat[int(p)][2] for p in ps], [flat[int(q)][2] for q in qs])

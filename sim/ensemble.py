@@ -61,6 +61,7 @@ from tablesim.sim.lifeline import bind_to_parent, stop_pool
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
+
 # ---------------------------------------------------------------------------------------
 # The stopping rule
 # ---------------------------------------------------------------------------------------

@@ -190,8 +190,10 @@ def check_positions(ids: Sequence[str], time: float, com: np.ndarray) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise PhysicsBlowUpError(ids[i], time, "position", tuple(float(v) for v in com[i]))
-    off = (np.abs(com[:, :2]).max(axis=1) > ROOM_HALF_M) | (com[:, 2] < LOWEST_M) | (
-        com[:, 2] > MAX_HEIGHT_M + 1.0
+    off = (
+        (np.abs(com[:, :2]).max(axis=1) > ROOM_HALF_M)
+        | (com[:, 2] < LOWEST_M)
+        | (com[:, 2] > MAX_HEIGHT_M + 1.0)
     )
     if off.any():
         i = int(np.flatnonzero(off)[0])

@@ -57,8 +57,6 @@ class InputProblem(tuple):
         return f"InputProblem({self.path!r}, {self.message!r}, line={self.line!r})"
 
 
-
-
 # ---------------------------------------------------------------------------------------
 # Line numbers of keys (best effort: a light scan of the TOML text)
 # ---------------------------------------------------------------------------------------

@@ -165,7 +165,9 @@ class InvalidSceneError(ValueError):
 # ---------------------------------------------------------------------------------------
 # Physics
 # ---------------------------------------------------------------------------------------
-def _physics_value(col: ProblemCollector, key: str, value: Any, path: str) -> tuple[str, float] | None:
+def _physics_value(
+    col: ProblemCollector, key: str, value: Any, path: str
+) -> tuple[str, float] | None:
     """Validate one readable physics setting; return (field, SI value)."""
     field_name, factor = PHYSICS_KEYS[key]
     v = col.number(value, path)
@@ -336,7 +338,9 @@ class _Draft:
     corner: tuple[float, float, float] | None
 
 
-def _resolve_piece_ref(col: ProblemCollector, ref: Any, path: str) -> tuple[str, Cells, str, str] | None:
+def _resolve_piece_ref(
+    col: ProblemCollector, ref: Any, path: str
+) -> tuple[str, Cells, str, str] | None:
     """``catalogue:piece`` -> (piece name, cells, cube kind, colour)."""
     s = col.string(ref, path)
     if s is None:
@@ -363,7 +367,8 @@ def _resolve_piece_ref(col: ProblemCollector, ref: Any, path: str) -> tuple[str,
 def _parse_cells(col: ProblemCollector, value: Any, path: str) -> Cells | None:
     if not isinstance(value, list) or not value:
         col.add(
-            path, f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}"
+            path,
+            f"expected a non-empty array of [x, y, z] integer cells, got {describe_value(value)}",
         )
         return None
     from tablesim.games.limits import MAX_PIECE_CELLS
@@ -742,7 +747,9 @@ def parse_scene(
         line = int(m.group(1)) if m else None
         if line is None and "end of document" in msg:
             line = max(1, len(text.splitlines()))
-        raise InvalidSceneError(source, [InputProblem("toml", f"invalid TOML: {msg}", line)]) from None
+        raise InvalidSceneError(
+            source, [InputProblem("toml", f"invalid TOML: {msg}", line)]
+        ) from None
     except RecursionError:
         raise InvalidSceneError(source, [InputProblem("toml", "nested too deeply", 1)]) from None
     except ValueError as exc:  # an integer of over 4300 digits (Python's int-str limit)
@@ -770,13 +777,16 @@ def read_text_file(path: Path, error: Any, kind: str = "scene") -> str:
     try:
         data = read_limited(path, kind)
     except OSError as exc:
-        raise error(str(path), [InputProblem("file", f"cannot read: {exc.strerror or exc}")]) from None
+        raise error(
+            str(path), [InputProblem("file", f"cannot read: {exc.strerror or exc}")]
+        ) from None
     except InputTooLargeError as exc:
         raise error(str(path), [InputProblem("file", str(exc).split(": ", 1)[-1])]) from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         kind = "UTF-16 text" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "binary data"
         raise error(
-            str(path), [InputProblem("file", f"not a UTF-8 text file ({kind}); save it as UTF-8 TOML")]
+            str(path),
+            [InputProblem("file", f"not a UTF-8 text file ({kind}); save it as UTF-8 TOML")],
         )
     try:
         text = data.decode("utf-8")
@@ -784,7 +794,11 @@ def read_text_file(path: Path, error: Any, kind: str = "scene") -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise error(
             str(path),
-            [InputProblem("file", f"not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML", line)],
+            [
+                InputProblem(
+                    "file", f"not UTF-8 text (byte {exc.start}); save it as UTF-8 TOML", line
+                )
+            ],
         ) from None
     return text.removeprefix("\ufeff")
 

@@ -91,7 +91,6 @@ TOPPLES: Decision = "topples"
 UNDECIDED: Decision = "undecided"
 
 
-
 # ---------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------
@@ -434,9 +433,7 @@ def _weight_unit(bodies: Bodies) -> float:
     return float(np.mean(bodies.mass)) * bodies.gravity if bodies.count else 1.0
 
 
-def _matrix(
-    pts: _Points, bodies: Bodies, permissive: bool, sides: int
-) -> tuple[Csc, np.ndarray]:
+def _matrix(pts: _Points, bodies: Bodies, permissive: bool, sides: int) -> tuple[Csc, np.ndarray]:
     """:func:`assemble`'s ``A`` and ``b`` from the pooled points."""
     nb = bodies.count
     w = _weight_unit(bodies)
@@ -475,7 +472,9 @@ def _matrix(
     a = Csc(
         (6 * nb, npts * sides),
         indptr,
-        np.broadcast_to(rows[:, None, :], vals.shape)[np.broadcast_to(keep[:, None, :], vals.shape)].astype(np.int32),
+        np.broadcast_to(rows[:, None, :], vals.shape)[
+            np.broadcast_to(keep[:, None, :], vals.shape)
+        ].astype(np.int32),
         vals[np.broadcast_to(keep[:, None, :], vals.shape)],
     )
     return a, b
@@ -690,7 +689,9 @@ def _conservative(
     if bodies.count >= _SCREEN_BODIES:
         for i, k in enumerate(order):
             level = upper[k] * (1 - _NEAR)
-            if not _proved(proofs, pts, bodies, sides, level, (float(dirs[k, 0]), float(dirs[k, 1]))):
+            if not _proved(
+                proofs, pts, bodies, sides, level, (float(dirs[k, 0]), float(dirs[k, 1]))
+            ):
                 order = [k, *order[:i], *order[i + 1 :]]
                 break
             proved[k] = level
@@ -834,7 +835,9 @@ class _Leaves:
                 out.add(j)
                 if base != TABLE and row[base] >= 0:
                     mass[base] += mass[j]
-                    moment[base] = tuple(a + b for a, b in zip(moment[base], moment[j], strict=True))  # type: ignore[assignment]
+                    moment[base] = tuple(
+                        a + b for a, b in zip(moment[base], moment[j], strict=True)
+                    )  # type: ignore[assignment]
                 grew = True
         self.count = len(out)
         mid = 2 * math.pi * (np.arange(sides) + 0.5) / sides
@@ -861,7 +864,9 @@ class _Leaves:
             return np.full(len(dirs), _INF)
         # Sliding, per unit mu: how far the inscribed polygon reaches along -d.
         towards = -(self._faces[:, :1] * dirs[:, 0] + self._faces[:, 1:] * dirs[:, 1])  # (F, K)
-        slide = np.where(towards > 1e-12, self._inradius / np.where(towards > 1e-12, towards, 1.0), _INF).min(axis=0)
+        slide = np.where(
+            towards > 1e-12, self._inradius / np.where(towards > 1e-12, towards, 1.0), _INF
+        ).min(axis=0)
         edges, cx, cy, h, mu = zip(*self._pieces, strict=True)
         tip = _reaches(edges, np.column_stack([cx, cy]), dirs) / np.array(h)[:, None]
         return np.minimum(tip, np.array(mu)[:, None] * slide).min(axis=0)
@@ -1101,7 +1106,9 @@ class _ParallelCertificate:
         alpha = self._solve(np.where(inside, _INF, 0.0), value)
         if alpha is None:
             return False
-        resid = np.bincount(self._index, weights=value * alpha[self._col_of], minlength=len(self._rhs))
+        resid = np.bincount(
+            self._index, weights=value * alpha[self._col_of], minlength=len(self._rhs)
+        )
         return bool(np.max(np.abs(resid - self._rhs)) <= 1e-9)
 
     def _solve(self, upper: np.ndarray, value: np.ndarray) -> np.ndarray | None:
@@ -1250,7 +1257,9 @@ def _support_hull(points: np.ndarray) -> tuple[np.ndarray, EdgeRows | None]:
     return _memo(_SUPPORT_HULLS, points.tobytes(), make)
 
 
-def _distance_to_edge_rows(qx: float, qy: float, rows: EdgeRows) -> tuple[float, tuple[float, float]]:
+def _distance_to_edge_rows(
+    qx: float, qy: float, rows: EdgeRows
+) -> tuple[float, tuple[float, float]]:
     """:func:`_distance_to_edges` on plain floats, the same operations in the same order (so
     the same bits: each is one IEEE operation either way)."""
     h = [(qx - ax) * nx + (qy - ay) * ny for ax, ay, _, _, nx, ny, _ in rows]

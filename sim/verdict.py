@@ -698,7 +698,14 @@ def _simulated_verdict(
         decided_by="simulation",
         first_fall_s=first,
         explanation=_explain_sim(
-            verdict, n_top, n_run, first, pieces, runs, statics, plan.seconds,
+            verdict,
+            n_top,
+            n_run,
+            first,
+            pieces,
+            runs,
+            statics,
+            plan.seconds,
             _sequential_note(plan.sequential, n_run, plan.replicas)
             + (f" {esc.reason}" if esc else ""),
         ),  # fmt: skip

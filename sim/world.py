@@ -110,6 +110,7 @@ TIP_BAND = 1e-9
 formula (:meth:`World.tipped`): the vectorised value is off by a few units in the last place
 (1e-16), and 1e-9 is 2e-9 rad or more of tip, where the scalar formula is exact to 1e-15."""
 
+
 def shrink_shift(config: PhysicsConfig, tolerance: float = CONTACT_TOLERANCE) -> float:
     """How far (m) a piece must have moved before a new contact with a static body means it
     moved *to* it (the topple rule's clause 1; :meth:`World.moved_beyond`).
@@ -145,8 +146,6 @@ class BodyStates:
 
     com: np.ndarray
     quat: np.ndarray
-
-
 
 
 def tip_matrices(quat0: np.ndarray) -> np.ndarray:
@@ -227,7 +226,9 @@ class World(ContactQueries):
         self._owns_client = client is None
         self._cid: int | None = connect_direct() if client is None else int(client)
         # caches of the queries, keyed on what they were computed from (see each method)
-        self._tip_cache: tuple[list[tuple[float, float, float, float]], np.ndarray, np.ndarray] | None = None
+        self._tip_cache: (
+            tuple[list[tuple[float, float, float, float]], np.ndarray, np.ndarray] | None
+        ) = None
         """:meth:`_tip_basis`: (the baseline list it was built from, matrices, ``|q0|^2``)."""
         self._sines: tuple[BodyStates, np.ndarray, np.ndarray] | None = None
         """:meth:`tipped`: (the states, the matrices, the sines) of its last call."""
@@ -668,9 +669,13 @@ class World(ContactQueries):
         odd = suspects(flat[:, :3], flat[:, 3:7], flat[:, 7:10], flat[:, 10:])
         for i in np.flatnonzero(odd).tolist():  # in order: the first bad piece is raised
             check_body(dyn[i].piece_id, self.time, *rows[i])  # exact, with its message
-        if self._table is not None and self._floor is None and (
-            float(np.abs(flat[:, :2]).max()) > _TABLE_HALF[0] - FLOOR_LEAD_M
-            or float(flat[:, 2].min()) < 0.0
+        if (
+            self._table is not None
+            and self._floor is None
+            and (
+                float(np.abs(flat[:, :2]).max()) > _TABLE_HALF[0] - FLOOR_LEAD_M
+                or float(flat[:, 2].min()) < 0.0
+            )
         ):
             self._want_floor = True  # laid by step(), with this world's threshold
         return not flat[:, 7:].any()

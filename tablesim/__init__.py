@@ -22,14 +22,22 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablesim.api import game_names, load_scene, make_bot, simulate, solve
-
 if TYPE_CHECKING:
+    from tablesim.api import game_names, load_scene, make_bot, simulate, solve
     from tablesim.sim.view.table_view import TableView
+
+# Nothing is imported at import time: the ``tablesim`` command's start (``from
+# tablesim.sim.cli import main``) runs this file before the CLI installs its quiet Ctrl-C
+# handler, so the fewer steps here, the smaller the window in which Ctrl-C is Python's.
 
 __version__ = "0.1.0"
 
 _LAZY: dict[str, tuple[str, str]] = {
+    "game_names": ("tablesim.api", "game_names"),
+    "load_scene": ("tablesim.api", "load_scene"),
+    "make_bot": ("tablesim.api", "make_bot"),
+    "simulate": ("tablesim.api", "simulate"),
+    "solve": ("tablesim.api", "solve"),
     "get_game": ("tablesim.games.registry", "get_game"),
     "TableView": ("tablesim.sim.view.table_view", "TableView"),
     "env": ("tablesim.envs", "env"),

@@ -32,7 +32,9 @@ def load_scene(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> S
     from tablesim.sim.scene import load_scene as _load
 
     if not isinstance(ref, (str, Path)):
-        raise TypeError(f"ref must be a scene file path or a shipped scene name, got {type(ref).__name__}")
+        raise TypeError(
+            f"ref must be a scene file path or a shipped scene name, got {type(ref).__name__}"
+        )
     path = Path(ref)
     try:
         is_file = path.is_file()
@@ -93,7 +95,9 @@ def _check_simulate_kwargs(kwargs: Mapping[str, Any]) -> None:
     if "seconds" in kwargs and kwargs["seconds"] is not None:
         secs = kwargs["seconds"]
         if isinstance(secs, bool) or not isinstance(secs, (int, float)):
-            raise TypeError(f"seconds must be a number in (0, 600] or None, got {type(secs).__name__}")
+            raise TypeError(
+                f"seconds must be a number in (0, 600] or None, got {type(secs).__name__}"
+            )
 
 
 def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None) -> Any:
@@ -129,9 +133,13 @@ def solve(
 
     check_int("limit", limit, 1, 10**9, none_ok=True)
     if not isinstance(pieces, str):
-        raise TypeError(f"pieces must be a string such as 'pentominoes:LNPU', got {type(pieces).__name__}")
+        raise TypeError(
+            f"pieces must be a string such as 'pentominoes:LNPU', got {type(pieces).__name__}"
+        )
     if not isinstance(board, (str, Target)):
-        raise TypeError(f"board must be a string such as '5x8' or a Target, got {type(board).__name__}")
+        raise TypeError(
+            f"board must be a string such as '5x8' or a Target, got {type(board).__name__}"
+        )
     target = Target.parse(board) if isinstance(board, str) else board
     parsed = parse_pieces(pieces)
     if target.size > MAX_SOLVE_CELLS or len(parsed) > MAX_SOLVE_PIECES:

@@ -36,9 +36,7 @@ def _setup(name: str) -> tuple[list[str], dict]:
 def test_same_wins_per_player_on_the_same_seeds(name: str) -> None:
     roles, options = _setup(name)
     rep = balance(name, roles, GAMES, 0, options=options, budget=BUDGET)
-    job = TournamentJob(
-        name, roles, GAMES, 0, seats=len(roles), options=options, budget=BUDGET
-    )
+    job = TournamentJob(name, roles, GAMES, 0, seats=len(roles), options=options, budget=BUDGET)
     rows = [job.run(i) for i in range(job.count)]
     summary = summarize(rows, roles, len(roles))
     assert [p["wins"] for p in summary["players"]] == rep["wins"]

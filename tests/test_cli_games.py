@@ -155,7 +155,17 @@ def test_human_seat_is_reprompted_after_a_bad_move() -> None:
     labels = [str(c) for c in range(2, 13)]
     inputs = ["banana", "13"] + labels  # 11 legal entries for the 11 human turns (in order)
     p = subprocess.run(
-        [sys.executable, "-m", "tablesim.sim.cli", "play", "catego", "--players", "human,random", "--seed", "4"],
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "play",
+            "catego",
+            "--players",
+            "human,random",
+            "--seed",
+            "4",
+        ],
         input="\n".join(inputs) + "\n",
         capture_output=True,
         text=True,

@@ -237,7 +237,9 @@ def test_clipping_and_width_by_hand() -> None:
     assert sorted(map(tuple, clip.tolist())) == [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]
     assert polygon_area(clip) == pytest.approx(1.0)
     assert polygon_width(tri) == pytest.approx(12 / 5)
-    assert polygon_width(np.array([[0, 0], [2, 0], [2, 1], [0, 1]], dtype=float)) == pytest.approx(1.0)
+    assert polygon_width(np.array([[0, 0], [2, 0], [2, 1], [0, 1]], dtype=float)) == pytest.approx(
+        1.0
+    )
     r = math.sqrt(0.5)
     turned = np.array([[r, 0], [0, r], [-r, 0], [0, -r]], dtype=float)
     assert polygon_width(turned) == pytest.approx(1.0)
@@ -248,5 +250,9 @@ def test_clipping_and_width_by_hand() -> None:
     # the line x + y = 1 cuts the square [-1,1]^2 from (1, 0) to (0, 1): area 4 - 1/2
     assert polygon_area(cut) == pytest.approx(3.5)
     assert sorted(map(tuple, np.round(cut, 12).tolist())) == [
-        (-1.0, -1.0), (-1.0, 1.0), (0.0, 1.0), (1.0, -1.0), (1.0, 0.0)
+        (-1.0, -1.0),
+        (-1.0, 1.0),
+        (0.0, 1.0),
+        (1.0, -1.0),
+        (1.0, 0.0),
     ]

@@ -47,7 +47,9 @@ def test_tower_plus_one_piece_equals_detection_from_scratch_on_seeded_games() ->
             places = [m for m in moves if m.kind == PLACE]
             if state.tower and len(places) >= 2:
                 picks = [places[0], places[len(places) // 2], places[-1]]
-                scenes = [referee.tower_scene(state, [referee.placement(m, 0).piece]) for m in picks]
+                scenes = [
+                    referee.tower_scene(state, [referee.placement(m, 0).piece]) for m in picks
+                ]
                 clearance = scenes[0].physics.clearance
                 contacts._TOWER[:] = [None, None]
                 if state.turn % 2:  # the tower judged first: the candidates reuse its findings

@@ -31,7 +31,10 @@ def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) ->
 
     named = re.findall(r"^  (\S+\.(?:png|gif)): .*?(\d+)x(\d+)(?:, (\d+) frames)?", p.stdout, re.M)
     assert {n for n, *_ in named} == {
-        "kozo-tower.png", "catego.png", "kozo-overhang-fall.gif", "kozo-game-fall.gif"
+        "kozo-tower.png",
+        "catego.png",
+        "kozo-overhang-fall.gif",
+        "kozo-game-fall.gif",
     }
     for name, w, h, frames in named:
         img = Image.open(out / name)

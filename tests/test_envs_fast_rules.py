@@ -24,7 +24,12 @@ def placements_reference(target, free, name, straight):  # noqa: ANN001, ANN201
 
 def test_katamino_placements_match_reference_on_random_boards() -> None:
     rng = random.Random(36)
-    stages = [st for mode in ("solo", "solo3d", "construction") for ch in challenges(mode) for st in ch.stages]
+    stages = [
+        st
+        for mode in ("solo", "solo3d", "construction")
+        for ch in challenges(mode)
+        for st in ch.stages
+    ]
     checked = 0
     for st in rng.sample(stages, min(12, len(stages))):
         cells = sorted(st.target.cell_set)
@@ -56,7 +61,9 @@ def test_kozo_spots_of_many_pieces_match_one_at_a_time() -> None:
         state, rng = game.new_game(cfg, seed), random.Random(seed)
         while not game.is_terminal(state):
             blocks = tower_blocks(cfg, state.tower)
-            shapes = [o for p in sorted(set(state.supply)) for o in piece_orientations(cfg.catalogue, p)]
+            shapes = [
+                o for p in sorted(set(state.supply)) for o in piece_orientations(cfg.catalogue, p)
+            ]
             want = [candidate_spots(cells, blocks, cfg.tolerance) for cells in shapes]
             assert candidate_spots_many(shapes, blocks, cfg.tolerance) == want
             found += sum(map(len, want))

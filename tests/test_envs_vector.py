@@ -65,7 +65,11 @@ def test_vector_equals_single_env(options: dict, n: int, seed: int) -> None:
 def test_vector_env_checks_its_input() -> None:
     venv = tablesim.vector_env("catego", 2, seed=1)
     obs, _ = venv.reset()
-    illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0]) if (obs["action_mask"][1] == 0).any() else 99
+    illegal = (
+        int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+        if (obs["action_mask"][1] == 0).any()
+        else 99
+    )
     with pytest.raises(EnvError, match="game 1"):
         venv.step(np.asarray([int(np.flatnonzero(obs["action_mask"][0])[0]), illegal]))
     with pytest.raises(EnvError, match="2 integers"):

@@ -60,7 +60,9 @@ def test_missing_extra_message_names_only_extras() -> None:
 
 def test_require_raises_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "trimesh", None)
-    with pytest.raises(MissingExtraError, match=r"trimesh is not installed.*'physics' extra") as info:
+    with pytest.raises(
+        MissingExtraError, match=r"trimesh is not installed.*'physics' extra"
+    ) as info:
         require("trimesh")
     assert isinstance(info.value, ModuleNotFoundError) and info.value.name == "trimesh"
     with pytest.raises(ModuleNotFoundError) as other:  # not a package of an extra: as it was

@@ -74,7 +74,7 @@ def toml_text(doc: dict[str, Any]) -> str:
 
 
 numbers = st.one_of(
-    st.integers(-10**6, 10**6),
+    st.integers(-(10**6), 10**6),
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from([0, 1, -1, 0.5, 17.8, 1e-9, 1e308, -1e308, 1e20, 2.0, 3]),
 )

@@ -125,7 +125,6 @@ def test_meshes_export_help_says_y_up_force_and_the_urdf_flag() -> None:
     assert "URDF_USE_INERTIA_FROM_FILE" in text
 
 
-
 def test_stl_units_mm_scale_the_mesh_by_1000_and_only_stl_takes_them(tmp_path: Path) -> None:
     """The same piece in metres and in millimetres: every vertex 1000 times as far from the
     origin (read back by trimesh); ``--units mm`` with GLB is a usage error (exit 2)."""

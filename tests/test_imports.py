@@ -137,9 +137,7 @@ def test_every_games_module_imported_pulls_in_no_higher_layer() -> None:
         if p.name != "_kernel_numba.py"
     )
     code = (
-        "import importlib, sys\n"
-        f"for name in {names!r}:\n"
-        "    importlib.import_module(name)\n"
+        f"import importlib, sys\nfor name in {names!r}:\n    importlib.import_module(name)\n"
     ) + _loaded(("sim", "meshes", "bare") + HEAVY)
     assert _run(code).strip() == "[]"
 
@@ -156,9 +154,9 @@ def test_import_games_pulls_no_heavy_library() -> None:
 
 
 def test_cli_help_is_light() -> None:
-    code = (
-        "import sys\nfrom tablesim.sim.cli import build_parser\nbuild_parser()\n"
-    ) + _loaded(("bare", "trimesh", "pybullet", "panda3d"))
+    code = ("import sys\nfrom tablesim.sim.cli import build_parser\nbuild_parser()\n") + _loaded(
+        ("bare", "trimesh", "pybullet", "panda3d")
+    )
     assert _run(code).strip() == "[]"
 
 

@@ -151,7 +151,6 @@ def test_seeded_bot_games_at_the_table_replay_exactly(seed: int) -> None:
     assert report.ok, report.message
 
 
-
 def test_play_and_replay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "g.jsonl"
     p = run_cli(

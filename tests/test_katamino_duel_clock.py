@@ -83,7 +83,9 @@ def test_the_terminal_stamps_the_seconds_a_person_took_into_race_moves() -> None
     st = new(level="easy", card=1, side="A")
     clock = FakeClock(100.0)
     # the person types a wrong move, then a hint: 12.34 s from the first showing in all
-    human = TerminalHuman(G, SlowInput("place Q a1\nhint\n", clock, 6.17), io.StringIO(), clock=clock)
+    human = TerminalHuman(
+        G, SlowInput("place Q a1\nhint\n", clock, 6.17), io.StringIO(), clock=clock
+    )
     move = human.choose(st)
     assert move.kind_name == "hint" and move.secs == 12.3  # one decimal, as logged
     assert G.format_move(st, move) == "hint @12.3"
@@ -209,7 +211,9 @@ def test_the_child_is_slower_and_the_weaker_seat_evens_its_replacement_by_defaul
     # no hands are faster than expert's: the other seat's hands are a level slower instead
     assert hx.speeds == ("difficult/expert", "expert/normal")
     assert G.make_config({"mode": "duel", "level": "expert"}, players=2).speeds == (
-        "expert", "expert")
+        "expert",
+        "expert",
+    )
     with pytest.raises(ConfigError, match="HANDS/MIND"):
         G.make_config({"speed": "normal/fast"}, players=2)
 

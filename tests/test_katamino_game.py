@@ -40,11 +40,15 @@ def test_modes_are_two_families_loaded_on_first_use() -> None:
     assert tuple(m for m in MODES.names if family(m) is DUEL_GAME) == DUEL_MODES
     for fam in MODES.distinct():
         assert "smart" in fam.bots()
-    code = ("import sys, tablesim.games.katamino.game as g; "
-            "print(sorted(m for m in sys.modules if m.startswith('tablesim.games.katamino.')))")
+    code = (
+        "import sys, tablesim.games.katamino.game as g; "
+        "print(sorted(m for m in sys.modules if m.startswith('tablesim.games.katamino.')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout  # fmt: skip
-    assert "tablesim.games.katamino.solo'" not in out and "tablesim.games.katamino.duel'" not in out, out
+    assert (
+        "tablesim.games.katamino.solo'" not in out and "tablesim.games.katamino.duel'" not in out
+    ), out
 
 
 def test_solo_moves_take_no_stamped_seconds() -> None:

@@ -140,7 +140,10 @@ def test_100_two_player_games_per_level_count_their_ends(level: int) -> None:
     ends: Counter[str] = Counter()
     for g in range(100):
         smart_only = g < 50
-        bots = [SmartBot(GAME, 7 * g), SmartBot(GAME, 7 * g + 1) if smart_only else RandomBot(GAME, g)]
+        bots = [
+            SmartBot(GAME, 7 * g),
+            SmartBot(GAME, 7 * g + 1) if smart_only else RandomBot(GAME, g),
+        ]
         if not smart_only and g % 2:
             bots.reverse()
         state, _ = play_bots(cfg, bots, 5000 + g)

@@ -62,8 +62,15 @@ def test_a_placement_carries_its_time_to_place_in_its_text() -> None:
     # the time is not part of the move's identity: the stamped move is the legal one
     assert m in GAME.legal_moves(s)
     assert GAME.format_move(s, GAME.parse_move(s, f"2a r{BAR2_X} at 0,2,0")).endswith(",0")
-    for bad in ("2a r0 at 0,2,0 @", "2a r0 at 0,2,0 @soon", "2a r0 at 0,2,0 @-1",
-                "2a r0 at 0,2,0 @1e9", "2a r0 at 0,2,0 @nan", "nocube @2", "take 2a @1"):
+    for bad in (
+        "2a r0 at 0,2,0 @",
+        "2a r0 at 0,2,0 @soon",
+        "2a r0 at 0,2,0 @-1",
+        "2a r0 at 0,2,0 @1e9",
+        "2a r0 at 0,2,0 @nan",
+        "nocube @2",
+        "take 2a @1",
+    ):
         with pytest.raises(MoveParseError):
             GAME.parse_move(s, bad)
     cube_phase = GAME.apply(s, standing(s, m))

@@ -211,7 +211,6 @@ def test_careful_beats_greedy_at_the_physics_table() -> None:
     assert wins >= 14
 
 
-
 def test_play_and_replay_cli(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     p = run_cli(

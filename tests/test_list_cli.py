@@ -27,10 +27,20 @@ def test_list_games_bots_scenes_pieces_specs(capsys: pytest.CaptureFixture[str])
     code, out, _ = _run(capsys, "list", "games")
     assert code == 0
     assert [ln.split()[0] for ln in out.splitlines()] == [
-        "catego", "kaito", "kataboom", "katamino", "katoiz", "kozo"
+        "catego",
+        "kaito",
+        "kataboom",
+        "katamino",
+        "katoiz",
+        "kozo",
     ]
     code, out, _ = _run(capsys, "list", "bots", "kozo")
-    assert code == 0 and {ln.split()[0] for ln in out.splitlines()} == {"human", "careful", "greedy", "random"}
+    assert code == 0 and {ln.split()[0] for ln in out.splitlines()} == {
+        "human",
+        "careful",
+        "greedy",
+        "random",
+    }
     code, out, _ = _run(capsys, "list", "scenes")
     assert "kozo-tower" in out and "kozo-overhang" in out
     code, out, _ = _run(capsys, "list", "pieces")

@@ -26,7 +26,9 @@ def test_illegal_move_is_explained_by_the_rules_then_a_legal_one_is_taken() -> N
     diagonal = f"{start}-{chr(ord(col) + (1 if col < 'f' else -1))}{row + (1 if row < 6 else -1)}"
     assert diagonal not in legal_texts
     out = io.StringIO()
-    human = TerminalHuman(game, io.StringIO(f"{diagonal}\n{game.format_move(state, legal[0])}\n"), out)
+    human = TerminalHuman(
+        game, io.StringIO(f"{diagonal}\n{game.format_move(state, legal[0])}\n"), out
+    )
     move = human.choose(state)
     assert move == legal[0]
     text = out.getvalue()

@@ -73,7 +73,9 @@ def test_help_and_version_on_a_full_or_closed_stdout(
     monkeypatch.setattr(sys, "stdout", _Broken(OSError(errno.ENOSPC, "No space left on device")))
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.strip().splitlines()[-1].endswith("No space left on device") and "Traceback" not in err
+    assert (
+        err.strip().splitlines()[-1].endswith("No space left on device") and "Traceback" not in err
+    )
     monkeypatch.setattr(sys, "stdout", _Broken(BrokenPipeError(errno.EPIPE, "Broken pipe")))
     assert main(argv) == 0
     assert "Traceback" not in capsys.readouterr().err
@@ -220,26 +222,89 @@ def _players(n: int) -> str:
 
 
 RUNAWAY: dict[str, list[str]] = {
-    "tournament 200 players x 10^6": ["tournament", "catego", "--players", _players(200),
-                                      "--games", "1000000"],  # fmt: skip
-    "tournament 5000 players": ["tournament", "catego", "--players", _players(5000), "--games",
-                                "1"],  # fmt: skip
-    "solve 20x20": ["solve", "--board", "20x20", "--pieces", "+".join(["pentominoes"] * 6 +
-                                                                       ["tetrominoes"] * 2)],  # fmt: skip
+    "tournament 200 players x 10^6": [
+        "tournament",
+        "catego",
+        "--players",
+        _players(200),
+        "--games",
+        "1000000",
+    ],  # fmt: skip
+    "tournament 5000 players": [
+        "tournament",
+        "catego",
+        "--players",
+        _players(5000),
+        "--games",
+        "1",
+    ],  # fmt: skip
+    "solve 20x20": [
+        "solve",
+        "--board",
+        "20x20",
+        "--pieces",
+        "+".join(["pentominoes"] * 6 + ["tetrominoes"] * 2),
+    ],  # fmt: skip
     "solve 10x10x10": ["solve", "--board", "10x10x10", "--pieces", "soma"],
     "solve 27 pieces": ["solve", "--board", "9x15", "--pieces", "+".join(["soma"] * 4)],
-    "assemble 9x9x9": ["katamino", "assemble", "--board", "9x9x9", "--pieces",
-                       "+".join(["soma"] * 27)],  # fmt: skip
-    "catego columns 10^6": ["play", "catego", "--players", "random,random", "--headless",
-                            "--columns", "1..1000000"],  # fmt: skip
-    "catego columns 101": ["play", "catego", "--players", "random,random", "--headless",
-                           "--columns", "1..101"],  # fmt: skip
-    "render 8192 x4": ["render", "kozo-tower", "-o", "x.png", "--size", "8192x8192",
-                       "--supersample", "4"],  # fmt: skip
-    "render 4097 x2": ["render", "kozo-tower", "-o", "x.png", "--size", "4097x10",
-                       "--supersample", "2"],  # fmt: skip
-    "record film budget": ["record", "kozo-tower", "-o", "x.gif", "--size", "8192x8192",
-                           "--fps", "120", "--seconds", "10"],  # fmt: skip
+    "assemble 9x9x9": [
+        "katamino",
+        "assemble",
+        "--board",
+        "9x9x9",
+        "--pieces",
+        "+".join(["soma"] * 27),
+    ],  # fmt: skip
+    "catego columns 10^6": [
+        "play",
+        "catego",
+        "--players",
+        "random,random",
+        "--headless",
+        "--columns",
+        "1..1000000",
+    ],  # fmt: skip
+    "catego columns 101": [
+        "play",
+        "catego",
+        "--players",
+        "random,random",
+        "--headless",
+        "--columns",
+        "1..101",
+    ],  # fmt: skip
+    "render 8192 x4": [
+        "render",
+        "kozo-tower",
+        "-o",
+        "x.png",
+        "--size",
+        "8192x8192",
+        "--supersample",
+        "4",
+    ],  # fmt: skip
+    "render 4097 x2": [
+        "render",
+        "kozo-tower",
+        "-o",
+        "x.png",
+        "--size",
+        "4097x10",
+        "--supersample",
+        "2",
+    ],  # fmt: skip
+    "record film budget": [
+        "record",
+        "kozo-tower",
+        "-o",
+        "x.gif",
+        "--size",
+        "8192x8192",
+        "--fps",
+        "120",
+        "--seconds",
+        "10",
+    ],  # fmt: skip
     "record fps 1e-320": ["record", "kozo-tower", "-o", "x.gif", "--fps=1e-320"],
     "record slow 1e-320": ["record", "kozo-tower", "-o", "x.gif", "--slow=1e-320"],
     "render camera 1e300": ["render", "kozo-tower", "-o", "x.png", "--camera", "1e300,1e300,1e300"],
@@ -248,7 +313,9 @@ RUNAWAY: dict[str, list[str]] = {
 
 
 @pytest.mark.parametrize("name", list(RUNAWAY))
-def test_runaway_work_is_refused_up_front(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runaway_work_is_refused_up_front(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     t0 = time.process_time()
     err = _run(RUNAWAY[name], 2)
@@ -324,11 +391,20 @@ API_BAD: list[tuple[str, Callable[[Any], Any], type[Exception], str]] = [
     ("simulate(42)", lambda t: t.simulate(42), TypeError, "scene"),
     ("load_scene(None)", lambda t: t.load_scene(None), TypeError, "ref"),
     ("load_scene(long)", lambda t: t.load_scene("x" * 300), FileNotFoundError, "no such file"),
-    ("solve(limit=1.5)", lambda t: t.solve("3x5", "pentominoes:LNP", limit=1.5), TypeError, "limit"),
+    (
+        "solve(limit=1.5)",
+        lambda t: t.solve("3x5", "pentominoes:LNP", limit=1.5),
+        TypeError,
+        "limit",
+    ),
     ("solve(limit=0)", lambda t: t.solve("3x5", "pentominoes:LNP", limit=0), ValueError, "limit"),
     ("solve(pieces=5)", lambda t: t.solve("3x5", 5), TypeError, "pieces"),
-    ("solve(20x20)", lambda t: t.solve("20x20", "+".join(["pentominoes"] * 6 + ["tetrominoes"] * 2)),
-     ValueError, "at most"),  # fmt: skip
+    (
+        "solve(20x20)",
+        lambda t: t.solve("20x20", "+".join(["pentominoes"] * 6 + ["tetrominoes"] * 2)),
+        ValueError,
+        "at most",
+    ),  # fmt: skip
 ]
 for _key, _vals in {
     "seed": [(-1, ValueError), (2**63, ValueError), (2**64, ValueError), (1.5, TypeError),

@@ -20,7 +20,9 @@ def test_schema_states_the_loader_limits() -> None:
     for key, prop in physics.items():
         assert (prop["minimum"], prop["maximum"]) == (LIMITS[key].low, LIMITS[key].high), key
     readme = (ROOT / "scenes" / "README.md").read_text()
-    assert "| `gravity` | 0 to 100 m/s² |" in readme and "| `density` | 1 to 25 000 kg/m³ |" in readme
+    assert (
+        "| `gravity` | 0 to 100 m/s² |" in readme and "| `density` | 1 to 25 000 kg/m³ |" in readme
+    )
 
 
 @pytest.mark.parametrize(

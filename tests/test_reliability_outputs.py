@@ -33,7 +33,9 @@ from test_reliability_probes import Probe, run_probe, tally
 import tablesim.games.outputs as outputs
 from tablesim.games.outputs import OutputError, atomic_write, check_output, clean_stale
 
-SPEC = '[parameters]\nscene = "cantilever-safe"\nreplicas = 1\nseconds = 0.2\nfriction = [0.5, 0.6]\n'
+SPEC = (
+    '[parameters]\nscene = "cantilever-safe"\nreplicas = 1\nseconds = 0.2\nfriction = [0.5, 0.6]\n'
+)
 
 
 @dataclass(frozen=True)
@@ -62,22 +64,85 @@ def _table(folder: Path) -> str:
 
 
 WRITERS = [
-    Writer("play --log", lambda d, o: ["play", "catego", "--players", "random,random",
-                                        "--headless", "--json", "--log", str(o)], ".jsonl", True),  # fmt: skip
-    Writer("tournament --out", lambda d, o: ["tournament", "catego", "--players", "random,random",
-                                              "--games", "2", "--workers", "1", "--out", str(o)],
-           ".csv", True),  # fmt: skip
-    Writer("sweep --out", lambda d, o: ["sweep", _spec(d), "--out", str(o), "--workers", "1"],
-           ".csv", True),  # fmt: skip
+    Writer(
+        "play --log",
+        lambda d, o: [
+            "play",
+            "catego",
+            "--players",
+            "random,random",
+            "--headless",
+            "--json",
+            "--log",
+            str(o),
+        ],
+        ".jsonl",
+        True,
+    ),  # fmt: skip
+    Writer(
+        "tournament --out",
+        lambda d, o: [
+            "tournament",
+            "catego",
+            "--players",
+            "random,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(o),
+        ],
+        ".csv",
+        True,
+    ),  # fmt: skip
+    Writer(
+        "sweep --out",
+        lambda d, o: ["sweep", _spec(d), "--out", str(o), "--workers", "1"],
+        ".csv",
+        True,
+    ),  # fmt: skip
     Writer("plot -o", lambda d, o: ["plot", _table(d), "-o", str(o)], ".png", False),
-    Writer("render -o", lambda d, o: ["render", "example:kaito", "--size", "32x18", "--backend",
-                                       "tiny", "-o", str(o)], ".png", False),  # fmt: skip
-    Writer("record -o", lambda d, o: ["record", "example:kaito", "--size", "32x18", "--backend",
-                                       "tiny", "--per-move", "0.1", "--fps", "10", "-o", str(o)],
-           ".gif", False),  # fmt: skip
-    Writer("katamino assemble --scene-out",
-           lambda d, o: ["katamino", "assemble", "--board", "3x3x4", "--scene-out", str(o)],
-           ".toml", False),
+    Writer(
+        "render -o",
+        lambda d, o: [
+            "render",
+            "example:kaito",
+            "--size",
+            "32x18",
+            "--backend",
+            "tiny",
+            "-o",
+            str(o),
+        ],
+        ".png",
+        False,
+    ),  # fmt: skip
+    Writer(
+        "record -o",
+        lambda d, o: [
+            "record",
+            "example:kaito",
+            "--size",
+            "32x18",
+            "--backend",
+            "tiny",
+            "--per-move",
+            "0.1",
+            "--fps",
+            "10",
+            "-o",
+            str(o),
+        ],
+        ".gif",
+        False,
+    ),  # fmt: skip
+    Writer(
+        "katamino assemble --scene-out",
+        lambda d, o: ["katamino", "assemble", "--board", "3x3x4", "--scene-out", str(o)],
+        ".toml",
+        False,
+    ),
 ]
 FAST_WRITERS = [w for w in WRITERS if w.fast]
 
@@ -342,9 +407,9 @@ def _forgeries(entry: dict) -> dict[str, object]:
         "worker-a-number": {**entry, "worker": 7},
         "no-row": {k: v for k, v in entry.items() if k != "row"},
         "run-outside": {**entry, "run": 99},
-        "digits-5000": "{\"run\": 1, \"row\": {\"turns\": " + "9" * 5000 + "}}",
+        "digits-5000": '{"run": 1, "row": {"turns": ' + "9" * 5000 + "}}",
         "nested-deep": "[" * 50_000 + "]" * 50_000,
-        "not-json": "{\"run\": 1, ",
+        "not-json": '{"run": 1, ',
     }
 
 
@@ -373,7 +438,11 @@ def test_forged_or_malformed_journal_rows_are_refused_naming_the_line(
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("writer", WRITERS, ids=_ids(WRITERS))
 def test_names_over_255_bytes_are_refused_in_one_line(tmp_path: Path, writer: Writer) -> None:
-    for name in ("a" * 256 + writer.suffix, "é" * 130 + writer.suffix, "d" * 300 + "/x" + writer.suffix):
+    for name in (
+        "a" * 256 + writer.suffix,
+        "é" * 130 + writer.suffix,
+        "d" * 300 + "/x" + writer.suffix,
+    ):
         _run(writer.argv(tmp_path, tmp_path / name), 2, "bytes")
     long_path = tmp_path / "/".join(["p" * 200] * 25) / f"x{writer.suffix}"  # over 4095 bytes
     _run(writer.argv(tmp_path, long_path), 2, "4095")
@@ -414,8 +483,12 @@ def test_stale_temporary_files_are_cleaned_only_when_ours_and_dead(tmp_path: Pat
     dead, alive = _dead_pid(), os.getpid()
     stale = [f".f.gif.tablesim-{dead}-abcdefgh.gif", f".p.png.tablesim-{dead}-a1b2c3d4.png",
              f".log.jsonl.tablesim-{dead}-zzzzzzzz.tmp"]  # fmt: skip
-    kept = [f".f.gif.tablesim-{alive}-abcdefgh.gif",  # a running writer's
-            ".f.gif.k2j3h4g5.gif", "tablesim-1-abcdefgh", ".notes.txt"]  # not our pattern
+    kept = [
+        f".f.gif.tablesim-{alive}-abcdefgh.gif",  # a running writer's
+        ".f.gif.k2j3h4g5.gif",
+        "tablesim-1-abcdefgh",
+        ".notes.txt",
+    ]  # not our pattern
     for n in stale + kept:
         (tmp_path / n).write_bytes(b"")
     (tmp_path / f".tablesim-export-{dead}-abcd").mkdir()

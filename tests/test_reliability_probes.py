@@ -76,9 +76,7 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return (
-            self.code == self.probe.expect
-            and not self.traceback
-            and self.probe.needle in self.err
+            self.code == self.probe.expect and not self.traceback and self.probe.needle in self.err
         )
 
 
@@ -136,37 +134,83 @@ def argument_probes(tmp: Path) -> list[Probe]:
     unwritable = "/sys/tablesim-probe"  # a folder nobody can create files in, even root
     play = ["play", "catego", "--players", "random,random", "--headless"]
     return [
-        Probe("simulate --replicas 1e8", ["simulate", str(scene), "--replicas", "100000000"], 2,
-              "--replicas"),  # fmt: skip
+        Probe(
+            "simulate --replicas 1e8",
+            ["simulate", str(scene), "--replicas", "100000000"],
+            2,
+            "--replicas",
+        ),  # fmt: skip
         Probe("simulate --replicas 0", ["simulate", str(scene), "--replicas", "0"], 2),
         Probe("simulate --seconds nan", ["simulate", str(scene), "--seconds", "nan"], 2),
         Probe("simulate --step 1", ["simulate", str(scene), "--step", "1"], 2),
         Probe("simulate --seed -1", ["simulate", str(scene), "--seed", "-1"], 2),
         Probe("play --budget -5", [*play, "--budget", "-5"], 2, "--budget"),
-        Probe("balance --games 0", ["balance", "catego", "--players", "random,random",
-                                    "--games", "0"], 2),  # fmt: skip
-        Probe("sweep 1e9 steps --dry-run", ["sweep", str(spec), "--out", str(tmp / "h.csv"),
-                                            "--dry-run"], 2, "1000000000 runs"),  # fmt: skip
-        Probe("sweep 1e308 box", ["sweep", str(bad_scene_spec), "--out", str(tmp / "bb.csv")],
-              2, "bigbox.toml"),  # fmt: skip
-        Probe("play --log missing folder", [*play, "--log", str(missing / "g.jsonl")], 2,
-              "does not exist"),  # fmt: skip
-        Probe("play --log unwritable", [*play, "--log", unwritable + ".jsonl"], 2,
-              "cannot write in /sys"),  # fmt: skip
+        Probe(
+            "balance --games 0",
+            ["balance", "catego", "--players", "random,random", "--games", "0"],
+            2,
+        ),  # fmt: skip
+        Probe(
+            "sweep 1e9 steps --dry-run",
+            ["sweep", str(spec), "--out", str(tmp / "h.csv"), "--dry-run"],
+            2,
+            "1000000000 runs",
+        ),  # fmt: skip
+        Probe(
+            "sweep 1e308 box",
+            ["sweep", str(bad_scene_spec), "--out", str(tmp / "bb.csv")],
+            2,
+            "bigbox.toml",
+        ),  # fmt: skip
+        Probe(
+            "play --log missing folder",
+            [*play, "--log", str(missing / "g.jsonl")],
+            2,
+            "does not exist",
+        ),  # fmt: skip
+        Probe(
+            "play --log unwritable",
+            [*play, "--log", unwritable + ".jsonl"],
+            2,
+            "cannot write in /sys",
+        ),  # fmt: skip
         Probe("play --log exists", [*play, "--log", str(exists)], 2, "--force"),
-        Probe("sweep --out unwritable", ["sweep", str(bad_scene_spec), "--out",
-                                         unwritable + ".csv"], 2),  # fmt: skip
-        Probe("tournament --out unwritable", ["tournament", "catego", "--players",
-              "random,random", "--games", "2", "--out", unwritable + ".csv"], 2),  # fmt: skip
+        Probe(
+            "sweep --out unwritable",
+            ["sweep", str(bad_scene_spec), "--out", unwritable + ".csv"],
+            2,
+        ),  # fmt: skip
+        Probe(
+            "tournament --out unwritable",
+            [
+                "tournament",
+                "catego",
+                "--players",
+                "random,random",
+                "--games",
+                "2",
+                "--out",
+                unwritable + ".csv",
+            ],
+            2,
+        ),  # fmt: skip
         Probe("render -o unwritable", ["render", str(scene), "-o", unwritable + ".png"], 2),
-        Probe("render -o missing folder", ["render", str(scene), "-o",
-                                           str(missing / "p.png")], 2),  # fmt: skip
+        Probe(
+            "render -o missing folder", ["render", str(scene), "-o", str(missing / "p.png")], 2
+        ),  # fmt: skip
         Probe("record -o unwritable", ["record", str(scene), "-o", unwritable + ".gif"], 2),
         Probe("plot -o unwritable", ["plot", str(exists), "-o", unwritable + ".png"], 2),
-        Probe("solve area mismatch", ["solve", "--board", "5x3", "--pieces",
-                                      "pentominoes:LP"], 2, "cells"),  # fmt: skip
-        Probe("katamino assemble area mismatch", ["katamino", "assemble", "--board", "2x2x5",
-              "--pieces", "pentominoes:LP"], 2),  # fmt: skip
+        Probe(
+            "solve area mismatch",
+            ["solve", "--board", "5x3", "--pieces", "pentominoes:LP"],
+            2,
+            "cells",
+        ),  # fmt: skip
+        Probe(
+            "katamino assemble area mismatch",
+            ["katamino", "assemble", "--board", "2x2x5", "--pieces", "pentominoes:LP"],
+            2,
+        ),  # fmt: skip
     ]
 
 

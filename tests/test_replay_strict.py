@@ -150,8 +150,14 @@ def test_a_result_line_not_last_is_malformed(
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (lambda h: h.update(seed="abc"), "'seed' must be an integer in 0..9223372036854775807, got 'abc'"),
-        (lambda h: h.update(seed=None), "'seed' must be an integer in 0..9223372036854775807, got None"),
+        (
+            lambda h: h.update(seed="abc"),
+            "'seed' must be an integer in 0..9223372036854775807, got 'abc'",
+        ),
+        (
+            lambda h: h.update(seed=None),
+            "'seed' must be an integer in 0..9223372036854775807, got None",
+        ),
         (lambda h: h.update(seed=True), "'seed' must be an integer"),
         (lambda h: h.update(config="x"), "'config' must be an object"),
         (lambda h: h.update(config={"players": 3, "columns": "x"}), "header 'config'"),

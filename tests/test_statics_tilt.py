@@ -46,8 +46,12 @@ def _scenes() -> list[Scene]:
         Scene("pair", (cube("b", 0, 0, 0), cube("t", 4 * MM, 0, A))),
         Scene(
             "bridge",
-            (cube("l", 0, 0, 0), cube("r", 2 * A, 0, 0), bar("bar", 0, 0, A),
-             cube("top", 2.2 * A, 0, 2 * A)),
+            (
+                cube("l", 0, 0, 0),
+                cube("r", 2 * A, 0, 0),
+                bar("bar", 0, 0, A),
+                cube("top", 2.2 * A, 0, 2 * A),
+            ),
         ),  # fmt: skip
         Scene("beyond", (cube("b", 0, 0, 0), cube("t", 12 * MM, 0, A))),
         Scene("lone", (cube("c", 0, 0, 0),)),
@@ -57,7 +61,13 @@ def _scenes() -> list[Scene]:
 
 def _report(scene: Scene) -> tuple:
     r = analyse(scene, clearance=scene.physics.clearance)
-    return r.decision, r.conservative_feasible, r.permissive_feasible, r.tilt_direction, r.tilt_margin_deg
+    return (
+        r.decision,
+        r.conservative_feasible,
+        r.permissive_feasible,
+        r.tilt_direction,
+        r.tilt_margin_deg,
+    )
 
 
 def _same(got: list[tuple], want: list[tuple]) -> None:
@@ -110,7 +120,9 @@ def test_the_shortcuts_give_the_full_lps_answers(monkeypatch: pytest.MonkeyPatch
     _same(fast, [_report(s) for s in scenes])
     solves[0] = 0
     _report(scenes[0])
-    assert solves[0] == 8 and tower_fast <= 2  # the tower: 8 tilt LPs against 1 (docs/performance.md)
+    assert (
+        solves[0] == 8 and tower_fast <= 2
+    )  # the tower: 8 tilt LPs against 1 (docs/performance.md)
     _full_lp(monkeypatch, order=range(7, -1, -1))
     _same(fast, [_report(s) for s in scenes])
     lone = fast[-1]
@@ -131,9 +143,13 @@ def test_pieces_on_one_body_alone_are_taken_out() -> None:
         tower.pieces[i].id for i in range(len(tower.pieces)) if leaves.bodies.row[i] >= 0
     }
     assert out == {f"b{k}" for k in range(1, 13)}
-    assert leaves.bodies.count == 12 and statics._matrix(
-        statics._points(leaves.contacts, leaves.bodies, False), leaves.bodies, False, 8
-    )[0].shape[0] == 72
+    assert (
+        leaves.bodies.count == 12
+        and statics._matrix(
+            statics._points(leaves.contacts, leaves.bodies, False), leaves.bodies, False, 8
+        )[0].shape[0]
+        == 72
+    )
     # the carried mass moved onto the supporters: the total is unchanged
     assert leaves.bodies.mass.sum() == pytest.approx(bodies.mass.sum(), rel=1e-12)
 
@@ -191,7 +207,12 @@ def test_reports_are_the_same_bits_whatever_came_before_in_the_process() -> None
         s = load_scene(shipped_scene_path(name))
         r = analyse(s, clearance=s.physics.clearance)
         here.append(
-            " ".join([r.tilt_margin_deg.hex(), *[p.margin_mm.hex() for p in r.pieces if p.margin_mm is not None]])
+            " ".join(
+                [
+                    r.tilt_margin_deg.hex(),
+                    *[p.margin_mm.hex() for p in r.pieces if p.margin_mm is not None],
+                ]
+            )
         )
     assert fresh == here
 
@@ -211,6 +232,8 @@ def test_the_sliding_bound() -> None:
         return ScenePiece(pid, ((0, 0, 0),), "kozo", (x, 0, 0), friction=mu)
 
     assert bound(Scene("one", (cube_mu("c", 0, 0.3),))) == pytest.approx(0.3)
-    assert bound(Scene("two", (cube_mu("c", 0, 0.3), cube_mu("d", 2 * A, 0.6)))) == pytest.approx(MU)
+    assert bound(Scene("two", (cube_mu("c", 0, 0.3), cube_mu("d", 2 * A, 0.6)))) == pytest.approx(
+        MU
+    )
     slab = ScenePiece("slab", ((0, 0, 0),), None, (0, 0, A), static=True, box=(A, A, A))
     assert bound(Scene("pressed", (cube("c", 0, 0, 0), slab))) == math.inf

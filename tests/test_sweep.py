@@ -24,7 +24,6 @@ from tablesim.sim.experiments.sweep import SweepJob
 CUBE_SPEC = ROOT / "experiments" / "cantilever-cube-size.toml"
 
 
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The 50-row cantilever sweep computed in this process with one worker."""
@@ -108,7 +107,16 @@ def _children(pid: int) -> list[int]:
 
 def _start(out: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tablesim.sim.cli", "sweep", str(CUBE_SPEC), "--out", str(out), *extra],
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "sweep",
+            str(CUBE_SPEC),
+            "--out",
+            str(out),
+            *extra,
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

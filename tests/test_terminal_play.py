@@ -13,7 +13,11 @@ from conftest import ROOT
 
 from tablesim.games.registry import game_names, get_game
 
-FAST = {"kozo": ["--table", "stand-in"], "kataboom": ["--table", "stand-in"], "katamino": ["--mode", "duel"]}
+FAST = {
+    "kozo": ["--table", "stand-in"],
+    "kataboom": ["--table", "stand-in"],
+    "katamino": ["--mode", "duel"],
+}
 # Katamino reads "undo" and "quit" itself (its own take-back and resign moves)
 OWN_UNDO = {"katamino"}
 
@@ -65,7 +69,7 @@ def test_undo_takes_back_the_humans_move_and_the_bots_reply() -> None:
     out = p.stdout
     m = re.search(rf"undone: {re.escape(first)} \(Red\), .* \(Black\); turn \d+ again", out)
     assert m, out[-800:]
-    assert "Red (human), your move" in out[m.end():]
+    assert "Red (human), your move" in out[m.end() :]
 
 
 def test_kaito_calls_its_sides_red_and_black() -> None:

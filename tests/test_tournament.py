@@ -127,7 +127,10 @@ def test_self_play_rotates_seats_evenly():
         (["--players", "random,random", "--games", "0"], "--games: allowed 1..1000000, got 0"),
         (["--players", "random,random", "--games", "2", "--seats", "5"], "2 to 4"),
         (["--players", "random,random", "--games", "2", "--workers", "0"], "--workers"),
-        (["--players", "random,random", "--games", "2", "--overwrite"], "(--overwrite) needs --out"),
+        (
+            ["--players", "random,random", "--games", "2", "--overwrite"],
+            "(--overwrite) needs --out",
+        ),
         (["--players", "random,random", "--games", "2", "--columns", "x"], "columns"),
     ],
 )

@@ -29,7 +29,6 @@ JSON_KEYS = {
 PIECE_KEYS = {"id", "displacement_mm", "tilt_deg", "fall_probability", "margin_mm"}
 
 
-
 def test_replica_zero_is_the_scene_and_others_move_only_horizontally() -> None:
     scene = load_scene(shipped_scene_path("kozo-tower"))
     assert perturb_scene(scene, 5, 0, Perturbation()) == scene

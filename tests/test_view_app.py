@@ -150,7 +150,9 @@ def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
 def test_renderer_replace_items_adds_and_removes_without_a_rebuild() -> None:
     from tablesim.sim.view.renderer import Renderer
 
-    base = TableLayout("t", (box_item("b", (0.04, 0.04, 0.02), (-0.02, -0.02, 0.0), (0.5, 0.5, 0.5)),))
+    base = TableLayout(
+        "t", (box_item("b", (0.04, 0.04, 0.02), (-0.02, -0.02, 0.0), (0.5, 0.5, 0.5)),)
+    )
     red = box_item("ghost", (0.02, 0.02, 0.02), (0.03, -0.01, 0.0), (1.0, 0.0, 0.0))
     with Renderer((160, 90), backend="tiny") as r:
         view = r.show(base)

@@ -142,7 +142,9 @@ def test_dice_come_to_rest_in_view(game: str, options: dict | None) -> None:
             app.renderer.set_poses(rest)
             for i, spec in enumerate(roll.specs):
                 c = roll.throw.positions[i, -1]
-                corners = np.array([c + DIE_EDGE * (np.array(s) - 0.5) for s in np.ndindex(2, 2, 2)])
+                corners = np.array(
+                    [c + DIE_EDGE * (np.array(s) - 0.5) for s in np.ndindex(2, 2, 2)]
+                )
                 px = app.renderer.view.project(corners, size)
                 lo, hi = px.min(axis=0), px.max(axis=0)
                 assert lo.min() >= 0 and hi[0] < size[0] and hi[1] < size[1], (spec.id, lo, hi)

@@ -80,7 +80,9 @@ def _scene(name: str, seconds: float = 0.0):  # noqa: ANN202
             with World(scene, "verdict") as world:
                 world.run(seconds)
                 poses = world.poses()
-            rows = {k: [[float(x) for x in pos], [float(x) for x in q]] for k, (pos, q) in poses.items()}
+            rows = {
+                k: [[float(x) for x in pos], [float(x) for x in q]] for k, (pos, q) in poses.items()
+            }
             log.write_text(json.dumps(rows, indent=1) + "\n")
         rows = json.loads(log.read_text())
         poses = {k: (np.array(pos), np.array(q)) for k, (pos, q) in rows.items()}

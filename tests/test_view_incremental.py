@@ -90,7 +90,9 @@ def test_sub_lens_puts_points_on_the_pixels_of_the_whole_lens() -> None:
     rect = (300, 520, 150, 330)
     sub = _sub_lens(full, big, rect)
 
-    def pixel(lens: PerspectiveLens, p: LPoint3f, size: tuple[int, int], x0: int, y0: int) -> tuple[float, float]:
+    def pixel(
+        lens: PerspectiveLens, p: LPoint3f, size: tuple[int, int], x0: int, y0: int
+    ) -> tuple[float, float]:
         film = LPoint2f()
         assert lens.project(p, film)
         # p3tinydisplay's viewport: m + (n - 0.5) / 2 (1 + x), rows downwards with -y

@@ -219,7 +219,10 @@ def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def test_no_display_exits_2_and_says_what_to_do_instead(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["PYTHONPATH"] = str(ROOT)
-    for args in (["view", "kozo-tower"], ["play", "kozo", "--players", "human,careful", "--window"]):
+    for args in (
+        ["view", "kozo-tower"],
+        ["play", "kozo", "--players", "human,careful", "--window"],
+    ):
         r = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=120)  # fmt: skip
         assert r.returncode == 2, (args, r.stdout, r.stderr)
@@ -256,10 +259,16 @@ def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -
         w.kill()
 
 
-OVER_THE_BOARD = list(dict.fromkeys(
-    [(fy, fx) for fy in (0.60, 0.56, 0.64, 0.52) for fx in (0.38, 0.34, 0.42, 0.5)]
-    + [(round(0.50 + 0.02 * j, 2), round(0.28 + 0.02 * i, 2)) for j in range(11) for i in range(12)]
-))
+OVER_THE_BOARD = list(
+    dict.fromkeys(
+        [(fy, fx) for fy in (0.60, 0.56, 0.64, 0.52) for fx in (0.38, 0.34, 0.42, 0.5)]
+        + [
+            (round(0.50 + 0.02 * j, 2), round(0.28 + 0.02 * i, 2))
+            for j in range(11)
+            for i in range(12)
+        ]
+    )
+)
 """Pointer spots (fractions of the window) to sweep for the Kozo board: the start camera frames
 the board and the supply behind it, so the board lies left of the middle, below it; the 4L r1
 fits beside the chimney at few of them (offscreen at 960x540: only about (0.42, 0.60))."""
@@ -282,7 +291,10 @@ def _hue(px: np.ndarray) -> np.ndarray:
     mx, mn = px.max(axis=-1), px.min(axis=-1)
     d = np.maximum(mx - mn, 1e-9)
     r, g, b = px[..., 0], px[..., 1], px[..., 2]
-    return np.where(mx == r, ((g - b) / d) % 6, np.where(mx == g, (b - r) / d + 2, (r - g) / d + 4)) * 60
+    return (
+        np.where(mx == r, ((g - b) / d) % 6, np.where(mx == g, (b - r) / d + 2, (r - g) / d + 4))
+        * 60
+    )
 
 
 def ghost_share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
@@ -311,7 +323,6 @@ def ghost_share(img: np.ndarray, rgb: tuple[float, float, float]) -> float:
 def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, shots: Path) -> None:
     w = kozo_holding_4l(xdisplay, shots)
     try:
-
         from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL
 
         seen: dict[str, float] = {}

@@ -13,7 +13,8 @@ from test_view_window import NEEDS_X, Window, shots, xdisplay  # noqa: F401  (fi
 
 @NEEDS_X
 def test_a_window_destroyed_without_a_window_manager_ends_the_program(
-    xdisplay: str, shots: Path,  # noqa: F811
+    xdisplay: str,
+    shots: Path,  # noqa: F811
 ) -> None:
     w = Window(xdisplay, ["view", "kozo-tower", "--size", "320x180"], "tablesim view", shots)
     try:

@@ -60,7 +60,10 @@ def test_window_draws_a_moved_ghost_at_once_and_a_still_table_not_again(
         time.sleep(0.7)
         img = w.grab("incremental-ghost-off-again")
         assert _share(img, ILLEGAL) > 0.002
-        assert abs(_share(img, LEGAL) - supply_green) < extra / 10, (_share(img, LEGAL), supply_green)
+        assert abs(_share(img, LEGAL) - supply_green) < extra / 10, (
+            _share(img, LEGAL),
+            supply_green,
+        )
         time.sleep(2.0)  # nothing changes: frames not drawn
         w.keys("Escape")
         code, out, err = w.finish()

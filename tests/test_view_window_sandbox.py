@@ -86,8 +86,10 @@ def test_a_held_piece_is_never_let_go_inside_another() -> None:
         app.pick_index = palette().index(("kozo-standard", "2a"))
         h.key("p")
         assert app.held is not None
-        target = max(scene.dynamic, key=lambda p: max(b.corners()[:, 2].max()
-                                                      for b in p.world_boxes(scene.physics)))
+        target = max(
+            scene.dynamic,
+            key=lambda p: max(b.corners()[:, 2].max() for b in p.world_boxes(scene.physics)),
+        )
         top = max(float(b.corners()[:, 2].max()) for b in target.world_boxes(scene.physics))
         lo = min(float(b.corners()[:, 2].min()) for b in target.world_boxes(scene.physics))
         q = app._held_quat()

@@ -123,7 +123,9 @@ def wait_and_drop(
 
 @NEEDS_X
 def test_a_person_who_waits_before_dropping_gets_the_verdict_at_once(
-    xdisplay: str, shots: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    xdisplay: str,
+    shots: Path,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
 ) -> None:
     wait_and_drop(xdisplay, shots, 7.0, monkeypatch)
 
@@ -131,6 +133,8 @@ def test_a_person_who_waits_before_dropping_gets_the_verdict_at_once(
 @NEEDS_X
 @pytest.mark.slow
 def test_a_person_who_waits_a_minute_gets_the_verdict_at_once(
-    xdisplay: str, shots: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    xdisplay: str,
+    shots: Path,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
 ) -> None:
     wait_and_drop(xdisplay, shots, 60.0, monkeypatch)

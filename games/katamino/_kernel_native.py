@@ -120,7 +120,7 @@ def _read(path: Path) -> tuple[bytes, str] | None:
         data = path.read_bytes()
     except OSError:
         return None
-    head, sep, obj = data[len(_MAGIC):].partition(b"\n")
+    head, sep, obj = data[len(_MAGIC) :].partition(b"\n")
     fields = head.decode("ascii", "replace").split(" ")
     if not data.startswith(_MAGIC) or not sep or len(fields) != 2:
         return None

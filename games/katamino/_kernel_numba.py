@@ -54,16 +54,24 @@ def _fits4_vector(typingctx, masks, kinds, j, b, avail):  # noqa: ANN001, ANN202
     def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
         m, k, jj, bb, av = args
         i64, i8 = ir.IntType(64), ir.IntType(8)
-        v4, v4i8, v4i1 = ir.VectorType(i64, 4), ir.VectorType(i8, 4), ir.VectorType(ir.IntType(1), 4)
+        v4, v4i8, v4i1 = (
+            ir.VectorType(i64, 4),
+            ir.VectorType(i8, 4),
+            ir.VectorType(ir.IntType(1), 4),
+        )
         zero4 = ir.Constant(v4, [0] * 4)
         lanes = ir.Constant(ir.VectorType(ir.IntType(32), 4), [0] * 4)
 
         def splat(x):  # noqa: ANN001, ANN202
-            one = builder.insert_element(ir.Constant(v4, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+            one = builder.insert_element(
+                ir.Constant(v4, ir.Undefined), x, ir.Constant(ir.IntType(32), 0)
+            )
             return builder.shuffle_vector(one, ir.Constant(v4, ir.Undefined), lanes)
 
         vm = builder.load(builder.bitcast(builder.gep(m, [jj]), v4.as_pointer()), align=8)
-        vk = builder.zext(builder.load(builder.bitcast(builder.gep(k, [jj]), v4i8.as_pointer()), align=1), v4)
+        vk = builder.zext(
+            builder.load(builder.bitcast(builder.gep(k, [jj]), v4i8.as_pointer()), align=1), v4
+        )
         fit = builder.icmp_unsigned("==", builder.and_(vm, splat(bb)), zero4)
         left = builder.trunc(builder.lshr(splat(av), vk), v4i1)
         ok = builder.bitcast(builder.and_(fit, left), ir.IntType(4))

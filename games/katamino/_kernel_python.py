@@ -324,7 +324,9 @@ def search(full, ptr, rtypes, masks, kinds, wids, wbits, counts, nt, single, siz
             if stored < out_rows:
                 _store(out, width, stored, chosen, d, wids)
                 stored += 1
-            if (stop_after > 0 and solutions >= stop_after) or (out_rows > 0 and stored >= out_rows):
+            if (stop_after > 0 and solutions >= stop_after) or (
+                out_rows > 0 and stored >= out_rows
+            ):
                 status = 1
                 break
             continue

@@ -322,7 +322,9 @@ def cards(level: str | None = None) -> tuple[Card, ...]:
     for c in load()["cards"]:
         halves = tuple(tuple(h) for h in c["halves"])
         hc = tuple(tuple(h) for h in c.get("handicap", [[], []]))
-        secs = tuple((m, (float(t[0]), float(t[1]))) for m, t in sorted(c.get("seconds", {}).items()))
+        secs = tuple(
+            (m, (float(t[0]), float(t[1]))) for m, t in sorted(c.get("seconds", {}).items())
+        )
         out.append(Card(c["id"], c["level"], c["card"], c["side"], halves,  # type: ignore[arg-type]
                         c["difficulty"], hc, secs))  # type: ignore[arg-type]  # fmt: skip
     return tuple(c for c in out if level is None or c.level == level)

@@ -85,6 +85,7 @@ def default_speeds(mode: str, level: str, weaker: int = 0) -> tuple[str, str]:
         return (slow, other) if weaker == 0 else (other, slow)
     return (level, level)
 
+
 Placement = tuple[str, Cells]
 
 

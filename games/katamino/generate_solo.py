@@ -286,7 +286,7 @@ def gen_solo3d(seed: int) -> list[dict[str, Any]]:
             assert built is not None
             chs.append({"challenge": i, "title": "", "stages": built,
                         "difficulty": summarise(built), "swaps": []})  # fmt: skip
-        chs.sort(key=lambda c: (c["difficulty"]["score"] or 0.0))
+        chs.sort(key=lambda c: c["difficulty"]["score"] or 0.0)
         for i, c in enumerate(chs, start=1):
             c["challenge"] = i
         cards.append({"card": k, "title": f"3D card {box}", "challenges": chs})
@@ -497,13 +497,19 @@ def layout(obj: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the tables; exit 2 on bad arguments."""
-    ap = argparse.ArgumentParser(prog="python -m tablesim.games.katamino.generate_solo",
-                                 description="Regenerate the Katamino solo challenge tables.")
+    ap = argparse.ArgumentParser(
+        prog="python -m tablesim.games.katamino.generate_solo",
+        description="Regenerate the Katamino solo challenge tables.",
+    )
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     ap.add_argument("--only", nargs="+", choices=SOLO_MODES, help="modes to regenerate")
     ap.add_argument("--out", default=str(DATA_DIR), help="output folder (default: package data)")
-    ap.add_argument("--list", choices=SOLO_MODES, metavar="MODE",
-                    help="print the shipped table of MODE (writes nothing)")
+    ap.add_argument(
+        "--list",
+        choices=SOLO_MODES,
+        metavar="MODE",
+        help="print the shipped table of MODE (writes nothing)",
+    )
     ap.add_argument("--card", type=int, help="with --list: only this card")
     args = ap.parse_args(argv)
     if args.card is not None and not args.list:

@@ -56,5 +56,7 @@ def as_pieces(pieces: str | Sequence[Piece]) -> tuple[Piece, ...]:
     out = tuple(pieces)
     for i, p in enumerate(out):
         if not isinstance(p, Piece):
-            raise SolverError(f"piece {i}: expected a tablesim.games.polycubes.Piece, got {type(p).__name__}")
+            raise SolverError(
+                f"piece {i}: expected a tablesim.games.polycubes.Piece, got {type(p).__name__}"
+            )
     return out

@@ -93,7 +93,9 @@ class Problem:
         self.target = target
         self.pieces = as_pieces(pieces)
         self.straight_horizontal = bool(straight_horizontal)
-        self.blocked: frozenset[Cell] = frozenset((int(c[0]), int(c[1]), int(c[2])) for c in blocked)
+        self.blocked: frozenset[Cell] = frozenset(
+            (int(c[0]), int(c[1]), int(c[2])) for c in blocked
+        )
         bad = sorted(self.blocked - target.cell_set)
         if bad:
             raise SolverError(f"blocked cells {bad[:5]} are not cells of the target")
@@ -296,7 +298,10 @@ class Problem:
                 tmap = tuple(range(len(self.types)))
             else:
                 mt = self.mirror_type
-                if any(u is None or self.types[u].count != t.count for t, u in zip(self.types, mt, strict=True)):
+                if any(
+                    u is None or self.types[u].count != t.count
+                    for t, u in zip(self.types, mt, strict=True)
+                ):
                     continue
                 tmap = tuple(u for u in mt if u is not None)
             if self.blocked and set(self.target.map_cells(g, self.blocked)) != self.blocked:
@@ -333,6 +338,4 @@ class Problem:
 
 
 def _lies_flat(cells: Cells) -> bool:
-    return any(
-        all(c[k] == cells[0][k] for c in cells) for k in range(3)
-    )
+    return any(all(c[k] == cells[0][k] for c in cells) for k in range(3))

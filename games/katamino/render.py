@@ -30,7 +30,9 @@ def _ansi(ch: str, colour: str | None) -> str:
     return f"\x1b[{fg};48;2;{r};{g};{b}m{ch}\x1b[0m"
 
 
-def draw(target: Target, pieces: Mapping | list[PlacedPiece] | tuple, *, colour: bool = False) -> str:
+def draw(
+    target: Target, pieces: Mapping | list[PlacedPiece] | tuple, *, colour: bool = False
+) -> str:
     """Draw a (partial) covering of ``target``: each covered cell shows its piece label (first
     character), an empty cell ``.``, a cell outside the target a space. Layers of a 3D target
     are drawn side by side under a ``z=K`` header, bottom layer first, two spaces apart."""

@@ -235,7 +235,9 @@ class Search:
             a["keep"] = (table, arrays)  # the buffers the addresses point into
         else:
             if self._table is None:
-                rows, pmasks, ids, kinds = window_table(self._ptr, self._masks, problem.nbits, nt, 0)
+                rows, pmasks, ids, kinds = window_table(
+                    self._ptr, self._masks, problem.nbits, nt, 0
+                )
                 self._table = (rows.tolist(), row_types(rows, kinds, nt), pmasks.tolist(),
                                kinds.tolist(), ids.tolist())  # fmt: skip
             state = [0] * 5
@@ -276,7 +278,9 @@ class Search:
             want = max_rows - len(rows) if max_rows else 0
             stop = stop_after - self.solutions if stop_after else 0
             rows.extend(self._kernel(want, stop))
-            if (max_rows and len(rows) >= max_rows) or (stop_after and self.solutions >= stop_after):
+            if (max_rows and len(rows) >= max_rows) or (
+                stop_after and self.solutions >= stop_after
+            ):
                 break
         return rows
 

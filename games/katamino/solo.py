@@ -307,7 +307,9 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         self.check_players(players)
         mode = values.get("mode", "solo")
         if mode not in SOLO_MODES:
-            raise ConfigError(f"katamino: option --mode {mode!r} (allowed: {', '.join(SOLO_MODES)})")
+            raise ConfigError(
+                f"katamino: option --mode {mode!r} (allowed: {', '.join(SOLO_MODES)})"
+            )
         card, number = values.get("card", 0), values.get("challenge", 0)
         for key, v in (("card", card), ("challenge", number)):
             if isinstance(v, bool) or not isinstance(v, Integral) or v < 0:
@@ -319,7 +321,9 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         if not isinstance(swap, str):
             raise ConfigError(f"katamino: option --swap must be text, got {swap!r}")
         if not isinstance(straight, bool):
-            raise ConfigError(f"katamino: option --straight-horizontal must be a bool, got {straight!r}")
+            raise ConfigError(
+                f"katamino: option --straight-horizontal must be a bool, got {straight!r}"
+            )
         if swap and card == 0:
             raise ConfigError("katamino: --swap needs --card and --challenge")
         if straight and card == 0:
@@ -437,7 +441,9 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
     def new_game(self, config: SoloConfig, seed: int) -> SoloState:
         card, number = config.card, config.challenge
         if card == 0:
-            ch, _ = Rng.from_seed(seed, "katamino-solo", config.mode).choice(challenges(config.mode))
+            ch, _ = Rng.from_seed(seed, "katamino-solo", config.mode).choice(
+                challenges(config.mode)
+            )
             card, number = ch.card, ch.number
         skip = skipped_stages(config, get_challenge(config.mode, card, number))
         return SoloState(config.mode, card, number, config.swap, config.straight_horizontal,
@@ -625,6 +631,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> SoloState:
         try:
+
             def board(v: Any) -> tuple[Placement, ...]:
                 return tuple((str(n), tuple(json_cell(c) for c in cells)) for n, cells in v)
 

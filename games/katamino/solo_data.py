@@ -138,8 +138,7 @@ def get_challenge(mode: str, card: int, number: int) -> Challenge:
     cards = sorted({c.card for c in chs})
     if card not in cards:
         raise ConfigError(
-            f"katamino: option --card: mode {mode!r} has cards {cards[0]}..{cards[-1]}, "
-            f"got {card}"
+            f"katamino: option --card: mode {mode!r} has cards {cards[0]}..{cards[-1]}, got {card}"
         )
     nums = [c.number for c in chs if c.card == card]
     for c in chs:

@@ -194,4 +194,6 @@ def _check_dims(nums: tuple[int, ...]) -> None:
             raise SolverError(f"board sizes must be positive integers, got {nums!r}")
     total = int(np.prod(nums))
     if total > MAX_CELLS:
-        raise SolverError(f"board {'x'.join(map(str, nums))} has {total} cells; at most {MAX_CELLS}")
+        raise SolverError(
+            f"board {'x'.join(map(str, nums))} has {total} cells; at most {MAX_CELLS}"
+        )

@@ -168,9 +168,13 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
             return ", ".join(f"{a} {b}" for a, b in zip(letters, names, strict=True))
 
         return [
-            "a tile code is colour, shape, size: colour " + legend(COLOUR_LETTERS, COLOURS)
-            + "; shape " + legend(SHAPE_LETTERS, SHAPES) + "; size "
-            + legend(SIZE_LETTERS, SIZES) + "; '-' on a blank tile (ROL: red round large)"
+            "a tile code is colour, shape, size: colour "
+            + legend(COLOUR_LETTERS, COLOURS)
+            + "; shape "
+            + legend(SHAPE_LETTERS, SHAPES)
+            + "; size "
+            + legend(SIZE_LETTERS, SIZES)
+            + "; '-' on a blank tile (ROL: red round large)"
         ]
 
     def describe_move(self, state: Any, move: Move) -> str:

@@ -341,7 +341,9 @@ class Stapeltoren:
             if cfg.colour_die:
                 line = game_over_line(res.detail["end"], res.winners, nobody="a draw")
             else:
-                line = game_over_line(res.detail["end"], (), nobody="no winner is named at this level")
+                line = game_over_line(
+                    res.detail["end"], (), nobody="no winner is named at this level"
+                )
             lines.append(line)
         else:
             what = "choose a starting tile" if state.starting else roll_text(state.roll)

@@ -181,7 +181,10 @@ def build_blocks(items: Sequence[tuple[str, Cells, float, Sequence[float], bool]
 
 
 def _overlap_1d(
-    alo: np.ndarray | float, ahi: np.ndarray | float, blo: np.ndarray | float, bhi: np.ndarray | float
+    alo: np.ndarray | float,
+    ahi: np.ndarray | float,
+    blo: np.ndarray | float,
+    bhi: np.ndarray | float,
 ) -> np.ndarray:
     """Signed overlap lengths of intervals (broadcast): > 0 overlap, < 0 gap."""
     return np.minimum(ahi, bhi) - np.maximum(alo, blo)

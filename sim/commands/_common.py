@@ -17,12 +17,16 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         "--players", required=True, help="comma-separated roles: human or bot names"
     )
     parser.add_argument(
-        "--seed", type=int_in(0, MAX_SEED), default=0,
-        help="seed of every random choice (default 0)"
+        "--seed",
+        type=int_in(0, MAX_SEED),
+        default=0,
+        help="seed of every random choice (default 0)",
     )
     parser.add_argument(
-        "--budget", type=int_in(0, MAX_BUDGET), default=None,
-        help="bot node/playout budget (default: each bot's own)"
+        "--budget",
+        type=int_in(0, MAX_BUDGET),
+        default=None,
+        help="bot node/playout budget (default: each bot's own)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one compact JSON object at the end"

@@ -15,9 +15,7 @@ from tablesim.sim.experiments.progress import progress_callback
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``balance`` subcommand."""
-    p = sub.add_parser(
-        "balance", help=COMMAND_HELP["balance"], add_help=False
-    )
+    p = sub.add_parser("balance", help=COMMAND_HELP["balance"], add_help=False)
     p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True, help="number of games")

@@ -22,9 +22,7 @@ from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``demo`` subcommand."""
-    p = sub.add_parser(
-        "demo", help=COMMAND_HELP["demo"]
-    )
+    p = sub.add_parser("demo", help=COMMAND_HELP["demo"])
     p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
                    help="ensemble size per scene (default 8)")  # fmt: skip
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)

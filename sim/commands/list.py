@@ -77,8 +77,10 @@ def items(topic: str, game_name: str | None = None) -> list[tuple[str, str]]:
         out = []
         for name in game_names():
             g = get_game(name)
-            seats = f"{g.min_players}" if g.min_players == g.max_players else (
-                f"{g.min_players}-{g.max_players}"
+            seats = (
+                f"{g.min_players}"
+                if g.min_players == g.max_players
+                else (f"{g.min_players}-{g.max_players}")
             )
             out.append((name, f"{g.title} ({seats} players)"))
         return out
@@ -143,7 +145,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rows = items(args.topic, args.game)
     if args.json:
-        print(canonical_json({"topic": args.topic, "items": [{"name": n, "about": d} for n, d in rows]}))
+        print(
+            canonical_json(
+                {"topic": args.topic, "items": [{"name": n, "about": d} for n, d in rows]}
+            )
+        )
         return 0
     width = max((len(n) for n, _ in rows), default=0)
     for name, desc in rows:
@@ -172,8 +178,10 @@ class GameHelpAction(argparse.Action):
             print(f"\n{exc}")
             game = None
         if game is None:
-            print("\ngames: `tablesim list games`; a game's options: `tablesim play GAME --help`"
-                  " or `tablesim list options GAME`; bots: `tablesim list bots GAME`")
+            print(
+                "\ngames: `tablesim list games`; a game's options: `tablesim play GAME --help`"
+                " or `tablesim list options GAME`; bots: `tablesim list bots GAME`"
+            )
         else:
             print(f"\n{game.title} options (after GAME, as --name value):")
             rows = option_lines(game) or [("(none)", "")]
@@ -181,5 +189,7 @@ class GameHelpAction(argparse.Action):
             for flag, desc in rows:
                 print(f"  {flag:{width}s}  {desc}".rstrip())
             bots = ", ".join(n for n, _ in items("bots", game.name))
-            print(f"\nplayers (--players, one per seat, {game.min_players} to {game.max_players}): {bots}")
+            print(
+                f"\nplayers (--players, one per seat, {game.min_players} to {game.max_players}): {bots}"
+            )
         parser.exit()

@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-h", "--help", action=GameHelpAction)
     add_game_arguments(p)
     p.add_argument("--headless", action="store_true", help="no window (the terminal only)")
-    p.add_argument("--window", action="store_true", help="open the interactive window (sim.view.app)")
+    p.add_argument(
+        "--window", action="store_true", help="open the interactive window (sim.view.app)"
+    )
     p.add_argument("--log", metavar="FILE", help="write the game's JSONL log (replayable)")
     add_force_argument(p, "the --log file")
     p.set_defaults(func=run)
@@ -56,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
         return play_in_window(game.name, options, roles, args.seed, args.budget, log=args.log)
     out = sys.stderr if args.json else sys.stdout
-    human = TerminalHuman(game, sys.stdin, out, roles) if any(s.bot is None for s in seats) else None
+    human = (
+        TerminalHuman(game, sys.stdin, out, roles) if any(s.bot is None for s in seats) else None
+    )
     observers = [] if args.json else [TurnPrinter(roles)]
     with Session(game, config, args.seed, seats, observers=observers) as session:
         resigned = _run_with_commands(session, human, out)

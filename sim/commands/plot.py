@@ -21,7 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_force_argument(p)
     p.add_argument("--x", default=None, help="sweep: the parameter on the x axis")
     p.add_argument("--by", default=None, help="sweep: one line per value of this parameter")
-    p.add_argument("--bins", type=int_in(1, 1000), default=10, help="sweep: bins for a sampled x (default 10)")
+    p.add_argument(
+        "--bins", type=int_in(1, 1000), default=10, help="sweep: bins for a sampled x (default 10)"
+    )
     p.add_argument("--title", default="", help="the figure title")
     p.set_defaults(func=run)
 

@@ -23,7 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("scene", metavar="SCENE")
     p.add_argument(
-        "--seconds", type=float_in(0, 600, low_open=True), default=None, help="window in seconds (default: the scene's, 5)"
+        "--seconds",
+        type=float_in(0, 600, low_open=True),
+        default=None,
+        help="window in seconds (default: the scene's, 5)",
     )
     p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
                    help=f"ensemble size (default 8, at most {MAX_REPLICAS})")  # fmt: skip

@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         hint,
         solve_count,
     )
+
     if args.show is not None and args.show < 1:
         raise UsageError(f"--show {args.show}: must be at least 1")
     if args.partial and not args.hint:

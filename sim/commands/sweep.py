@@ -13,8 +13,10 @@ from tablesim.sim.commands._common import MAX_WORKERS, int_in
 def add_executor_arguments(p: argparse.ArgumentParser) -> None:
     """Options shared by ``sweep`` and ``tournament``: executor, workers, output, timings."""
     p.add_argument(
-        "--workers", type=int_in(1, MAX_WORKERS), default=None,
-        help="worker processes (default: all cores)"
+        "--workers",
+        type=int_in(1, MAX_WORKERS),
+        default=None,
+        help="worker processes (default: all cores)",
     )
     p.add_argument(
         "--executor",

@@ -29,7 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True,
                    help="games per table (pairing)")  # fmt: skip
     p.add_argument(
-        "--seats", type=int_in(1, 16), default=None, help="players per game (default 2 where allowed)"
+        "--seats",
+        type=int_in(1, 16),
+        default=None,
+        help="players per game (default 2 where allowed)",
     )
     p.add_argument("--out", "-o", default=None, help="one row per game (.csv or .parquet)")
     add_executor_arguments(p)

@@ -72,19 +72,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("scene", help="scene file or shipped scene name, e.g. kozo-tower")
     p.add_argument("--size", default="960x540", help="window size WIDTHxHEIGHT (default 960x540)")
     p.add_argument("--headless", action="store_true", help="no window: draw offscreen")
-    p.add_argument("--backend", choices=("auto", "gl", "tiny"), default="auto",
-                   help="window renderer: gl (OpenGL), tiny (software) or auto (gl unless its "
-                   "OpenGL is a software rasteriser such as Mesa llvmpipe; default)")
-    p.add_argument("--replicas", type=int_in(1), default=8,
-                   help="runs of the verdict when space runs the scene (default 8, as simulate)")
+    p.add_argument(
+        "--backend",
+        choices=("auto", "gl", "tiny"),
+        default="auto",
+        help="window renderer: gl (OpenGL), tiny (software) or auto (gl unless its "
+        "OpenGL is a software rasteriser such as Mesa llvmpipe; default)",
+    )
+    p.add_argument(
+        "--replicas",
+        type=int_in(1),
+        default=8,
+        help="runs of the verdict when space runs the scene (default 8, as simulate)",
+    )
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
     p.add_argument("--seconds", type=float_in(0, 60, low_open=True), default=None,
                    help="length of a run (s)")  # fmt: skip
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
-    p.add_argument("--sandbox", action="store_true",
-                   help="build freely: take catalogue or table pieces, let them go, undo, save")
-    p.add_argument("--save", default="sandbox.toml", metavar="FILE",
-                   help="sandbox: where s saves the table as a scene (default sandbox.toml)")
+    p.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="build freely: take catalogue or table pieces, let them go, undo, save",
+    )
+    p.add_argument(
+        "--save",
+        default="sandbox.toml",
+        metavar="FILE",
+        help="sandbox: where s saves the table as a scene (default sandbox.toml)",
+    )
     p.add_argument("--frames", type=int_in(1), default=None, help="window: quit after N frames")
     add_force_argument(p, "the -o picture")
     p.set_defaults(func=run)
@@ -120,8 +135,9 @@ def run(args: argparse.Namespace) -> int:
                                            seconds=args.seconds, replicas=args.replicas,
                                            **extra), "the window")  # fmt: skip
     else:
-        app = kind(scene, size=size, backend="tiny", seconds=args.seconds,
-                   replicas=args.replicas, **extra)
+        app = kind(
+            scene, size=size, backend="tiny", seconds=args.seconds, replicas=args.replicas, **extra
+        )
     with app:
         if args.run:
             app.run_scene()

@@ -29,7 +29,7 @@ class Case:
 
     @property
     def expected(self) -> str:
-        """"stands" when the worst margin is positive, else "topples"."""
+        """ "stands" when the worst margin is positive, else "topples"."""
         return "stands" if self.margin_mm > 0 else "topples"
 
 
@@ -71,7 +71,10 @@ def cantilever(inside_mm: float, config: PhysicsConfig | None = None) -> Case:
     x0 = 0.04 - inside_mm * 1e-3 - 1.5 * a
     bar = ScenePiece("bar", BAR3, "kozo", (x0, -a / 2, 0.02))
     return Case(
-        f"cantilever-{inside_mm:+.1f}mm", Scene("cantilever", (ped, bar), cfg), inside_mm, "cantilever"
+        f"cantilever-{inside_mm:+.1f}mm",
+        Scene("cantilever", (ped, bar), cfg),
+        inside_mm,
+        "cantilever",
     )
 
 

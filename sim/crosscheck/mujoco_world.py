@@ -91,7 +91,14 @@ def scene_mjcf(scene: Scene, time_step: float = 1e-3) -> str:
             continue
         mass, com, moments, axes = piece_mass_properties(piece, cfg)
         inertia = axes @ np.diag(moments) @ axes.T
-        full = (inertia[0, 0], inertia[1, 1], inertia[2, 2], inertia[0, 1], inertia[0, 2], inertia[1, 2])
+        full = (
+            inertia[0, 0],
+            inertia[1, 1],
+            inertia[2, 2],
+            inertia[0, 1],
+            inertia[0, 2],
+            inertia[1, 2],
+        )
         out.append(
             f'    <body name="{piece.id}" pos="{_vec(piece.position)}"'
             f' quat="{_wxyz(piece.orientation)}">'
@@ -124,7 +131,7 @@ class MujocoOutcome:
 
     @property
     def verdict(self) -> str:
-        """"topples" or "stands"."""
+        """ "topples" or "stands"."""
         return "topples" if self.toppled else "stands"
 
 

@@ -360,7 +360,9 @@ def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
     except InputTooLargeError as exc:
         raise ResultsError(str(exc)) from None
     except UnicodeDecodeError as exc:
-        raise ResultsError(f"{path}: not UTF-8 text (byte {exc.start}); not a results table") from None
+        raise ResultsError(
+            f"{path}: not UTF-8 text (byte {exc.start}); not a results table"
+        ) from None
     reader = csv.reader(io.StringIO(text, newline=""))
     rows = []
     try:

@@ -42,9 +42,7 @@ def cell_problem(column: str, value: Any) -> str | None:
     return f"{column}: a {type(value).__name__}, expected a number, text, true/false or empty"
 
 
-def row_problem(
-    job: Any, index: int, row: Any, columns: Sequence[str]
-) -> str | None:
+def row_problem(job: Any, index: int, row: Any, columns: Sequence[str]) -> str | None:
     """Why ``row`` cannot be run ``index`` of ``job``, or None (see the module docstring)."""
     if not isinstance(row, Mapping):
         return "the row is not an object"

@@ -148,9 +148,7 @@ neighbours that stand closer than its width never separates: each step pushes it
 other)."""
 
 
-def _set_pose(
-    world: PersistentWorld, piece_id: str, pos: np.ndarray, r_piece: np.ndarray
-) -> None:
+def _set_pose(world: PersistentWorld, piece_id: str, pos: np.ndarray, r_piece: np.ndarray) -> None:
     body = world.body(piece_id)
     com_w = pos + r_piece @ body.com_local
     q_body = matrix_to_quat(r_piece @ body.axes)
@@ -215,7 +213,9 @@ def _touch(
             if float(np.linalg.norm(moved)) > limit:
                 break
         if ok:
-            _set_pose(world, piece.id, pos + moved + np.array([0.0, 0.0, hand.lift_mm * 1e-3]), r_piece)
+            _set_pose(
+                world, piece.id, pos + moved + np.array([0.0, 0.0, hand.lift_mm * 1e-3]), r_piece
+            )
             world.rebase()
             return scale, float(moved[2])
         scale = scale / 2 if attempt < 4 else 0.0

@@ -148,10 +148,14 @@ def _hull(points: np.ndarray) -> np.ndarray:
     def chain(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
         out: list[tuple[float, float]] = []
         for p in seq:
-            while len(out) >= 2 and (
-                (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
-                - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
-            ) <= 0:
+            while (
+                len(out) >= 2
+                and (
+                    (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                    - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                )
+                <= 0
+            ):
                 out.pop()
             out.append(p)
         return out
@@ -182,7 +186,9 @@ def _clipped_area(poly: np.ndarray, box: tuple[float, float, float, float]) -> f
     if len(pts) < 3:
         return 0.0
     a = np.asarray(pts, float)
-    return float(abs(np.dot(a[:, 0], np.roll(a[:, 1], -1)) - np.dot(a[:, 1], np.roll(a[:, 0], -1))) / 2)
+    return float(
+        abs(np.dot(a[:, 0], np.roll(a[:, 1], -1)) - np.dot(a[:, 1], np.roll(a[:, 0], -1))) / 2
+    )
 
 
 def _covered(box: tuple[float, float, float, float], hulls: Sequence[np.ndarray]) -> float:
@@ -200,9 +206,7 @@ def _recolour(layout: TableLayout, colours: Mapping[str, Sequence[float]]) -> Ta
     if not colours:
         return layout
     items = tuple(
-        replace(it, color=vec3(colours[it.id]), finish="plain")
-        if it.id in colours
-        else it
+        replace(it, color=vec3(colours[it.id]), finish="plain") if it.id in colours else it
         for it in layout.items
     )
     return replace(layout, items=items)
@@ -427,9 +431,11 @@ class WindowApp:
         if self.game.is_terminal(self.state):
             res = self.game.result(self.state)
             who = " and ".join(f"P{w + 1}" for w in res.winners) or "nobody"
-            return "game over: " + ", ".join(
-                f"P{i + 1} {v:g}" for i, v in enumerate(res.scores)
-            ) + f"; {who} won"
+            return (
+                "game over: "
+                + ", ".join(f"P{i + 1} {v:g}" for i, v in enumerate(res.scores))
+                + f"; {who} won"
+            )
         totals = getattr(self.game, "totals", None)
         if totals is not None:
             return "score: " + ", ".join(f"P{i + 1} {v}" for i, v in enumerate(totals(self.state)))
@@ -639,7 +645,10 @@ class WindowApp:
                 # plus the ghost of the piece moved, renamed to the world's id
                 missing = sorted(set(frames[0][1]) - set(old.ids))
                 ghosts = [g for g in self.controller.ghosts() if g.id.startswith("ghost")]
-                extra = [replace(g, id=m, alpha=1.0) for g, m in zip(ghosts[:1], missing[:1], strict=False)]
+                extra = [
+                    replace(g, id=m, alpha=1.0)
+                    for g, m in zip(ghosts[:1], missing[:1], strict=False)
+                ]
                 new = replace(old, items=old.items + tuple(extra))
             self._anim = {"layout": new, "t": 0.0, "samples": frames, "end": frames[-1][0],
                           "rows": self._rows}  # fmt: skip
@@ -696,7 +705,9 @@ class WindowApp:
         base = a["old"] if a["old"] is not None else self._base_layout()
         base = replace(base, items=tuple(it for it in base.items if not it.id.startswith("ghost")))
         missing = sorted(set(self._samples[0][1]) - set(base.ids))
-        extra = [replace(g, id=m, alpha=1.0) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)]
+        extra = [
+            replace(g, id=m, alpha=1.0) for g, m in zip(a["ghosts"][:1], missing[:1], strict=False)
+        ]
         a["layout"] = replace(base, items=base.items + tuple(extra))
         a["shown"] = False
 

@@ -128,9 +128,7 @@ def relabel(labels: Mapping[str, Hashable], up: str, value: Hashable) -> dict[st
     if up not in FACE_AXES:
         raise LayoutError(f"face {up!r} (allowed: {', '.join(FACE_AXES)})")
     for rot in _ROTATIONS:
-        turned = {
-            k: _KEY_OF[_int3(rot @ np.array(a))] for k, a in FACE_AXES.items()
-        }
+        turned = {k: _KEY_OF[_int3(rot @ np.array(a))] for k, a in FACE_AXES.items()}
         if labels[turned[up]] == value:
             return {k: labels[turned[k]] for k in FACE_AXES}
     raise AssertionError("unreachable: the rotations act transitively on faces")  # pragma: no cover

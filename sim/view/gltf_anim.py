@@ -175,7 +175,9 @@ def gltf_document(scene: Any, track: Track, name: str) -> tuple[dict[str, Any], 
         }]})  # fmt: skip
         node: dict[str, Any] = {"name": piece.id, "mesh": len(doc["meshes"]) - 1}
         track_p = poses.get(piece.id)
-        first = track_p[0] if track_p is not None else np.array([*piece.position, *piece.orientation])
+        first = (
+            track_p[0] if track_p is not None else np.array([*piece.position, *piece.orientation])
+        )
         node["translation"] = [float(x) for x in first[:3]]
         node["rotation"] = [float(x) for x in first[3:]]
         doc["nodes"].append(node)
@@ -225,4 +227,3 @@ def one_hemisphere(quats: np.ndarray) -> np.ndarray:
         if float(np.dot(q[k - 1], q[k])) < 0.0:
             q[k] = -q[k]
     return q
-

@@ -160,7 +160,9 @@ def _texture(name: str, pixels: np.ndarray, *, repeat: bool, fmt: str = "RGB") -
     pw, ph = _pow2(w), _pow2(h)
     if (pw, ph) != (w, h):
         mode = "RGBA" if fmt == "RGBA" else "RGB"
-        pixels = np.asarray(Image.fromarray(pixels, mode).resize((pw, ph), Image.Resampling.LANCZOS))
+        pixels = np.asarray(
+            Image.fromarray(pixels, mode).resize((pw, ph), Image.Resampling.LANCZOS)
+        )
     tex = Texture(name)
     formats = {"RGB": Texture.F_rgb, "RGBA": Texture.F_rgba}
     tex.setup_2d_texture(pw, ph, Texture.T_unsigned_byte, formats[fmt])
@@ -784,7 +786,10 @@ class Renderer:
         if item.id == "__table__":  # wider planks on the table than on blocks
             groups[""][:, 6:8] *= 0.3 / 0.45
         self._geom_tokens += 1
-        made = (self._geom_tokens, tuple((k, _geom(k or "body", rows)) for k, rows in groups.items()))
+        made = (
+            self._geom_tokens,
+            tuple((k, _geom(k or "body", rows)) for k, rows in groups.items()),
+        )
         self._geom_cache[key] = made
         while len(self._geom_cache) > GEOM_CACHE:
             self._geom_cache.popitem(last=False)
@@ -793,7 +798,9 @@ class Renderer:
     def _surface(self, key: str, item: Item) -> tuple[Any, Any]:
         """(material, texture) of one part of ``item``: a printed face (key), else its finish."""
         if key:
-            return _material((1.0, 1.0, 1.0)), _texture(f"{item.id}{key}", item.faces[key], repeat=False)
+            return _material((1.0, 1.0, 1.0)), _texture(
+                f"{item.id}{key}", item.faces[key], repeat=False
+            )
         if item.finish == "groove":
             return _material(item.color, item.alpha), self._groove_tex
         if item.finish == "wood":
@@ -872,7 +879,9 @@ class Renderer:
                     break
                 t = -o[2] / d[2]
                 p = o + t * d
-                if t * float(d @ fwd) <= 2 * NEAR or not ((p[:2] > lo).all() and (p[:2] < hi).all()):
+                if t * float(d @ fwd) <= 2 * NEAR or not (
+                    (p[:2] > lo).all() and (p[:2] < hi).all()
+                ):
                     covered = False
                     break
         if self._dr_sky.is_active() == covered:
@@ -1048,7 +1057,11 @@ class Renderer:
         for rid in remove:
             new = back.get(rid)
             old = self._items[rid]
-            if new is not None and new.finish == old.finish and self._geoms(new)[0] == self._shape[rid]:
+            if (
+                new is not None
+                and new.finish == old.finish
+                and self._geoms(new)[0] == self._shape[rid]
+            ):
                 self._restyle(old, new)
                 self._items[rid] = new
                 kept.add(rid)
@@ -1163,7 +1176,9 @@ class Renderer:
         keys = self._caster_keys()
         stale = {i for i, k in self._baked.items() if keys.get(i) != k}
         if stale:
-            self._update_shadows(1, exclude=frozenset((stale | (set(keys) - set(self._baked))) & set(keys)))
+            self._update_shadows(
+                1, exclude=frozenset((stale | (set(keys) - set(self._baked))) & set(keys))
+            )
         moving = {i: k for i, k in keys.items() if i not in self._baked}
         key = frozenset(moving.items())
         if key == self._layer_key:

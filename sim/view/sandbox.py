@@ -49,7 +49,9 @@ _HELP = [
     "r / e: turn, t: tip over, x: put back",
     "u: undo, c: reset, s: save the table, space: judge it",
 ]
-_CAMERA_HELP = "right-drag orbit, middle-drag pan, wheel zoom\nhome reset view, f1 help, escape quit"
+_CAMERA_HELP = (
+    "right-drag orbit, middle-drag pan, wheel zoom\nhome reset view, f1 help, escape quit"
+)
 
 
 def palette() -> list[tuple[str, str]]:
@@ -429,7 +431,7 @@ class SandboxApp(SceneApp):
         item, _ = pick(self._anim["layout"] if self._anim else self._still, origin, direction,
                        skip=HELD)  # fmt: skip
         if item is not None and item.startswith("palette-"):
-            self.pick_index = int(item[len("palette-"):])
+            self.pick_index = int(item[len("palette-") :])
             self.take_palette()
             return False
         return item is not None and self.take_from_table(item)

@@ -79,4 +79,3 @@ def register_gymnasium_ids() -> list[str]:
 
 GYMNASIUM_IDS = register_gymnasium_ids()
 """The Gymnasium ids registered here."""
-

@@ -83,7 +83,9 @@ class CategoVectorEnv:
         from tablesim.games.registry import get_game
 
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise EnvError(f"vector_env: n (the number of games) must be an integer >= 1, got {n!r}")
+            raise EnvError(
+                f"vector_env: n (the number of games) must be an integer >= 1, got {n!r}"
+            )
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise EnvError(f"vector_env: seed must be an integer, got {seed!r}")
         game = get_game(self.game)

@@ -61,7 +61,9 @@ def _num(v: float) -> str:
 
 
 @lru_cache(maxsize=256)
-def _ghost_shape(key: tuple[Any, ...], cells: tuple[tuple[int, int, int], ...], edge: float) -> Item:
+def _ghost_shape(
+    key: tuple[Any, ...], cells: tuple[tuple[int, int, int], ...], edge: float
+) -> Item:
     return replace(polycube_item("ghost", cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
 
 
@@ -170,8 +172,11 @@ class TowerController(BaseController):
                 x, y, depth = x0, y + depth + edge, 0.0
             items.append(
                 polycube_item(
-                    f"supply-{name}", [tuple(int(v) for v in c) for c in cells], edge,
-                    (x, y, 0.0), self.colour(name),
+                    f"supply-{name}",
+                    [tuple(int(v) for v in c) for c in cells],
+                    edge,
+                    (x, y, 0.0),
+                    self.colour(name),
                 )  # fmt: skip
             )
             x += (ext[0] + 0.7) * edge
@@ -258,7 +263,7 @@ class TowerController(BaseController):
         if p.button != "left":
             return None
         if p.item is not None and p.item.startswith("supply-"):
-            return self.select(p.item[len("supply-"):])
+            return self.select(p.item[len("supply-") :])
         self.on_mouse_move(p)
         return self.ghost_move
 

@@ -172,8 +172,7 @@ class KataminoController(BaseController):
         on_board[:, 2] = shape[:, 2] - shape[:, 2].min()
         layers = 1 if self.dims() == 2 else 6
         return [
-            tuple(self.from_board(c + np.array([0, 0, z])) for c in on_board)
-            for z in range(layers)
+            tuple(self.from_board(c + np.array([0, 0, z])) for c in on_board) for z in range(layers)
         ]
 
     def secs(self) -> float:
@@ -226,7 +225,7 @@ class KataminoController(BaseController):
             return None
         self._pressed_on = None
         if p.item is not None and p.item.startswith("piece-"):
-            name = p.item[len("piece-"):]
+            name = p.item[len("piece-") :]
             if name in self.loose():
                 if name != self.selected:  # the piece in hand keeps the turns it was given
                     self.selected, self.orient = name, self._lying(name)
@@ -328,7 +327,9 @@ class KataminoController(BaseController):
         local = tuple(sorted(tuple(int(v) for v in c) for c in board - lo))
         shape = _ghost_shape(item_id, local, a)  # meshed once per shape: moved, recoloured
         at = (float(pos[0]), float(pos[1]), float(pos[2]))
-        return replace(shape, position=at, color=(float(colour[0]), float(colour[1]), float(colour[2])))
+        return replace(
+            shape, position=at, color=(float(colour[0]), float(colour[1]), float(colour[2]))
+        )
 
     def ghosts(self) -> Sequence[Item]:
         """The piece held over the board, the hint."""
