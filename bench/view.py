@@ -132,7 +132,7 @@ def bench_live(backend: str, frames: int) -> dict[str, Any]:
     """``tablesim view kozo-tower``'s frame after ``space``: the display world stepped by
     1/60 s inside the frame (sim.view.live) and drawn, 1280x720 (no verdict job)."""
     from tablesim.sim.scene import load_scene, shipped_scene_path
-    from tablesim.sim.view.app import SceneApp
+    from tablesim.sim.view.scene_app import SceneApp
 
     scene = load_scene(shipped_scene_path("kozo-tower"))
     with SceneApp(scene, size=(1280, 720), backend=backend) as app:

@@ -147,7 +147,7 @@ def test_a_moved_ghost_looks_as_if_the_table_had_been_built_with_it_there() -> N
 
 
 def test_the_moving_layer_is_as_dark_as_the_darker_shadow() -> None:
-    from tablesim.sim.view.renderer import _over_baked
+    from tablesim.sim.view.shadow_decals import _over_baked
 
     lut = _over_baked()
     for s, g in ((0, 80), (100, 50), (100, 200), (107, 107), (0, 0)):
@@ -159,7 +159,7 @@ def test_the_moving_layer_is_as_dark_as_the_darker_shadow() -> None:
 
 
 def test_decal_covers_the_shadowed_tiles_and_their_neighbours_only() -> None:
-    from tablesim.sim.view.renderer import DECAL_TILE, _decal_rows
+    from tablesim.sim.view.shadow_decals import DECAL_TILE, _decal_rows
 
     t = DECAL_TILE
     alpha = np.zeros((4 * t, 4 * t), dtype=np.uint8)
@@ -207,12 +207,12 @@ def test_text_kept_while_its_words_stay_and_redrawn_when_they_change() -> None:
     with Renderer((320, 180), backend="tiny") as r:
         r.show(layout)
         r.set_text({"top-left": "hello", "bottom-left": "one"})
-        first = r._text_shown["top-left"][1]
+        first = r.text._text_shown["top-left"][1]
         a = r.render()
         r.set_text({"top-left": "hello", "bottom-left": "two words"})
-        assert r._text_shown["top-left"][1] == first  # same words: the same node
+        assert r.text._text_shown["top-left"][1] == first  # same words: the same node
         b = r.render()
         assert not np.array_equal(a[-40:], b[-40:])  # the changed corner is redrawn
         assert np.array_equal(a[:40], b[:40])
         r.set_text({"bottom-left": "two words"})
-        assert "top-left" not in r._text_shown and first.is_empty()
+        assert "top-left" not in r.text._text_shown and first.is_empty()

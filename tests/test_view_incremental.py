@@ -82,7 +82,7 @@ def test_a_ghost_move_is_drawn_at_once_in_its_rectangles_as_a_whole_frame_would_
 def test_sub_lens_puts_points_on_the_pixels_of_the_whole_lens() -> None:
     from panda3d.core import LPoint2f, LPoint3f, PerspectiveLens
 
-    from tablesim.sim.view.renderer import _sub_lens
+    from tablesim.sim.view.panda_nodes import _sub_lens
 
     big = (960, 540)
     full = PerspectiveLens()

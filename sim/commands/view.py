@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     """Open the scene; exit 2 for bad input."""
     from tablesim.sim.commands.render import check_output, parse_size
     from tablesim.sim.scene import InvalidSceneError, resolve_scene
-    from tablesim.sim.view.app import SceneApp
+    from tablesim.sim.view.scene_app import SceneApp
 
     size = parse_size(args.size)
     out = check_output(args.out, (".png",), force=args.force) if args.out else None

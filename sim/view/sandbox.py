@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from tablesim.games.quat import quat_mul
-from tablesim.sim.view.app import SceneApp, pick, runs
+from tablesim.sim.view.app import pick, runs
 from tablesim.sim.view.layout import Floats, TableLayout
+from tablesim.sim.view.scene_app import SceneApp
 
 __all__ = ["DROP_GAP", "PALETTE_CATALOGUES", "SandboxApp", "palette", "scene_toml", "separate"]
 
