@@ -15,8 +15,8 @@ Held as in Tabletop Simulator:
 - What the ghost says is what a click plays: the click plays the very move the ghost shows
   (the bottom-left text is that move's text).
 - **Turning by 90 degrees about the view's axes**: ``r`` / ``e`` turn it about the vertical
-  (the world axis nearest the screen's up: left / right as seen), ``t`` / ``g`` tip it about
-  the screen's left-right axis (away from you / towards you); or hold ``control`` and
+  (the table's up: counter-clockwise / clockwise seen from above), ``t`` / ``g`` tip it about
+  the world axis nearest the screen's left-right (away from you / towards you); or hold ``control`` and
   left-drag (:data:`TURN_DRAG_PX` pixels sideways: a quarter turn about the vertical; up or
   down: a tip).
 - Click to drop: the app has the physics table measure the move and shows the run.
@@ -40,6 +40,7 @@ import numpy as np
 
 from tablesim.games.core import GameError
 from tablesim.sim.view.interact import BaseController, Pointer
+from tablesim.sim.view.window import stats_line, stats_on
 
 if TYPE_CHECKING:
     from tablesim.sim.slices.kozo.referee import KozoReferee
@@ -67,8 +68,10 @@ SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
 LIFT = 0.6
 """Cube edges the held piece floats above its landing pose (the drop preview lies there)."""
-PREVIEW_ALPHA = 0.45
-"""Opacity of the drop preview's plates (the ghost's colour, thinner than the ghost)."""
+PREVIEW_ALPHA = GHOST_ALPHA
+"""Opacity of the drop preview's plates: the ghost's, so their blends over the table and the
+board show the ghost's hues (at 0.45 the azure's blend over the table came within 2 degrees
+of the teal pieces' hue)."""
 SNAP = 0.75
 """Cube edges within which the pointer snaps the held piece to a legal spot."""
 TURN_DRAG_PX = 60.0
@@ -123,21 +126,17 @@ def turned_cells(cells: Sequence[Sequence[int]], axis: int, sign: int) -> tuple[
 
 
 def view_axes(direction: Sequence[float]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The world axes nearest the view's vertical and its left-right axis, as (axis, sign),
-    for a view looking along ``direction`` (a pointer's ray): the screen's right is the ray
-    crossed with the world's up (the x axis when looking straight down), the screen's up the
-    right crossed with the ray."""
+    """The view's turning axes as world (axis, sign) pairs for a view looking along
+    ``direction`` (a pointer's ray): its vertical is the table's up, +z (the screen's up at
+    every camera that looks down on the table; a turn on the table, as Tabletop Simulator's
+    Q / E), its left-right axis the world axis nearest the screen's right, which is the ray
+    crossed with +z (the x axis when looking straight down)."""
     d = np.asarray(direction, float)
     right = np.cross(d, (0.0, 0.0, 1.0))
-    if np.linalg.norm(right) < 1e-6:
+    if np.linalg.norm(right[:2]) < 1e-6:
         right = np.array([1.0, 0.0, 0.0])
-    up = np.cross(right, d)
-
-    def nearest(v: np.ndarray) -> tuple[int, int]:
-        k = int(np.argmax(np.abs(v)))
-        return k, 1 if v[k] > 0 else -1
-
-    return nearest(up), nearest(right)
+    k = int(np.argmax(np.abs(right[:2])))
+    return (2, 1), (k, 1 if right[k] > 0 else -1)
 
 
 class TowerController(BaseController):
@@ -208,6 +207,7 @@ class TowerController(BaseController):
         self.ghost_move, self.legal, self.reason = None, False, ""
         self._spot_cache = None
         self._turn_drag = None
+        self._pixel = None  # a click on a new position follows its own pixel first
         self._refresh()
 
     def supply_items(self) -> list[Item]:
@@ -320,6 +320,21 @@ class TowerController(BaseController):
         return self.piece_move()
 
     def _refresh(self) -> None:
+        self._find_ghost()
+        if stats_on():  # the window's figures: the ghost's words as they change
+            text = self.ghost_text()
+            if text != getattr(self, "_said", None):
+                self._said = text
+                stats_line(f"ghost {text}")
+
+    def ghost_text(self) -> str:
+        """What the ghost says: its move's text and whether it is legal ("" with no ghost)."""
+        if self.ghost_move is None:
+            return ""
+        text = self.game.format_move(self.state, self.ghost_move)
+        return f"{text}: {'legal' if self.legal else 'ILLEGAL'}"
+
+    def _find_ghost(self) -> None:
         self.ghost_move, self.legal, self.reason = None, False, ""
         if self.game is None or self.game.is_terminal(self.state):
             return
