@@ -34,9 +34,14 @@ def _ghost(h: Harness):  # noqa: ANN202
 def _take_domino_along_x(h: Harness) -> None:
     assert h.click_item("supply-2a")  # touch-move: taking is a move of the game
     assert h.app.state.touched == "2a"
-    # r2 of the catalogue lies along x; check the premise, then turn to it
-    assert piece_orientations("kozo-standard", "2a")[2] == ((0, 0, 0), (1, 0, 0))
-    h.key("r", "r")
+    # r0 stands up, r1 lies along y, r2 along x (the premise); the start camera looks along
+    # +y, so its left-right axis is x: t tips the standing domino about x (along y), r then
+    # turns it a quarter about the vertical (along x)
+    assert piece_orientations("kozo-standard", "2a") == (
+        ((0, 0, 0), (0, 0, 1)), ((0, 0, 0), (0, 1, 0)), ((0, 0, 0), (1, 0, 0)))  # fmt: skip
+    h.key("t")
+    assert h.app.controller.rot == 1
+    h.key("r")
     assert h.app.controller.rot == 2
 
 

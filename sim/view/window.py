@@ -5,9 +5,9 @@ opened a window (``window=True``). The app itself has no clock and no event sour
 ``tick(dt)``, ``frame()``, ``key(name)``, ``type_char(ch)``, ``mouse_*`` and ``resize`` by
 whoever drives it -- this module in a window, :class:`tablesim.sim.view.harness.Harness` offscreen.
 
-Why ShowBase (``docs/architecture.md``, "The window"): its task manager gives a paced frame
-loop (``ClockObject`` limited to :data:`FRAME_RATE`, ``dt`` clamped so a slow frame never
-jumps an animation), Ctrl-C handling, and its event manager and messenger deliver the
+Why ShowBase (``docs/architecture.md``, "The window"): its task manager gives the frame loop
+(paced here to :data:`FRAME_RATE` by sleeping, ``dt`` clamped so a slow frame never jumps an
+animation), Ctrl-C handling, and its event manager and messenger deliver the
 window's own events (``window-event`` for resizes and closing). ShowBase is made with
 ``windowType="none"``: it opens no window of its own; the renderer's window and graphics
 engine stay the renderer's, so the same :class:`~sim.view.renderer.Renderer` draws offscreen
@@ -34,7 +34,15 @@ from typing import Any
 __all__ = ["FRAME_RATE", "MAX_DT", "run_window", "stats_line"]
 
 FRAME_RATE = 60.0
-"""Frames per second the loop is limited to (it sleeps the rest: the machine may be shared)."""
+"""Frames per second the loop is limited to (it sleeps the rest: the machine may be shared).
+
+The pacing is the driver's own (``time.sleep`` to the next frame's due time), not Panda3D's
+``ClockObject`` in ``M_limited`` mode: every ``GraphicsEngine.render_frame`` ticks the global
+clock, and two engines run each frame (the renderer's, which draws, and ShowBase's own in its
+``igLoop`` task, which has no window), so the limited clock waited twice a frame (at most 30
+frames a second, each ``dt`` half the frame's) and spun the CPU for up to its
+``sleep-precision`` (10 ms) at each wait. Measured in the real window under Xvfb, 960x540
+tiny: 7 ms of CPU a frame in ShowBase's ``renderFrame`` alone (docs/performance.md)."""
 MAX_DT = 0.1
 """Longest time step (s) one frame may advance the app: a slower frame plays slower."""
 REFRESH_S = 0.5
@@ -55,7 +63,8 @@ STATS = "TABLESIM_WINDOW_STATS"
 """With this environment variable set (to anything but empty or 0) the window prints, on
 standard output as they happen, ``window: T ...`` lines (T: seconds on the monotonic clock) for
 each move played and each moment a person's clock starts, once a second the frames drawn so far
-and the worst gap between two frames in that second, and at exit the frames drawn, the frames
+and the worst gap between two frames in that second and the process's CPU time in it (every
+thread: the load-independent figure on a shared machine), and at exit the frames drawn, the frames
 per second and the worst gap between two frames (``bench/window.py`` reads them)."""
 
 
@@ -168,13 +177,16 @@ class _Driver:
         self.frames = 0
         self.started = time.monotonic()
         self.last_frame = self.started
+        self.due = self.started
+        """When the next frame may start (the pacing, :data:`FRAME_RATE`)."""
+        self.ticked = self.started
         self.worst_gap = 0.0
         """Longest wall time (s) between two frames drawn (the first frame excluded)."""
         self.second_gap = 0.0
         self.stats = stats_on()
         self.stats_at = self.started
         self.refreshed = self.started
-        self.cpu_started = time.process_time()
+        self.cpu_started = self.cpu_at = time.process_time()
         refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
         self.refresh = REFRESH_S if refresh is None else float(refresh)
         self.mods: set[str] = set()
@@ -244,14 +256,17 @@ class _Driver:
 
     # ---- the frame --------------------------------------------------------------------------
     def frame(self, task: Any) -> Any:
-        from panda3d.core import ClockObject
-
         if self.app.closed or self.win.is_closed():
             return self.stop()
+        start = time.monotonic()
+        if start < self.due:  # paced: sleep (never spin) to the frame's due time, then read
+            time.sleep(self.due - start)  # the pointer (the freshest place for the ghost)
+            start = time.monotonic()
+        self.due = max(self.due + 1.0 / FRAME_RATE, start)
+        dt, self.ticked = start - self.ticked, start
         xy = self.pointer()
         if xy is not None and xy != self.app._mouse:
             self.app.mouse_move(*xy)
-        dt = ClockObject.get_global_clock().get_dt()
         self.app.tick(min(dt, MAX_DT))
         if self.app.closed:
             return self.stop()
@@ -271,9 +286,11 @@ class _Driver:
         self.last_frame = done
         if self.stats and done - self.stats_at >= 1.0:  # once a second: frames so far
             self.stats_at = done
+            cpu = time.process_time()
             stats_line(f"frames {self.frames}, worst gap this second "
-                       f"{self.second_gap * 1e3:.0f} ms")  # fmt: skip
-            self.second_gap = 0.0
+                       f"{self.second_gap * 1e3:.0f} ms, CPU this second "
+                       f"{(cpu - self.cpu_at) * 1e3:.0f} ms")  # fmt: skip
+            self.second_gap, self.cpu_at = 0.0, cpu
         if self.max_frames is not None and self.frames >= self.max_frames:
             return self.stop()
         return task.cont
@@ -293,7 +310,8 @@ class _Driver:
             wall = time.monotonic() - self.started
             stats_line(f"stats: {self.frames} frames in {wall:.1f} s, "
                        f"{self.frames / max(wall, 1e-9):.1f} fps, "
-                       f"worst frame gap {self.worst_gap * 1e3:.0f} ms")  # fmt: skip
+                       f"worst frame gap {self.worst_gap * 1e3:.0f} ms, "
+                       f"{time.process_time() - self.cpu_started:.1f} s CPU")  # fmt: skip
         self.base.taskMgr.stop()
         return Task.done
 
@@ -302,12 +320,6 @@ class _Driver:
             self.base.taskMgr.stop()
 
     def run(self) -> None:
-        from panda3d.core import ClockObject
-
-        clock = ClockObject.get_global_clock()
-        mode = clock.get_mode()
-        clock.set_mode(ClockObject.M_limited)
-        clock.set_frame_rate(FRAME_RATE)
         task = self.base.taskMgr.add(self.frame, "tablesim-frame", sort=60)
         old = None
         if threading.current_thread() is threading.main_thread():
@@ -325,7 +337,6 @@ class _Driver:
                 self.base.ignore(_PREFIX + ev)
             self.base.ignore("window-event")
             self._mak.remove_node()
-            clock.set_mode(mode)
         if self.terminated is not None:
             from tablesim.sim.cli import Terminated
 

@@ -1,16 +1,27 @@
-"""Kozo and Kataboom with the mouse: pick a piece, move its ghost, drop it on the tower.
+"""Kozo and Kataboom with the mouse: pick a piece, hold it over the tower, drop it.
 
-- The supply lies in a row in front of the tower. Click a piece to take it (Kozo: the ``take``
+Held as in Tabletop Simulator:
+
+- The supply lies in a row behind the tower. Click a piece to take it (Kozo: the ``take``
   move, so touch-move applies from then on; Kataboom: it is selected).
-- The ghost of the piece follows the mouse over the tower: its footprint is centred on the
-  point under the pointer and snapped to half cubes, its height is where it comes to rest when
-  lowered straight down (the game's own ``at x,y`` reading). ``r``/``e`` turn it to the next or
-  previous orientation of the game's orientation list.
-- The ghost is green when the game's ``check_move`` accepts the placement and red when it does
-  not; the rule's own message says why (bottom-left text).
+- The held piece (a translucent ghost, :data:`LEGAL` azure or :data:`ILLEGAL` magenta) floats
+  :data:`LIFT` cube edges above where it would land, over whatever is under the pointer (the
+  table, the board or the tower's top); the **drop preview**, flat translucent plates of the
+  ghost's colour under each of its columns, lies exactly where letting go puts it: the
+  landing pose is the game's own ``at x,y`` reading (lowered straight down).
+- **Snapping**: its footprint is centred on the point under the pointer; when a legal spot of
+  the piece in its orientation lies within :data:`SNAP` cube edges of that, the ghost jumps
+  to it, else it sits on the half-cube lattice (and says why it is illegal).
+- What the ghost says is what a click plays: the click plays the very move the ghost shows
+  (the bottom-left text is that move's text).
+- **Turning by 90 degrees about the view's axes**: ``r`` / ``e`` turn it about the vertical
+  (the table's up: counter-clockwise / clockwise seen from above), ``t`` / ``g`` tip it about
+  the world axis nearest the screen's left-right (away from you / towards you); or hold ``control`` and
+  left-drag (:data:`TURN_DRAG_PX` pixels sideways: a quarter turn about the vertical; up or
+  down: a tip).
 - Click to drop: the app has the physics table measure the move and shows the run.
 - Kozo's balance cube (after a placement): the ghost is the small cube, snapped to the nearest
-  legal spot within 0.75 cube edge; ``n`` plays ``nocube`` when no spot is legal.
+  legal spot within :data:`SNAP` cube edge; ``n`` plays ``nocube`` when no spot is legal.
 - Kataboom's nudge: ``n`` toggles nudge mode; click a piece of the structure to push it at
   the point clicked, horizontally, away from the camera (``[``/``]`` halve or double the
   push, at most the rule's maximum).
@@ -29,6 +40,7 @@ import numpy as np
 
 from tablesim.games.core import GameError
 from tablesim.sim.view.interact import BaseController, Pointer
+from tablesim.sim.view.window import stats_line, stats_on
 
 if TYPE_CHECKING:
     from tablesim.sim.slices.kozo.referee import KozoReferee
@@ -54,6 +66,17 @@ BOARD_CELLS = 3
 """Cells along each side of the Kozo board (the footprint a tower stands on)."""
 SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
+LIFT = 0.6
+"""Cube edges the held piece floats above its landing pose (the drop preview lies there)."""
+PREVIEW_ALPHA = GHOST_ALPHA
+"""Opacity of the drop preview's plates: the ghost's, so their blends over the table and the
+board show the ghost's hues (at 0.45 the azure's blend over the table came within 2 degrees
+of the teal pieces' hue)."""
+SNAP = 0.75
+"""Cube edges within which the pointer snaps the held piece to a legal spot."""
+TURN_DRAG_PX = 60.0
+"""Pixels of a control+left drag that turn the held piece a quarter (about the vertical when
+sideways, a tip about the screen's left-right axis when up or down)."""
 
 
 def _num(v: float) -> str:
@@ -81,6 +104,41 @@ def snap_half(v: float) -> float:
     return math.floor(2 * v + 0.5) / 2
 
 
+def _quarter(axis: int, sign: int) -> np.ndarray:
+    """The rotation matrix of a quarter turn about world axis ``axis`` (0 x, 1 y, 2 z) by
+    ``sign`` (+1: counter-clockwise looking down the axis)."""
+    r = np.eye(3, dtype=int)
+    a, b = [k for k in range(3) if k != axis]
+    r[a, a] = r[b, b] = 0
+    r[a, b], r[b, a] = -sign, sign
+    return r
+
+
+def turned_cells(cells: Sequence[Sequence[int]], axis: int, sign: int) -> tuple[tuple[int, ...], ...]:
+    """``cells`` (unit cubes by their minimum corners) turned a quarter about world axis
+    ``axis`` (``sign`` as :func:`_quarter`), normalised (minimum corner at the origin) and
+    sorted: the cube centres turn, the cubes stay cubes."""
+    c = np.asarray(cells, dtype=int) * 2 + 1  # doubled centres: integers
+    t = c @ _quarter(axis, sign).T
+    t = (t - 1) // 2
+    t -= t.min(axis=0)
+    return tuple(sorted(tuple(int(v) for v in row) for row in t))
+
+
+def view_axes(direction: Sequence[float]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The view's turning axes as world (axis, sign) pairs for a view looking along
+    ``direction`` (a pointer's ray): its vertical is the table's up, +z (the screen's up at
+    every camera that looks down on the table; a turn on the table, as Tabletop Simulator's
+    Q / E), its left-right axis the world axis nearest the screen's right, which is the ray
+    crossed with +z (the x axis when looking straight down)."""
+    d = np.asarray(direction, float)
+    right = np.cross(d, (0.0, 0.0, 1.0))
+    if np.linalg.norm(right[:2]) < 1e-6:
+        right = np.array([1.0, 0.0, 0.0])
+    k = int(np.argmax(np.abs(right[:2])))
+    return (2, 1), (k, 1 if right[k] > 0 else -1)
+
+
 class TowerController(BaseController):
     """Shared by Kozo and Kataboom; subclasses give the geometry (see the module docstring)."""
 
@@ -96,6 +154,11 @@ class TowerController(BaseController):
         self.reason = ""
         self.nudging = False
         self.show_spots = False
+        self.ray: tuple[float, float, float] = (0.0, 0.7071, -0.7071)
+        """Direction of the last pointer's ray (the view's axes for the turns)."""
+        self._pixel: tuple[float, float] | None = None
+        self._turn_drag: list[float] | None = None
+        self._spot_cache: dict[tuple[str, int], list[Any]] | None = None
 
     # ---- the game's geometry (subclasses) ----
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
@@ -115,11 +178,17 @@ class TowerController(BaseController):
         raise NotImplementedError
 
     def spots(self) -> list[Any]:
-        """Legal placements of the held piece in its current orientation (``l`` shows them)."""
+        """Legal placements of the held piece in its current orientation (``l`` shows them;
+        the ghost snaps to them). The game's candidates are asked once per position."""
         if self.selected is None or self.game is None or self.game.is_terminal(self.state):
             return []
-        return [m for m in self.candidates()
-                if m.kind == "place" and m.piece == self.selected and m.rot == self.rot]  # fmt: skip
+        if self._spot_cache is None:
+            by: dict[tuple[str, int], list[Any]] = {}
+            for m in self.candidates():
+                if m.kind == "place":
+                    by.setdefault((m.piece, m.rot), []).append(m)
+            self._spot_cache = by
+        return list(self._spot_cache.get((self.selected, self.rot), ()))
 
     def colour(self, piece: str) -> tuple[float, float, float]:
         """The piece's colour (0-1 RGB)."""
@@ -136,6 +205,9 @@ class TowerController(BaseController):
         if self.selected not in self.supply():
             self.selected, self.rot = None, 0
         self.ghost_move, self.legal, self.reason = None, False, ""
+        self._spot_cache = None
+        self._turn_drag = None
+        self._pixel = None  # a click on a new position follows its own pixel first
         self._refresh()
 
     def supply_items(self) -> list[Item]:
@@ -213,7 +285,14 @@ class TowerController(BaseController):
         return float((base[0] - origin[0]) / edge), float((base[1] - origin[1]) / edge)
 
     def on_mouse_move(self, p: Pointer) -> None:
-        """Move the ghost under the pointer."""
+        """Move the ghost under the pointer (a control+left drag turns it instead)."""
+        if self._turn_drag is not None:
+            if "left" in p.buttons:
+                self._drag_turn(p)
+                return
+            self._turn_drag = None
+        self.ray = p.direction
+        self._pixel = (p.x, p.y)
         if p.item is not None and p.item.startswith("supply-"):
             self.hover = None
         else:
@@ -221,13 +300,19 @@ class TowerController(BaseController):
         self._refresh()
 
     def piece_move(self) -> Any:
-        """The placement under the pointer, as the game reads ``P rN at x,y`` (or None)."""
+        """The placement under the pointer: its footprint centred there, snapped to the
+        nearest legal spot within :data:`SNAP` cube edges, else to the half-cube lattice as
+        the game reads ``P rN at x,y`` (or None)."""
         if self.selected is None or self.hover is None:
             return None
         cells = np.asarray(self.orientations(self.selected)[self.rot])
         ext = cells.max(axis=0) + 1
-        x = snap_half(self.hover[0] - ext[0] / 2)
-        y = snap_half(self.hover[1] - ext[1] / 2)
+        cx, cy = self.hover[0] - ext[0] / 2, self.hover[1] - ext[1] / 2
+        best = min(self.spots(), key=lambda m: (m.pos[0] - cx) ** 2 + (m.pos[1] - cy) ** 2,
+                   default=None)  # fmt: skip
+        if best is not None and math.hypot(best.pos[0] - cx, best.pos[1] - cy) <= SNAP:
+            return best
+        x, y = snap_half(cx), snap_half(cy)
         return self.game.parse_move(self.state, f"{self.selected} r{self.rot} at {x:g},{y:g}")
 
     def target_move(self) -> Any:
@@ -235,6 +320,21 @@ class TowerController(BaseController):
         return self.piece_move()
 
     def _refresh(self) -> None:
+        self._find_ghost()
+        if stats_on():  # the window's figures: the ghost's words as they change
+            text = self.ghost_text()
+            if text != getattr(self, "_said", None):
+                self._said = text
+                stats_line(f"ghost {text}")
+
+    def ghost_text(self) -> str:
+        """What the ghost says: its move's text and whether it is legal ("" with no ghost)."""
+        if self.ghost_move is None:
+            return ""
+        text = self.game.format_move(self.state, self.ghost_move)
+        return f"{text}: {'legal' if self.legal else 'ILLEGAL'}"
+
+    def _find_ghost(self) -> None:
         self.ghost_move, self.legal, self.reason = None, False, ""
         if self.game is None or self.game.is_terminal(self.state):
             return
@@ -259,23 +359,68 @@ class TowerController(BaseController):
         return None
 
     def on_click(self, p: Pointer) -> Any | None:
-        """Pick a supply piece, or drop the ghost."""
+        """Pick a supply piece, start a control+left turning drag, or drop the ghost: the
+        move the ghost shows (followed to the click's pixel first if the pointer moved)."""
         if p.button != "left":
             return None
         if p.item is not None and p.item.startswith("supply-"):
             return self.select(p.item[len("supply-") :])
-        self.on_mouse_move(p)
+        if "control" in p.mods and self.selected is not None:
+            self._turn_drag = [p.x, p.y]
+            return None
+        if self._pixel != (p.x, p.y) or self.ghost_move is None:
+            self.on_mouse_move(p)
         return self.ghost_move
 
+    def on_release(self, p: Pointer) -> Any | None:
+        """The end of a turning drag."""
+        self._turn_drag = None
+        return None
+
+    def _drag_turn(self, p: Pointer) -> None:
+        """A control+left drag: a quarter turn per :data:`TURN_DRAG_PX` pixels (sideways:
+        about the vertical, right-drag turning it clockwise as seen from above; up or down:
+        a tip, dragging up tips it away)."""
+        assert self._turn_drag is not None
+        dx, dy = p.x - self._turn_drag[0], p.y - self._turn_drag[1]
+        if abs(dx) >= TURN_DRAG_PX and abs(dx) >= abs(dy):
+            self.turn("vertical", -1 if dx > 0 else 1)
+            self._turn_drag = [p.x, p.y]
+        elif abs(dy) >= TURN_DRAG_PX:
+            self.turn("horizontal", -1 if dy < 0 else 1)
+            self._turn_drag = [p.x, p.y]
+
+    def turn(self, about: str, sign: int) -> bool:
+        """Turn the held piece a quarter about the view's ``vertical`` or ``horizontal``
+        (left-right) axis (:func:`view_axes` of the last pointer's ray), ``sign`` +1
+        counter-clockwise looking down that world axis: the orientation of the game's list
+        with the turned cells. False when nothing is held."""
+        if self.selected is None:
+            return False
+        (vk, vs), (hk, hs) = view_axes(self.ray)
+        axis, s = (vk, vs) if about == "vertical" else (hk, hs)
+        want = turned_cells(self.orientations(self.selected)[self.rot], axis, sign * s)
+        for k, cells in enumerate(self.orientations(self.selected)):
+            if tuple(sorted(tuple(int(v) for v in c) for c in cells)) == want:
+                self.rot = k
+                break
+        else:  # every proper rotation is in the list: never here for Kozo or Kataboom
+            self.message = f"{self.selected}: that turn is not an orientation of this game"
+            return False
+        self._refresh()
+        return True
+
     def on_key(self, key: str) -> Any | None:
-        """``r``/``e``: next/previous orientation; ``l``: show the legal spots."""
+        """``r``/``e``: a quarter turn about the view's vertical (left / right as seen from
+        above), ``t``/``g``: a tip about its left-right axis (away / towards you); ``l``:
+        show the legal spots."""
         if key == "l":
             self.show_spots = not self.show_spots
             return None
-        if self.selected is not None and key in ("r", "e", "shift-r"):
-            n = len(self.orientations(self.selected))
-            self.rot = (self.rot + (1 if key == "r" else -1)) % n
-            self._refresh()
+        turns = {"r": ("vertical", 1), "e": ("vertical", -1), "shift-r": ("vertical", -1),
+                 "t": ("horizontal", -1), "g": ("horizontal", 1)}  # fmt: skip
+        if self.selected is not None and key in turns:
+            self.turn(*turns[key])
         return None
 
     def overlay(self) -> list[str]:
@@ -294,23 +439,41 @@ class TowerController(BaseController):
 
     def help(self) -> list[str]:
         """Bindings."""
-        return ["click a supply piece to take it; move the ghost; click to drop",
-                "r / e: next / previous orientation; l: show the legal spots"]  # fmt: skip
+        return ["click a supply piece to take it; it floats over where it lands; click to drop",
+                "r / e: turn left / right, t / g: tip away / towards you (90 degrees)",
+                "control+left-drag: turn (sideways) or tip (up/down); l: show the legal spots"]  # fmt: skip
 
     def highlights(self) -> Mapping[str, tuple[float, float, float]]:
         """Nothing of the table itself (the supply is the controller's own)."""
         return {}
 
     def ghost_items(self) -> list[Item]:
-        """The ghost of the move under the pointer."""
+        """The ghost of the move under the pointer (id ``ghost``), :data:`LIFT` above its
+        landing pose, then its drop preview (:meth:`drop_preview`). Ghosts cast no shadow:
+        the preview is where it lands."""
         if self.ghost_move is None or self.selected is None:
             return []
         origin, edge = self.frame()
         m = self.ghost_move
+        cells = self.orientations(m.piece)[m.rot]
         pos = origin + np.asarray(m.pos, float) * edge
-        shape = ghost_shape(self.catalogue, m.piece, m.rot, self.orientations(m.piece)[m.rot], edge)
-        at = (float(pos[0]), float(pos[1]), float(pos[2]))
-        return [replace(shape, position=at, color=LEGAL if self.legal else ILLEGAL)]
+        shape = ghost_shape(self.catalogue, m.piece, m.rot, cells, edge)
+        at = (float(pos[0]), float(pos[1]), float(pos[2] + LIFT * edge))
+        colour = LEGAL if self.legal else ILLEGAL
+        ghost = replace(shape, position=at, color=colour, casts_shadow=False)
+        return [ghost, *self.drop_preview(cells, pos, edge, colour)]
+
+    def drop_preview(self, cells: Sequence[Sequence[int]], corner: np.ndarray, edge: float,
+                     colour: tuple[float, float, float]) -> list[Item]:  # fmt: skip
+        """Flat translucent plates (ids ``ghost-drop-K``) under each column of ``cells`` at
+        the landing pose (minimum corner ``corner``, m): the underside of the piece where
+        letting go puts it, 0.5 mm above that surface."""
+        low: dict[tuple[int, int], int] = {}
+        for c in cells:
+            key = (int(c[0]), int(c[1]))
+            low[key] = min(low.get(key, int(c[2])), int(c[2]))
+        return [_plate(f"ghost-drop-{k}", corner + np.array([x, y, z]) * edge, edge, colour)
+                for k, ((x, y), z) in enumerate(sorted(low.items()))]  # fmt: skip
 
     def ghosts(self) -> Sequence[Item]:
         """The supply (with the selection highlighted) and the ghost."""
@@ -336,6 +499,25 @@ class TowerController(BaseController):
             size = (ext[0] * edge * 0.96, ext[1] * edge * 0.96, 0.0008)
             out.append(box_item(f"ghost-spot-{k}", size, corner, SPOT, casts_shadow=False))
         return out
+
+
+@lru_cache(maxsize=16)
+def _cube_shape(size: float) -> Item:
+    return replace(box_item("ghost-cube", (size,) * 3, (0.0, 0.0, 0.0), LEGAL, casts_shadow=False),
+                   alpha=GHOST_ALPHA)  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _plate_shape(edge: float) -> Item:
+    return replace(box_item("ghost-drop", (0.94 * edge, 0.94 * edge, 0.0008), (0.0, 0.0, 0.0),
+                            LEGAL, casts_shadow=False), alpha=PREVIEW_ALPHA)  # fmt: skip
+
+
+def _plate(item_id: str, corner: np.ndarray, edge: float, colour: tuple[float, float, float]) -> Item:
+    """One plate of a drop preview: a cell's footprint (a little inset) at ``corner``'s
+    height + 0.5 mm, the mesh built once per edge."""
+    at = (float(corner[0] + 0.03 * edge), float(corner[1] + 0.03 * edge), float(corner[2] + 0.0005))
+    return replace(_plate_shape(float(edge)), id=item_id, position=at, color=colour)
 
 
 class KozoController(TowerController):
@@ -454,10 +636,13 @@ class KozoController(TowerController):
             return self.piece_move()
         if self.hover is None:
             return None
-        spots = [m for m in self.game.legal_moves(self.state) if m.kind == "cube"]
+        if self._spot_cache is None:  # the cube spots, asked once per position
+            self._spot_cache = {("cube", 0): [m for m in self.game.legal_moves(self.state)
+                                              if m.kind == "cube"]}  # fmt: skip
+        spots = self._spot_cache.get(("cube", 0), [])
         hx, hy = self.hover
         best = min(spots, key=lambda m: (m.pos[0] - hx) ** 2 + (m.pos[1] - hy) ** 2, default=None)
-        if best is not None and math.hypot(best.pos[0] - hx, best.pos[1] - hy) <= 0.75:
+        if best is not None and math.hypot(best.pos[0] - hx, best.pos[1] - hy) <= SNAP:
             return best
         return self.game.parse_move(self.state, f"cube at {snap_half(hx):g},{snap_half(hy):g}")
 
@@ -478,7 +663,9 @@ class KozoController(TowerController):
         x, y, z = self.ghost_move.pos
         corner = origin + np.array([x - e / 2, y - e / 2, z]) * edge
         colour = LEGAL if self.legal else ILLEGAL
-        return [replace(box_item("ghost-cube", (e * edge,) * 3, corner, colour), alpha=GHOST_ALPHA)]
+        at = (float(corner[0]), float(corner[1]), float(corner[2] + LIFT * edge))
+        cube = replace(_cube_shape(float(e * edge)), position=at, color=colour)
+        return [cube, _plate("ghost-drop-0", corner, e * edge, colour)]
 
     def overlay(self) -> list[str]:
         """The cube phase has its own words."""
