@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from tablesim.games.core import GameError
+from tablesim.sim.slices.common.towers import GHOST_ALPHA
 from tablesim.sim.view.interact import BaseController, Pointer
 from tablesim.sim.view.layout import Item, cylinder_item
 
@@ -228,14 +230,16 @@ class PathController(BaseController):
         return out
 
     def ghosts(self) -> Sequence[Item]:
-        """A small flat marker on each highlighted place (also where no item lies)."""
+        """A small flat marker on each highlighted place (also where no item lies), translucent
+        like the tower games' ghosts (:data:`GHOST_ALPHA`): the tile under it shows through."""
         out: list[Item] = []
         marks = [(loc, TARGET) for loc in sorted(self.next_places(), key=repr)]
         marks += [(loc, SELECTED) for loc in self.clicks]
         for k, (loc, colour) in enumerate(marks):
             at = self.marker(loc)
             if at is not None:
-                out.append(cylinder_item(f"ghost-mark-{k}", self.mark_radius, 0.0012, at, colour))
+                mark = cylinder_item(f"ghost-mark-{k}", self.mark_radius, 0.0012, at, colour)
+                out.append(replace(mark, alpha=GHOST_ALPHA, casts_shadow=False))
         return out
 
 

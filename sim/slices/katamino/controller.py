@@ -8,7 +8,7 @@
 - The ghost's cells follow the pointer: the piece's middle cube sits on the board cell under the
   pointer; in a 3-D box it goes to the lowest layer where it fits. Green when the game accepts
   the cells, red with the rule's reason when not.
-- ``h``: a hint (the solver's next piece; the game counts it), drawn as a blue ghost;
+- ``h``: a hint (the solver's next piece; the game counts it), drawn as a green ghost;
   ``w``: watch the solver finish the stage piece by piece (the app plays one hint per beat).
 - Duels: the board cells are the mover's own (the second player builds from the far end); the
   clocks of the race are on screen. Gifts and replacements are typed on the move line
@@ -32,8 +32,10 @@ from tablesim.sim.view.layout import Item, polycube_item
 
 __all__ = ["HINT", "KataminoController"]
 
-HINT = (0.25, 0.45, 0.95)
-"""Colour of the hint's ghost."""
+HINT = (0.0, 1.0, 0.2)
+"""Colour of the hint's ghost: a bright green, drawn translucent over the board at least 20
+delta-E from every piece and from the held piece's ghosts (the earlier blue was 19 from the
+blue pieces; tests/test_piece_colours.py)."""
 
 Cell = tuple[int, int, int]
 
