@@ -430,10 +430,11 @@ class WindowApp:
         """The score line: totals so far, or the result at the end."""
         if self.game.is_terminal(self.state):
             res = self.game.result(self.state)
-            who = " and ".join(f"P{w + 1}" for w in res.winners) or "nobody"
+            name = self.game.player_name
+            who = " and ".join(name(w) for w in res.winners) or "nobody"
             return (
                 "game over: "
-                + ", ".join(f"P{i + 1} {v:g}" for i, v in enumerate(res.scores))
+                + ", ".join(f"{name(i)} {v:g}" for i, v in enumerate(res.scores))
                 + f"; {who} won"
             )
         totals = getattr(self.game, "totals", None)
@@ -974,7 +975,10 @@ class WindowApp:
             try:
                 move = self.game.parse_move(self.state, text)
             except GameError as exc:
-                self.verdict, self.explanation = f"cannot read {text!r}", str(exc)
+                from tablesim.sim.view.move_words import move_line_answer
+
+                said = move_line_answer(self.game, self.state, text)
+                self.verdict, self.explanation = said or (f"cannot read {text!r}", str(exc))
                 return False
             return self.play(self.controller.stamp(move))
         return False

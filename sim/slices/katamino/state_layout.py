@@ -41,7 +41,10 @@ def katamino_state_table(state: Any) -> Any:
         loose.append(tuple(DUEL_GAME.remaining(player)))
     sliders.discard(0)
     sliders.discard(12)
-    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1])
+    offered: tuple[str, ...] = ()
+    if state.phase == "give":  # the gifts a click can give: the legal ones, to the right
+        offered = tuple(m.piece for m in DUEL_GAME.legal_moves(state) if m.kind_name == "give")
+    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1], offered)
 
 
 def _katamino_solo_table(state: Any) -> Any:
