@@ -42,6 +42,11 @@ SLIDER_WIDTH = 0.004
 _BOARD_COLOR = "#e3cfa4"
 _SLIDER_COLOR = "#8a4b2a"
 CATALOGUE = "katamino-duo"
+FULL_COLUMNS = 12
+"""Columns of the full board: a supply row is at least as wide (a narrow box's too)."""
+MAT_MARGIN = 0.006
+MAT_THICKNESS = 0.0015
+_MAT_COLOR = "#5b6e5d"
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,11 @@ class KataminoTable:
     loose_far: tuple[str, ...] = ()
     offered: tuple[str, ...] = ()
     """Pieces lying in front of the board to be given (a duel's gifts)."""
+    slots: tuple[str, ...] = ()
+    """Every piece of the near side in supply order (its slots; empty: ``loose``): those not
+    in ``loose`` leave their slot empty."""
+    slots_far: tuple[str, ...] = ()
+    """The same for the far side (empty: ``loose_far``)."""
     columns: int = 12
     rows: int = 5
 
@@ -237,29 +247,42 @@ def katamino_layout(table: KataminoTable) -> TableLayout:
         pos = origin + lo * a
         items.append(polycube_item(f"piece-{pl.piece}", local, a, pos, piece.color))
     # loose pieces: rows in front of the board (and behind it for the second player), left to
-    # right, wrapping at the board's width; the pieces offered as gifts in a row of their own
-    # in front of the near player's
-    near = (*table.loose, "", *table.offered) if table.offered else table.loose
-    for names, side in ((near, -1), (table.loose_far, 1)):
-        x, y, row_depth = -size[0] / 2, side * (size[1] / 2 + 0.012), 0.0
-        right = size[0] / 2
+    # right, wrapping at the full board's width (a narrow 3-D box's supply too); the gifts in a
+    # row of their own in front of the near player's. Every piece of a side has its slot (a
+    # placed piece leaves a gap) on a mat that spans all the slots, so the table's extent, and
+    # with it the drawn table and the camera, stays put as pieces are placed.
+    half = max(size[0], FULL_COLUMNS * a + 2 * RIM) / 2
+    near_slots = table.slots or table.loose
+    near = (*near_slots, "", *table.offered) if table.offered else near_slots
+    shown = set(table.loose) | set(table.loose_far) | set(table.offered)
+    for side_no, (names, side) in enumerate(((near, -1), (table.slots_far or table.loose_far, 1))):
+        x, y, row_depth = -half, side * (size[1] / 2 + 0.012), 0.0
+        right, lo, hi = half, np.array([np.inf, np.inf]), np.array([-np.inf, -np.inf])
         for name in names:
             if not name:  # a new row, the gifts', which may reach past the board's end
-                if x > -size[0] / 2:
-                    x, y, row_depth = -size[0] / 2, y + side * (row_depth + 0.010), 0.0
-                right = size[0] / 2 + 3 * a
+                if x > -half:
+                    x, y, row_depth = -half, y + side * (row_depth + 0.010), 0.0
+                right = half + 3 * a
                 continue
             piece = cat.piece(name)
             ext = np.max(np.asarray(piece.cells), axis=0) + 1
-            if x + ext[0] * a > right and x > -size[0] / 2:
-                x, y, row_depth = -size[0] / 2, y + side * (row_depth + 0.010), 0.0
+            if x + ext[0] * a > right and x > -half:
+                x, y, row_depth = -half, y + side * (row_depth + 0.010), 0.0
             corner_y = y - ext[1] * a if side < 0 else y
-            items.append(
-                polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0), piece.color)
-            )
-            items.append(_label(name, piece.cells, (x, corner_y, 0.0)))
+            lo = np.minimum(lo, (x, corner_y))
+            hi = np.maximum(hi, (x + ext[0] * a, corner_y + ext[1] * a))
+            if name in shown:
+                items.append(polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0),
+                                           piece.color))  # fmt: skip
+                items.append(_label(name, piece.cells, (x, corner_y, 0.0)))
             x += ext[0] * a + 0.010
             row_depth = max(row_depth, ext[1] * a)
+        if np.isfinite(lo).all():
+            m = MAT_MARGIN
+            items.insert(1, box_item(f"mat{side_no}", (hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m,
+                                                       MAT_THICKNESS),
+                                     (lo[0] - m, lo[1] - m, -MAT_THICKNESS + 1e-4), _MAT_COLOR,
+                                     receives_shadow=True, casts_shadow=False))  # fmt: skip
     return TableLayout(
         "katamino",
         tuple(items),
