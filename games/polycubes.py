@@ -521,8 +521,12 @@ SOMA_CELLS: dict[str, Cells] = {
 
 _PALETTE = (
     "#c0392b", "#2980b9", "#27ae60", "#f1c40f", "#8e44ad", "#e67e22",
-    "#16a085", "#d35400", "#2c3e50", "#e84393", "#7f8c8d", "#6ab04c",
+    "#16a085", "#f6b8e8", "#2c3e50", "#e84393", "#7f8c8d", "#556b00",
 )  # fmt: skip
+"""Piece colours in catalogue order: any two at least 20 apart in CIE76 delta-E (issue 32: a
+pumpkin beside an orange, 17, read as one colour; tests/test_piece_colours.py)."""
+_MORE = ("#4a0e0e", "#0022cc", "#c8f53c", "#0a0a3c")
+"""Four more for a set of over 12 kinds (Katamino Duo's V, W, X, Y), as far from the palette."""
 
 
 def _catalogue(name: str, cube: str, description: str, rows: Sequence[tuple]) -> Catalogue:
@@ -560,12 +564,12 @@ _KATAMINO: list[tuple] = (
     [(n, n, PENTOMINO_CELLS[s], 5) for n, s in _KATAMINO_NUMBERS.items()]
     + [(n, n, TETROMINO_CELLS[s], 4) for n, s in _KATAMINO_TETRA.items()]
     + [
-        ("V1", "V", [(0, 0, 0)], 1, "#c0392b"),
-        ("V2", "V", [(0, 0, 0)], 1, "#c0392b"),
-        ("W1", "W", [(0, 0, 0), (1, 0, 0)], 2),
-        ("W2", "W", [(0, 0, 0), (1, 0, 0)], 2),
-        ("X", "X", [(0, 0, 0), (1, 0, 0), (2, 0, 0)], 3),
-        ("Y", "Y", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], 3),
+        ("V1", "V", [(0, 0, 0)], 1, _MORE[0]),  # the two of a kind share their colour
+        ("V2", "V", [(0, 0, 0)], 1, _MORE[0]),
+        ("W1", "W", [(0, 0, 0), (1, 0, 0)], 2, _MORE[1]),
+        ("W2", "W", [(0, 0, 0), (1, 0, 0)], 2, _MORE[1]),
+        ("X", "X", [(0, 0, 0), (1, 0, 0), (2, 0, 0)], 3, _MORE[2]),
+        ("Y", "Y", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], 3, _MORE[3]),
     ]
 )
 

@@ -101,10 +101,10 @@ def _shipped(
 
 BUILTIN: tuple[GameSpec, ...] = (
     _shipped("catego", "tablesim.games.catego", "catego.drawing:catego_layout",
-             "common.tiles:CategoController", "catego.codec:CategoCodec",
+             "catego.controller:CategoController", "catego.codec:CategoCodec",
              "catego.features:CategoFeatures", 4096),
     _shipped("kaito", "tablesim.games.kaito", "kaito.state_layout:kaito_state_layout",
-             "common.tiles:KaitoController", "kaito.codec:KaitoCodec",
+             "kaito.controller:KaitoController", "kaito.codec:KaitoCodec",
              "kaito.features:KaitoFeatures", 4096),
     _shipped("kataboom", "tablesim.games.kataboom", "kataboom.state_layout:kataboom_state_layout",
              "common.towers:KataboomController", "kataboom.codec:KataboomCodec",
@@ -113,7 +113,7 @@ BUILTIN: tuple[GameSpec, ...] = (
              "katamino.controller:KataminoController", "katamino.codec:KataminoCodec",
              "katamino.features:KataminoFeatures", 16384),
     _shipped("katoiz", "tablesim.games.katoiz", "katoiz.state_layout:katoiz_state_layout",
-             "common.tiles:KatoizController", "katoiz.codec:KatoizCodec",
+             "katoiz.controller:KatoizController", "katoiz.codec:KatoizCodec",
              "katoiz.features:_katoiz", 16384),
     _shipped("kozo", "tablesim.games.kozo", "kozo.state_layout:kozo_state_layout",
              "common.towers:KozoController", "kozo.codec:KozoCodec",

@@ -224,6 +224,22 @@ def test_every_shipped_spec_names_parts_that_import() -> None:
         assert spec.part("rules").name == name
 
 
+def test_the_tile_games_controllers_live_in_their_own_slices() -> None:
+    """Issue #35: one game, one place. Kaito, Katoiz and Catego each name a controller in
+    their own slice (``tablesim.sim.slices.<game>.controller``), and the shared module keeps
+    only the click machinery (no game's controller class)."""
+    from tablesim.sim.slices.common import tiles
+
+    for name in ("kaito", "katoiz", "catego"):
+        own = f"tablesim.sim.slices.{name}.controller"
+        ref = game_spec(name).controller
+        assert isinstance(ref, str) and ref.startswith(own + ":"), ref
+        cls = game_spec(name).part("controller")
+        assert issubclass(cls, tiles.PathController) and cls.__module__ == own
+    games = ("Kaito", "Katoiz", "Catego")
+    assert not [n for n in vars(tiles) if n.startswith(games) and n.endswith("Controller")]
+
+
 def test_balance_at_the_physics_table_finds_its_referee_in_a_fresh_process() -> None:
     """``tablesim balance kozo`` at the physics table: the referee is found through the game's
     spec (on main it failed: "the referee 'kozo-physics' ... is not loaded")."""

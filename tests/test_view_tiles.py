@@ -290,3 +290,20 @@ def test_hover_brightens_a_green_place_only() -> None:
     bad = next(i for i in range(36) if state.board[i] and i not in state.targets)
     c.on_mouse_move(pointer("kaito", state, kaito_point(state, bad), button=None))
     assert HOVER not in c.highlights().values()
+
+
+@pytest.mark.parametrize("name", ["kaito", "katoiz", "catego"])
+def test_the_tile_games_markers_are_translucent_like_the_tower_ghosts(name: str) -> None:
+    """Issue 32: the tile games' ghosts (the markers on green places and on the selection) are
+    drawn translucent at the tower games' GHOST_ALPHA and cast no shadow, so the tile under
+    a marker shows through (the blend itself: tests/test_view_translucent.py)."""
+    from tablesim.sim.slices.common.towers import GHOST_ALPHA
+
+    game = get_game(name)
+    state = game.new_game(game.make_config({}, players=2), 3)
+    c = controller_for(name)
+    c.reset(game, state)
+    marks = list(c.ghosts())
+    assert marks, "the start position marks its green places"
+    assert GHOST_ALPHA < 1.0
+    assert all(m.alpha == GHOST_ALPHA and not m.casts_shadow for m in marks), marks[:1]

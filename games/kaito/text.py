@@ -84,7 +84,7 @@ def describe_state(state: KaitoState) -> str:
         assert state.kaito is not None
         targets = ", ".join(cell_name(c) for c in state.targets)
         trades = sum(1 for m in state.moves if m.buy)
-        extra = f" ({trades} moves with a Mons trade)" if trades else ""
+        extra = f" ({trades} move{'s' * (trades != 1)} with a Mons trade)" if trades else ""
         lines.append(
             f"{who} to move the Kaito from {cell_name(state.kaito)}: may land on {targets}{extra}"
         )

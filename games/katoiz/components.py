@@ -79,6 +79,12 @@ def tile_code(tile: int) -> str:
     return TILE_CODES[tile]
 
 
+def tile_said(tile: int) -> str:
+    """A tile as a reason says it: its code with the words, e.g. ``BOL (blue round large)``
+    (the code alone reads as a word to a person who has not learnt the letters)."""
+    return f"{tile_code(tile)} ({tile_name(tile)})"
+
+
 def tile_name(tile: int) -> str:
     """A tile in words, e.g. ``red round large`` (``red blank``)."""
     c, s, z = TILES[tile]

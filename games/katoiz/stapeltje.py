@@ -73,6 +73,7 @@ from tablesim.games.katoiz.components import (
     roll_text,
     seat_name,
     tile_code,
+    tile_said,
     unique_top,
     xy,
 )
@@ -486,9 +487,9 @@ def _why_illegal(state: StapelState, move: Move) -> str:
     else:
         tile = state.stacks[move.src][-1]
         if tile == state.last:
-            reason = f"moves {tile_code(tile)}, the tile the previous player moved"
+            reason = f"moves {tile_said(tile)}, the tile the previous player moved"
         elif not fits(tile, state.requirement()):
-            reason = f"moves {tile_code(tile)}, which does not show {_req_text(state)}"
+            reason = f"moves {tile_said(tile)}, which does not show {_req_text(state)}"
         else:
             reason = (
                 "has no route of matching steps there, does not end nearer the home stack "

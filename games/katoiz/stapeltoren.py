@@ -50,6 +50,7 @@ from tablesim.games.katoiz.components import (
     roll_text,
     seat_name,
     tile_code,
+    tile_said,
     unique_top,
 )
 from tablesim.games.katoiz.config import KatoizConfig
@@ -130,7 +131,7 @@ def _why_illegal(state: TorenState, move: Move, legal: tuple[Move, ...]) -> str:
     more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
     reason = "is not allowed here"
     if isinstance(move, Move) and 0 <= move.tile < len(TILE_CODES):
-        code = tile_code(move.tile)
+        code = tile_said(move.tile)
         if move.tile not in state.supply:
             reason = f"takes {code}, which is not in the supply"
         elif not state.starting and not fits(move.tile, state.roll):

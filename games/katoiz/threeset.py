@@ -60,6 +60,7 @@ from tablesim.games.katoiz.components import (
     roll_text,
     seat_name,
     tile_code,
+    tile_said,
     unique_top,
 )
 from tablesim.games.katoiz.config import KatoizConfig
@@ -185,7 +186,7 @@ def _why_illegal(state: SetState, move: Move) -> str:
     elif move.dst >= 0 and (state.discs[move.dst] >= 0 or move.dst == move.rem):
         reason = f"uses {cell_name(move.dst)}, which has (or just had) a disc on it"
     elif move.dst >= 0 and not fits(state.board[move.dst], state.roll):
-        reason = f"uses {cell_name(move.dst)} ({tile_code(state.board[move.dst])}), not {roll}"
+        reason = f"uses {cell_name(move.dst)}, {tile_said(state.board[move.dst])}, not {roll}"
     elif move.kind == "place" and state.discs.count(state.seat) >= DISCS:
         reason = "places a fourth disc (all three are on tiles: move one)"
     elif move.kind == "move":

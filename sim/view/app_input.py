@@ -134,7 +134,10 @@ class InputRouter:
             try:
                 move = self.app.game.parse_move(self.app.state, text)
             except GameError as exc:
-                self.app.verdict, self.app.explanation = f"cannot read {text!r}", str(exc)
+                from tablesim.sim.view.move_words import move_line_answer
+
+                said = move_line_answer(self.app.game, self.app.state, text)
+                self.app.verdict, self.app.explanation = said or (f"cannot read {text!r}", str(exc))
                 return False
             return self.app.play(self.app.controller.stamp(move))
         return False

@@ -20,7 +20,7 @@ from tablesim.sim.view.turns import TurnLoop
 
 _SCENE_HELP = [
     "space: run it live (display physics), then judge it (verdict)",
-    "r: the scene as written",
+    "r: put the pieces back where the scene file has them",
     "right-drag orbit, middle- or shift+right-drag pan, wheel zoom",
     "arrows orbit, +/- zoom, home reset view, f1 help, escape quit",
 ]
@@ -137,7 +137,8 @@ class SceneApp(WindowApp):
 
     def status_lines(self) -> list[str]:
         """Scene name, what happened (and, on a thin margin, which display physics runs)."""
-        lines = [f"scene {self.scene.name}: {len(self.scene.pieces)} pieces"]
+        n = len(self.scene.pieces)
+        lines = [f"scene {self.scene.name}: {n} piece{'s' * (n != 1)}"]
         note = self.live.note if self.live is not None else ""
         return lines + [t for t in (note, self.verdict, self.explanation) if t]
 

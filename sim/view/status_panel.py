@@ -33,10 +33,11 @@ class StatusPanel:
         """The score line: totals so far, or the result at the end."""
         if self.app.game.is_terminal(self.app.state):
             res = self.app.game.result(self.app.state)
-            who = " and ".join(f"P{w + 1}" for w in res.winners) or "nobody"
+            name = self.app.game.player_name
+            who = " and ".join(name(w) for w in res.winners) or "nobody"
             return (
                 "game over: "
-                + ", ".join(f"P{i + 1} {v:g}" for i, v in enumerate(res.scores))
+                + ", ".join(f"{name(i)} {v:g}" for i, v in enumerate(res.scores))
                 + f"; {who} won"
             )
         totals = getattr(self.app.game, "totals", None)

@@ -46,6 +46,21 @@ def pad_cell_centre(players: int, ncols: int, seat: int, column_index: int) -> n
     return np.array([x0 + (column_index + 0.5) * col_w, y, PAD_THICKNESS])
 
 
+def _fitting(d: Any, widest: str, width: float, height: float) -> Any:
+    """The largest font whose ``widest`` text fits ``width`` x ``height`` pixels (its ink
+    box): the pad's digits as large as their cells allow (issue 32: they were 12-14 px tall
+    at 960 x 540, now 15 to 18)."""
+    from tablesim.sim.view.art import font
+
+    size = max(8, int(height * 1.6))
+    while size > 8:
+        x0, y0, x1, y1 = d.textbbox((0, 0), widest, font=font(size))
+        if x1 - x0 <= width and y1 - y0 <= height:
+            break
+        size -= 1
+    return font(size)
+
+
 def _pad_picture(state: Any) -> np.ndarray:
     """The pad of ``state`` as a picture, row 0 at the far edge."""
     from PIL import Image, ImageDraw
@@ -63,7 +78,7 @@ def _pad_picture(state: Any) -> np.ndarray:
     rh = ROW_HEIGHT * px
     left = int((x0 + PAD_WIDTH / 2) * px)
     cw = col_w * px
-    big, small = font(int(min(rh * 0.62, cw * 0.55))), font(int(rh * 0.5))
+    big, small = _fitting(d, "12", cw * 0.78, rh * 0.6), font(int(rh * 0.5))
     results = column_results(state)
     scores = side_scores(state)
 

@@ -1,4 +1,5 @@
-"""Click controllers of the tile games: Kaito, Katoiz (its three game types) and Catego.
+"""The click machinery of the tile games: Kaito, Katoiz (its three game types) and Catego
+(each game's own controller is ``sim/slices/<game>/controller.py``).
 
 A move is a short *path* of clicks on the table: Kaito ``[the Kaito, target tile]`` (or the
 target alone), Katoiz 3-set ``[opponent's disc to remove], [own disc], target tile``,
@@ -21,20 +22,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from tablesim.games.core import GameError
+from tablesim.sim.slices.common.towers import GHOST_ALPHA
 from tablesim.sim.view.interact import BaseController, Pointer
 from tablesim.sim.view.layout import Item, cylinder_item
 
-__all__ = [
-    "CategoController",
-    "KaitoController",
-    "KatoizController",
-    "PathController",
-]
+__all__ = ["PathController"]
 
 Loc = Hashable
 Path = tuple[Loc, ...]
@@ -232,14 +230,16 @@ class PathController(BaseController):
         return out
 
     def ghosts(self) -> Sequence[Item]:
-        """A small flat marker on each highlighted place (also where no item lies)."""
+        """A small flat marker on each highlighted place (also where no item lies), translucent
+        like the tower games' ghosts (:data:`GHOST_ALPHA`): the tile under it shows through."""
         out: list[Item] = []
         marks = [(loc, TARGET) for loc in sorted(self.next_places(), key=repr)]
         marks += [(loc, SELECTED) for loc in self.clicks]
         for k, (loc, colour) in enumerate(marks):
             at = self.marker(loc)
             if at is not None:
-                out.append(cylinder_item(f"ghost-mark-{k}", self.mark_radius, 0.0012, at, colour))
+                mark = cylinder_item(f"ghost-mark-{k}", self.mark_radius, 0.0012, at, colour)
+                out.append(replace(mark, alpha=GHOST_ALPHA, casts_shadow=False))
         return out
 
 
@@ -261,305 +261,3 @@ def _grid_cell(
 def _item_cell(item: str | None) -> tuple[int, int] | None:
     m = _TILE_ID.match(item or "")
     return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-# ---- Kaito ---------------------------------------------------------------------------------
-
-
-class KaitoController(PathController):
-    """Kaito: click the Kaito then a green tile (or the tile directly); the opening: click an
-    opening tile (removes both), then a gap for the Kaito; trades as a numbered choice."""
-
-    def paths(self) -> list[tuple[Path, Any]]:
-        """Every legal move's click paths."""
-        st = self.state
-        out: list[tuple[Path, Any]] = []
-        for m in self.game.legal_moves(st):
-            if m.kind == "remove":
-                out.extend((((c % 6, c // 6),), m) for c in m.cells)
-            elif m.kind == "place":
-                out.append((((m.to % 6, m.to // 6),), m))
-            else:
-                to = (m.to % 6, m.to // 6)
-                out.append(((to,), m))
-                out.append(((("kaito",), to), m))
-        return out
-
-    def locate(self, p: Pointer) -> Loc | None:
-        """The Kaito, a grid tile, or the grid cell under the pointer."""
-        from tablesim.sim.slices.kaito.drawing import GAP, THICKNESS, TILE
-
-        if p.item in ("kaito", "kaito-under"):
-            return ("kaito",)
-        cell = _item_cell(p.item)
-        if cell is None:
-            cell = _grid_cell(p.on_plane(THICKNESS), TILE + GAP, 6, 6, TILE + GAP)
-        if cell is None or not (0 <= cell[0] < 6 and 0 <= cell[1] < 6):
-            return None
-        if self.state.kaito is not None and cell == (self.state.kaito % 6, self.state.kaito // 6):
-            return ("kaito",)
-        return cell
-
-    def prompt(self) -> str:
-        """The phase's instruction."""
-        from tablesim.games.kaito.rules import COLOUR_NAMES
-
-        who = COLOUR_NAMES[self.state.player]
-        return {
-            "remove": f"{who}: click an opening tile to remove both",
-            "place": f"{who}: click a gap to put the Kaito there",
-        }.get(self.state.phase, f"{who}: click the Kaito, then a green tile (or the tile)")
-
-    def probe(self, clicks: Sequence[Loc]) -> Any | None:
-        """The move the clicks would mean: a landing (play), a removal or a placement."""
-        from tablesim.games.kaito.rules import Move
-
-        cell = clicks[-1]
-        if cell == ("kaito",) or cell == PASS:
-            return None
-        index = cell[1] * 6 + cell[0]  # type: ignore[index]
-        kind = {"remove": "remove", "place": "place"}.get(self.state.phase, "move")
-        return Move(kind, (index,))
-
-    def _table(self) -> Any:
-        from tablesim.sim.slices.kaito.state_layout import kaito_state_table
-
-        return kaito_state_table(self.state)
-
-    def marker(self, loc: Loc) -> np.ndarray | None:
-        """On top of the tile (or the gap) at ``loc``."""
-        from tablesim.sim.slices.kaito.drawing import KAITO_HALF, cell_centre
-
-        if loc == ("kaito",):
-            k = self.state.kaito
-            under = 1 if self.state.board[k] is not None else 0
-            top = cell_centre(self._table(), (k % 6, k // 6), under)
-            return top + np.array([0.0, 0.0, 2 * KAITO_HALF])
-        occupied = self.state.board[loc[1] * 6 + loc[0]] is not None  # type: ignore[index]
-        return cell_centre(self._table(), loc, 1 if occupied else 0)  # type: ignore[arg-type]
-
-    def item_ids(self, loc: Loc) -> list[str]:
-        """The tile at ``loc`` (the Kaito's two discs for the Kaito)."""
-        if loc == ("kaito",):
-            return ["kaito"]
-        return [f"tile-{loc[0]}-{loc[1]}"]  # type: ignore[index]
-
-    def name(self, loc: Loc) -> str:
-        """Cells by their game names (a1..f6)."""
-        from tablesim.games.kaito.rules import cell_name
-
-        if loc == ("kaito",):
-            return "the Kaito"
-        return cell_name(loc[1] * 6 + loc[0])  # type: ignore[index]
-
-
-# ---- Katoiz --------------------------------------------------------------------------------
-
-
-class KatoizController(PathController):
-    """Katoiz: 3-set (click a green tile to place a disc; own disc then a tile to move it;
-    level 4: an opponent's disc first to remove it), Stapeltje-four (a stack, then a stack or
-    the home stack), Stapeltoren (a supply tile, then an own stack or the free spot in front;
-    the first round: a tile); ``p`` passes where passing is legal."""
-
-    def _table(self) -> Any:
-        from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table
-
-        return katoiz_state_table(self.state)
-
-    def _board(self, cell: int) -> Loc:
-        return (cell % 6, cell // 6)
-
-    def _home(self, seat: int) -> Loc:
-        from tablesim.games.katoiz.stapeltje import SIDES, geo
-
-        side = SIDES[geo(self.state.config).sides[seat]]
-        return (side[2], side[3])
-
-    def _supply_places(self, tile: int) -> list[Loc]:
-        from tablesim.games.katoiz.components import TILE_CODES
-
-        code = TILE_CODES[tile]
-        return [(k % 6, k // 6) for k, t in enumerate(self.state.supply) if TILE_CODES[t] == code]
-
-    def _own_stack(self, k: int) -> Loc:
-        from tablesim.sim.slices.katoiz.state_layout import _in_front
-
-        return _in_front(self.state.seat, k, self._table().rows)
-
-    def paths(self) -> list[tuple[Path, Any]]:
-        """Every legal move's click paths, by game type."""
-        st = self.state
-        kind = type(st).__name__
-        out: list[tuple[Path, Any]] = []
-        for m in self.game.legal_moves(st):
-            if kind == "SetState":
-                head: Path = (self._board(m.rem),) if m.rem >= 0 else ()
-                if m.kind == "pass":
-                    out.append(((*head, PASS), m))
-                elif m.kind == "place":
-                    out.append(((*head, self._board(m.dst)), m))
-                else:
-                    out.append(((*head, self._board(m.src), self._board(m.dst)), m))
-            elif kind == "StapelState":
-                if m.kind == "pass":
-                    out.append(((PASS,), m))
-                else:
-                    dst = self._home(st.seat) if m.dst >= 36 else self._board(m.dst)
-                    out.append(((self._board(m.src), dst), m))
-            else:  # TorenState
-                if m.kind == "pass":
-                    out.append(((PASS,), m))
-                    continue
-                for place in self._supply_places(m.tile):
-                    if m.kind == "start":
-                        out.append(((place,), m))
-                    elif m.kind == "add":
-                        out.append(((place, self._own_stack(m.dst)), m))
-                    else:
-                        out.append(((place, self._own_stack(len(st.stacks[st.seat]))), m))
-        return out
-
-    def locate(self, p: Pointer) -> Loc | None:
-        """The grid cell (stacks around the grid included) under the pointer: the item hit,
-        else the highest stack top the ray meets, else the table cell."""
-        from tablesim.sim.slices.katoiz.drawing import GAP, THICKNESS, TILE
-
-        cell = _item_cell(p.item)
-        if cell is not None:
-            return cell
-        t = self._table()
-        heights = {tuple(s.cell): len(s.tiles) for s in t.stacks}
-        for h in range(max(heights.values(), default=0), -1, -1):  # the ray against stack tops
-            cell = _grid_cell(p.on_plane(h * THICKNESS), TILE + GAP, t.columns, t.rows, TILE + GAP)
-            if cell is not None and heights.get(cell, 0) >= h:
-                return cell
-        return None
-
-    def prompt(self) -> str:
-        """The game type's instruction."""
-        kind = type(self.state).__name__
-        who = f"P{self.state.seat + 1}"
-        if kind == "SetState":
-            own = self.state.discs.count(self.state.seat) >= 3
-            what = "an own disc, then a green tile" if own else "a green tile for a disc"
-            return f"{who}: click {what}; p passes"
-        if kind == "StapelState":
-            return f"{who}: click a stack, then a green stack or your home stack"
-        if self.state.starting:
-            return f"{who}: click a supply tile as your starting tile"
-        return f"{who}: click a supply tile, then your green stack or spot; p passes"
-
-    def probe(self, clicks: Sequence[Loc]) -> Any | None:
-        """The move the clicks would mean, for the game's reason."""
-        from tablesim.games.katoiz.components import Move
-
-        st = self.state
-        kind = type(st).__name__
-        cells = [c[1] * 6 + c[0] for c in clicks if c != PASS and 0 <= c[0] < 6 and 0 <= c[1] < 6]  # type: ignore[index]
-        if PASS in clicks:
-            return Move("pass")
-        if kind == "SetState" and cells:
-            own = st.discs.count(st.seat) >= 3
-            if own and len(cells) >= 2:
-                return Move("move", src=cells[-2], dst=cells[-1])
-            return Move("move" if own else "place", dst=cells[-1], src=cells[-1] if own else -1)
-        if kind == "StapelState" and cells:
-            last = clicks[-1]
-            dst = 36 if last == self._home(st.seat) else cells[-1]
-            return Move("move", src=cells[0], dst=dst)
-        if kind == "TorenState":
-            first = clicks[0]
-            k = first[1] * 6 + first[0]  # type: ignore[index]
-            if 0 <= first[0] < 6 and 0 <= k < len(st.supply):  # type: ignore[index]
-                return Move("start" if st.starting else "new", tile=st.supply[k])
-        return None
-
-    def _height(self, loc: Loc) -> int:
-        for s in self._table().stacks:
-            if tuple(s.cell) == loc:
-                return len(s.tiles)
-        return 0
-
-    def marker(self, loc: Loc) -> np.ndarray | None:
-        """On top of the stack at ``loc`` (on the table where there is none)."""
-        from tablesim.sim.slices.katoiz.drawing import cell_centre
-
-        if loc == PASS:
-            return None
-        return cell_centre(self._table(), loc, self._height(loc))  # type: ignore[arg-type]
-
-    def item_ids(self, loc: Loc) -> list[str]:
-        """The top tile of the stack at ``loc``."""
-        h = self._height(loc)
-        return [f"tile-{loc[0]}-{loc[1]}-{h - 1}"] if h else []  # type: ignore[index]
-
-    def name(self, loc: Loc) -> str:
-        """Board cells by their game names (a1..f6); other places as (column, row)."""
-        from tablesim.games.katoiz.components import cell_name
-
-        if loc == PASS:
-            return "pass"
-        if 0 <= loc[0] < 6 and 0 <= loc[1] < 6:  # type: ignore[index]
-            return cell_name(loc[1] * 6 + loc[0])  # type: ignore[index]
-        return f"({loc[0]}, {loc[1]})"  # type: ignore[index]
-
-
-# ---- Catego --------------------------------------------------------------------------------
-
-
-class CategoController(PathController):
-    """Catego: click a column of the pad to write the roll there."""
-
-    mark_radius = 0.0025
-
-    def paths(self) -> list[tuple[Path, Any]]:
-        """One click per legal column."""
-        return [((("col", m),), m) for m in self.game.legal_moves(self.state)]
-
-    def locate(self, p: Pointer) -> Loc | None:
-        """The pad column under the pointer (anywhere on the pad's height)."""
-        from tablesim.sim.slices.catego.drawing import (
-            PAD_THICKNESS,
-            PAD_WIDTH,
-            ROW_HEIGHT,
-            _geometry,
-        )
-
-        cfg = self.state.config
-        xy = p.point[:2] if p.item == "pad" and p.point is not None else p.on_plane(PAD_THICKNESS)
-        if xy is None:
-            return None
-        height, x0, col_w = _geometry(cfg.players, len(cfg.columns))
-        if not (0.0 <= xy[1] <= height and -PAD_WIDTH / 2 <= xy[0] <= PAD_WIDTH / 2):
-            return None
-        if xy[1] > height - ROW_HEIGHT:  # the title row
-            return None
-        k = int((xy[0] - x0) // col_w)
-        if not 0 <= k < len(cfg.columns):
-            return None
-        return ("col", cfg.columns[k])
-
-    def prompt(self) -> str:
-        """Whose row and the roll."""
-        seat = self.game.current_player(self.state)
-        a, b = self.state.roll
-        return f"P{seat + 1} rolled {a}+{b}={a + b}: click a green column"
-
-    def probe(self, clicks: Sequence[Loc]) -> Any | None:
-        """Writing in the clicked column."""
-        last = clicks[-1]
-        return last[1] if last != PASS else None  # type: ignore[index]
-
-    def marker(self, loc: Loc) -> np.ndarray | None:
-        """In the current player's cell of the column, near its lower edge."""
-        from tablesim.sim.slices.catego.drawing import ROW_HEIGHT, pad_cell_centre
-
-        cfg = self.state.config
-        seat = self.game.current_player(self.state)
-        at = pad_cell_centre(cfg.players, len(cfg.columns), seat, cfg.columns.index(loc[1]))  # type: ignore[index]
-        return at - np.array([0.0, 0.3 * ROW_HEIGHT, 0.0])
-
-    def name(self, loc: Loc) -> str:
-        """Columns by their label."""
-        return f"column {loc[1]}" if loc != PASS else "pass"  # type: ignore[index]

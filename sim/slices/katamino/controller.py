@@ -8,11 +8,14 @@
 - The ghost's cells follow the pointer: the piece's middle cube sits on the board cell under the
   pointer; in a 3-D box it goes to the lowest layer where it fits. Green when the game accepts
   the cells, red with the rule's reason when not.
-- ``h``: a hint (the solver's next piece; the game counts it), drawn as a blue ghost;
+- ``h``: a hint (the solver's next piece; the game counts it), drawn as a green ghost;
   ``w``: watch the solver finish the stage piece by piece (the app plays one hint per beat).
 - Duels: the board cells are the mover's own (the second player builds from the far end); the
-  clocks of the race are on screen. Gifts and replacements are typed on the move line
-  (``enter``).
+  clocks of the race are on screen. Every loose piece carries a card with its name. Between
+  duels the pieces that may be given lie in a row of their own in front of the board: click
+  one to give it (or type ``give N`` on the move line, ``enter``); replacements are typed.
+  ``h`` in a race draws the hint as a ghost until that player's board changes (a bot may move
+  first), with what it cost on the clock.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ from tablesim.sim.view.layout import Item, polycube_item
 
 __all__ = ["HINT", "KataminoController"]
 
-HINT = (0.25, 0.45, 0.95)
-"""Colour of the hint's ghost."""
+HINT = (0.0, 1.0, 0.2)
+"""Colour of the hint's ghost: a bright green, drawn translucent over the board at least 20
+delta-E from every piece and from the held piece's ghosts (the earlier blue was 19 from the
+blue pieces; tests/test_piece_colours.py)."""
 
 Cell = tuple[int, int, int]
 
@@ -42,6 +47,14 @@ Cell = tuple[int, int, int]
 def _ghost_shape(item_id: str, cells: tuple[Cell, ...], edge: float) -> Item:
     """A ghost of ``cells`` at the origin, meshed once per (id, cells, edge)."""
     return replace(polycube_item(item_id, cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
+
+
+def _piece_of(item: str | None) -> str | None:
+    """The piece an item id names: the piece itself or its name card."""
+    for head in ("piece-", "label-"):
+        if item is not None and item.startswith(head):
+            return item[len(head) :]
+    return None
 
 
 def _norm(cells: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
@@ -75,6 +88,12 @@ class KataminoController(BaseController):
         self.legal = False
         self.reason = ""
         self.hint: tuple[str, tuple[Cell, ...]] | None = None
+        """The hinted piece and its cells in the *board's* frame (either duel seat's)."""
+        self.duel_hint: tuple[int, int, int] | None = None
+        """A duel hint's (seat, duel, pieces placed): it stays drawn until that seat's board
+        changes, through the other seat's moves (a bot may move before a person looks)."""
+        self.hint_line = ""
+        """What the duel hint said and cost, shown as long as its ghost."""
         self.watching = False
         self._pressed_on: str | None = None
         self.now: Callable[[], float] = time.monotonic
@@ -127,9 +146,7 @@ class KataminoController(BaseController):
 
     def to_board(self, c: Sequence[int]) -> Cell:
         """A cell of the mover's frame as a board cell."""
-        if self.duel and self.seat() == 1:
-            return (11 - c[0], 4 - c[1], c[2])
-        return (int(c[0]), int(c[1]), int(c[2]))
+        return self._board_of(c, self.seat())
 
     def from_board(self, c: Sequence[int]) -> Cell:
         """A board cell in the mover's frame (the same map: it is its own inverse)."""
@@ -140,7 +157,10 @@ class KataminoController(BaseController):
         """New position: keep the selection while the piece is still loose."""
         super().reset(game, state)
         self.shown_at = self.now()  # the race's real clock: a move costs the seconds since
-        self.hint = self._hint_of_note()
+        if self.duel:
+            self._duel_hint_of_note()
+        else:
+            self.hint = self._hint_of_note()
         if self.state is not None and self.game.is_terminal(self.state):
             self.selected, self.watching = None, False
         elif self.selected not in self.loose():
@@ -224,25 +244,38 @@ class KataminoController(BaseController):
         if p.button != "left":
             return None
         self._pressed_on = None
-        if p.item is not None and p.item.startswith("piece-"):
-            name = p.item[len("piece-") :]
-            if name in self.loose():
-                if name != self.selected:  # the piece in hand keeps the turns it was given
-                    self.selected, self.orient = name, self._lying(name)
-                self._pressed_on = name
-                self.message = ""
-                self._refresh()
-                return None
+        name = _piece_of(p.item)
+        if name is not None and self.duel and self.state.phase == "give":
+            return self._gift(name)
+        if name is not None and name in self.loose():
+            if name != self.selected:  # the piece in hand keeps the turns it was given
+                self.selected, self.orient = name, self._lying(name)
+            self._pressed_on = name
+            self.message = ""
+            self._refresh()
+            return None
         self.on_mouse_move(p)
         return self.ghost_move if self.selected is not None else None
 
     def on_release(self, p: Pointer) -> Any | None:
         """The end of a drag: drop the piece if the pointer left it for the board."""
         pressed, self._pressed_on = self._pressed_on, None
-        if pressed is None or p.item == f"piece-{pressed}":
+        if pressed is None or _piece_of(p.item) == pressed:
             return None  # a click on the piece: keep holding it
         self.on_mouse_move(p)
         return self.ghost_move
+
+    def _gift(self, name: str) -> Any | None:
+        """The gift of piece ``name`` (clicked in the give phase), or None with the reason."""
+        from tablesim.games.katamino.duel import KINDS
+
+        gifts = [m for m in self.game.legal_moves(self.state) if m.kind == KINDS.index("give")]
+        for m in gifts:
+            if m.piece == name:
+                return m
+        offered = ", ".join(m.piece for m in gifts)
+        self.message = f"{name} cannot be given: the gifts are {offered}"
+        return None
 
     def _lying(self, name: str) -> int:
         """The orientation (index) ``name`` lies in on the table, seen from the mover's side
@@ -294,9 +327,48 @@ class KataminoController(BaseController):
         from tablesim.games.katamino.solo import parse_cell
 
         try:
-            return words[1], tuple(parse_cell(w, self.dims()) for w in words[2:])
+            return words[1], tuple(self.to_board(parse_cell(w, self.dims())) for w in words[2:])
         except GameError:
             return None
+
+    def _duel_hint_of_note(self) -> None:
+        """Keep a duel hint (the note ``P1 hint: 3 a1 b1 ...``) drawn until the hinted seat
+        places or takes back a piece or the race ends; say what it cost on the clock."""
+        from tablesim.games.katamino.duel_race import HINT_SECS
+        from tablesim.games.katamino.solo import parse_cell
+
+        st = self.state
+        words = (getattr(st, "note", "") or "").split()
+        if len(words) >= 3 and words[1] == "hint:" and words[0][1:].isdigit():
+            seat = int(words[0][1:]) - 1
+            dims = self.family().dims(st.seats[seat])
+            self.hint_line = (
+                f"P{seat + 1} hint (+{HINT_SECS:g} s on P{seat + 1}'s clock): "
+                + " ".join(words[2:])
+            )
+            try:
+                cells = tuple(parse_cell(w, dims) for w in words[3:])
+            except GameError:
+                cells = ()
+            if words[2] != "stuck;" and cells:
+                board = tuple(self._board_of(c, seat) for c in cells)
+                self.hint = (words[2], board)
+                self.duel_hint = (seat, st.duel, len(st.seats[seat].placed))
+                return
+            self.hint, self.duel_hint = None, None  # stuck: the words say what to take back
+            return
+        if self.duel_hint is None:
+            self.hint, self.hint_line = None, ""
+        else:
+            seat, duel, placed = self.duel_hint
+            if st.phase != "race" or st.duel != duel or len(st.seats[seat].placed) != placed:
+                self.hint, self.duel_hint, self.hint_line = None, None, ""
+
+    def _board_of(self, c: Sequence[int], seat: int) -> Cell:
+        """A cell of ``seat``'s frame as a board cell (:meth:`to_board` for any seat)."""
+        if self.duel and seat == 1:
+            return (11 - c[0], 4 - c[1], c[2])
+        return (int(c[0]), int(c[1]), int(c[2]))
 
     def _hint(self) -> Any | None:
         if self.duel:
@@ -317,10 +389,10 @@ class KataminoController(BaseController):
         return self._move(h.placement.name, h.placement.cells)
 
     # ---- drawing ----
-    def _ghost(self, item_id: str, name: str, cells: Sequence[Cell], colour: Any) -> Item:
+    def _ghost(self, item_id: str, name: str, board_cells: Sequence[Cell], colour: Any) -> Item:
         from tablesim.sim.slices.katamino.drawing import _edge, board_origin
 
-        board = np.asarray([self.to_board(c) for c in cells])
+        board = np.asarray(board_cells)
         lo = board.min(axis=0)
         a = _edge()
         pos = board_origin(self.table()) + lo * a + np.array([0, 0, 0.002])
@@ -335,7 +407,8 @@ class KataminoController(BaseController):
         """The piece held over the board, the hint."""
         out = []
         if self.ghost_move is not None and self.selected is not None:
-            out.append(self._ghost("ghost", self.selected, self.ghost_cells,
+            out.append(self._ghost("ghost", self.selected,
+                                   [self.to_board(c) for c in self.ghost_cells],
                                    LEGAL if self.legal else ILLEGAL))  # fmt: skip
         if self.hint is not None:
             out.append(self._ghost("ghost-hint", *self.hint, HINT))
@@ -349,7 +422,9 @@ class KataminoController(BaseController):
         """What is held, legality, the game's note, the clocks of a race."""
         lines = [self.message] if self.message else []
         note = getattr(self.state, "note", "")
-        if note:
+        if self.hint_line:
+            lines.append(self.hint_line)
+        if note and not (self.hint_line and "hint:" in note):  # the hint line says it
             lines.append(note)
         if self.duel:
             running = self.secs() if self.state.phase == "race" else 0.0
@@ -360,6 +435,11 @@ class KataminoController(BaseController):
             )
             lines.append(f"{self.state.phase}: clocks {clocks}")
         if self.game is None or self.game.is_terminal(self.state):
+            return lines
+        if self.duel and self.state.phase == "give":
+            s = self.seat()
+            lines.append(f"P{s + 1}: click a piece in front of the board to give it to "
+                         f"P{2 - s} (or type give N)")  # fmt: skip
             return lines
         if self.selected is None:
             lines.append("press a loose piece and drag it onto the board")

@@ -23,7 +23,7 @@ import numpy as np
 from tablesim.games.polycubes import as_cells, canonical, get_catalogue
 from tablesim.sim.config import PhysicsConfig
 from tablesim.sim.view.art import font, wood_surface
-from tablesim.sim.view.layout import LayoutError, TableLayout, box_item, polycube_item
+from tablesim.sim.view.layout import Item, LayoutError, TableLayout, box_item, polycube_item
 
 __all__ = [
     "BOARD_THICKNESS",
@@ -42,6 +42,11 @@ SLIDER_WIDTH = 0.004
 _BOARD_COLOR = "#e3cfa4"
 _SLIDER_COLOR = "#8a4b2a"
 CATALOGUE = "katamino-duo"
+FULL_COLUMNS = 12
+"""Columns of the full board: a supply row is at least as wide (a narrow box's too)."""
+MAT_MARGIN = 0.006
+MAT_THICKNESS = 0.0015
+_MAT_COLOR = "#5b6e5d"
 
 
 @dataclass(frozen=True)
@@ -58,12 +63,22 @@ class KataminoPlacement:
 class KataminoTable:
     """What a Katamino Duo table shows: slider positions (1..11 between columns; none for an
     empty board), the placed pieces, the pieces ``loose`` in front of the board (near side,
-    names) and ``loose_far`` behind it (the second player's side)."""
+    names) and ``loose_far`` behind it (the second player's side), ``offered`` in a row of
+    their own in front of the near player's.
+    Every piece not on the board carries a white card with its name on its first cube
+    (item ``label-<name>``), so a gift or a typed move can name it."""
 
     sliders: tuple[int, ...] = ()
     placed: tuple[KataminoPlacement, ...] = ()
     loose: tuple[str, ...] = ()
     loose_far: tuple[str, ...] = ()
+    offered: tuple[str, ...] = ()
+    """Pieces lying in front of the board to be given (a duel's gifts)."""
+    slots: tuple[str, ...] = ()
+    """Every piece of the near side in supply order (its slots; empty: ``loose``): those not
+    in ``loose`` leave their slot empty."""
+    slots_far: tuple[str, ...] = ()
+    """The same for the far side (empty: ``loose_far``)."""
     columns: int = 12
     rows: int = 5
 
@@ -125,11 +140,43 @@ def _check(table: KataminoTable) -> None:
             used[c] = pl.piece
     if len(set(table.sliders)) != len(table.sliders):
         problems.append(f"sliders {list(table.sliders)}: two sliders in one place")
-    for name in table.loose + table.loose_far:
+    for name in table.loose + table.loose_far + table.offered:
         if name not in names:
             problems.append(f"loose piece {name!r}: no such piece (pieces: {', '.join(names)})")
     if problems:
         raise LayoutError("Katamino table: " + "; ".join(problems))
+
+
+LABEL_SIDE = 0.8
+"""Side of a name card as a fraction of the cube edge."""
+LABEL_INK = (20, 20, 20)
+LABEL_CARD = "#f7f3ea"
+
+
+@lru_cache(maxsize=64)
+def label_picture(name: str, px: int = 96) -> np.ndarray:
+    """A name card's face: ``name`` in black, as large as fits, on white."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (px, px), LABEL_CARD)
+    d = ImageDraw.Draw(img)
+    f = font(int(px * (0.8 if len(name) == 1 else 0.55)))
+    d.text((px / 2, px / 2), name, fill=LABEL_INK, font=f, anchor="mm")
+    out = np.asarray(img)
+    out.setflags(write=False)
+    return out
+
+
+def _label(name: str, cells: Sequence[Sequence[int]], corner: Sequence[float]) -> Item:
+    """The name card of piece ``name`` lying with its ``cells`` from ``corner``: on the top of
+    its first cube (cell with the lowest row, then column)."""
+    a = _edge()
+    c = min((int(v[1]), int(v[0]), int(v[2]) if len(v) > 2 else 0) for v in cells)
+    side = LABEL_SIDE * a
+    at = (corner[0] + (c[1] + 0.5) * a - side / 2, corner[1] + (c[0] + 0.5) * a - side / 2,
+          corner[2] + (c[2] + 1) * a)  # fmt: skip
+    return box_item(f"label-{name}", (side, side, 0.0008), at, LABEL_CARD,
+                    faces={"+z": label_picture(name)}, casts_shadow=False)  # fmt: skip
 
 
 def _board_picture(table: KataminoTable, px_per_cell: int = 64) -> np.ndarray:
@@ -200,20 +247,42 @@ def katamino_layout(table: KataminoTable) -> TableLayout:
         pos = origin + lo * a
         items.append(polycube_item(f"piece-{pl.piece}", local, a, pos, piece.color))
     # loose pieces: rows in front of the board (and behind it for the second player), left to
-    # right, wrapping at the board's width
-    for names, side in ((table.loose, -1), (table.loose_far, 1)):
-        x, y, row_depth = -size[0] / 2, side * (size[1] / 2 + 0.012), 0.0
+    # right, wrapping at the full board's width (a narrow 3-D box's supply too); the gifts in a
+    # row of their own in front of the near player's. Every piece of a side has its slot (a
+    # placed piece leaves a gap) on a mat that spans all the slots, so the table's extent, and
+    # with it the drawn table and the camera, stays put as pieces are placed.
+    half = max(size[0], FULL_COLUMNS * a + 2 * RIM) / 2
+    near_slots = table.slots or table.loose
+    near = (*near_slots, "", *table.offered) if table.offered else near_slots
+    shown = set(table.loose) | set(table.loose_far) | set(table.offered)
+    for side_no, (names, side) in enumerate(((near, -1), (table.slots_far or table.loose_far, 1))):
+        x, y, row_depth = -half, side * (size[1] / 2 + 0.012), 0.0
+        right, lo, hi = half, np.array([np.inf, np.inf]), np.array([-np.inf, -np.inf])
         for name in names:
+            if not name:  # a new row, the gifts', which may reach past the board's end
+                if x > -half:
+                    x, y, row_depth = -half, y + side * (row_depth + 0.010), 0.0
+                right = half + 3 * a
+                continue
             piece = cat.piece(name)
             ext = np.max(np.asarray(piece.cells), axis=0) + 1
-            if x + ext[0] * a > size[0] / 2 and x > -size[0] / 2:
-                x, y, row_depth = -size[0] / 2, y + side * (row_depth + 0.010), 0.0
+            if x + ext[0] * a > right and x > -half:
+                x, y, row_depth = -half, y + side * (row_depth + 0.010), 0.0
             corner_y = y - ext[1] * a if side < 0 else y
-            items.append(
-                polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0), piece.color)
-            )
+            lo = np.minimum(lo, (x, corner_y))
+            hi = np.maximum(hi, (x + ext[0] * a, corner_y + ext[1] * a))
+            if name in shown:
+                items.append(polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0),
+                                           piece.color))  # fmt: skip
+                items.append(_label(name, piece.cells, (x, corner_y, 0.0)))
             x += ext[0] * a + 0.010
             row_depth = max(row_depth, ext[1] * a)
+        if np.isfinite(lo).all():
+            m = MAT_MARGIN
+            items.insert(1, box_item(f"mat{side_no}", (hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m,
+                                                       MAT_THICKNESS),
+                                     (lo[0] - m, lo[1] - m, -MAT_THICKNESS + 1e-4), _MAT_COLOR,
+                                     receives_shadow=True, casts_shadow=False))  # fmt: skip
     return TableLayout(
         "katamino",
         tuple(items),

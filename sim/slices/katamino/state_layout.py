@@ -29,6 +29,7 @@ def katamino_state_table(state: Any) -> Any:
     placed: list[KataminoPlacement] = []
     sliders: set[int] = set()
     loose: list[tuple[str, ...]] = []
+    slots: list[tuple[str, ...]] = []
     for seat, player in enumerate(state.seats):
         for name, cells in player.placed:
             if seat == 0:
@@ -39,9 +40,14 @@ def katamino_state_table(state: Any) -> Any:
         if player.size:
             sliders.add(player.size if seat == 0 else 12 - player.size)
         loose.append(tuple(DUEL_GAME.remaining(player)))
+        slots.append(tuple(player.pieces))
     sliders.discard(0)
     sliders.discard(12)
-    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1])
+    offered: tuple[str, ...] = ()
+    if state.phase == "give":  # the gifts a click can give: the legal ones, to the right
+        offered = tuple(m.piece for m in DUEL_GAME.legal_moves(state) if m.kind_name == "give")
+    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1], offered,
+                         slots[0], slots[1])  # fmt: skip
 
 
 def _katamino_solo_table(state: Any) -> Any:
@@ -52,14 +58,20 @@ def _katamino_solo_table(state: Any) -> Any:
 
     target = SOLO_GAME.stage_target(state)
     ex, ey, ez = target.extent
+    # a solved game keeps its last board in ``done`` (``placed`` is emptied): draw it filled
+    board = state.done[-1] if state.outcome == "solved" and state.done else state.placed
     placed = tuple(
         KataminoPlacement(name, tuple(tuple(int(v) for v in c) for c in cells))
-        for name, cells in state.placed
+        for name, cells in board
     )
-    loose = tuple(SOLO_GAME.remaining(state))
+    loose = list(SOLO_GAME.stage_pieces(state))
+    for name, _ in board:
+        loose.remove(name)
+    slots = tuple(SOLO_GAME.stage_pieces(state))
     if target.dims == 2 and ey == 5 and ex <= 12:
-        return KataminoTable((ex,) if ex < 12 else (), placed, loose)
-    return KataminoTable((), placed, loose, columns=max(1, ex), rows=max(1, ey))
+        return KataminoTable((ex,) if ex < 12 else (), placed, tuple(loose), slots=slots)
+    return KataminoTable((), placed, tuple(loose), columns=max(1, ex), rows=max(1, ey),
+                         slots=slots)  # fmt: skip
 
 
 def katamino_state_layout(state: Any) -> TableLayout:
