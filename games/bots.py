@@ -15,6 +15,8 @@ class RandomBot(Bot):
 
     def choose(self, state: Any) -> Any:
         moves = self.game.legal_moves(state)
+        if self.avoid:  # moves the table refused here (Bot.choose_avoiding)
+            moves = tuple(m for m in moves if m not in self.avoid)
         if not moves:
             raise GameError("random bot asked to move in a state with no legal moves")
         rng = Rng.from_seed(self.seed, "random-bot", self.game.state_digest(state))

@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -38,6 +38,13 @@ class GameError(ValueError):
 
 class IllegalMoveError(GameError):
     """A well-formed move that the rules forbid in this state."""
+
+
+class TableRefused(IllegalMoveError):
+    """A move the physics table could not make as the rules allow (a placement with no pose
+    within the rule's tolerance that touches, never enters, its neighbours). Nothing was
+    played: the player chooses again (a bot another move, a person is told why). The table's
+    referee raised it from ``measure``; the message gives the rule's reason."""
 
 
 class MoveParseError(GameError):
@@ -321,6 +328,30 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, state: Any) -> Any:
         """Return one legal move for the current player of ``state``."""
+
+    avoid: frozenset[Any] = frozenset()
+    """Moves the physics table refused in the state being chosen for (:class:`TableRefused`),
+    set by :meth:`choose_avoiding`: a bot that lists its moves leaves these out."""
+
+    def choose_avoiding(self, state: Any, refused: Iterable[Any]) -> Any:
+        """:meth:`choose` with the moves ``refused`` at the table left out: the bot's own
+        choice among the rest (bots that list their moves honour :attr:`avoid`), else the first
+        legal move in the rules' order that was not refused. IllegalMoveError when every
+        legal move was refused."""
+        avoid = frozenset(refused)
+        self.avoid = avoid
+        try:
+            move = self.choose(state)
+        finally:
+            self.avoid = frozenset()
+        if move not in avoid:
+            return move
+        rest = [m for m in self.game.legal_moves(state) if m not in avoid]
+        if not rest:
+            raise IllegalMoveError(
+                f"{self.game.name}: the table refused every legal move ({len(avoid)})"
+            )
+        return rest[0]
 
 
 class Referee(Protocol):

@@ -57,6 +57,7 @@ from tablesim.games.core import (
     Referee,
     Result,
     S,
+    TableRefused,
     canonical_json,
     make_referee,
 )
@@ -87,6 +88,10 @@ __all__ = [
     "make_seats",
     "replay_log",
 ]
+
+MAX_REFUSED = 64
+"""How many moves the table may refuse a bot in one state before :meth:`Session.step` gives
+up (raising the last :class:`~tablesim.games.core.TableRefused`): a bound, never met in play."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -235,6 +240,8 @@ class Session(Generic[S, M, C]):
             self._own_referee = True
         self.referee = referee
         self.closed = False
+        self._refused: tuple[Any, list[Any]] = (None, [])
+        """The state and the moves the table refused in it (see :attr:`refused`)."""
 
     @classmethod
     def new(
@@ -344,12 +351,25 @@ class Session(Generic[S, M, C]):
 
     def bot_move(self) -> Any:
         """The move the bot in the seat to move chooses (GameError when it is a human's turn
-        or the game is over)."""
+        or the game is over), leaving out the moves the table refused in this state
+        (:attr:`refused`)."""
         seat = self._seat_to_move()
         bot = self.seats[seat].bot
         if bot is None:
             raise GameError(f"seat {seat} is human: no bot to choose")
-        return bot.choose(self.state)
+        refused = self.refused
+        return bot.choose_avoiding(self.state, refused) if refused else bot.choose(self.state)
+
+    @property
+    def refused(self) -> tuple[Any, ...]:
+        """The moves the physics table refused in the current state (:class:`TableRefused`:
+        nothing was played), oldest first; empty once a move is played or taken back."""
+        at, moves = self._refused
+        return tuple(moves) if at is self.state else ()
+
+    def _note_refused(self, move: Any) -> None:
+        at, moves = self._refused
+        self._refused = (self.state, [*moves, move] if at is self.state else [move])
 
     def _seat_to_move(self) -> int:
         if self.over:
@@ -366,7 +386,11 @@ class Session(Generic[S, M, C]):
         seat = self._seat_to_move()
         before = self.state
         if self.referee is not None:
-            move = self.referee.measure(before, move)
+            try:
+                move = self.referee.measure(before, move)
+            except TableRefused:
+                self._note_refused(move)
+                raise
         after = self.game.apply(before, move)
         played = Played(
             len(self.played) + 1,
@@ -396,7 +420,12 @@ class Session(Generic[S, M, C]):
         human seat (GameError when no human input is connected)."""
         seat = self._seat_to_move()
         if self.seats[seat].bot is not None:
-            return self.play(self.bot_move())
+            while True:  # a move the table refuses is not played: the bot chooses another
+                try:
+                    return self.play(self.bot_move())
+                except TableRefused:
+                    if len(self.refused) >= MAX_REFUSED:
+                        raise
         if human is None:
             raise GameError(f"seat {seat} is human but no human input is connected")
         return self.play(human(self.state))
@@ -488,12 +517,7 @@ class Session(Generic[S, M, C]):
             )
         bot = self.seats[seat].bot
         if bot is not None:
-            again = self.game.format_move(self.state, bot.choose(self.state))
-            if again != text:
-                raise Divergence(
-                    f"move {n}: the bot in seat {seat} now plays {again!r}, the log has {text!r}",
-                    n,
-                )
+            self._bot_chooses_again(bot, seat, n, text)
         before = list(self.played)
         try:
             played = self._play_quiet(move)
@@ -508,6 +532,26 @@ class Session(Generic[S, M, C]):
             )
         self._announce(played)
         return played
+
+    def _bot_chooses_again(self, bot: Bot, seat: int, n: int, text: str) -> None:
+        """Divergence unless the bot in ``seat`` chooses the logged move ``text`` again: as in
+        :meth:`step`, a choice the table refuses (measured again: the same seeded table
+        refuses it again) is left out and the bot chooses among the rest."""
+        refused: list[Any] = []
+        while True:
+            choice = bot.choose_avoiding(self.state, refused) if refused else bot.choose(self.state)
+            again = self.game.format_move(self.state, choice)
+            if again == text:
+                return
+            if self.referee is not None and len(refused) < MAX_REFUSED:
+                try:
+                    self.referee.measure(self.state, choice)
+                except TableRefused:
+                    refused.append(choice)
+                    continue
+            raise Divergence(
+                f"move {n}: the bot in seat {seat} now plays {again!r}, the log has {text!r}", n
+            )
 
     def _play_quiet(self, move: Any) -> Played:
         """:meth:`play` without telling the observers (follow tells them once checked)."""

@@ -75,6 +75,8 @@ class CarefulBot(StackingBot):
     def choose(self, state: KataboomState) -> KataboomMove:
         game = _game(self.game)
         margins = game.placement_margins(state)
+        if self.avoid:  # placements the table refused here (Bot.choose_avoiding)
+            margins = {m: g for m, g in margins.items() if m not in self.avoid}
         if not margins or state.end is not None:
             raise GameError("careful bot asked to move in a finished game")
         rng = Rng.from_seed(self.seed, "kataboom-careful-order", game.state_digest(state))

@@ -73,6 +73,7 @@ from tablesim.games.kataboom.state import (
     NUDGE,
     PLACE,
     READINGS,
+    RELEASES,
     TABLES,
     Item,
     KataboomConfig,
@@ -186,7 +187,15 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         Option("hand_mm", "float", 1.0, "hand noise: sigma of the horizontal position (mm)"),
         Option("hand_deg", "float", 1.0, "hand noise: sigma of the turn about the vertical "
                "(degrees)"),
-        Option("lift_mm", "float", 0.3, "a piece is let go this far above where it rests (mm)"),
+        Option("lift_mm", "float", 0.3, "release lift of the first tables' hand: a piece is let "
+               "go this far above where it rests (mm; the touch release lets it go at rest, "
+               "touching, as simulate starts a scene)"),
+        Option("release", "str", "touch", "how the table's hand lets a piece go: moved out of "
+               "any neighbour to touch it (touch), or the first tables' hand that only halves "
+               "its noise and lifts (lift; logs without this key)", RELEASES),
+        Option("refuse", "bool", True, "a placement with no touching pose within the rest "
+               "tolerance is refused with the reason (the player places again); off: let go "
+               "by the first tables' hand (logs without this key)"),
         Option("window_s", "float", 3.0, "table time watched after each move (s)"),
         Option("settle_s", "float", 1.0, "table time the starting model settles (s)"),
     )  # fmt: skip
@@ -212,8 +221,25 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return KataboomConfig(players=players, **merged)
 
     def config_to_json(self, config: KataboomConfig) -> dict[str, Any]:
-        """The config as JSON, ``players`` included."""
-        return options_to_json(self, config)
+        """The config as JSON, ``players`` included; ``release`` and ``refuse`` only at the
+        physics table and when they are not the first tables' (``lift``, off), so the states
+        of logs written before them keep their digests."""
+        out = options_to_json(self, config)
+        physics = out["table"] == "physics"
+        if not out["refuse"] or out["release"] == "lift" or not physics:
+            del out["refuse"]  # (the first tables' hand never refuses)
+        if out["release"] == "lift" or not physics:
+            del out["release"]
+        return out
+
+    def config_from_json(self, obj: Mapping[str, Any]) -> KataboomConfig:
+        """Rebuild a config; a physics-table log written before the touching release (no
+        ``release``, no ``refuse``) replays with the first tables' hand, never refusing."""
+        values = dict(obj)
+        if values.get("table", "physics") == "physics":
+            values.setdefault("release", "lift")
+            values.setdefault("refuse", False)
+        return super().config_from_json(values)
 
     def referee_name(self, config: KataboomConfig) -> str | None:
         """``kataboom-physics`` when the physics table measures moves, else None."""
@@ -378,6 +404,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
             structure=structure,
             turn=state.turn + 1,
             history=state.history + (self.format_move(state, move),),
+            moves=state.moves + (move.intended(),),
         )
         if move.kind == PLACE:
             state = replace(state, supply=tuple(p for p in state.supply if p != move.piece))
@@ -526,7 +553,11 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
             raise StateFormatError(f"kataboom state: missing or malformed field: {exc}") from None
         if not 0 <= state.to_move < config.players:
             raise StateFormatError(f"kataboom state: 'to_move' {state.to_move} is not a seat")
-        return state
+        try:  # the moves as values (the table's), from the texts the state keeps
+            moves = tuple(self.parse_move(state, h) for h in state.history)
+        except GameError as exc:
+            raise StateFormatError(f"kataboom state: 'history' holds a bad move: {exc}") from None
+        return replace(state, moves=moves)
 
     # ---- people --------------------------------------------------------------------------
     def describe(self, state: KataboomState) -> str:

@@ -18,6 +18,8 @@ PLACE, NUDGE = "place", "nudge"
 MOVE_KINDS = (NUDGE, PLACE)
 READINGS = ("anywhere", "on-previous")
 TABLES = ("physics", "stand-in")
+RELEASES = ("touch", "lift")
+"""How the table's hand lets a piece go (``touch``: new games; ``lift``: the first tables')."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class KataboomConfig:
     hand_mm: float = 1.0
     hand_deg: float = 1.0
     lift_mm: float = 0.3
+    release: str = "touch"
+    refuse: bool = True
     window_s: float = 3.0
     settle_s: float = 1.0
 
@@ -72,7 +76,7 @@ class Item:
 class KataboomState:
     """Everything about a game: ``structure`` (starting model first), ``supply`` (pieces
     left), ``to_move``, ``nudged`` (nudges made this turn), ``turn`` (moves applied),
-    ``history`` (move texts, for the table to re-simulate), ``last_placer`` (seat of the last
+    ``history`` (move texts; ``moves`` the same as values, for the table), ``last_placer`` (seat of the last
     piece placed without a collapse), ``end`` (None while playing, else ``collapse``,
     ``supply`` or ``stuck``), ``loser`` (the seat that caused the collapse), ``fell``,
     ``rng`` (the stand-in judge's stream) and ``seed``."""
@@ -90,3 +94,6 @@ class KataboomState:
     end: str | None = None
     loser: int | None = None
     fell: tuple[str, ...] = ()
+    moves: tuple[KataboomMove, ...] = field(default=(), compare=False, repr=False)
+    """The moves as played (intended), beside their texts in ``history``: the physics table
+    rebuilds its world from these, never by parsing text."""

@@ -105,7 +105,7 @@ class GreedyBot(Bot):
 
     def choose(self, state: KozoState) -> KozoMove:
         game = _game(self.game)
-        moves = [m for m in game.legal_moves(state) if m.kind != TAKE]
+        moves = [m for m in game.legal_moves(state) if m.kind != TAKE and m not in self.avoid]
         if not moves:
             raise GameError("greedy bot asked to move in a finished game")
         rng = Rng.from_seed(self.seed, "kozo-greedy", game.state_digest(state))
@@ -138,7 +138,9 @@ class CarefulBot(StackingBot):
 
     def choose(self, state: KozoState) -> KozoMove:
         game = _game(self.game)
-        moves = tuple(m for m in game.legal_moves(state) if m.kind != TAKE)
+        moves = tuple(
+            m for m in game.legal_moves(state) if m.kind != TAKE and m not in self.avoid
+        )
         if not moves:
             raise GameError("careful bot asked to move in a finished game")
         seat = state.to_move

@@ -22,7 +22,7 @@ clock, going back to the instant a quick player placed, or on through a slow pla
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 SECS_LIMIT = 3600.0
@@ -69,16 +69,31 @@ def round_clock(
     history: Sequence[str], start: int, players: int, hold_s: float, window_s: float
 ) -> RoundClock:
     """The clock after the round's move texts ``history`` (its first turn by seat ``start``)."""
+    steps = (
+        ((text.split(None, 1)[0] if text.strip() else ""), move_secs(text)) for text in history
+    )
+    return clock_of_steps(steps, start, players, hold_s, window_s)
+
+
+def clock_of_steps(
+    steps: Iterable[tuple[str, float | None]],
+    start: int,
+    players: int,
+    hold_s: float,
+    window_s: float,
+) -> RoundClock:
+    """The clock after the round's moves given as ``(kind, secs)`` pairs (``take``, ``place``,
+    ``cube``, ``nocube``; ``secs`` a placement's time to place): what :func:`round_clock` reads
+    from the texts, for a caller holding the moves themselves (the physics table)."""
     ends: list[tuple[float, int]] = []
     placed: float | None = None
-    for text in history:
-        word = text.split(None, 1)[0] if text.strip() else ""
-        if word == "take":
+    for kind, secs in steps:
+        if kind == "take":
             continue
-        if word in ("cube", "nocube"):
+        if kind in ("cube", "nocube"):
             seat = (start + len(ends)) % players
             ends.append((round((placed or 0.0) + hold_s, 6), seat))
             placed = None
             continue
-        placed = placement_time(RoundClock(tuple(ends)), move_secs(text), window_s)
+        placed = placement_time(RoundClock(tuple(ends)), secs, window_s)
     return RoundClock(tuple(ends), placed)

@@ -234,6 +234,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         Option("release", "str", "touch", "how the table's hand lets a piece go: moved out of "
                "any neighbour to touch it (touch), or the first tables' hand that only halves "
                "its noise and lifts (lift; logs without this key)", RELEASES),
+        Option("refuse", "bool", True, "a placement with no touching pose within the rule "
+               "tolerance is refused with the reason (the player places again); off: let go "
+               "by the first tables' hand (logs without this key)"),
         Option("hold_s", "float", 0.5, "table time between the polycube and the balance cube (s)"),
         Option("window_s", "float", 5.0, "the mover's responsibility after the turn (s)"),
         Option("bot_place_s", "float", 6.0, "bots' median time to place (s after the previous "
@@ -267,12 +270,15 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         return KozoConfig(players=players, **merged)
 
     def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
-        """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0 and
-        ``release`` only at the physics table when it is not ``lift``, so the states of logs written before they
+        """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0,
+        ``release`` and ``refuse`` only at the physics table when they are not the first
+        tables' (``lift``, off), so the states of logs written before they
         existed keep their digests."""
         out = options_to_json(self, config)
         if not out["bot_place_s"]:
             del out["bot_place_s"]
+        if not out["refuse"] or out["release"] == "lift" or out["table"] != "physics":
+            del out["refuse"]  # (the first tables' hand never refuses)
         if out["release"] == "lift" or out["table"] != "physics":
             del out["release"]
         return out
@@ -280,11 +286,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
     def config_from_json(self, obj: Mapping[str, Any]) -> KozoConfig:
         """Rebuild a config; a log written before bots had a time to place (no
         ``bot_place_s``) replays with 0: every placement started when the window ended; one
-        written before the touching release (no ``release``) replays with the ``lift`` hand."""
+        written before the touching release (no ``release``) replays with the ``lift`` hand,
+        and one written before refusals (no ``refuse``) never refuses."""
         values = dict(obj)
         values.setdefault("bot_place_s", 0.0)
         if values.get("table", "physics") == "physics":  # logs from before the touch release
             values.setdefault("release", "lift")
+            values.setdefault("refuse", False)  # and before refusals: never refuses
         return super().config_from_json(values)
 
     def referee_name(self, config: KozoConfig) -> str | None:
@@ -474,6 +482,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             tower=tower,
             turn=state.turn + 1,
             history=state.history + (self.format_move(state, move),),
+            moves=state.moves + (move.intended(),),
             last_move_turn=last,
         )
         fell = set(outcome.fell)
@@ -552,6 +561,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             touched=move.piece,
             turn=state.turn + 1,
             history=state.history + (self.format_move(state, move),),
+            moves=state.moves + (move.intended(),),
             last_move_turn=last,
         )
 
@@ -581,6 +591,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             earned=(0,) * cfg.players,
             touched=None,
             history=(),
+            moves=(),
             next_size=None,
         )
         return self._begin_turn(fresh)
@@ -808,7 +819,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             raise StateFormatError(f"kozo state: missing or malformed field: {exc}") from None
         if not 0 <= state.to_move < n:
             raise StateFormatError(f"kozo state: 'to_move' {state.to_move} is not a seat")
-        return state
+        try:  # the moves as values (the table's), from the texts the state keeps
+            moves = tuple(self.parse_move(state, h) for h in state.history)
+        except GameError as exc:
+            raise StateFormatError(f"kozo state: 'history' holds a bad move: {exc}") from None
+        return _replace(state, moves=moves)
 
     # ---- people --------------------------------------------------------------------------
     def describe(self, state: KozoState) -> str:

@@ -42,6 +42,7 @@ class KozoConfig:
     hand_deg: float = 1.0
     lift_mm: float = 0.3
     release: str = "touch"
+    refuse: bool = True
     hold_s: float = 0.5
     window_s: float = 5.0
     bot_place_s: float = 6.0
@@ -130,8 +131,8 @@ class KozoState:
     ``cube``); ``touched`` (the piece taken but not placed yet); ``supply`` (piece names left
     this round); ``tower`` (items in placement order); ``earned`` (tile points taken this round
     per seat); ``rounds`` (finished rounds); ``turn`` (moves applied in the game); ``history``
-    (move texts of this round, for the table to re-simulate); ``next_size`` (face-down variant:
-    the size the turned tile demands); ``last`` (seat of the last mover of the game, for ties);
+    (move texts of this round; ``moves`` the same moves as values, for the table);
+    ``next_size`` (face-down variant: the size the turned tile demands); ``last`` (seat of the last mover of the game, for ties);
     ``rng`` (the stand-in judge's and the tiles' stream); ``seed`` (the game seed).
     """
 
@@ -152,3 +153,7 @@ class KozoState:
     next_size: int | None = None
     last_move_turn: tuple[int, ...] = ()
     over: bool = False
+    moves: tuple[KozoMove, ...] = field(default=(), compare=False, repr=False)
+    """The round's moves as played (intended, each with its time to place), beside their
+    texts in ``history``: the physics table rebuilds its world from these, never by parsing
+    text (``history`` stays the logged, digested form)."""

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tablesim.games.core import GameError, canonical_json
+from tablesim.games.core import GameError, TableRefused, canonical_json
 from tablesim.games.outputs import check_output
 from tablesim.games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from tablesim.games.registry import game_names, get_game
@@ -135,6 +135,8 @@ def _run_with_commands(session: Session, human: TerminalHuman | None, out: Any) 
         except Resignation as r:
             if not _own_resignation(session):
                 return r.seat
+        except TableRefused as exc:  # a person's move the table could not make: say why
+            print(f"  refused at the table: {exc}", file=out)
     return None
 
 

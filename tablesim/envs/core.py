@@ -17,13 +17,14 @@ have no hidden hands).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 import numpy as np
 
-from tablesim.games.core import canonical_json
+from tablesim.games.core import TableRefused, canonical_json
 from tablesim.games.registry import game_names, game_spec
 from tablesim.games.session import Seat, Session
 from tablesim.sim.slices.common.codecs import ActionCodec, EnvError
@@ -161,6 +162,9 @@ class Match:
         self._at, self._over = state, over
         self._seat = None if over else self.game.current_player(state)
         self._legal = () if over else self.game.legal_moves(state)
+        refused = self.session.refused if self.session is not None else ()
+        if refused:  # moves the physics table refused here are not offered again
+            self._legal = tuple(m for m in self._legal if m not in refused)
         ids = [self._encode(m) for m in self._legal]
         self._by_id = dict(zip(ids, self._legal, strict=True))
         if len(self._by_id) != len(ids):
@@ -182,6 +186,12 @@ class Match:
             return a
         except TypeError:  # an unhashable move value
             return self.codec.encode(move)
+
+    @property
+    def refused(self) -> tuple[Any, ...]:
+        """The moves the physics table refused in this position (left out of :attr:`legal`
+        and the mask; a bot chooses among the rest with ``Bot.choose_avoiding``)."""
+        return self.session.refused if self.session is not None else ()
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -217,7 +227,8 @@ class Match:
         session (the one move loop: measured, applied, recorded)."""
         if self.session is None:
             raise EnvError(f"{self.game.name}: reset the environment before playing")
-        self.session.play(move)
+        with contextlib.suppress(TableRefused):  # not played: the same seat chooses again,
+            self.session.play(move)  # the refused move left out of the mask (_refresh)
         self._refresh()
 
     def terminal(self) -> bool:

@@ -62,7 +62,9 @@ class SingleAgentEnv(gym.Env):
         while not self.match.terminal() and self.match.current_seat() != self.seat:
             seat = self.match.current_seat()
             assert seat is not None  # not terminal
-            self.match.play_move(self._bots[seat].choose(self.match.state))
+            bot, refused = self._bots[seat], self.match.refused
+            state = self.match.state
+            self.match.play_move(bot.choose_avoiding(state, refused) if refused else bot.choose(state))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from tablesim.games.core import Referee
-from tablesim.games.kataboom.geometry import orientations
+from tablesim.games.core import Referee, TableRefused
+from tablesim.games.kataboom.geometry import REST_TOL, orientations
 from tablesim.games.kataboom.models import get_model
 from tablesim.games.kataboom.rules import GAME, REFEREE
 from tablesim.games.kataboom.state import (
@@ -50,6 +50,7 @@ from tablesim.sim.referees.persistent_world import (
     FallReport,
     Hand,
     PersistentWorld,
+    ReleaseRefused,
     hand_place,
     watch,
 )
@@ -59,6 +60,18 @@ KATABOOM_RULE = ToppleRule(drop_fraction=0.5, tilt_deg=20.0, table_contact=True,
 """Kataboom's collapse rule: a piece falls when it touches the table having not touched it at
 the start of the move, its centre of mass drops more than half a cube edge (9.5 mm), or it tips
 more than 20 degrees. Any fall is a collapse."""
+
+RELEASE_LIFT_MM = 0.0
+"""The touch release's drop (mm): none, as at the Kozo table
+(:data:`tablesim.sim.slices.kozo.referee.RELEASE_LIFT_MM`): :func:`tablesim.sim.verdict.simulate`
+starts a scene's pieces at rest where they are written, so the table lets a piece go the same
+way for the two to judge the same structure alike."""
+REFUSE_RULE = (
+    'the rulebook: "The first player chooses one of the pieces remaining on the table and '
+    'places it as they wish on the starting structure": a piece goes where the structure '
+    "leaves room (a nudge moves the structure)"
+)
+"""The rule a refused release breaks (:class:`~tablesim.games.core.TableRefused`'s reason)."""
 
 Knock = Callable[[PersistentWorld, int, float], None]
 """A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
@@ -84,6 +97,12 @@ class KataboomReferee(Referee):
         self.rebuilds = 0
         """How many times the world was rebuilt from a log (tests, benchmarks)."""
         self.base_report: FallReport | None = None
+        self.refuse = config.refuse
+        """Whether a touch release with no touching pose within the rest tolerance is refused
+        (:class:`~tablesim.games.core.TableRefused`) instead of being let go by the first
+        tables' hand (the option ``refuse``: on for new games, off for older logs)."""
+        self.untouched = 0
+        """Releases that found no touching pose (let go by the first tables' hand)."""
 
     # ------------------------------------------------------------------ geometry
     def scene_piece(self, name: str, rot: int, pose: Sequence[float]) -> ScenePiece:
@@ -133,7 +152,7 @@ class KataboomReferee(Referee):
         if move.kind == PLACE:
             piece = self.scene_piece(move.piece, move.rot, move.pos)
             rng = Rng.from_seed(self.seed, "kataboom-hand", index)
-            hand_place(world, piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm))
+            self._hand(world, piece, rng)
         elif move.kind == NUDGE:
             world.rebase()
             point = np.asarray(move.pos, float) * self.edge
@@ -149,18 +168,37 @@ class KataboomReferee(Referee):
 
         return watch(world, cfg.window_s, KATABOOM_RULE, on_check=on_check)
 
+    def _hand(self, world: PersistentWorld, piece: ScenePiece, rng: Rng) -> None:
+        """Put a placed piece down with seeded hand noise: with ``release = touch`` (new
+        games) moved out of any neighbour along the contact normals, by at most the rest
+        tolerance (:data:`tablesim.games.kataboom.geometry.REST_TOL`, 0.95 mm), and let go at
+        rest touching; with ``lift`` (older logs) the first tables' hand."""
+        cfg = self.config
+        if cfg.release != "touch":
+            hand_place(world, piece, rng, Hand(cfg.hand_mm, cfg.hand_deg, cfg.lift_mm))
+            return
+        touch_mm = REST_TOL * self.edge * 1e3
+        hand = Hand(cfg.hand_mm, cfg.hand_deg, RELEASE_LIFT_MM, touch_mm)
+        try:
+            hand_place(world, piece, rng, hand)
+        except ReleaseRefused as exc:
+            if self.refuse:
+                self._key = None  # the world took a step for the refused piece: rebuild it
+                raise TableRefused(f"kataboom table: {exc}; {REFUSE_RULE}") from None
+            self.untouched += 1
+            hand_place(world, piece, rng, replace(hand, touch_mm=None))
+
     def _sync(self, state: KataboomState) -> PersistentWorld:
-        """The world after ``state``'s logged moves (cached or rebuilt)."""
-        key = (self.seed, state.config, state.history)
+        """The world after ``state``'s moves (cached or rebuilt from the moves themselves)."""
+        if len(state.moves) != len(state.history):
+            raise ValueError("kataboom table: a state whose moves are not those of its history")
+        key = (self.seed, state.config, state.moves)
         if self._world is not None and self._key == key:
             return self._world
         world = self._fresh()
         self.rebuilds += 1
-        replay = GAME.new_game(state.config, state.seed)
-        for i, text in enumerate(state.history):
-            mv = GAME.parse_move(replay, text)
-            report = self._run(world, mv, i)
-            replay = GAME.apply(replay, replace(mv, outcome=self._outcome(world, report)))
+        for i, mv in enumerate(state.moves):
+            self._run(world, mv, i)
         self._key = key
         return world
 
@@ -177,8 +215,7 @@ class KataboomReferee(Referee):
         index = len(state.history)
         report = self._run(world, move.intended(), index)
         outcome = self._outcome(world, report)
-        text = GAME.format_move(state, move)
-        self._key = (self.seed, state.config, (*state.history, text))
+        self._key = (self.seed, state.config, (*state.moves, move.intended()))
         if report.fell:
             self.close()
         return replace(move.intended(), outcome=outcome)

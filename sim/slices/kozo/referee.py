@@ -11,8 +11,9 @@ How a move is measured (:meth:`KozoReferee.measure`):
    summing to at most the rule tolerance (1.8 mm); when that fails the noise is halved (4 times,
    then dropped). When even the intended pose cannot be freed (a spot the neighbours narrowed
    by more than the tolerance) the piece is let go by the first tables' hand and counted in
-   :attr:`KozoReferee.untouched` (with :attr:`KozoReferee.refuse` the move is refused instead,
-   IllegalMoveError with the reason: the sessions cannot take a measured move back yet). The
+   :attr:`KozoReferee.untouched` (with :attr:`KozoReferee.refuse`, the option ``refuse`` of
+   new games, the move is refused instead: :class:`~tablesim.games.core.TableRefused` with the
+   rule's reason, and the player chooses again). The
    piece is then let go at that touching pose, at rest: a drop of 0 (:data:`RELEASE_LIFT_MM`).
    With ``release = lift`` (logs from
    before it, no ``release`` key) the first tables' hand: the noise is halved while the pose
@@ -44,21 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from tablesim.games.core import IllegalMoveError, Referee
-from tablesim.games.kozo.clock import round_clock, wait_after_turn
+from tablesim.games.core import Referee, TableRefused
+from tablesim.games.kozo import state as kozo
+from tablesim.games.kozo.clock import clock_of_steps, wait_after_turn
 from tablesim.games.kozo.geometry import piece_orientations
-from tablesim.games.kozo.rules import GAME, REFEREE
-from tablesim.games.kozo.state import (
-    CUBE,
-    NOCUBE,
-    PLACE,
-    TAKE,
-    Item,
-    KozoConfig,
-    KozoMove,
-    KozoState,
-    Outcome,
-)
+from tablesim.games.kozo.rules import REFEREE
+from tablesim.games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome
 from tablesim.games.rng import Rng
 from tablesim.sim.config import TABLE, PhysicsConfig
 from tablesim.sim.model import Floats, Scene, ScenePiece, quat4, vec3
@@ -75,6 +67,11 @@ from tablesim.sim.referees.persistent_world import (
 from tablesim.sim.scene import kozo_grid_origin
 
 BASE_ID = "base"
+REFUSE_RULE = (
+    'the rulebook: "Players may never touch or rearrange the Base or the tower being built": '
+    "place it where the tower leaves room"
+)
+"""The rule a refused release breaks (:class:`~tablesim.games.core.TableRefused`'s reason)."""
 RELEASE_LIFT_MM = 0.0
 """The touch release's drop (mm): none. :func:`tablesim.sim.verdict.simulate` starts every piece of a
 scene at rest where it is written, a stacked piece 2 um into its support
@@ -152,10 +149,11 @@ class KozoReferee(Referee):
         so a drop after any wait is judged at once; without it (logs, bots, tests with a
         knock) the wait is simulated when the placement is measured. Same steps, same bits."""
         self._idle: IdleWatch | None = None
-        self.refuse = False
-        """Whether a release with no touching pose within the tolerance raises IllegalMoveError
-        (the rule's reason) instead of being let go by the first tables' hand; off until the
-        sessions and bots can take a refused measured move back (issue 31)."""
+        self.refuse = config.refuse
+        """Whether a release with no touching pose within the tolerance is refused
+        (:class:`~tablesim.games.core.TableRefused` with the rule's reason: the player chooses
+        again) instead of being let go by the first tables' hand (the option ``refuse``: on
+        for new games, off for logs written before it)."""
         self.untouched = 0
         """Releases of this referee that found no touching pose (for measurements)."""
 
@@ -163,7 +161,7 @@ class KozoReferee(Referee):
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
         """The ScenePiece of a place or cube move at its intended pose (no noise, no lift)."""
         cfg = self.config
-        if move.kind == PLACE:
+        if move.kind == kozo.PLACE:
             cells = piece_orientations(cfg.catalogue, move.piece)[move.rot]
             pos = self.origin + np.asarray(move.pos, float) * self.edge
             piece = ScenePiece(
@@ -230,7 +228,7 @@ class KozoReferee(Referee):
         except ReleaseRefused as exc:
             if self.refuse:
                 self._key = None  # the world took a step for the refused piece: rebuild it
-                raise IllegalMoveError(f"kozo table: {exc}") from None
+                raise TableRefused(f"kozo table: {exc}; {REFUSE_RULE}") from None
             self.untouched += 1  # no touching pose: the first tables' hand (see the docstring)
             hand_place(world, place.piece, rng, replace(hand, touch_mm=None), allowed)
 
@@ -333,20 +331,20 @@ class KozoReferee(Referee):
         tower fell while a slow player had not placed yet)."""
         cfg = self.config
         waited, extra = FallReport(), 0.0
-        if move.kind == PLACE and wait is not None:
+        if move.kind == kozo.PLACE and wait is not None:
             waited, extra = self._before_placement(world, wait, index)
             if waited.fell and self._over(world, waited):
                 first = None if waited.first is None else waited.first - extra
                 return FallReport(waited.fell, first, waited.reasons), False
-        if move.kind in (PLACE, CUBE):
-            place = self.placement(move, self._balance_counter + 1 if move.kind == CUBE else 0)
-            if move.kind == CUBE:
+        if move.kind in (kozo.PLACE, kozo.CUBE):
+            if move.kind == kozo.CUBE:
                 self._balance_counter += 1
+            place = self.placement(move, self._balance_counter if move.kind == kozo.CUBE else 0)
             rng = Rng.from_seed(self.seed, "kozo-hand", round_no, index)
             self._hand(world, place, rng)
         else:
             world.rebase()
-        if move.kind != PLACE:
+        if move.kind != kozo.PLACE:
             return self._watch_window(world, index), True
         report = (
             watch(world, cfg.hold_s, on_check=self._checker(index))
@@ -362,28 +360,36 @@ class KozoReferee(Referee):
             )
         return report, True
 
-    def _wait(self, state: KozoState, history: Sequence[str], move: KozoMove) -> float | None:
-        """Seconds from the previous turn's end to ``move`` (a placement), None for the
-        round's first placement and for other moves."""
-        if move.kind != PLACE:
+    def _wait(self, state: KozoState, before: Sequence[KozoMove], move: KozoMove) -> float | None:
+        """Seconds from the previous turn's end to ``move`` (a placement) after the round's
+        moves ``before``, None for the round's first placement and for other moves."""
+        if move.kind != kozo.PLACE:
             return None
         cfg = self.config
-        clock = round_clock(history, state.start, cfg.players, cfg.hold_s, cfg.window_s)
+        steps = ((m.kind, m.secs) for m in before)
+        clock = clock_of_steps(steps, state.start, cfg.players, cfg.hold_s, cfg.window_s)
         return wait_after_turn(clock, move.secs, cfg.window_s)
 
+    def _state_key(self, state: KozoState, extra: Sequence[KozoMove] = ()) -> tuple[Any, ...]:
+        """What the cached world stands for: the game seed, the round and its moves as
+        values (each with its time to place, which a move's equality leaves out)."""
+        moves = (*state.moves, *extra)
+        return (self.seed, state.round, tuple((m, m.secs) for m in moves))
+
     def _sync(self, state: KozoState) -> PersistentWorld:
-        """The world of ``state``'s round after its logged moves (cached or rebuilt)."""
-        key = (self.seed, state.round, state.history)
+        """The world of ``state``'s round after its moves (cached or rebuilt)."""
+        if len(state.moves) != len(state.history):
+            raise ValueError("kozo table: a state whose moves are not those of its history")
+        key = self._state_key(state)
         if self._world is not None and self._key == key:
             return self._world
         world = self._fresh()
         self._balance_counter = 0
         self.rebuilds += 1
-        for i, text in enumerate(state.history):
-            mv = GAME.parse_move(state, text)
-            if mv.kind == TAKE:
+        for i, mv in enumerate(state.moves):
+            if mv.kind == kozo.TAKE:
                 continue
-            wait = self._wait(state, state.history[:i], mv)
+            wait = self._wait(state, state.moves[:i], mv)
             report, _ = self._run(world, mv, i, state.round, wait)
             self._after(world, report)
         self._key = key
@@ -410,18 +416,17 @@ class KozoReferee(Referee):
     # ------------------------------------------------------------------ Referee
     def measure(self, state: KozoState, move: KozoMove) -> KozoMove:
         """The move as made at the table, carrying its :class:`Outcome`."""
-        if move.kind == TAKE:  # no table time passes; keep the cached world in step
-            if self._key == (self.seed, state.round, state.history):
-                text = GAME.format_move(state, move)
-                self._key = (self.seed, state.round, (*state.history, text))
+        if move.kind == kozo.TAKE:  # no table time passes; keep the cached world in step
+            if self._key == self._state_key(state):
+                self._key = self._state_key(state, (move.intended(),))
             return move.intended()
-        if move.kind not in (PLACE, CUBE, NOCUBE):
+        if move.kind not in (kozo.PLACE, kozo.CUBE, kozo.NOCUBE):
             raise ValueError(f"kozo table: cannot measure a {move.kind!r} move")
-        if move.kind != PLACE or self._key != (self.seed, state.round, state.history):
+        if move.kind != kozo.PLACE or self._key != self._state_key(state):
             self._drop_idle()
         world = self._sync(state)
-        index = len(state.history)
-        wait = self._wait(state, state.history, move)
+        index = len(state.moves)
+        wait = self._wait(state, state.moves, move)
         report, placed = self._run(world, move.intended(), index, state.round, wait)
         poses = []
         for pid in world.piece_ids:
@@ -436,11 +441,10 @@ class KozoReferee(Referee):
             "physics",
         )
         over = self._after(world, report)
-        text = GAME.format_move(state, move)
-        self._key = (self.seed, state.round, (*state.history, text))
+        self._key = self._state_key(state, (move.intended(),))
         if over:
             self.close()
-        elif move.kind != PLACE:
+        elif move.kind != kozo.PLACE:
             self._start_idle(world)
         return replace(move.intended(), outcome=outcome)
 
@@ -476,7 +480,7 @@ class KozoReferee(Referee):
         from tablesim.sim.verdict import EarlyStop, simulate
 
         extra = []
-        if move.kind in (PLACE, CUBE):
+        if move.kind in (kozo.PLACE, kozo.CUBE):
             n = 1 + sum(1 for it in state.tower if it.is_balance)
             extra.append(self.placement(move, n).piece)
         scene = self.tower_scene(state, extra)

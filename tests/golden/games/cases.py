@@ -33,7 +33,10 @@ CASES: dict[str, tuple[str, ...]] = {
     "kataboom-stand-in-3": (
         "kataboom", "--players", "careful,random", "--seed", "3", "--table", "stand-in",
     ),
-    "kataboom-physics-2": ("kataboom", "--players", "random,random", "--model", "7", "--seed", "2"),
+    "kataboom-physics-2": (
+        "kataboom", "--players", "random,random", "--model", "7", "--seed", "2",
+        "--release", "lift",
+    ),
     "katamino-solo-random-1": ("katamino", "--players", "random", "--seed", "1"),
     "katamino-duel-smart-random-2": (
         "katamino", "--players", "smart,random", "--seed", "2", "--mode", "duel",
