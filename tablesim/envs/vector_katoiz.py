@@ -63,7 +63,11 @@ class KatoizVectorEnv(VectorEnv):
         lay = self.codec.layout
         self._off_add, self._off_new = lay.offsets["add"], lay.offsets["new"]
         self._off_pass = lay.offsets["pass"]
-        self.stacks = s = int(self.codec.stacks)
+        from tablesim.sim.slices.katoiz.codec import KatoizCodec
+
+        codec = self.codec
+        assert isinstance(codec, KatoizCodec)  # the registered codec of katoiz
+        self.stacks = s = codec.stacks
         self._need = 2 if cfg.two_matches else 1
         self._die, self._picture = cfg.colour_die, cfg.picture_die
         p = self.players
