@@ -91,6 +91,17 @@ def test_vector_env_checks_its_input() -> None:
         tablesim.vector_env("kozo", 2)
     with pytest.raises(EnvError, match="n .the number of games"):
         tablesim.vector_env("catego", 0)
+    with pytest.raises(EnvError, match="katoiz type '3-set' has no batched environment"):
+        tablesim.vector_env("katoiz", 2, type="3-set")
+    kaito = tablesim.vector_env("kaito", 3, seed=2)
+    obs, _ = kaito.reset()
+    first = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
+    assert obs["action_mask"].sum(axis=1).tolist() == [1, 1, 1]  # the forced opening removal
+    wrong = f"action {first[2] + 1} is not legal in game 2 .legal: {first[2]};"
+    with pytest.raises(EnvError, match=wrong):
+        kaito.step(np.asarray([first[0], first[1], first[2] + 1]))
+    with pytest.raises(EnvError, match="is not legal in game 0"):
+        kaito.step(np.asarray([-1, first[1], first[2]]))
 
 
 def test_the_first_roll_is_the_rules_roll() -> None:
@@ -111,12 +122,12 @@ def test_the_array_streams_are_the_rules_streams(
 ) -> None:
     """``randbelow`` and ``shuffle`` on arrays draw what ``Rng`` draws, stream by stream:
     a bound rejecting about half the draws (2**63 + 1), and Fisher-Yates over 2..40 items
-    both at once and draw by draw."""
+    both at once and draw by draw, swapped on arrays (many rows) and on lists (a few)."""
     from tablesim.envs import vector_base
     from tablesim.games.rng import Rng
 
     monkeypatch.setattr(vector_base, "ALL_AT_ONCE", at_once)
-    seeds = [Rng.from_seed(s, "test").state for s in range(60)]
+    seeds = [Rng.from_seed(s, "test").state for s in range(100)]  # > 64: the array swaps
     k = 2**63 + 1
     states = np.asarray(seeds, dtype=np.uint64)
     got = vector_base.randbelow(states, k)
@@ -124,8 +135,9 @@ def test_the_array_streams_are_the_rules_streams(
         want, after = Rng(s).randbelow(k)
         assert (int(got[i]), int(states[i])) == (want, after.state)
     for size in (2, 3, 7, 36, 40):
-        states = np.asarray(seeds, dtype=np.uint64)
-        rows = vector_base.shuffle(states, np.arange(size))
-        for i, s in enumerate(seeds):
-            want, after = Rng(s).shuffle(range(size))
-            assert (tuple(rows[i].tolist()), int(states[i])) == (want, after.state)
+        for few in (len(seeds), 5):  # 5 rows: the list swaps
+            states = np.asarray(seeds[:few], dtype=np.uint64)
+            rows = vector_base.shuffle(states, np.arange(size))
+            for i, s in enumerate(seeds[:few]):
+                want, after = Rng(s).shuffle(range(size))
+                assert (tuple(rows[i].tolist()), int(states[i])) == (want, after.state)

@@ -5,19 +5,23 @@
 state per game, with the single environment's action ids (:mod:`tablesim.sim.slices.catego.codec`:
 action ``i`` writes the roll in column ``columns[i]``), masks and observation planes
 (:mod:`tablesim.sim.slices.catego.features`), seen from the seat to move (seat 0 once a game is over,
-as :meth:`tablesim.envs.core.Match.observation`). ``tests/test_envs_vector.py`` holds it equal
+as :meth:`tablesim.envs.core.Match.observation`). ``"kaito"`` gives
+:class:`tablesim.envs.vector_kaito.KaitoVectorEnv` and ``"katoiz"`` (type Stapeltoren)
+:class:`tablesim.envs.vector_katoiz.KatoizVectorEnv`, on the same contract
+(:class:`tablesim.envs.vector_base.VectorEnv`). ``tests/test_envs_vector.py`` holds each equal
 move for move to the single environment.
 
 Seeds. Game slot ``i`` plays its ``k``-th game (``k = 0, 1, ...``) from game seed
-``seed + i + n * k``: the game ``tablesim.env("catego").reset(seed=seed + i + n * k)`` and
-``tablesim play catego --seed ...`` play, dice included (the same SplitMix64 stream,
+``seed + i + n * k``: the game ``tablesim.env(game).reset(seed=seed + i + n * k)`` and
+``tablesim play GAME --seed ...`` play, chance included (the same SplitMix64 stream,
 :class:`tablesim.games.rng.Rng`, run on ``uint64`` arrays).
 
 Auto-reset (same step). When the move of slot ``i`` ends its game, ``step`` returns that move's
-``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw; 0 on every
-other step) and ``terminated[i] = True``, ``info["final_observation"][i]`` holds the ended
-game's observation (its mask is all zeros), and the returned observation and mask of slot ``i``
-are already those of its next game's first position. Games never truncate.
+``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw or a game
+that names no winner; 0 on every other step) and ``terminated[i] = True``,
+``info["final_observation"][i]`` holds the ended game's observation, and the returned
+observation and mask of slot ``i`` are already those of its next game's first position. Games
+never truncate.
 """
 
 from __future__ import annotations
