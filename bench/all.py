@@ -26,7 +26,7 @@ Figures (goal in brackets):
 - ``env_rollouts``: masked random rollouts of every game's environment, CPU steps/s, beside
   the rules alone in the same process and issue 36's anchors (``bench/envs.py``; goals: 3x the
   anchor for Catego, Kaito, Katoiz, 10x for Katamino and the Kozo, Kataboom stand-ins);
-- ``vector_env``: ``tablesim.vector_env("catego", n)`` at n = 256 and 1024, CPU game steps/s
+- ``vector_env``: ``tablesim.vector_env(game, n)`` for Catego, Kaito, Katoiz at n = 256 and 1024, CPU game steps/s
   beside the single environment in the same process and the issue's anchor (``bench/envs.py``).
 """
 
@@ -275,7 +275,7 @@ def figure_env_rollouts(quick: bool) -> dict[str, Any]:
 
 
 def figure_vector_env(quick: bool) -> dict[str, Any]:
-    """``bench.envs.vector_figure``: the Catego vector env at n = 256 and 1024 (``--quick``:
+    """``bench.envs.vector_figure``: the Catego, Kaito and Katoiz vector envs at n = 256, 1024 (``--quick``:
     50 steps each, else 200) beside the single env and the issue's anchor."""
     from bench.envs import vector_figure
 

@@ -23,8 +23,8 @@ steps of the rules alone (``legal_moves`` + ``apply``) in the same process
 (``env_over_rules``: the environment's cost as a multiple of the rules') and the issue's
 anchors measured on a quiet machine (``x_anchor``: not the same process, so only a guide).
 
-``vector`` (:func:`vector_figure`, also in ``bench/all.py``): ``tablesim.vector_env("catego",
-n)`` for n = 256 and 1024, masked random actions drawn by numpy over all n games (their cost
+``vector`` (:func:`vector_figure`, also in ``bench/all.py``): ``tablesim.vector_env(game, n)``
+for Catego, Kaito and Katoiz (Stapeltoren) at n = 256 and 1024, masked random actions drawn by numpy over all n games (their cost
 counted), in CPU game steps per second (one process, one core), beside the single
 environment's masked random rollouts in the same process (``x_single``) and the issue's anchor.
 """
@@ -139,35 +139,53 @@ def rollout_figure(games: list[str], episodes: int = 20, seed: int = 0) -> dict[
     return out
 
 
+VECTOR_GAMES = ("catego", "kaito", "katoiz")
+
+
 def vector_figure(
-    sizes: tuple[int, ...] = (256, 1024), steps: int = 200, seed: int = 0
+    sizes: tuple[int, ...] = (256, 1024),
+    steps: int = 200,
+    seed: int = 0,
+    games: tuple[str, ...] = VECTOR_GAMES,
 ) -> dict[str, Any]:
-    """Per size n: CPU game steps/s of ``steps`` batched steps of the Catego vector env with
-    masked random actions, its ratio to the single env's masked random rollouts measured just
-    before in the same process, and to the issue's anchor."""
+    """Per game and size n: CPU game steps/s of ``steps`` batched steps of the game's vector
+    env with masked random actions (drawn by numpy, counted; ``env_steps_per_s`` leaves the
+    agent's draw out: the environment alone), its ratio to the single env's
+    masked random rollouts measured just before in the same process, and to the issue's
+    anchor."""
     import numpy as np
 
-    _env_rollouts("catego", 1, seed)
-    one, one_cpu = _env_rollouts("catego", 10, seed)
-    single = one / one_cpu if one_cpu > 0 else float("inf")
-    out: dict[str, Any] = {"single_steps_per_s": round(single, 1)}
-    for n in sizes:
-        venv = tablesim.vector_env("catego", n, seed=seed)
-        obs, _ = venv.reset()
-        pick = np.random.default_rng(seed)
-        t0 = time.process_time()
-        for _ in range(steps):
-            u = np.where(obs["action_mask"] == 1, pick.random(obs["action_mask"].shape), -1.0)
-            obs, *_ = venv.step(u.argmax(axis=1))
-        cpu = time.process_time() - t0
-        sps = n * steps / cpu if cpu > 0 else float("inf")
-        out[str(n)] = {
-            "game_steps": n * steps,
-            "cpu_s": round(cpu, 4),
-            "steps_per_s": round(sps, 1),
-            "x_single": round(sps / single, 1),
-            "x_anchor": round(sps / ANCHORS["catego"], 1),
-        }
+    out: dict[str, Any] = {}
+    for game in games:
+        _env_rollouts(game, 1, seed)
+        one, one_cpu = _env_rollouts(game, 10, seed)
+        single = one / one_cpu if one_cpu > 0 else float("inf")
+        fig: dict[str, Any] = {"single_steps_per_s": round(single, 1)}
+        for n in sizes:
+            venv = tablesim.vector_env(game, n, seed=seed)
+            obs, _ = venv.reset()
+            pick = np.random.default_rng(seed)
+            t0, picking = time.process_time(), 0.0
+            for _ in range(steps):
+                t1 = time.process_time()
+                mask = obs["action_mask"]
+                u = np.where(mask == 1, pick.random(mask.shape, dtype=np.float32), -1.0)
+                actions = u.argmax(axis=1)
+                picking += time.process_time() - t1
+                obs, *_ = venv.step(actions)
+            cpu = time.process_time() - t0
+            sps = n * steps / cpu if cpu > 0 else float("inf")
+            env = cpu - picking
+            fig[str(n)] = {
+                "game_steps": n * steps,
+                "cpu_s": round(cpu, 4),
+                "pick_cpu_s": round(picking, 4),
+                "steps_per_s": round(sps, 1),
+                "env_steps_per_s": round(n * steps / env, 1) if env > 0 else None,
+                "x_single": round(sps / single, 1),
+                "x_anchor": round(sps / ANCHORS[game], 1),
+            }
+        out[game] = fig
     return out
 
 
@@ -210,12 +228,14 @@ def main() -> None:
         print(f"{game:9s} {r['steps']:5d} steps {r['steps_per_s']:10.1f} steps/s  rules "
               f"{r['rules_steps_per_s']} ({r['env_over_rules']}x)  anchor "
               f"{r['anchor_steps_per_s']} ({r['x_anchor']}x)", flush=True)  # fmt: skip
-    vec = vector_figure() if "catego" in args.games.split(",") else {}
-    for size, v in vec.items():
-        if size != "single_steps_per_s":
-            print(f"catego vector n={size:5s} {v['steps_per_s']:12.1f} steps/s  single env "
-                  f"{vec['single_steps_per_s']} ({v['x_single']}x)  anchor "
-                  f"{ANCHORS['catego']} ({v['x_anchor']}x)", flush=True)  # fmt: skip
+    vec = vector_figure(games=tuple(g for g in VECTOR_GAMES if g in args.games.split(",")))
+    for game, fig in vec.items():
+        for size, v in fig.items():
+            if size != "single_steps_per_s":
+                print(f"{game:6s} vector n={size:5s} {v['steps_per_s']:12.1f} steps/s (env alone "
+                      f"{v['env_steps_per_s']})  single "
+                      f"env {fig['single_steps_per_s']} ({v['x_single']}x)  anchor "
+                      f"{ANCHORS[game]} ({v['x_anchor']}x)", flush=True)  # fmt: skip
     loads = {"load_before": round(load0, 2), "load_after": round(os.getloadavg()[0], 2)}
     print(f"CPU ms per step; load {loads['load_before']} -> {loads['load_after']}")
     if args.json:

@@ -11,7 +11,7 @@ Playing a move is always the same four steps, in :meth:`Session.play`::
     text  -> game.parse_move          (Session.play_text; a log's move, a typed move)
     move  -> referee.measure          (games judged by a physics table; else unchanged)
     moved -> game.apply               (the rules; raises IllegalMoveError)
-    Played(n, seat, move, text, before, after) appended to Session.played (its digest of
+    Played(n, seat, move, before, after) appended to Session.played (its digest of
     the state after, computed when first read)
 
 and then every observer hears :meth:`Observer.move_played` (and :meth:`Observer.game_over`
@@ -140,16 +140,22 @@ def make_seats(
 # ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Played(Generic[S, M]):
-    """One move as played: its number (from 1), the seat, the measured move, its canonical
-    text, the states before and after it and the digest of the state after."""
+    """One move as played: its number (from 1), the seat, the measured move, the states
+    before and after it, its canonical text and the digest of the state after."""
 
     n: int
     seat: int
     move: M
-    text: str
     before: S
     after: S
     game: Game[S, M, Any] = field(repr=False, compare=False)
+
+    @cached_property
+    def text(self) -> str:
+        """The move's canonical text (``format_move`` in the state before it), formatted on
+        first read (an environment's rollout never reads it; a log, a replay and a terminal
+        do, and get the same text)."""
+        return self.game.format_move(self.before, self.move)
 
     @cached_property
     def digest(self) -> str:
@@ -396,7 +402,6 @@ class Session(Generic[S, M, C]):
             len(self.played) + 1,
             seat,
             move,
-            self.game.format_move(before, move),
             before,
             after,
             self.game,

@@ -202,6 +202,95 @@ def _fmt(v: float) -> str:
 # ---------------------------------------------------------------------------------------
 # Polycube placement
 # ---------------------------------------------------------------------------------------
+RULES = ("within-squares", "chimney", "board", "overlap", "not-on-balance-cube",
+         "not-touching-balance-cube", "resting")  # fmt: skip
+"""The polycube rules :func:`placement_verdicts` judges, in the order they are checked (the
+ACTOP cover option comes after them, in :func:`check_polycube`)."""
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """The placement rules judged for ``N`` polycube placements at once (:func:`placement_verdicts`).
+
+    ``broken`` (N,): the index in :data:`RULES` of the first rule each placement breaks, -1
+    for none; ``solid``, ``on_balance``, ``touch``, ``on_poly`` (N, k, n): per cube and tower
+    block, interpenetrates it / rests on it (a balance cube) / touches it (a balance cube) /
+    rests on it (a polycube); ``on_board`` (N,): a cube rests on the base."""
+
+    broken: np.ndarray
+    solid: np.ndarray
+    on_balance: np.ndarray
+    touch: np.ndarray
+    on_poly: np.ndarray
+    on_board: np.ndarray
+
+
+def xy_overlaps(lo_xy: np.ndarray, blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
+    """Signed overlaps along x and along y, (N, k, n) each, of unit cubes with minimum corners
+    ``lo_xy`` (N, k, 2) with every tower block (the part of the rules that does not depend on
+    the height, shared by lowering and judging)."""
+    blo, bhi = blocks.lo[None, None], blocks.hi[None, None]  # (1, 1, n, 3)
+    x, y = lo_xy[..., None, 0], lo_xy[..., None, 1]
+    ox = np.minimum(x + 1, bhi[..., 0]) - np.maximum(x, blo[..., 0])
+    oy = np.minimum(y + 1, bhi[..., 1]) - np.maximum(y, blo[..., 1])
+    return ox, oy
+
+
+def placement_verdicts(
+    lo: np.ndarray,
+    blocks: Blocks,
+    tol: float,
+    overlaps: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Verdicts:
+    """The polycube placement rules (:data:`RULES`) for ``N`` placements at once: ``lo`` (N, k,
+    3) the minimum corners of each placement's unit cubes (a placement may repeat a cube to
+    pad to ``k``: every rule is an any / all over its cubes); ``overlaps``: their
+    :func:`xy_overlaps`, when already computed. The one coding of the rules: both
+    :func:`check_polycube` (one placement) and :func:`candidate_spots` (every position) judge
+    with it."""
+    hi = lo + 1.0
+    n_place, k = lo.shape[:2]
+    ox = _overlap_1d(lo[..., 0], hi[..., 0], CHIMNEY[0], CHIMNEY[1])
+    oy = _overlap_1d(lo[..., 1], hi[..., 1], CHIMNEY[0], CHIMNEY[1])
+    fails = [
+        ((lo[..., :2] < -tol) | (hi[..., :2] > GRID + tol)).any(axis=(1, 2)),
+        ((ox > tol) & (oy > tol)).any(axis=1),
+        (lo[..., 2] < -tol).any(axis=1),
+    ]
+    if blocks.size:
+        bx, by = xy_overlaps(lo[..., :2], blocks) if overlaps is None else overlaps
+        z = lo[..., None, 2]
+        bz = np.minimum(z + 1, blocks.hi[None, None, :, 2]) - np.maximum(z, blocks.lo[None, None, :, 2])
+        horiz = (bx > tol) & (by > tol)
+        solid = horiz & (bz > tol)
+        rests = horiz & (np.abs(z - blocks.hi[None, None, :, 2]) <= tol)
+        bal = blocks.balance[None, None, :]
+        on_balance = rests & bal
+        touch = (bx > -tol) & (by > -tol) & (bz > -tol) & bal
+        on_poly = rests & ~bal
+    else:
+        solid = on_balance = touch = on_poly = np.zeros((n_place, k, 0), dtype=bool)
+    on_board = (np.abs(lo[..., 2]) <= tol).any(axis=1)
+    fails += [
+        solid.any(axis=(1, 2)),
+        on_balance.any(axis=(1, 2)),
+        touch.any(axis=(1, 2)),
+        ~on_board & ~on_poly.any(axis=(1, 2)),
+    ]
+    stack = np.stack(fails, axis=1)
+    broken = np.where(stack.any(axis=1), stack.argmax(axis=1), -1)
+    return Verdicts(broken, solid, on_balance, touch, on_poly, on_board)
+
+
+_NO_BLOCKS = Blocks(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, dtype=int),
+                    np.zeros(0, dtype=bool), ())  # fmt: skip
+
+
+def _first_block(hits: np.ndarray) -> int:
+    """The tower block of the first (cube, block) pair that is True in ``hits`` (k, n)."""
+    return int(np.argwhere(hits)[0][1])
+
+
 def check_polycube(
     cells: Cells,
     pos: Sequence[float],
@@ -217,62 +306,49 @@ def check_polycube(
     ``blocks``: the settled tower; ``cover``: ACTOP's minimum covered fraction (0 = off).
     Rules in order: within the eight squares; not on or over the chimney; not through the board
     or a piece; not on a balance cube; not touching a balance cube; resting on the base or a
-    polycube; covering (option).
+    polycube; covering (option). Judged by :func:`placement_verdicts`; this names the rule.
     """
-    c = np.asarray(cells, dtype=float)
-    lo = c + np.asarray(pos, dtype=float)
-    hi = lo + 1.0
+    lo = np.asarray(cells, dtype=float) + np.asarray(pos, dtype=float)
+    v = placement_verdicts(lo[None], blocks, tol)
     where = f"{label} at ({_fmt(pos[0])}, {_fmt(pos[1])}, {_fmt(pos[2])})"
-    if (lo[:, :2] < -tol).any() or (hi[:, :2] > GRID + tol).any():
+    rule = RULES[int(v.broken[0])] if v.broken[0] >= 0 else None
+    name = blocks.names
+    if rule == "within-squares":
         raise OutsideBaseError(
             f"{where} reaches outside the eight squares (x and y must stay within 0..3 "
             "cube edges): 'Polycubes must only be placed within the eight squares'"
         )
-    ox = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
-    oy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
-    if ((ox > tol) & (oy > tol)).any():
+    if rule == "chimney":
         raise ChimneyError(
             f"{where} is on or over the chimney (the centre square 1..2 x 1..2): "
             "'No part of the Polycube may be positioned so that it is on or overhanging the "
             "center square'"
         )
-    if (lo[:, 2] < -tol).any():
+    if rule == "board":
         raise OverlapError(f"{where} reaches into the board (its bottom is below z = 0)")
-    if blocks.size:
-        ov = _pairs(lo, hi, blocks)
-        horiz = (ov[..., 0] > tol) & (ov[..., 1] > tol)
-        solid = horiz & (ov[..., 2] > tol)
-        if solid.any():
-            j = int(np.argwhere(solid)[0][1])
-            raise OverlapError(f"{where} passes through {blocks.names[blocks.owner[j]]!r}")
-        gap_below = lo[:, None, 2] - blocks.hi[None, :, 2]
-        rests = horiz & (np.abs(gap_below) <= tol)
-        on_bal = rests & blocks.balance[None, :]
-        if on_bal.any():
-            j = int(np.argwhere(on_bal)[0][1])
-            raise OnBalanceCubeError(
-                f"{where} would rest on balance cube {blocks.names[blocks.owner[j]]!r}: "
-                "'Polycubes may not be placed on a Balance Cube'"
-            )
-        touch = (ov > -tol).all(axis=2) & blocks.balance[None, :]
-        if touch.any():
-            j = int(np.argwhere(touch)[0][1])
-            raise TouchesBalanceCubeError(
-                f"{where} touches balance cube {blocks.names[blocks.owner[j]]!r} (closer than "
-                f"{_fmt(tol)} edge): 'Polycubes may overhang a Balance Cube, as long as they "
-                "aren't directly touching'"
-            )
-        on_poly = rests & ~blocks.balance[None, :]
-    else:
-        on_poly = np.zeros((len(lo), 0), dtype=bool)
-    on_board = np.abs(lo[:, 2]) <= tol
-    if not on_board.any() and not on_poly.any():
+    if rule == "overlap":
+        j = _first_block(v.solid[0])
+        raise OverlapError(f"{where} passes through {name[blocks.owner[j]]!r}")
+    if rule == "not-on-balance-cube":
+        j = _first_block(v.on_balance[0])
+        raise OnBalanceCubeError(
+            f"{where} would rest on balance cube {name[blocks.owner[j]]!r}: "
+            "'Polycubes may not be placed on a Balance Cube'"
+        )
+    if rule == "not-touching-balance-cube":
+        j = _first_block(v.touch[0])
+        raise TouchesBalanceCubeError(
+            f"{where} touches balance cube {name[blocks.owner[j]]!r} (closer than "
+            f"{_fmt(tol)} edge): 'Polycubes may overhang a Balance Cube, as long as they "
+            "aren't directly touching'"
+        )
+    if rule == "resting":
         raise UnsupportedError(
             f"{where} rests on nothing: a polycube must rest on the base or on a polycube "
             "('every block resting on the blocks beneath it')"
         )
-    if cover > 0 and not on_board.any():
-        frac = covered_fraction(lo, hi, blocks, on_poly)
+    if cover > 0 and not v.on_board[0]:
+        frac = covered_fraction(lo, lo + 1.0, blocks, v.on_poly[0])
         if frac + 1e-9 < cover:
             raise CoverError(
                 f"{where} rests on polycubes with {frac:.0%} of its bottom; the cover option "
@@ -318,30 +394,20 @@ def _lowered(
     xy: np.ndarray, c: np.ndarray, blocks: Blocks, tol: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rest heights ``z`` (N,) and legality ``ok`` (N,) of pieces lowered straight down at the
-    positions ``xy`` (N, 2) onto ``blocks`` (not empty); ``c`` holds the cells, (N, k, 3) per
-    position or (1, k, 3) for one piece at every position."""
+    positions ``xy`` (N, 2) onto ``blocks``; ``c`` holds the cells, (N, k, 3) per
+    position or (1, k, 3) for one piece at every position. Legality is
+    :func:`placement_verdicts` at the rest height."""
     lo_xy = c[..., :2] + xy[:, None, :]  # (N, k, 2)
-    blo, bhi = blocks.lo[None, None], blocks.hi[None, None]  # (1, 1, n, 3)
-    ox = np.minimum(lo_xy[..., None, 0] + 1, bhi[..., 0]) - np.maximum(
-        lo_xy[..., None, 0], blo[..., 0]
-    )
-    oy = np.minimum(lo_xy[..., None, 1] + 1, bhi[..., 1]) - np.maximum(
-        lo_xy[..., None, 1], blo[..., 1]
-    )
+    ox, oy = xy_overlaps(lo_xy, blocks)
     horiz = (ox > tol) & (oy > tol)  # (N, k, n)
     need = np.where(horiz, blocks.hi[None, None, :, 2] - c[..., None, 2], 0.0)
-    z = np.round(np.maximum(need.reshape(len(xy), -1).max(axis=1), 0.0), 4) + 0.0
-    lo_z = c[..., 2] + z[:, None]  # (N, k)
-    oz = np.minimum(lo_z[..., None] + 1, bhi[..., 2]) - np.maximum(lo_z[..., None], blo[..., 2])
-    solid = horiz & (oz > tol)
-    rests = horiz & (np.abs(lo_z[..., None] - blocks.hi[None, None, :, 2]) <= tol)
-    bal = blocks.balance[None, None, :]
-    touch = (ox > -tol) & (oy > -tol) & (oz > -tol) & bal
-    on_poly = rests & ~bal
-    on_board = (np.abs(lo_z) <= tol).any(axis=1)
-    ok = ~solid.any(axis=(1, 2)) & ~(rests & bal).any(axis=(1, 2)) & ~touch.any(axis=(1, 2))
-    ok &= on_board | on_poly.any(axis=(1, 2))
-    return z, ok
+    need = need.reshape(len(xy), -1)
+    z = np.zeros(len(xy)) if not need.shape[1] else np.maximum(need.max(axis=1), 0.0)
+    z = np.round(z, 4) + 0.0
+    lo = np.concatenate(
+        [lo_xy, np.broadcast_to(c[..., 2:] + z[:, None, None], (*lo_xy.shape[:2], 1))], axis=2
+    )
+    return z, placement_verdicts(lo, blocks, tol, (ox, oy)).broken < 0
 
 
 def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
@@ -353,8 +419,6 @@ def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[floa
     if not len(xy):
         return []
     c = np.asarray(cells, dtype=float)
-    if not blocks.size:
-        return [(float(x), float(y), 0.0) for x, y in xy if (c[:, 2] == 0).any()]
     z, ok = _lowered(xy, c[None], blocks, tol)
     return [(float(xy[i, 0]), float(xy[i, 1]), float(z[i])) for i in np.flatnonzero(ok)]
 
@@ -378,8 +442,8 @@ def candidate_spots_many(
     same order), computed in one pass of numpy over all of them: a piece's cells are padded
     to the longest by repeating its first cell, which changes none of the per-piece
     reductions (any / max over its cells)."""
-    if not blocks.size or not shapes:
-        return [candidate_spots(cells, blocks, tol) for cells in shapes]
+    if not shapes:
+        return []
     k = max(len(cells) for cells in shapes)
     parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
     counts = [len(xy) for xy, _ in parts]
@@ -401,23 +465,15 @@ def candidate_spots_many(
 @lru_cache(maxsize=512)
 def footprint_positions(cells: Cells) -> tuple[tuple[float, float], ...]:
     """Half-lattice (x, y) minimum corners where the oriented piece stays within the eight
-    squares and off the chimney (the rules that do not depend on the tower)."""
+    squares and off the chimney (the rules that do not depend on the tower:
+    :func:`placement_verdicts`' first two, judged exactly, on the base)."""
     c = np.asarray(cells, dtype=float)
-    out = []
     n = int(GRID / STEP)
-    for i in range(n + 1):
-        for j in range(n + 1):
-            x, y = i * STEP, j * STEP
-            lo = c[:, :2] + (x, y)
-            hi = lo + 1.0
-            if (lo < 0).any() or (hi > GRID).any():
-                continue
-            ox = np.minimum(hi[:, 0], CHIMNEY[1]) - np.maximum(lo[:, 0], CHIMNEY[0])
-            oy = np.minimum(hi[:, 1], CHIMNEY[1]) - np.maximum(lo[:, 1], CHIMNEY[0])
-            if ((ox > 0) & (oy > 0)).any():
-                continue
-            out.append((x, y))
-    return tuple(out)
+    xy = np.asarray([(i * STEP, j * STEP) for i in range(n + 1) for j in range(n + 1)])
+    lo = c[None] + np.concatenate([xy, np.zeros((len(xy), 1))], axis=1)[:, None, :]
+    broken = placement_verdicts(lo, _NO_BLOCKS, 0.0).broken
+    keep = ~np.isin(broken, (RULES.index("within-squares"), RULES.index("chimney")))
+    return tuple((float(x), float(y)) for x, y in xy[keep])
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,19 +5,23 @@
 state per game, with the single environment's action ids (:mod:`tablesim.sim.slices.catego.codec`:
 action ``i`` writes the roll in column ``columns[i]``), masks and observation planes
 (:mod:`tablesim.sim.slices.catego.features`), seen from the seat to move (seat 0 once a game is over,
-as :meth:`tablesim.envs.core.Match.observation`). ``tests/test_envs_vector.py`` holds it equal
+as :meth:`tablesim.envs.core.Match.observation`). ``"kaito"`` gives
+:class:`tablesim.envs.vector_kaito.KaitoVectorEnv` and ``"katoiz"`` (type Stapeltoren)
+:class:`tablesim.envs.vector_katoiz.KatoizVectorEnv`, on the same contract
+(:class:`tablesim.envs.vector_base.VectorEnv`). ``tests/test_envs_vector.py`` holds each equal
 move for move to the single environment.
 
 Seeds. Game slot ``i`` plays its ``k``-th game (``k = 0, 1, ...``) from game seed
-``seed + i + n * k``: the game ``tablesim.env("catego").reset(seed=seed + i + n * k)`` and
-``tablesim play catego --seed ...`` play, dice included (the same SplitMix64 stream,
+``seed + i + n * k``: the game ``tablesim.env(game).reset(seed=seed + i + n * k)`` and
+``tablesim play GAME --seed ...`` play, chance included (the same SplitMix64 stream,
 :class:`tablesim.games.rng.Rng`, run on ``uint64`` arrays).
 
 Auto-reset (same step). When the move of slot ``i`` ends its game, ``step`` returns that move's
-``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw; 0 on every
-other step) and ``terminated[i] = True``, ``info["final_observation"][i]`` holds the ended
-game's observation (its mask is all zeros), and the returned observation and mask of slot ``i``
-are already those of its next game's first position. Games never truncate.
+``rewards[i]`` (per seat: +1 to the winners, -1 to the others, 0 to all for a draw or a game
+that names no winner; 0 on every other step) and ``terminated[i] = True``,
+``info["final_observation"][i]`` holds the ended game's observation, and the returned
+observation and mask of slot ``i`` are already those of its next game's first position. Games
+never truncate.
 """
 
 from __future__ import annotations
@@ -26,40 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from tablesim.games.rng import Rng
+from tablesim.envs.vector_base import VectorEnv, randbelow
 from tablesim.sim.slices.common.codecs import EnvError
 from tablesim.sim.slices.common.features import F32
 
 __all__ = ["CategoVectorEnv", "VECTOR_GAMES", "vector_env"]
 
-_MASK64 = np.uint64((1 << 64) - 1)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_LIMIT6 = np.uint64((1 << 64) - ((1 << 64) % 6))  # Rng.randbelow(6)'s rejection bound
 
-
-def _splitmix(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`tablesim.games.rng.Rng.next_u64` on a ``uint64`` array: (draws, next states)."""
-    s = state + _GOLDEN  # uint64 arrays wrap modulo 2**64
-    z = (s ^ (s >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31)), s
-
-
-def _die(rng: np.ndarray) -> np.ndarray:
-    """``Rng.randint(1, 6)`` for every stream of ``rng`` (advanced in place): the faces."""
-    out = np.zeros(rng.shape, dtype=np.int64)
-    todo = np.arange(rng.size)
-    while todo.size:
-        v, rng[todo] = _splitmix(rng[todo])
-        ok = v < _LIMIT6
-        out[todo[ok]] = (v[ok] % np.uint64(6)).astype(np.int64) + 1
-        todo = todo[~ok]
-    return out
-
-
-class CategoVectorEnv:
+class CategoVectorEnv(VectorEnv):
     """``n`` Catego games stepped together (module docstring: seeds, auto-reset).
 
     Parameters
@@ -69,37 +47,16 @@ class CategoVectorEnv:
     options: game options as for ``tablesim.env("catego", ...)`` (``players``, ``columns``,
         ``tie_rule``, ``partnerships``, ``first_entry``).
 
-    ``reset()`` returns ``(obs, info)`` and ``step(actions)`` returns ``(obs, rewards,
-    terminated, truncated, info)``: ``obs = {"observation": (n, 13, C) float32,
-    "action_mask": (n, C) int8}``, ``rewards`` ``(n, players) float32``, ``terminated`` and
-    ``truncated`` ``(n,) bool``; ``info["seat"]`` is each game's seat to move and
-    ``info["episode"]`` its game count ``k``.
+    Observations ``(n, 13, C) float32``, masks ``(n, C) int8`` (:class:`VectorEnv`).
     """
 
     game = "catego"
 
     def __init__(self, n: int, seed: int = 0, **options: Any) -> None:
-        from tablesim.envs.core import codec_for
-        from tablesim.games.registry import get_game
-
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise EnvError(
-                f"vector_env: n (the number of games) must be an integer >= 1, got {n!r}"
-            )
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise EnvError(f"vector_env: seed must be an integer, got {seed!r}")
-        game = get_game(self.game)
-        opts = dict(options)
-        players = opts.pop("players", 2)
-        self.config = cfg = game.make_config(opts, players=players)
-        self.codec = codec_for(self.game, cfg)
-        from tablesim.sim.slices.catego.features import CategoFeatures
-
-        self.features = CategoFeatures(game, cfg, self.codec)
-        self.n, self.seed = int(n), int(seed)
-        self.players = p = cfg.players
+        super().__init__(n, seed, **options)
+        cfg = self.config
+        p = self.players
         self.columns = c = len(cfg.columns)
-        self.n_actions = self.codec.n
         self.total = p * c
         self._labels = np.asarray(cfg.columns, dtype=np.int64)
         self._side_of = np.asarray([cfg.side_of(s) for s in range(p)], dtype=np.int64)
@@ -116,113 +73,50 @@ class CategoVectorEnv:
         self.first = np.full((self.n, p), -1, dtype=np.int64)  # first entry's column index
         self.turn = np.zeros(self.n, dtype=np.int64)
         self.roll = np.zeros(self.n, dtype=np.int64)  # the dice sum to write (0 at the end)
-        self.rng = np.zeros(self.n, dtype=np.uint64)
-        self.episode = np.zeros(self.n, dtype=np.int64)
-        self._mask = np.zeros((self.n, c), dtype=np.int8)
-
-    # ---- spaces -----------------------------------------------------------------------------
-    def single_observation_space(self) -> Any:
-        """One game's Gymnasium space, as ``tablesim.env("catego")``'s observation space."""
-        from gymnasium import spaces
-
-        return spaces.Dict(
-            {
-                "observation": self.features.space(),
-                "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8),
-            }
-        )
-
-    # ---- games ------------------------------------------------------------------------------
-    def game_seed(self, slot: int, episode: int) -> int:
-        """The game seed of slot ``slot``'s game number ``episode``."""
-        return self.seed + slot + self.n * episode
 
     def _start(self, slots: np.ndarray) -> None:
         """Start the next game of each slot in ``slots`` (``episode`` already counts it)."""
         self.pad[slots] = 0
         self.first[slots] = -1
         self.turn[slots] = 0
-        self.rng[slots] = [
-            Rng.from_seed(self.game_seed(int(i), int(self.episode[i])), "catego").state
-            for i in slots
-        ]
+        self.rng[slots] = self._streams(slots, "catego")
         self._roll(slots)
 
     def _roll(self, slots: np.ndarray) -> None:
         """Draw the next roll of each slot in ``slots`` (``tablesim.games.catego._roll``: two dice)."""
         rng = self.rng[slots]
-        a = _die(rng)
-        b = _die(rng)
+        a = randbelow(rng, 6) + 1
+        b = randbelow(rng, 6) + 1
         self.rng[slots] = rng
         self.roll[slots] = a + b
 
-    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start every slot's first game (``seed``: a new base seed; module docstring)."""
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-                raise EnvError(f"vector_env.reset: seed must be an integer, got {seed!r}")
-            self.seed = int(seed)
-        self.episode[:] = 0
-        self._start(np.arange(self.n))
-        return self._obs(), self._info()
-
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Play ``actions[i]`` in game ``i`` for its seat to move (EnvError naming the first
-        game where the action is not legal); auto-reset in the same step (module docstring)."""
-        a = np.asarray(actions)
-        if a.shape != (self.n,) or not np.issubdtype(a.dtype, np.integer):
-            raise EnvError(
-                f"catego vector env: actions must be {self.n} integers (one per game), got "
-                f"shape {a.shape} of {a.dtype}"
-            )
-        a = a.astype(np.int64)
+    def _apply(self, a: np.ndarray) -> np.ndarray:
         g = np.arange(self.n)
-        bad = (a < 0) | (a >= self.columns)
-        bad[~bad] = self._mask[g[~bad], a[~bad]] == 0
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise EnvError(
-                f"catego vector env: action {int(a[i])} is not legal in game {i} (legal: "
-                f"{np.flatnonzero(self._mask[i]).tolist()}; see obs['action_mask'])"
-            )
         seat = self.turn % self.players
         self.pad[g, seat, a] = self.roll
         early = self.turn < self.players
         self.first[g[early], seat[early]] = a[early]
         self.turn += 1
         done = self.turn >= self.total
-        rewards = np.zeros((self.n, self.players), dtype=F32)
-        info_extra: dict[str, Any] = {}
-        live = g[~done]
-        self._roll(live)
-        if done.any():
-            ended = g[done]
-            self.roll[ended] = 0
-            final = np.zeros((self.n, *self.features.shape), dtype=F32)
-            final[ended] = self._planes(ended)
-            scores = self._scores(ended)
-            top = scores.max(axis=1)
-            single = (scores == top[:, None]).sum(axis=1) == 1
-            winner = self._sides[scores.argmax(axis=1)]  # (m, players) seats of the top side
-            r = np.where(winner == 1, 1.0, -1.0)
-            r[~single] = 0.0
-            rewards[ended] = r
-            self.episode[ended] += 1
-            self._start(ended)
-            info_extra["final_observation"] = final
-        obs = self._obs()
-        return obs, rewards, done, np.zeros(self.n, dtype=bool), {**self._info(), **info_extra}
+        self._roll(g[~done])
+        self.roll[done] = 0
+        return done
+
+    def _rewards(self, ended: np.ndarray) -> np.ndarray:
+        scores = self._scores(ended)
+        top = scores.max(axis=1)
+        single = (scores == top[:, None]).sum(axis=1) == 1
+        winner = self._sides[scores.argmax(axis=1)]  # (m, players) seats of the top side
+        r = np.where(winner == 1, 1.0, -1.0)
+        r[~single] = 0.0
+        return r
 
     # ---- what the agents see ----------------------------------------------------------------
-    def _info(self) -> dict[str, Any]:
-        return {"seat": self.turn % self.players, "episode": self.episode.copy()}
+    def _seat(self) -> np.ndarray:
+        return self.turn % self.players
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        g = np.arange(self.n)
-        self._mask = self._legal(g).astype(np.int8)
-        return {"observation": self._planes(g), "action_mask": self._mask.copy()}
+    def _legal_mask(self) -> np.ndarray:
+        return self._legal(np.arange(self.n)).astype(np.int8)
 
     def _legal(self, g: np.ndarray) -> np.ndarray:
         """``(m, C) bool``: the legal columns of games ``g`` (``Catego.legal_moves``)."""
@@ -291,14 +185,22 @@ class CategoVectorEnv:
         return out
 
 
-VECTOR_GAMES: dict[str, type[CategoVectorEnv]] = {"catego": CategoVectorEnv}
+def _vector_games() -> dict[str, type[VectorEnv]]:
+    from tablesim.envs.vector_kaito import KaitoVectorEnv
+    from tablesim.envs.vector_katoiz import KatoizVectorEnv
+
+    return {"catego": CategoVectorEnv, "kaito": KaitoVectorEnv, "katoiz": KatoizVectorEnv}
+
+
+VECTOR_GAMES: tuple[str, ...] = ("catego", "kaito", "katoiz")
 """The games with a batched vector environment."""
 
 
-def vector_env(game: str, n: int, seed: int = 0, **options: Any) -> CategoVectorEnv:
+def vector_env(game: str, n: int, seed: int = 0, **options: Any) -> VectorEnv:
     """``n`` games of ``game`` stepped at once in this process (module docstring); call
-    ``reset()`` first. Games: ``catego``."""
-    cls = VECTOR_GAMES.get(game)
+    ``reset()`` first. Games: ``catego``, ``kaito``, ``katoiz`` (Katoiz: type
+    ``stapeltoren``)."""
+    cls = _vector_games().get(game)
     if cls is None:
         raise EnvError(
             f"vector_env: no batched environment for game {game!r} (games: "

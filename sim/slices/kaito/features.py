@@ -13,6 +13,17 @@ KAITO_KINDS = ("S", "H", "3", "2", "1")
 KAITO_COUNTS = (7, 3, 2, 2, 3)
 
 
+_AT: tuple[dict[str, int], ...] = tuple(
+    {"O": 10 * 36}
+    | {
+        colour + kind: 36 * ((0 if colour == "RB"[seat] else 5) + k)
+        for colour in "RB"
+        for k, kind in enumerate(KAITO_KINDS)
+    }
+    for seat in (0, 1)
+)
+
+
 class KaitoFeatures(Features):
     """Planes 0-4 own tiles (Katana, Kabuto, 3-, 2-, 1-Mon), 5-9 the opponent's, 10 opening
     tiles, 11 the Kaito; constant planes 12-16 opponent tiles the observer holds (counts by
@@ -28,17 +39,12 @@ class KaitoFeatures(Features):
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
         out = np.zeros(self.shape, F32)
-        flat = out.reshape(25, 36)
-        mine = "RB"[seat]
-        for cell, tile in enumerate(state.board):
-            if tile is None:
-                continue
-            if tile == "O":
-                flat[10, cell] = 1
-            else:
-                flat[(0 if tile[0] == mine else 5) + KAITO_KINDS.index(tile[1]), cell] = 1
+        flat = out.reshape(-1)
+        at = _AT[seat]  # a tile's flat offset of its plane, seen from ``seat``
+        cells = [at[t] + c for c, t in enumerate(state.board) if t is not None]
         if state.kaito is not None:
-            flat[11, state.kaito] = 1
+            cells.append(11 * 36 + state.kaito)
+        flat[cells] = 1
         for base, held in ((12, state.held[seat]), (17, state.held[1 - seat])):
             for tile in held:
                 out[base + KAITO_KINDS.index(tile[1])] += 1
