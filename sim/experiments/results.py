@@ -74,8 +74,10 @@ def require_pyarrow() -> Any:
         import pyarrow  # noqa: F401
         import pyarrow.parquet  # noqa: F401
     except ImportError:
+        from tablesim.games.extras import install_hint
+
         raise ResultsError(
-            "Parquet needs pyarrow, an optional extra: pip install -e '.[parquet]' in a tablesim checkout "
+            f"Parquet needs pyarrow, an optional extra; {install_hint('parquet')} "
             "(or write CSV: --out RESULTS.csv)"
         ) from None
     import pyarrow
