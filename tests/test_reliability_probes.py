@@ -403,6 +403,19 @@ def test_the_judged_frame_bound_is_the_tables_longest_watch() -> None:
     assert judged_frame_bound(kataboom, 30.0, 1.0) == 91
 
 
+@pytest.mark.parametrize(("seed", "ok"), [("123456789012345678901234567890", False),
+                                          (str(2**63), False), (str(2**63 - 1), True),
+                                          ("-1", False), ("1.5", False)])  # fmt: skip
+def test_a_spec_seed_is_bounded_like_the_command_lines(tmp_path: Path, seed: str, ok: bool) -> None:
+    """Issue 37: a spec seed of 30 digits was accepted; seeds are 0..2^63-1 everywhere."""
+    spec = tmp_path / "seed.toml"
+    spec.write_text(f'[sweep]\nseed = {seed}\n[parameters]\nscene = "kozo-tower"\n'
+                    "friction = [0.3, 0.5]\n")  # fmt: skip
+    argv = ["sweep", str(spec), "--out", str(tmp_path / "s.csv"), "--dry-run"]
+    o = run_probe(Probe(f"spec seed {seed}", argv, 0 if ok else 2, "" if ok else "sweep.seed"))
+    assert o.ok, tally([o])
+
+
 if __name__ == "__main__":  # the tally for the issue's closing note
     import tempfile
 
