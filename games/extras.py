@@ -54,9 +54,20 @@ def missing_extra_message(module: str | None) -> str | None:
     if extra is None:
         return None
     package = _PACKAGE_NAME.get(top, top)
+    return f"{package} is not installed: it comes with tablesim's '{extra}' extra; {install_hint(extra)}"
+
+
+WHEEL = "tablesim-0.1.0-py3-none-any.whl"
+"""The wheel ``pip wheel --no-deps . -w dist`` builds in a checkout (pyproject's version)."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install ``extra``, said the same way by every missing-package message: tablesim is
+    on no package index, so from a checkout or from a wheel built there."""
     return (
-        f"{package} is not installed: it comes with tablesim's '{extra}' extra; "
-        f'from a tablesim checkout: pip install -e ".[{extra}]" (or ".[all]" for everything)'
+        f'from a tablesim checkout: pip install -e ".[{extra}]" (".[all]" for physics, view and '
+        f'fast); from a built wheel: pip install "{WHEEL}[{extra}]" (pip wheel --no-deps . -w '
+        "dist makes it)"
     )
 
 

@@ -1,7 +1,12 @@
 """Export every piece of a catalogue as one file per piece: GLB, OBJ, STL or URDF.
 
 Files are written into a hidden temporary directory inside the output directory and moved into
-place only when every piece has been written, so a failure leaves no half-written set.
+place only when every piece has been written, so a failure leaves no half-written set. The move
+is one step against Ctrl-C and SIGTERM: a file it replaces (``force``) is first linked beside
+the new ones, and a signal or a failure while the set moves in puts every old file back, so
+the folder holds the old set or the new one, never a mix. Only SIGKILL (or a power cut) in the
+moves themselves, a few renames long, can leave a mix; the hidden folder it leaves is removed
+by the next export there.
 
 Mesh formats (GLB, OBJ, STL) hold the face-culled mesh of :func:`tablesim.meshes.polycube.piece_mesh`
 in the piece frame (metres). OBJ and STL keep the frame's z up; GLB is turned to glTF's
@@ -300,12 +305,11 @@ def export_catalogue(
     if blocked:  # checked first: os.replace would fail halfway through the moves
         raise ExportError(f"cannot replace directories {blocked} in {str(out)!r} with files")
     from tablesim.games import interrupts
-    from tablesim.games.outputs import clean_stale, refuse_special
+    from tablesim.games.outputs import clean_stale
 
     clean_stale(out)  # a set a killed export left behind (its process gone)
     # Hidden temp dir inside out_dir: same file system, so the moves below are renames.
     tmp: Path | None = None
-    linked: list[Path] = []
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".tablesim-export-{os.getpid()}-", dir=out))
         staged = []
@@ -314,18 +318,17 @@ def export_catalogue(
             path.write_bytes(piece_bytes(piece, catalogue.cube, fmt_key, config, units))
             interrupts.check()  # trimesh swallows Ctrl-C/SIGTERM: raise them again here
             staged.append(path)
-        for path, target in zip(staged, targets, strict=True):
-            if force:
-                refuse_special(target)  # a device, FIFO or folder is never replaced
-                os.replace(path, target)
-            else:  # never replacing: a file that appeared meanwhile stops the set
-                os.link(path, target)
-                linked.append(target)
-                os.unlink(path)
+        with interrupts.deferred() as arrived:  # the set moves in whole, or not at all
+            moved = _move_in(staged, targets, tmp / "old", force)
+            if arrived:  # a signal came while the set moved in: put the old set back
+                _roll_back(moved)
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)  # the staged links and the old files
+        if arrived:
+            interrupts.note(arrived[-1])
+            interrupts.check()  # raises (the CLI: exit 130/143)
+            raise KeyboardInterrupt  # a handler that did not raise: still not done
     except BaseException:
-        for target in linked:  # ours, just made: the set is whole or absent
-            with contextlib.suppress(OSError):
-                os.unlink(target)
         ours = [tmp] if tmp is not None else list(out.glob(f".tablesim-export-{os.getpid()}-*"))
         for folder in ours:  # a signal inside mkdtemp: the folder is made, its name not known
             shutil.rmtree(folder, ignore_errors=True)
@@ -333,5 +336,45 @@ def export_catalogue(
             with contextlib.suppress(OSError):  # only if still empty: never remove others' files
                 out.rmdir()
         raise
-    tmp.rmdir()
     return targets
+
+
+def _move_in(
+    staged: list[Path], targets: list[Path], old: Path, force: bool
+) -> list[tuple[Path, Path | None]]:
+    """Move the finished files onto their targets; returns (target, its old file kept in
+    ``old`` or None) per move. With ``force`` an existing regular file is first linked into
+    ``old`` (so the set can be put back) and then replaced; without it each file is linked in,
+    which fails when anything is at the target. Any failure puts back what was moved (the
+    targets are as before) and raises."""
+    from tablesim.games.outputs import refuse_special
+
+    moved: list[tuple[Path, Path | None]] = []
+    try:
+        for path, target in zip(staged, targets, strict=True):
+            if not force:  # never replacing: a file that appeared meanwhile stops the set
+                os.link(path, target)
+                moved.append((target, None))
+                continue
+            refuse_special(target)  # a device, FIFO or folder is never replaced
+            saved = None
+            if os.path.lexists(target):
+                old.mkdir(exist_ok=True)
+                saved = old / target.name
+                os.link(target, saved, follow_symlinks=False)
+            os.replace(path, target)
+            moved.append((target, saved))
+    except BaseException:
+        _roll_back(moved)
+        raise
+    return moved
+
+
+def _roll_back(moved: list[tuple[Path, Path | None]]) -> None:
+    """Undo :func:`_move_in`'s moves: each old file back at its target, new targets removed."""
+    for target, saved in reversed(moved):
+        with contextlib.suppress(OSError):
+            if saved is None:
+                os.unlink(target)
+            else:
+                os.replace(saved, target)

@@ -280,11 +280,23 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     return (UsageError, GameError, LogError, PieceError, OutputError)
 
 
-def _missing_extra(exc: ModuleNotFoundError) -> str | None:
-    """The one-line install message for a package of an optional extra (None: another module)."""
-    from tablesim.games.extras import missing_extra_message
+STAND_IN_GAMES = ("kozo", "kataboom")
+"""Games whose ``--table stand-in`` plays without the physics extra."""
 
-    return missing_extra_message(exc.name)
+
+def _missing_extra(exc: ModuleNotFoundError, args: argparse.Namespace | None = None) -> str | None:
+    """The one-line install message for a package of an optional extra (None: another module);
+    for a Kozo or Kataboom game on the physics table, also the stand-in judge that needs none."""
+    from tablesim.games.extras import EXTRA_OF, missing_extra_message
+
+    message = missing_extra_message(exc.name)
+    game = getattr(args, "game", None)
+    physics = EXTRA_OF.get((exc.name or "").partition(".")[0]) == "physics"
+    if message is not None and physics and game in STAND_IN_GAMES:
+        message += (
+            f"; or play {game} without physics on the seeded stand-in judge: --table stand-in"
+        )
+    return message
 
 
 def _silence_stdout() -> None:
@@ -347,7 +359,7 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"{name}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except ModuleNotFoundError as exc:  # a light install: the command needs an extra
-            message = _missing_extra(exc)
+            message = _missing_extra(exc, args)
             if message is None:
                 raise
             print(f"{name}: error: {message}", file=sys.stderr)

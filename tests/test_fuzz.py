@@ -427,6 +427,35 @@ def test_journal_cells_are_plain_or_refused(value: Any) -> None:
     _journal_cell_case(value)
 
 
+TABLE_TEXT = st.text(alphabet="'=+-@\t\r\n,\"x1.e ", max_size=10)
+
+
+@FAST
+@given(st.lists(TABLE_TEXT, min_size=2, max_size=4))
+def test_table_text_is_neutral_in_the_file_and_plain_when_read(cells: list[str]) -> None:
+    """Any text in a computed table: read by a spreadsheet's CSV reader, no cell starts with a
+    formula character unless it is a number; read by tablesim, each cell is the text given
+    (a text that looks like a number is read as that number, as before)."""
+    import csv
+
+    from tablesim.sim.experiments.results import _parse_cell, csv_text
+
+    cols = [f"c{i}" for i in range(len(cells))]
+    text = csv_text(cols, [dict(zip(cols, cells, strict=True))])
+    back = list(csv.reader(io.StringIO(text, newline="")))
+    assert back[0] == cols and len(back) == 2
+    for given_text, cell in zip(cells, back[1], strict=True):
+        if cell.startswith(("=", "+", "-", "@", "\t", "\r")):
+            float(cell)  # a number such as -1.5, never a formula
+        parsed = _parse_cell(cell)
+        if isinstance(parsed, str):
+            assert parsed == given_text
+        elif given_text == "":
+            assert parsed is None
+        else:
+            assert parsed == float(given_text)
+
+
 API_VALUES = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.floats(),
                        st.none(), st.text(max_size=5), st.booleans())  # fmt: skip
 

@@ -105,3 +105,12 @@ def test_physics_command_names_the_extra(light_venv: Path, tmp_path: Path) -> No
         (line,) = out.stderr.strip().splitlines()
         assert line.startswith(f"tablesim {args[0]}: error: ")
         assert f"'{extra}' extra" in line and f'pip install -e ".[{extra}]"' in line, line
+        assert f'py3-none-any.whl[{extra}]"' in line, line  # a built wheel's way too
+    for game in ("kozo", "kataboom"):  # the physics table: the extra, or the stand-in judge
+        out = _run([tablesim, "play", game, "--players", "random,random", "--headless"], tmp_path)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-2000:]
+        (line,) = out.stderr.strip().splitlines()
+        assert "'physics' extra" in line and line.endswith("--table stand-in"), line
+        ok = _run([tablesim, "play", game, "--players", "random,random", "--headless",
+                   "--table", "stand-in"], tmp_path)  # fmt: skip
+        assert ok.returncode == 0, ok.stderr[-2000:]

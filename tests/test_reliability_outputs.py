@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from test_reliability_probes import BAR as BAR_SCENE
 from test_reliability_probes import Probe, run_probe, tally
 
 import tablesim.games.outputs as outputs
@@ -431,6 +432,45 @@ def test_forged_or_malformed_journal_rows_are_refused_naming_the_line(
     journal.write_text("\n".join(good) + "\n")  # the real rows resume
     _run([*TOURNAMENT, "--out", str(out)], 0)
     assert len(out.read_text().splitlines()) == 1 + 3
+
+
+# OWASP's CSV-injection starts, each as the first character of a scene file's name
+FORMULA_NAMES = ["=1+cmd", "+1+cmd", "-x+cmd", "@SUM(1+1)", "\tx=1", "\rx=1"]
+
+
+def test_fresh_and_resumed_tables_neutralise_formula_cells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep whose spec names scene files starting with each formula character: every such
+    cell of the computed table gets a leading ' (a spreadsheet shows it as text and runs
+    nothing), the journal of an interrupted run resumes with those rows (the spec fixes those
+    cells: they are not forgeries), and ``read_table`` (plot's reader) gives the names back."""
+    import csv
+
+    import tablesim.sim.experiments.runner as runner
+    from tablesim.sim.experiments.results import read_table
+
+    for name in FORMULA_NAMES:
+        (tmp_path / f"{name}.toml").write_text(BAR_SCENE)
+    spec = tmp_path / "spec.toml"
+    scenes = ", ".join(json.dumps(f"{n}.toml") for n in FORMULA_NAMES)
+    spec.write_text(f"[parameters]\nscene = [{scenes}]\n")
+    out = tmp_path / "r.csv"
+    real = runner.execute
+
+    def some(job, todo, record, **kw):  # type: ignore[no-untyped-def]
+        real(job, list(todo)[:2], record, **kw)
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "execute", some)
+        _run(["sweep", str(spec), "--out", str(out), "--workers", "1"], 130)
+    _run(["sweep", str(spec), "--out", str(out), "--workers", "1"], 0)
+    with open(out, newline="", encoding="utf-8") as fh:
+        cells = [row["scene"] for row in csv.DictReader(fh)]
+    assert sorted(cells) == sorted("'" + n + ".toml" for n in FORMULA_NAMES)
+    _, rows = read_table(out)
+    assert sorted(r["scene"] for r in rows) == sorted(n + ".toml" for n in FORMULA_NAMES)
 
 
 # --------------------------------------------------------------------------------------

@@ -351,6 +351,71 @@ def test_ctrl_c_in_headless_play_is_130_with_one_line() -> None:
     assert err.strip().splitlines() == ["tablesim play: interrupted"], err
 
 
+GOLDEN_GAMES = ROOT / "tests" / "golden" / "games"
+
+# (log, extra argv, why it is refused). The Kozo log's header has hold_s 0.5 and window_s 5,
+# so a judged move runs at most 5 s + one 10 ms check: round(5.01 / slow * fps) + 1 frames.
+# Kataboom's window_s 3: round(3.01 / slow * fps) + 1.
+JUDGED_TOO_BIG = [
+    # 151 frames x 8192 x 8192 = 1.01e10 > 2^31 (the frames held)
+    ("kozo-physics-3", ["--size", "8192x8192"], "pixels; at most 2.15e+09"),
+    # 2405 frames x 800 x 800 = 1.54e9 <= 2^31, drawn 4^2 times: 2.46e10 > 2^34
+    ("kozo-physics-3", ["--size", "800x800", "--supersample", "4", "--fps", "120", "--slow",
+                        "0.25"], "with --supersample 4 draws"),
+    # 1445 frames x 2000 x 1000 = 2.89e9 > 2^31
+    ("kataboom-physics-2", ["--size", "2000x1000", "--fps", "120", "--slow", "0.25"],
+     "pixels; at most"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("log", "extra", "needle"), JUDGED_TOO_BIG,
+                         ids=[f"{a}-{i}" for i, (a, _, _) in enumerate(JUDGED_TOO_BIG)])  # fmt: skip
+def test_a_judged_film_over_the_pixel_budget_is_refused_before_the_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: str, extra: list[str], needle: str
+) -> None:
+    """``record LOG`` of a judged Kozo/Kataboom move: the film's size is bounded from the log's
+    header (the table's longest watch) before the log is replayed or a frame drawn."""
+    from tablesim.sim.view import film
+
+    def no_work(*_a: object, **_k: object) -> None:
+        raise AssertionError("the judged run started before the budget was checked")
+
+    monkeypatch.setattr(film, "judged_move_run", no_work)
+    out = tmp_path / "f.gif"
+    argv = ["record", str(GOLDEN_GAMES / f"{log}.jsonl"), "-o", str(out), "--backend", "tiny"]
+    o = run_probe(Probe(f"record {log} {extra}", [*argv, *extra], 2, needle))
+    assert o.ok, tally([o])
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_the_judged_frame_bound_is_the_tables_longest_watch() -> None:
+    """By hand from the headers: Kozo max(hold_s 0.5, window_s 5) + 0.01 s at 30 fps, speed 1:
+    round(150.3) + 1 = 151; at speed 0.5, round(300.6) + 1 = 302; Kataboom window_s 3:
+    round(90.3) + 1 = 91. The shipped films' longest positive sample time is within it:
+    films.json's Kozo cube move (move 2) has 500 samples of 10 ms, 5.0 s."""
+    from tablesim.games.log import read_log_file
+    from tablesim.sim.commands.record import judged_frame_bound
+
+    kozo = read_log_file(str(GOLDEN_GAMES / "kozo-physics-3.jsonl")).header
+    kataboom = read_log_file(str(GOLDEN_GAMES / "kataboom-physics-2.jsonl")).header
+    assert judged_frame_bound(kozo, 30.0, 1.0) == 151
+    assert judged_frame_bound(kozo, 30.0, 0.5) == 302
+    assert judged_frame_bound(kataboom, 30.0, 1.0) == 91
+
+
+@pytest.mark.parametrize(("seed", "ok"), [("123456789012345678901234567890", False),
+                                          (str(2**63), False), (str(2**63 - 1), True),
+                                          ("-1", False), ("1.5", False)])  # fmt: skip
+def test_a_spec_seed_is_bounded_like_the_command_lines(tmp_path: Path, seed: str, ok: bool) -> None:
+    """Issue 37: a spec seed of 30 digits was accepted; seeds are 0..2^63-1 everywhere."""
+    spec = tmp_path / "seed.toml"
+    spec.write_text(f'[sweep]\nseed = {seed}\n[parameters]\nscene = "kozo-tower"\n'
+                    "friction = [0.3, 0.5]\n")  # fmt: skip
+    argv = ["sweep", str(spec), "--out", str(tmp_path / "s.csv"), "--dry-run"]
+    o = run_probe(Probe(f"spec seed {seed}", argv, 0 if ok else 2, "" if ok else "sweep.seed"))
+    assert o.ok, tally([o])
+
+
 if __name__ == "__main__":  # the tally for the issue's closing note
     import tempfile
 

@@ -97,12 +97,39 @@ def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, lis
     return number, texts
 
 
+def judged_frame_bound(header: object, fps: float, slow: float) -> int:
+    """The most frames a film of one judged move of this log's game can have, known before the
+    log is replayed: a move's watch runs at most ``max(hold_s, window_s)`` s of table time (Kozo:
+    ``hold_s`` after a polycube, ``window_s`` after the turn's end; Kataboom: ``window_s``), and
+    the watch's last check is at most one check interval (10 ms) past it
+    (:func:`tablesim.sim.referees.persistent_world.watch`). UsageError for a bad header config,
+    or a film over :data:`tablesim.sim.view.film.MAX_FRAMES` frames."""
+    from tablesim.games.core import ConfigError
+    from tablesim.games.registry import get_game
+    from tablesim.sim.verdict import ToppleRule
+    from tablesim.sim.view.film import film_frame_count
+
+    game = get_game(header.game)  # type: ignore[attr-defined]
+    try:
+        config = game.config_from_json(header.config)  # type: ignore[attr-defined]
+    except ConfigError as exc:
+        raise UsageError(f"header 'config': {exc}") from None
+    seconds = max(float(getattr(config, "hold_s", 0.0)), float(config.window_s))
+    try:
+        return film_frame_count(seconds + ToppleRule().check_every, fps, slow)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _judged_film(args: argparse.Namespace, common: dict) -> tuple[Iterator[np.ndarray], str]:
     """Frames of the judged run of one move, and what they show."""
     from tablesim.sim.view.film import judged_move_frames
 
     log = read_game_log(args.source)
     number, texts = _judged_move_number(log, args)
+    check_film_budget(
+        judged_frame_bound(log.header, args.fps, args.slow), common["size"], common["supersample"]
+    )
     frames = judged_move_frames(log, number, fps=args.fps, slow=args.slow, **common)
     what = (
         f"{log.header.game} move {number} ({texts[number - 1]}) as the physics table judged it "
@@ -179,7 +206,7 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
         frames, what = _judged_film(args, common)
     elif is_log(args.source):
         game, states = log_states(args.source, args.at, whole=True)
-        check_film_budget(len(states) * hold, size)
+        check_film_budget(len(states) * hold, size, args.supersample)
         layouts = [layout_of_state(game, s) for s in states]
         frames = state_frames(layouts, hold=hold, **common)
         what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
@@ -188,7 +215,9 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
             raise UsageError("--at applies to game logs; for a scene use --seconds")
         written = resolve_scene(args.source)
         scene = replica_scene(written, args.replica, args.seed)
-        check_film_budget(film_frame_count(args.seconds, args.fps, args.slow), size)
+        check_film_budget(
+            film_frame_count(args.seconds, args.fps, args.slow), size, args.supersample
+        )
         prof, esc = _run_profile(written, args.profile)
         frames = scene_frames(
             scene,

@@ -40,6 +40,10 @@ MAX_FRAMEBUFFER_SIDE = 8192
 larger one crashes the renderers (SIGSEGV/SIGABRT) or takes gigabytes."""
 MAX_FILM_PIXELS = 2**31
 """A film's frames times width times height at most (about 2 GB of frames held for a GIF)."""
+MAX_FILM_DRAWN_PIXELS = 2**34
+"""A film's pixels drawn at most: frames times width times height times ``--supersample``
+squared (the renderer draws each frame supersampled, then shrinks it): 1.7e10; a 60 s
+film at 30 fps of 1280x720 with ``--supersample 3`` (1.5e10, minutes of drawing) fits."""
 
 
 def check_framebuffer(size: tuple[int, int], supersample: int) -> None:
@@ -55,13 +59,21 @@ def check_framebuffer(size: tuple[int, int], supersample: int) -> None:
         )
 
 
-def check_film_budget(frames: int, size: tuple[int, int]) -> None:
-    """UsageError when ``frames`` frames of ``size`` pass :data:`MAX_FILM_PIXELS`."""
+def check_film_budget(frames: int, size: tuple[int, int], supersample: int = 1) -> None:
+    """UsageError when ``frames`` frames of ``size`` pass :data:`MAX_FILM_PIXELS`, or drawn at
+    ``supersample`` pass :data:`MAX_FILM_DRAWN_PIXELS` (checked before any frame is drawn)."""
     pixels = frames * size[0] * size[1]
     if pixels > MAX_FILM_PIXELS:
         raise UsageError(
             f"a film of {frames} frames at {size[0]}x{size[1]} is {pixels:.3g} pixels; at most "
             f"{MAX_FILM_PIXELS:.3g} (fewer frames, a lower --fps or a smaller --size)"
+        )
+    drawn = pixels * supersample**2
+    if drawn > MAX_FILM_DRAWN_PIXELS:
+        raise UsageError(
+            f"a film of {frames} frames at {size[0]}x{size[1]} with --supersample {supersample} "
+            f"draws {drawn:.3g} pixels; at most {MAX_FILM_DRAWN_PIXELS:.3g} (fewer frames, a "
+            "lower --fps, a smaller --size or --supersample)"
         )
 
 

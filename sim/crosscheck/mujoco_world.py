@@ -45,8 +45,10 @@ def _mujoco() -> Any:
     try:
         import mujoco
     except ImportError as exc:  # pragma: no cover - depends on the environment
+        from tablesim.games.extras import install_hint
+
         raise RuntimeError(
-            "the MuJoCo witness needs the 'mujoco' package: pip install -e '.[crosscheck]' in a tablesim checkout"
+            f"the MuJoCo witness needs the 'mujoco' package; {install_hint('crosscheck')}"
         ) from exc
     return mujoco
 

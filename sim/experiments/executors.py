@@ -161,8 +161,10 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
+        from tablesim.games.extras import install_hint
+
         raise ExecutorError(
-            "the Ray executor needs ray, an optional extra: pip install -e '.[ray]' in a tablesim checkout"
+            f"the Ray executor needs ray, an optional extra; {install_hint('ray')}"
         ) from None
     return ray
 

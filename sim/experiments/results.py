@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from tablesim.sim.experiments.rows import neutral_text, plain_text
 from tablesim.sim.lifeline import close_in_children
 
 JOURNAL_FORMAT = "tablesim-experiment-journal/1"
@@ -73,8 +74,10 @@ def require_pyarrow() -> Any:
         import pyarrow  # noqa: F401
         import pyarrow.parquet  # noqa: F401
     except ImportError:
+        from tablesim.games.extras import install_hint
+
         raise ResultsError(
-            "Parquet needs pyarrow, an optional extra: pip install -e '.[parquet]' in a tablesim checkout "
+            f"Parquet needs pyarrow, an optional extra; {install_hint('parquet')} "
             "(or write CSV: --out RESULTS.csv)"
         ) from None
     import pyarrow
@@ -279,17 +282,28 @@ def _cell(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, str):
+        return neutral_text(value)
     return str(value)
 
 
+def _quoted(text: str) -> str:
+    """A CSV field as the csv module's minimal quoting writes it, and quoted also when it
+    holds a carriage return (csv quotes only the characters of its ``\\n`` line end, so a bare
+    CR would end the row for every reader)."""
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
-    """The rows as CSV text (header line, ``\\n`` line ends, empty cell for None)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
+    """The rows as CSV text (header line, ``\\n`` line ends, empty cell for None; text a
+    spreadsheet would run as a formula neutralised by a leading ``'``:
+    :func:`tablesim.sim.experiments.rows.neutral_text`)."""
+    lines = [",".join(_quoted(str(c)) for c in columns)]
     for row in rows:
-        w.writerow([_cell(row.get(c)) for c in columns])
-    return buf.getvalue()
+        lines.append(",".join(_quoted(_cell(row.get(c))) for c in columns))
+    return "\n".join(lines) + "\n"
 
 
 def _atomic_write(path: Path, write: Any) -> None:
@@ -335,7 +349,7 @@ def _parse_cell(text: str) -> Any:
     try:
         return float(text)
     except ValueError:
-        return text
+        return plain_text(text)
 
 
 def read_table(path: str | Path) -> tuple[list[str], list[dict[str, Any]]]:

@@ -149,8 +149,10 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
         try:
             import imageio_ffmpeg
         except ImportError:
+            from tablesim.games.extras import install_hint
+
             raise RuntimeError(
-                "MP4 needs the imageio-ffmpeg package (pip install -e '.[video]' in a tablesim checkout); "
+                f"MP4 needs the imageio-ffmpeg package; {install_hint('video')}; "
                 "GIF works without it"
             ) from None
     count = 0

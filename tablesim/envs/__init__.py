@@ -26,8 +26,10 @@ def _need_rl() -> None:
 
     missing = [m for m in ("gymnasium", "pettingzoo") if importlib.util.find_spec(m) is None]
     if missing:
+        from tablesim.games.extras import install_hint
+
         raise ModuleNotFoundError(
-            f"tablesim's environments need {' and '.join(missing)}: pip install -e '.[rl]' in a tablesim checkout"
+            f"tablesim's environments need {' and '.join(missing)}; {install_hint('rl')}"
         )
 
 
