@@ -73,8 +73,8 @@ def test_scene_view_runs_a_thin_stack_in_the_direct_solver_and_says_so() -> None
     its world in ``display-exact``, the top-left HUD says "direct solver", and the stack it
     shows stands for a second (no cube drops, rigid statics' answer), which the Gauss-Seidel
     display does not (``test_thin_margin_display_escalates_to_the_direct_solver``)."""
-    from tablesim.sim.view.scene_app import SceneApp
     from tablesim.sim.view.harness import Harness
+    from tablesim.sim.view.scene_app import SceneApp
 
     with SceneApp(stack(9, frac_for(9, 0.5)), size=(320, 180), seconds=1.0, replicas=1) as app:
         h = Harness(app=app)

@@ -54,7 +54,9 @@ class Refuser:
 def _session(referee: Any, seed: int = 7) -> Session[Any, Any, Any]:
     game = get_game("kaito")
     config = game.make_config({}, players=2)
-    return Session(game, config, seed, make_seats("kaito", ["random", "random"], seed), referee=referee)
+    return Session(
+        game, config, seed, make_seats("kaito", ["random", "random"], seed), referee=referee
+    )
 
 
 def test_a_bot_whose_move_is_refused_plays_another_and_the_log_replays() -> None:

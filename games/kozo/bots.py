@@ -138,9 +138,7 @@ class CarefulBot(StackingBot):
 
     def choose(self, state: KozoState) -> KozoMove:
         game = _game(self.game)
-        moves = tuple(
-            m for m in game.legal_moves(state) if m.kind != TAKE and m not in self.avoid
-        )
+        moves = tuple(m for m in game.legal_moves(state) if m.kind != TAKE and m not in self.avoid)
         if not moves:
             raise GameError("careful bot asked to move in a finished game")
         seat = state.to_move

@@ -260,7 +260,9 @@ def placement_verdicts(
     if blocks.size:
         bx, by = xy_overlaps(lo[..., :2], blocks) if overlaps is None else overlaps
         z = lo[..., None, 2]
-        bz = np.minimum(z + 1, blocks.hi[None, None, :, 2]) - np.maximum(z, blocks.lo[None, None, :, 2])
+        bz = np.minimum(z + 1, blocks.hi[None, None, :, 2]) - np.maximum(
+            z, blocks.lo[None, None, :, 2]
+        )
         horiz = (bx > tol) & (by > tol)
         solid = horiz & (bz > tol)
         rests = horiz & (np.abs(z - blocks.hi[None, None, :, 2]) <= tol)

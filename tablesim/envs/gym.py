@@ -64,7 +64,9 @@ class SingleAgentEnv(gym.Env):
             assert seat is not None  # not terminal
             bot, refused = self._bots[seat], self.match.refused
             state = self.match.state
-            self.match.play_move(bot.choose_avoiding(state, refused) if refused else bot.choose(state))
+            self.match.play_move(
+                bot.choose_avoiding(state, refused) if refused else bot.choose(state)
+            )
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

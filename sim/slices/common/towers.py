@@ -114,7 +114,9 @@ def _quarter(axis: int, sign: int) -> np.ndarray:
     return r
 
 
-def turned_cells(cells: Sequence[Sequence[int]], axis: int, sign: int) -> tuple[tuple[int, ...], ...]:
+def turned_cells(
+    cells: Sequence[Sequence[int]], axis: int, sign: int
+) -> tuple[tuple[int, ...], ...]:
     """``cells`` (unit cubes by their minimum corners) turned a quarter about world axis
     ``axis`` (``sign`` as :func:`_quarter`), normalised (minimum corner at the origin) and
     sorted: the cube centres turn, the cubes stay cubes."""
@@ -513,7 +515,9 @@ def _plate_shape(edge: float) -> Item:
                             LEGAL, casts_shadow=False), alpha=PREVIEW_ALPHA)  # fmt: skip
 
 
-def _plate(item_id: str, corner: np.ndarray, edge: float, colour: tuple[float, float, float]) -> Item:
+def _plate(
+    item_id: str, corner: np.ndarray, edge: float, colour: tuple[float, float, float]
+) -> Item:
     """One plate of a drop preview: a cell's footprint (a little inset) at ``corner``'s
     height + 0.5 mm, the mesh built once per edge."""
     at = (float(corner[0] + 0.03 * edge), float(corner[1] + 0.03 * edge), float(corner[2] + 0.0005))
