@@ -150,9 +150,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
     ``--version`` as for every command."""
     _interrupts_note(clear=True)
+    handlers = None
     if threading.current_thread() is threading.main_thread():
+        handlers = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
         signal.signal(signal.SIGINT, _on_sigint)
         signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _main(argv)
+    finally:  # called in-process (tests, a host program): its handlers and notes are back
+        for sig, handler in zip((signal.SIGINT, signal.SIGTERM), handlers or (), strict=False):
+            if handler is not None:  # None: set outside Python, cannot be put back
+                signal.signal(sig, handler)
+        _interrupts_note(clear=True)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """:func:`main` within its signal handlers."""
     try:
         code = _parse_and_run(argv)
         sys.stdout.flush()
