@@ -521,7 +521,7 @@ SOMA_CELLS: dict[str, Cells] = {
 
 _PALETTE = (
     "#c0392b", "#2980b9", "#27ae60", "#f1c40f", "#8e44ad", "#e67e22",
-    "#16a085", "#f6b8e8", "#2c3e50", "#e84393", "#7f8c8d", "#556b00",
+    "#16a085", "#f6b8d8", "#2c3e50", "#e84393", "#7f8c8d", "#556b00",
 )  # fmt: skip
 """Piece colours in catalogue order: any two at least 20 apart in CIE76 delta-E (issue 32: a
 pumpkin beside an orange, 17, read as one colour; tests/test_piece_colours.py)."""

@@ -5,7 +5,8 @@ and recolours the ghost's node, builds a new one only for a new shape (a turn, a
 keeps the faked shadows of what stays put and draws the moving items' shadows in a layer of
 their own. These tests drive the real app offscreen (tiny backend) and check the pixels and
 the nodes; expected places come from the rules (the Kozo board is 3 x 3 cube edges with the
-chimney on 1..2 x 1..2; domino 2a: r0 stands, r1 lies along y, r2 along x).
+chimney on 1..2 x 1..2; domino 2a: r0 stands, r1 lies along y, r2 along x). The held ghost
+floats :data:`LIFT` cube edges above its landing pose, so its top is LIFT higher.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL
+from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL, LIFT, view_axes
 from tablesim.sim.slices.kozo.referee import KozoReferee
 from tablesim.sim.view.harness import Harness
 from tablesim.sim.view.layout import TableLayout, box_item
@@ -66,18 +67,19 @@ def _counting_shows(h: Harness) -> list[int]:
 def test_kozo_ghost_moves_to_the_new_cell_in_its_own_node_with_the_right_colour() -> None:
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(480, 270)) as h:
         assert h.click_item("supply-2a")
-        h.key("r", "r")  # r2: along x
+        h.key("t", "r")  # standing -> along y (a tip about the view's x) -> along x (about z)
+        assert h.app.controller.rot == 2
         h.hover_world(_grid(h, 1.0, 0.5, 0.0))  # footprint 0..2 x 0..1: legal
         assert h.app.controller.legal
         r = h.app.renderer
         node = r._nodes["ghost"]
         shows = _counting_shows(h)
-        top_a = _grid(h, 0.5, 0.5, 1.0)  # on the ghost's top over square (0, 0)
+        top_a = _grid(h, 0.5, 0.5, 1.0 + LIFT)  # on the ghost's top over square (0, 0)
         assert _is(_colour_at(h, top_a), LEGAL)
 
         h.hover_world(_grid(h, 1.0, 2.5, 0.0))  # footprint 0..2 x 2..3: legal too
         assert h.app.controller.legal and h.app.controller.ghost_move.pos[:2] == (0.0, 2.0)
-        assert _is(_colour_at(h, _grid(h, 0.5, 2.5, 1.0)), LEGAL)
+        assert _is(_colour_at(h, _grid(h, 0.5, 2.5, 1.0 + LIFT)), LEGAL)
         assert not _is(_colour_at(h, top_a), LEGAL)  # nothing left at the old place
         assert r._nodes["ghost"] == node  # moved, not rebuilt
         ghost = next(it for it in h.app.items() if it.id == "ghost")
@@ -85,7 +87,7 @@ def test_kozo_ghost_moves_to_the_new_cell_in_its_own_node_with_the_right_colour(
 
         h.hover_world(_grid(h, 1.5, 1.5, 0.0))  # 0.5..2.5 x 1..2: over the chimney
         assert not h.app.controller.legal
-        assert _is(_colour_at(h, _grid(h, 1.5, 1.5, 1.0)), ILLEGAL)
+        assert _is(_colour_at(h, _grid(h, 1.5, 1.5, 1.0 + LIFT)), ILLEGAL)
         assert r._nodes["ghost"] == node  # recoloured, not rebuilt
         assert shows == []  # the table itself was never built again
 
@@ -93,25 +95,30 @@ def test_kozo_ghost_moves_to_the_new_cell_in_its_own_node_with_the_right_colour(
 def test_kozo_ghost_turned_is_built_anew_in_the_new_shape() -> None:
     with Harness("kozo", options={"table": "stand-in"}, seed=5, size=(480, 270)) as h:
         assert h.click_item("supply-2a")
-        h.key("r", "r")
+        h.key("t", "r")  # along x, as above
+        assert h.app.controller.rot == 2
         h.hover_world(_grid(h, 1.0, 0.5, 0.0))
         r = h.app.renderer
         lying_node, lying_shape = r._nodes["ghost"], r._shape["ghost"]
         ghost = next(it for it in h.app.items() if it.id == "ghost")
-        assert ghost.top() == pytest.approx(_grid(h, 0, 0, 1.0)[2])
-        h.key("r")  # r0: the domino stands; centred on (1.0, 0.5) -> corner (0.5, 0)
+        assert ghost.top() == pytest.approx(_grid(h, 0, 0, 1.0 + LIFT)[2])
+        # tipped up about the view's left-right axis (x or y as the camera looks): first
+        # turned to lie across that axis. r0, the domino stands; centred on (1.0, 0.5) ->
+        # corner (0.5, 0)
+        across = view_axes(h.app.controller.ray)[1][0] == 0  # lying along x, tipping about x
+        h.key(*(("r", "t") if across else ("t",)))
         h.move(h.x, h.y)
         c = h.app.controller
         assert c.rot == 0 and c.ghost_move.pos[:2] == (0.5, 0.0)
         assert r._shape["ghost"] != lying_shape and r._nodes["ghost"] != lying_node
         ghost = next(it for it in h.app.items() if it.id == "ghost")
-        assert ghost.top() == pytest.approx(_grid(h, 0, 0, 2.0)[2])  # two cubes tall now
+        assert ghost.top() == pytest.approx(_grid(h, 0, 0, 2.0 + LIFT)[2])  # two cubes tall
         want = LEGAL if c.legal else ILLEGAL
-        assert _is(_colour_at(h, _grid(h, 1.0, 0.5, 2.0)), want)
+        assert _is(_colour_at(h, _grid(h, 1.0, 0.5, 2.0 + LIFT)), want)
         # and back: the lying shape's triangles come from the cache, in a node of their own
-        h.key("e")
+        h.key(*(("g", "e") if across else ("g",)))  # the turns undone
         h.move(h.x, h.y)
-        assert r._shape["ghost"] == lying_shape
+        assert c.rot == 2 and r._shape["ghost"] == lying_shape
 
 
 def test_a_moved_ghost_looks_as_if_the_table_had_been_built_with_it_there() -> None:
