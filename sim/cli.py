@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGINT, _on_sigint)
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return _main(argv)
+        return _main_within_handlers(argv)
     finally:  # called in-process (tests, a host program): its handlers and notes are back
         for sig, handler in zip((signal.SIGINT, signal.SIGTERM), handlers or (), strict=False):
             if handler is not None:  # None: set outside Python, cannot be put back
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _interrupts_note(clear=True)
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main_within_handlers(argv: Sequence[str] | None) -> int:
     """:func:`main` within its signal handlers."""
     try:
         code = _parse_and_run(argv)
