@@ -170,3 +170,41 @@ def test_import_meshes_pulls_in_no_sim() -> None:
         "print(round(m.metadata['edge'] * 1000, 6))\n"
     ) + _loaded(("sim", "bare", "pybullet", "panda3d"))
     assert _run(code).split() == ["17.8", "[]"]  # the Kozo cube: 0.7 in (docs/rules/kozo.md)
+
+
+_FIRST = """
+import importlib, sys
+bad = []
+for name in NAMES:
+    for k in [k for k in sys.modules if k == "tablesim" or k.startswith("tablesim.")]:
+        del sys.modules[k]  # each module imported first, before any other of tablesim
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:  # an optional extra not installed here: not ours
+        if not (exc.name or "").startswith("tablesim"):
+            continue
+        bad.append((name, repr(exc)))
+    except Exception as exc:
+        if type(exc).__name__ != "MissingExtraError":
+            bad.append((name, f"{type(exc).__name__}: {exc}"))
+print(bad)
+"""
+
+
+def test_every_module_imports_first_without_a_circular_import() -> None:
+    """Each module of tablesim can be the first one a user imports: with every tablesim module
+    forgotten before each (third-party libraries stay loaded, for speed), none fails. A module
+    that only works once another has been imported is a circular import waiting for the user
+    who imports it first (``tablesim.sim.slices.catego.drawing``, ``games.katamino.duel_bots``
+    failed so)."""
+    names = []
+    for top in ("games", "sim", "meshes"):
+        for p in sorted((ROOT / top).rglob("*.py")):
+            parts = ("tablesim", *p.relative_to(ROOT).with_suffix("").parts)
+            names.append(".".join(parts).removesuffix(".__init__"))
+    for p in sorted((ROOT / "tablesim").rglob("*.py")):
+        rel = p.relative_to(ROOT)
+        if rel.parts[1] not in ("games", "sim", "meshes"):  # the links, listed above
+            names.append(".".join(rel.with_suffix("").parts).removesuffix(".__init__"))
+    assert len(names) > 200 and "tablesim.sim.slices.catego.drawing" in names
+    assert _run(f"NAMES = {names!r}\n" + _FIRST).strip() == "[]"

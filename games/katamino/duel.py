@@ -35,7 +35,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tablesim.games.core import (
     Bot,
@@ -813,6 +813,8 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 
     def bots(self) -> Mapping[str, type[Bot]]:
         """The duel bots (``tablesim.games.katamino.duel_bots``): ``smart`` gives, takes and races."""
+        from tablesim.games.katamino.duel_bots import BOTS
+
         return BOTS
 
     def describe(self, state: DuelState) -> str:
@@ -845,6 +847,18 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
 DUEL_GAME = KataminoDuel()
 
 
-from tablesim.games.katamino.duel_bots import BOTS  # noqa: E402  (the bots use the game above)
+if TYPE_CHECKING:
+    from tablesim.games.katamino.duel_bots import BOTS
+
+
+def __getattr__(name: str) -> Any:
+    """``BOTS`` from :mod:`tablesim.games.katamino.duel_bots`, loaded on first use: the bots
+    import this module, so a top-level import here made ``duel_bots`` unimportable first."""
+    if name == "BOTS":
+        from tablesim.games.katamino.duel_bots import BOTS
+
+        return BOTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["BOTS", "DUEL_GAME", "DUEL_MODES", "DuelConfig", "DuelMove", "DuelState", "KataminoDuel"]

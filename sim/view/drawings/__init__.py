@@ -18,21 +18,57 @@ names in its spec one function that turns its state into one of the descriptions
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablesim.sim.slices.catego.drawing import catego_layout
-from tablesim.sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
-from tablesim.sim.slices.katamino.drawing import KataminoPlacement, KataminoTable, katamino_layout
-from tablesim.sim.slices.katoiz.drawing import (
-    KatoizDisc,
-    KatoizStack,
-    KatoizTable,
-    KatoizTile,
-    katoiz_layout,
-)
-from tablesim.sim.view.drawings.scene import scene_layout
 from tablesim.sim.view.layout import TableLayout
+
+if TYPE_CHECKING:
+    from tablesim.sim.slices.catego.drawing import catego_layout
+    from tablesim.sim.slices.kaito.drawing import KaitoTable, KaitoTile, kaito_layout
+    from tablesim.sim.slices.katamino.drawing import (
+        KataminoPlacement,
+        KataminoTable,
+        katamino_layout,
+    )
+    from tablesim.sim.slices.katoiz.drawing import (
+        KatoizDisc,
+        KatoizStack,
+        KatoizTable,
+        KatoizTile,
+        katoiz_layout,
+    )
+    from tablesim.sim.view.drawings.scene import scene_layout
+
+_LAZY = {
+    "catego_layout": "tablesim.sim.slices.catego.drawing",
+    **dict.fromkeys(
+        ("KaitoTable", "KaitoTile", "kaito_layout"), "tablesim.sim.slices.kaito.drawing"
+    ),
+    **dict.fromkeys(
+        ("KataminoPlacement", "KataminoTable", "katamino_layout"),
+        "tablesim.sim.slices.katamino.drawing",
+    ),
+    **dict.fromkeys(
+        ("KatoizDisc", "KatoizStack", "KatoizTable", "KatoizTile", "katoiz_layout"),
+        "tablesim.sim.slices.katoiz.drawing",
+    ),
+    "scene_layout": "tablesim.sim.view.drawings.scene",
+}
+"""The re-exported names and their modules, imported on first use: the slices' drawings import
+:mod:`.common` (inside this package), so importing them here at the top made a slice's drawing
+module unimportable first (a circular import)."""
+
+
+def __getattr__(name: str) -> Any:
+    """A re-exported drawing name (:data:`_LAZY`), imported on first use."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "KaitoTable",
