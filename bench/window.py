@@ -35,14 +35,17 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the real-window tests' helpers
+sys.path.insert(0, str(ROOT))  # this tree's tablesim (the program under test runs it too)
 
 
 def xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    """A private Xvfb (the tests' starter) and its display."""
-    from test_view_window import start_xvfb
+    """A private Xvfb (the product's starter, as the tests use it) and its display."""
+    from tablesim.sim.view.backend import start_xvfb
 
-    proc, number = start_xvfb()
-    return proc, f":{number}"
+    started = start_xvfb()
+    if started is None:
+        raise SystemExit("bench/window.py: Xvfb did not start")
+    return started
 
 
 class Program:

@@ -1,4 +1,5 @@
-"""Shared test helpers: the repository root and the command line in a fresh process."""
+"""Shared test helpers: the repository root, the command line in a fresh process, and a private
+Xvfb (:func:`tablesim.sim.view.backend.start_xvfb`, the product's own starter)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tablesim.sim.view.backend import start_xvfb
+
+__all__ = ["ROOT", "run_cli", "start_xvfb"]
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository's root folder (scenes/, experiments/, docs/ are under it)."""
@@ -29,21 +34,3 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
-
-
-def start_xvfb(screen: str = "1280x800x24") -> tuple[subprocess.Popen[bytes], str] | None:
-    """A private Xvfb on a display number it picks itself (``-displayfd``, so parallel runs
-    never collide): (the process, ``":N"``), or None when it did not start."""
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write_fd)
-    with os.fdopen(read_fd) as fh:
-        number = fh.readline().strip()
-    if not number.isdigit():
-        proc.kill()
-        proc.wait()
-        return None
-    return proc, f":{number}"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, start_xvfb
 
 NEEDS_X = pytest.mark.skipif(
     shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
@@ -35,30 +35,15 @@ NEEDS_X = pytest.mark.skipif(
 TIMEOUT = 120.0  # the machine may be loaded: windows can take long to appear
 
 
-def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    """A private Xvfb and its display number as read back (not a number: it did not start);
-    the server picks a free display number itself (-displayfd), so parallel runs never
-    collide (``bench/window.py`` uses it too)."""
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write_fd)
-    with os.fdopen(read_fd) as fh:
-        number = fh.readline().strip()
-    return proc, number
-
-
 @pytest.fixture(scope="module")
 def xdisplay() -> Iterator[str]:
-    """A private Xvfb (:func:`start_xvfb`)."""
-    proc, number = start_xvfb()
-    if not number.isdigit():
-        proc.kill()
+    """A private Xvfb (:func:`tablesim.sim.view.backend.start_xvfb`, 1280x800)."""
+    started = start_xvfb()
+    if started is None:
         pytest.skip("Xvfb did not start")
+    proc, display = started
     try:
-        yield f":{number}"
+        yield display
     finally:
         proc.terminate()
         proc.wait(10)

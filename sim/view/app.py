@@ -12,8 +12,8 @@ key events into moves through the game's controller (:mod:`tablesim.sim.view.int
   referee measure it (the physics table of Kozo and Kataboom: the piece is put down and watched
   in the verdict profile), applies it, and animates it: the judged run itself, pose by pose,
   for measured moves; a glide into place for the others;
-- ``u`` / ``backspace``: undo -- the game is rebuilt from a new game and the log of measured
-  moves replayed (up to the last human turn when bots play);
+- ``u`` / ``backspace``: undo -- the session goes back to the state before the move (up to
+  the last human turn when bots play), unless the game refuses (``UndoRefused``);
 - seats: humans (hot-seat: whoever's turn it is uses the mouse) and bots; a bot's move is
   chosen when its turn comes and animated like any other;
 - the move line: ``enter`` starts typing a move's text (any game, with or without a

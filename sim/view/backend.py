@@ -36,6 +36,7 @@ __all__ = [
     "available_backends",
     "make_pipe",
     "resolve_backend",
+    "start_xvfb",
     "xvfb_display",
 ]
 
@@ -76,6 +77,43 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+def start_xvfb(
+    screen: str = "1280x800x24",
+    *,
+    exe: str = "Xvfb",
+    terminate: bool = False,
+    die_with_parent: bool = False,
+) -> tuple[subprocess.Popen[bytes], str] | None:
+    """Start a private Xvfb on a display number it picks itself (``-displayfd``, so parallel
+    runs never collide): (the process, ``":N"``), or None when it did not start (then it is
+    killed and reaped). ``screen`` is Xvfb's ``WxHxDEPTH``; ``terminate`` adds ``-terminate``
+    (the server ends when its last client disconnects); ``die_with_parent`` has the kernel
+    stop it when the calling thread ends (only from the main thread: :func:`_die_with_parent`).
+    The caller owns the process (the real-window tests and benches stop it themselves)."""
+    args = [exe, "-displayfd", "", "-screen", "0", screen, "-nolisten", "tcp"]
+    if terminate:
+        args.append("-terminate")
+    read_fd, write_fd = os.pipe()
+    args[2] = str(write_fd)
+    try:
+        proc = subprocess.Popen(
+            args,
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent if die_with_parent else None,
+        )
+    finally:
+        os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        number = fh.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        proc.wait()
+        return None
+    return proc, f":{number}"
+
+
 def xvfb_display() -> str | None:
     """The X display for the ``gl`` backend: ``$DISPLAY`` if set, else a private Xvfb started
     now (once per process, again if it has ended); None when neither exists.
@@ -101,26 +139,10 @@ def xvfb_display() -> str | None:
     if exe is None:
         return None
     main = threading.current_thread() is threading.main_thread()
-    read_fd, write_fd = os.pipe()
-    try:
-        proc = subprocess.Popen(
-            [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten",
-             "tcp", "-terminate"],
-            pass_fds=(write_fd,),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent if main else None,
-        )  # fmt: skip
-    finally:
-        os.close(write_fd)
-    with os.fdopen(read_fd) as fh:
-        number = fh.readline().strip()
-    if not number.isdigit():
-        proc.kill()
-        proc.wait()
+    started = start_xvfb("1920x1080x24", exe=exe, terminate=True, die_with_parent=main)
+    if started is None:
         return None
-    _XVFB["proc"] = proc
-    _XVFB["display"] = f":{number}"
+    _XVFB["proc"], _XVFB["display"] = started
     if not _XVFB_ATEXIT:
         _XVFB_ATEXIT.append(True)
         atexit.register(_release_gl_pipe)

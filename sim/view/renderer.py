@@ -131,8 +131,9 @@ class Renderer:
         """Tiny backend: draw only what changed (the interactive app turns it on). A frame in
         which nothing changed is not drawn again (the picture stays; offscreen
         :meth:`render` returns the last frame); a change that covers a small part of the
-        picture (a ghost and its shadow) is drawn in that rectangle only (:meth:`_draw_rect`),
-        the rest of the frame buffer staying as it was."""
+        picture (a ghost and its shadow) is drawn in that rectangle only
+        (:meth:`~tablesim.sim.view.frame_draw.FrameDrawer.draw_rects`), the rest of the frame
+        buffer staying as it was."""
         self.stats = {"full": 0, "rect": 0, "skipped": 0}
         """Frames drawn whole, drawn as rectangles, and not drawn (nothing changed)."""
         self.last_rects: tuple[tuple[int, int, int, int], ...] = ()

@@ -28,7 +28,8 @@ TABLE_SPLITS = 4
 p3tinydisplay interpolates texture coordinates across a triangle in fixed point: across the
 one quad of a 1-2 m table top seen at a slant they drift by several texels (the plank joints
 bent), and the drift depends on where the triangle was clipped, so a rectangle drawn on its
-own (:meth:`Renderer._draw_rects`) showed seams. Small triangles keep both right."""
+own (:meth:`~tablesim.sim.view.frame_draw.FrameDrawer.draw_rects`) showed seams. Small
+triangles keep both right."""
 
 
 MAX_TEXTURED_EDGE = 0.03

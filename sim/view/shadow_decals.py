@@ -176,7 +176,7 @@ class FakeShadows:
     def update_shadows(self, coarse: int = 1, exclude: frozenset[str] = frozenset()) -> None:
         """Faked shadows (tiny backend): one decal per receiving plane; ``coarse`` texels
         (:data:`MOVING_SHADOW_COARSE` while pieces move, full detail once they stop). The
-        casters in ``exclude`` are left to the moving layer (:meth:`_update_layer`)."""
+        casters in ``exclude`` are left to the moving layer (:meth:`update_layer`)."""
         self._drop_decals(self._decals)
         self._drop_decals(self._layer)
         self._layer_key = frozenset()
@@ -266,7 +266,7 @@ class FakeShadows:
         return bool((v[:, :2].min(axis=0) <= lo).all() and (v[:, :2].max(axis=0) >= hi).all())
 
     def _layer_decal(self, rid: str, order: int, tri: np.ndarray, light: np.ndarray) -> None:
-        """One receiver's decal of the moving layer (see :meth:`_update_layer`)."""
+        """One receiver's decal of the moving layer (see :meth:`update_layer`)."""
         item = self.r._items[rid]
         if rid == "__table__":
             z, area = 0.0, None
