@@ -66,6 +66,7 @@ from tablesim.sim.view.panda_nodes import (
 from tablesim.sim.view.scene_nodes import NodeBuilder
 from tablesim.sim.view.shadow_decals import MOVING_SHADOW_COARSE, FakeShadows
 from tablesim.sim.view.shadows import light_direction
+from tablesim.sim.view.table_extent import TableExtent, table_extent
 from tablesim.sim.view.text_overlay import TextOverlay
 
 __all__ = ["SKY_BOTTOM", "SKY_TOP", "TABLE_COLOR", "Renderer", "collect_state_garbage"]
@@ -170,6 +171,8 @@ class Renderer:
         dr_sky.set_camera(self._sky.attach_new_node(Camera("sky-cam", sky_lens)))
         self._dr_sky = dr_sky
         self._table_top: tuple[np.ndarray, np.ndarray] | None = None
+        self.extent: TableExtent | None = None
+        """The extent of the table shown (:meth:`show`)."""
         self._dr = self._buf.make_display_region()
         self._dr.set_sort(1)
         self._dr.set_clear_depth_active(True)
@@ -287,9 +290,19 @@ class Renderer:
         collect_state_garbage()
 
     # ------------------------------------------------------------------ building
-    def show(self, layout: TableLayout, camera: Mapping[str, Any] | None = None) -> CameraView:
+    def show(
+        self,
+        layout: TableLayout,
+        camera: Mapping[str, Any] | None = None,
+        extent: TableExtent | None = None,
+    ) -> CameraView:
         """Build the graph of ``layout`` and place the camera (``camera`` spec, else the
-        layout's, else the automatic 3/4 view framing every item). Returns the camera used."""
+        layout's, else the automatic 3/4 view framing every item). Returns the camera used.
+
+        ``extent`` fixes the table top, the faked shadows' area and the gl shadow camera
+        (:mod:`tablesim.sim.view.table_extent`: the interactive apps pass the one they computed
+        when they built the table, so nothing grows or shrinks as pieces move); None sizes
+        them from ``layout`` (:func:`~tablesim.sim.view.table_extent.table_extent`)."""
         from panda3d.core import Camera, NodePath, PerspectiveLens
 
         if self._closed:
@@ -304,13 +317,11 @@ class Renderer:
         root = NodePath("table-view")
         self._root = root
 
-        lo_s, hi_s = pts.min(axis=0), pts.max(axis=0)
-        radius = float(np.linalg.norm(hi_s[:2] - lo_s[:2])) / 2
-        height = max(float(hi_s[2]), 0.0)
-        half_table = max(4 * radius, 2.5 * height, 0.05)
-        cxy = (lo_s[:2] + hi_s[:2]) / 2
-        thickness = max(0.02, half_table * 0.06)
-        self._bounds = (lo_s, hi_s)
+        ext = extent if extent is not None else table_extent(pts)
+        self.extent = ext
+        half_table, thickness = ext.half, ext.thickness
+        cxy = np.asarray(ext.centre, float)
+        self._bounds = (np.asarray(ext.play_lo, float), np.asarray(ext.play_hi, float))
 
         from tablesim.sim.view.layout import box_item
 

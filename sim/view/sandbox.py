@@ -368,6 +368,9 @@ class SandboxApp(SceneApp):
         _, point = pick(layout, origin, direction, skip=HELD)
         if point is None:
             return
+        # kept inside the table's play bound: a piece carried far away neither leaves the
+        # table nor makes it grow (sim.view.table_extent)
+        point = (*self.table_extent().clamp(point[0], point[1]), point[2])
         q = self._held_quat()
         probe = replace(self.held, position=(0.0, 0.0, 0.0), orientation=q)
         corners = np.concatenate([b.corners() for b in probe.world_boxes(self.table.physics)])
