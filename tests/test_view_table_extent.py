@@ -160,6 +160,8 @@ def test_a_sandbox_piece_let_go_far_away_lands_inside_the_bound_on_the_same_tabl
     with Harness(app=app) as h:
         start = _drawn(app)
         ext = _start_extent(app)
+        palette = {it.id: it.position for it in app.items() if it.id.startswith("palette-")}
+        assert palette
         app.take_palette(0)
         h.hover_world((ext.play_hi[0] + 1.0, ext.play_hi[1] + 0.3, 0.0))
         pos = app._held_pose[0]
@@ -169,3 +171,24 @@ def test_a_sandbox_piece_let_go_far_away_lands_inside_the_bound_on_the_same_tabl
         assert _drawn(app) == start
         assert HELD not in {it.id for it in app.items()}
         assert getattr(app.renderer, "extent", None) == ext
+        # and the palette drawn behind the scene stays where it was laid out
+        assert {it.id: it.position for it in app.items() if it.id.startswith("palette-")} == palette
+
+
+def test_zoomed_out_the_table_lies_on_a_grey_floor_not_in_the_blue_sky() -> None:
+    """At the farthest zoom (20 m) the picture's bottom corner, off the table, is the floor's
+    neutral grey (before: the sky's pale blue, (226, 236, 244) at the bottom)."""
+    from tablesim.sim.view.harness import Harness
+    from tablesim.sim.view.panda_nodes import SKY_BOTTOM
+
+    with Harness("kozo", players=("human", "human"), seed=0, size=SIZE) as h:
+        h.app.zoom(100.0)  # clamped to 20 m
+        assert h.app.camera_spec()["distance"] == pytest.approx(20.0)
+        img = h.frame().astype(float)
+        corner = img[-8:, -40:].reshape(-1, 3).mean(axis=0)
+        assert corner.mean() < 200, corner  # far darker than the sky's bottom (235)
+        assert corner[2] - corner[0] < 10, corner  # grey, not blue
+        assert np.abs(corner - SKY_BOTTOM).max() > 40, corner
+        assert h.app.renderer._dr_sky.is_active()  # the sky stays above the horizon
+        top = img[:4].reshape(-1, 3).mean(axis=0)
+        assert top[2] > top[0] + 20, top  # the blue sky at the top of the picture

@@ -143,6 +143,7 @@ class WindowApp:
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
+        self.renderer.floor = True  # zoomed out, the table lies on a floor, not in the sky
         self.size = self.renderer.size
         self.orbit_camera = OrbitCamera(self)
         """The camera the person turns (:mod:`tablesim.sim.view.orbit_camera`)."""

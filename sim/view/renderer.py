@@ -55,9 +55,11 @@ from tablesim.sim.view.frame_draw import FrameDrawer
 from tablesim.sim.view.layout import Pose, TableLayout
 from tablesim.sim.view.lights import Lights
 from tablesim.sim.view.panda_nodes import (
+    FLOOR_HALF,
     SKY_BOTTOM,
     SKY_TOP,
     _check_size,
+    _floor,
     _frame_buffer,
     _item_box,
     _sky,
@@ -134,6 +136,11 @@ class Renderer:
         :meth:`render` returns the last frame); a change that covers a small part of the
         picture (a ghost and its shadow) is drawn in that rectangle only (:meth:`_draw_rect`),
         the rest of the frame buffer staying as it was."""
+        self.floor = False
+        """Lay the table on a floor (:func:`~tablesim.sim.view.panda_nodes._floor`) from the
+        next :meth:`show` on: a neutral grey round the table fading into the sky at the horizon,
+        so a camera zoomed out sees the table in a room, not floating in the sky's blue (the
+        interactive apps turn it on; pictures and films keep the sky behind the table)."""
         self.stats = {"full": 0, "rect": 0, "skipped": 0}
         """Frames drawn whole, drawn as rectangles, and not drawn (nothing changed)."""
         self.last_rects: tuple[tuple[int, int, int, int], ...] = ()
@@ -171,6 +178,7 @@ class Renderer:
         dr_sky.set_camera(self._sky.attach_new_node(Camera("sky-cam", sky_lens)))
         self._dr_sky = dr_sky
         self._table_top: tuple[np.ndarray, np.ndarray] | None = None
+        self._cover: tuple[np.ndarray, np.ndarray, float] | None = None  # table or floor, z
         self.extent: TableExtent | None = None
         """The extent of the table shown (:meth:`show`)."""
         self._dr = self._buf.make_display_region()
@@ -345,6 +353,13 @@ class Renderer:
         self._items = {it.id: it for it in (table, *layout.items)}
         self._half_table = half_table
         self._table_top = (cxy - half_table, cxy + half_table)
+        self._cover = (*self._table_top, 0.0)
+        if self.floor:
+            floor = _floor(*self._table_top, -thickness)
+            floor.reparent_to(root)
+            floor.set_bin("background", -100)  # before the table and its decals
+            reach = max(FLOOR_HALF, 4 * half_table)
+            self._cover = (cxy - reach, cxy + reach, -thickness)
         self.lights.add_lights(root)
         cam = root.attach_new_node(Camera("cam", PerspectiveLens()))
         self._dr.set_camera(cam)
@@ -380,6 +395,8 @@ class Renderer:
         lens.set_fov(hfov, view.fov)
         cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
         far = cam_dist + 4 * self._half_table + float(np.linalg.norm(view.pos)) + 1.0
+        if self.floor:  # the floor's far edge too (it fades into the sky there)
+            far = max(far, cam_dist + 1.5 * max(FLOOR_HALF, 4 * self._half_table))
         lens.set_near_far(NEAR, far)
         cam.set_pos(*view.pos)
         cam.look_at(*view.look_at)
