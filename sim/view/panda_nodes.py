@@ -144,7 +144,7 @@ FLOOR_HALF = 25.0
 """Half side (m) of the floor under the interactive table: past the farthest zoom (20 m)."""
 
 
-def _floor(lo: Sequence[float], hi: Sequence[float], z: float) -> Any:
+def _floor(lo: Sequence[float] | np.ndarray, hi: Sequence[float] | np.ndarray, z: float) -> Any:
     """The floor round a table top ``lo``..``hi`` (x, y) at height ``z``: rings of quads out
     to :data:`FLOOR_HALF` from the table's centre, :data:`FLOOR_NEAR` at the table's edge
     fading (with the cube of the log of the distance: grey most of the way) to the sky's
