@@ -16,7 +16,11 @@ renderers can live in one process, next to code that does use ShowBase. The look
 - every item is flat-shaded (one normal per face); polycube faces carry a faint groove texture
   so the single cubes of a piece show; plain wooden blocks and the table carry a plank grain;
   pictures (dice pips, tile faces, boards, the score pad) are textures on their faces;
-- an ambient, a key and a fill light; a sky gradient behind the table;
+- an ambient, a key and a fill light; a sky gradient behind the table (and, with
+  :attr:`Renderer.floor`, a grey floor under it fading into the sky at the horizon);
+- the table top, the faked shadows' area and the gl shadow camera follow a
+  :class:`~tablesim.sim.view.table_extent.TableExtent`: the one :meth:`Renderer.show` is
+  given (the interactive apps fix one per table), else that of the layout shown;
 - shadows: the gl backend turns on Panda3D's shader generator and a 2048^2 shadow map on the key
   light; the tiny backend has no shaders and fakes soft shadows (:mod:`tablesim.sim.view.shadows`);
 - ``supersample`` renders at that many times the size and downscales (box filter) for smooth
