@@ -90,6 +90,12 @@ def _drawn(app: Any) -> tuple[Any, ...]:
     return top, shadow
 
 
+def _view(app: Any) -> tuple[float, ...]:
+    """The orbit camera: target (x, y, z), distance, yaw, pitch."""
+    c = app.camera_spec()
+    return (*(float(v) for v in c["target"]), c["distance"], c["yaw"], c["pitch"])
+
+
 def _start_extent(app: Any) -> Any:
     """The extent of the start table: that of the points its start view frames."""
     return table_extent(np.asarray(app.framing_points(app._base_layout()), float))
@@ -126,7 +132,11 @@ def test_the_table_and_its_shadow_area_stay_when_pieces_go_far_or_leave(
         it = base.items[-1]  # a piece taken 1 m away from the table
         far = replace(it, position=(it.position[0] + 1.0, it.position[1], it.position[2]))
         moved = replace(base, items=(*base.items[:-1], far))
+        view = _view(app)
         assert _redraw_with(app, moved, ghosts) == start
+        app._reset_view()  # home: the start view, not one framing the far piece
+        assert _drawn(app) == start
+        assert _view(app) == pytest.approx(view)
         # pieces removed: only the first item of the table left, the supply gone
         assert _redraw_with(app, replace(base, items=base.items[:1]), ()) == start
         assert _redraw_with(app, base, ghosts) == start
