@@ -202,3 +202,22 @@ def test_zoomed_out_the_table_lies_on_a_grey_floor_not_in_the_blue_sky() -> None
         assert h.app.renderer._dr_sky.is_active()  # the sky stays above the horizon
         top = img[:4].reshape(-1, 3).mean(axis=0)
         assert top[2] > top[0] + 20, top  # the blue sky at the top of the picture
+
+
+def test_a_sandbox_at_rest_draws_full_shadows_not_coarse_blocks() -> None:
+    """The sandbox's live world sets every pose each frame; poses that did not change no
+    longer count as motion, so once the pieces rest the table's shadows are drawn at full
+    detail (before: coarse 4x texels, 256 a side, for as long as the window stayed open)."""
+    from tablesim.sim.scene import resolve_scene
+    from tablesim.sim.view.harness import Harness
+    from tablesim.sim.view.sandbox import SandboxApp
+    from tablesim.sim.view.shadows import SHADOW_MAX_TEXELS
+
+    app = SandboxApp(resolve_scene("kozo-tower"), size=SIZE, replicas=1)
+    with Harness(app=app) as h:
+        for _ in range(60):  # two seconds of the live world: the tower at rest
+            app.tick(1 / 30)
+            h.frame()
+        m = app.renderer.shadows._static_maps["__table__"]
+        assert not app.renderer._coarse
+        assert max(m[0].shape) == SHADOW_MAX_TEXELS, m[0].shape

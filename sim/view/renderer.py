@@ -517,18 +517,23 @@ class Renderer:
             raise KeyError(
                 f"poses for items not on table {self._layout.name!r}: {', '.join(unknown)}"
             )
+        changed = False
         for item_id, pose in poses.items():
             old = self._items[item_id]
             moved = old.posed(pose)
-            if self.incremental and (moved.position != old.position or moved.quat != old.quat):
+            if moved.position == old.position and moved.quat == old.quat:
+                continue  # a piece at rest (a live world sets every pose each frame)
+            changed = True
+            if self.incremental:
                 self._damage.extend((_item_box(old), _item_box(moved)))
             self._items[item_id] = moved
             node = self._nodes[item_id]
             node.set_pos(*moved.position)
             x, y, z, w = moved.quat
             node.set_quat(LQuaternionf(w, x, y, z))
-        self._shadows_dirty = True
-        self._moving = True
+        if changed:  # poses that did not change leave the full shadows (no coarse ones)
+            self._shadows_dirty = True
+            self._moving = True
 
     def render(self) -> np.ndarray | None:
         """Draw one frame: (H, W, 3) uint8, row 0 at the top; None for a window (or with
