@@ -224,7 +224,8 @@ def test_view_draws_and_one_key_press_toggles_once(xdisplay: str, shots: Path) -
         h, wd = first.shape[:2]
         assert (h, wd) == (360, 640)
         sky = first[: h // 10, wd // 3 : 2 * wd // 3].reshape(-1, 3).mean(axis=0)
-        assert sky[2] > sky[0] + 20  # blue sky above the table, not a black window
+        # the grey floor behind the table (issue 32: no blue void), not a black window
+        assert sky.mean() > 60 and sky.max() - sky.min() < 25, sky
         corner = (slice(2 * h // 3, h), slice(wd // 2, wd))  # a scene's help lives bottom right
         before = w.still(corner)
         w.keys("F1")
@@ -382,7 +383,7 @@ def test_window_resizes_and_closes_cleanly(xdisplay: str, shots: Path) -> None:
         w.wait(filled, "the picture did not follow the new window size")
         img = w.grab("resized")
         sky = img[:40, 300:600].reshape(-1, 3).mean(axis=0)
-        assert sky[2] > sky[0] + 20
+        assert sky.mean() > 60, sky  # the floor (or the sky) drawn there, not black
         w.close_by_window_manager()
         code, out, err = w.finish()
         assert code == 0, err
@@ -400,7 +401,7 @@ def test_an_opengl_window_draws_under_mesa(xdisplay: str, shots: Path) -> None:
     try:
         img = w.grab("gl-window")
         sky = img[:20, 160:320].reshape(-1, 3).mean(axis=0)
-        assert sky.min() > 100 and sky[2] > sky[0] + 10  # the pale blue sky, not black
+        assert sky.mean() > 60, sky  # the grey floor behind the table (or the sky), not black
         table = img[-40:, :].reshape(-1, 3).mean(axis=0)
         assert table[0] > table[2] + 20  # the wooden table below
         w.keys("Escape")

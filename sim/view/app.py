@@ -54,6 +54,7 @@ from tablesim.sim.view.layout import Item, TableLayout
 from tablesim.sim.view.orbit_camera import OrbitCamera
 from tablesim.sim.view.picking import pick
 from tablesim.sim.view.status_panel import StatusPanel
+from tablesim.sim.view.table_extent import TableExtent, table_extent
 from tablesim.sim.view.turns import ANIMATION_SLOW, BOT_DELAY, TurnLoop
 from tablesim.sim.view.work import _Work
 
@@ -142,6 +143,7 @@ class WindowApp:
         self.renderer = Renderer(size, backend=backend, window=window, title=f"tablesim {game}")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
+        self.renderer.floor = True  # zoomed out, the table lies on a floor, not in the sky
         self.size = self.renderer.size
         self.orbit_camera = OrbitCamera(self)
         """The camera the person turns (:mod:`tablesim.sim.view.orbit_camera`)."""
@@ -328,6 +330,19 @@ class WindowApp:
         controller's own (a tower game's supply: never cut off at the edges), a subclass adds
         where things will come, e.g. the area thrown dice can land in."""
         return self._with_supply(layout).points()
+
+    def table_extent(self) -> TableExtent:
+        """The table's fixed extent (:mod:`tablesim.sim.view.table_extent`): computed once,
+        from :meth:`framing_points` of the first table, when the table is first built; the
+        table top, the shadow area, the pointer's bound and the home view keep it however the
+        pieces move afterwards."""
+        ext: TableExtent | None = getattr(self, "_extent", None)
+        if ext is None:
+            pts = np.asarray(self.framing_points(self._base_layout()), float)
+            self._start_points = pts
+            ext = table_extent(pts)
+            self._extent = ext
+        return ext
 
     def camera_spec(self) -> dict[str, Any]:
         """The orbit camera as a camera spec (target, distance, yaw, pitch, fov)."""

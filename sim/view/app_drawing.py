@@ -78,7 +78,7 @@ class TableDrawing:
             self.app._shown_key = None
             layout = self.app.layout()
             self.app._ensure_orbit(self.app._base_layout())
-            self.app.renderer.show(layout, self.app.camera_spec())
+            self.app.renderer.show(layout, self.app.camera_spec(), self.app.table_extent())
         else:
             base = self.app._base_layout()
             colours = dict(self.app.controller.highlights())
@@ -96,7 +96,7 @@ class TableDrawing:
                     self.app.renderer.set_camera(cam)
                 self.app.renderer.replace_items(self.app._ghost_ids, ghosts)
             else:
-                self.app.renderer.show(layout, cam)
+                self.app.renderer.show(layout, cam, self.app.table_extent())
             self.app._shown_key = key
             self.app._shown_view = view
             self.app._ghost_ids = [g.id for g in ghosts]

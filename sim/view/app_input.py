@@ -32,9 +32,14 @@ class InputRouter:
         origin, direction = self.app.renderer.ray(x, y)
         assert self.app._layout is not None
         item, point = pick(self.app._layout, origin, direction)
+        ext = self.app.table_extent()
+        if item is None and point is not None:  # the bare table: kept inside the play bound
+            point = (*ext.clamp(point[0], point[1]), point[2])
+        bound = (ext.play_lo[0], ext.play_lo[1], ext.play_hi[0], ext.play_hi[1])
         return Pointer(
             float(x), float(y), tuple(origin.tolist()), tuple(direction.tolist()),
             item, point, button, frozenset(self.app._buttons), frozenset(self.app._mods),
+            bound,
         )  # fmt: skip
 
     def mouse_move(self, x: float, y: float) -> None:

@@ -1,6 +1,6 @@
 """The lights and the sky of a table view (:class:`Lights`): an ambient, a key and a fill light;
 the key light follows the camera and, on the gl backend, casts a real shadow map; the sky
-display region is turned off when the table covers the whole picture.
+display region is turned off when the table (or the floor under it) covers the whole picture.
 """
 
 from __future__ import annotations
@@ -77,14 +77,14 @@ class Lights:
 
     def update_sky(self) -> None:
         """Draw the sky only when some of it shows: when the rays through the four corners of
-        the picture all hit the table top in front of the near plane, the table covers the
+        the picture all hit the table top (or the renderer's floor) in front of the near plane, the table covers the
         whole picture (the picture's rectangle lies below the horizon, and its image on the
         table plane is the convex hull of the four hits, inside the convex table top), and
         the full-frame sky quad under it would be drawn for nothing (0.8 ms at 960x540 on
         tiny)."""
-        covered = self.r.view is not None and self.r._table_top is not None
+        covered = self.r.view is not None and self.r._cover is not None
         if covered:
-            lo, hi = self.r._table_top  # type: ignore[misc]
+            lo, hi, z = self.r._cover  # type: ignore[misc]  # the table top, or the floor
             w, h = self.r.size
             fwd = np.asarray(self.r.view.forward, float)  # type: ignore[union-attr]
             for x, y in ((0, 0), (w, 0), (0, h), (w, h)):
@@ -92,7 +92,7 @@ class Lights:
                 if d[2] >= -1e-9:
                     covered = False
                     break
-                t = -o[2] / d[2]
+                t = (z - o[2]) / d[2]
                 p = o + t * d
                 if t * float(d @ fwd) <= 2 * NEAR or not (
                     (p[:2] > lo).all() and (p[:2] < hi).all()

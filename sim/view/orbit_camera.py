@@ -34,9 +34,10 @@ class OrbitCamera:
         spec = dict(layout.camera or {})
         yaw = float(spec.get("yaw", DEFAULT_YAW))
         pitch = float(spec.get("pitch", DEFAULT_PITCH))
-        view = camera_for_scene(
-            spec, self.app.framing_points(layout), self.app.size[0] / self.app.size[1]
-        )
+        # the points framed when the table was built, not those of the table now: the home
+        # view stays the start view however far pieces have gone (sim.view.table_extent)
+        self.app.table_extent()
+        view = camera_for_scene(spec, self.app._start_points, self.app.size[0] / self.app.size[1])
         self._orbit = {
             "target": np.asarray(view.look_at, float),
             "distance": float(np.linalg.norm(np.subtract(view.pos, view.look_at))),

@@ -136,6 +136,67 @@ def _material(rgb: Sequence[float], alpha: float = 1.0) -> Any:
     return mat
 
 
+FLOOR_NEAR: tuple[int, int, int] = (112, 110, 106)
+"""Colour of the floor round the table (a neutral grey: not wood, not a piece, not sky)."""
+
+
+FLOOR_HALF = 25.0
+"""Half side (m) of the floor under the interactive table: past the farthest zoom (20 m)."""
+
+
+def _floor(lo: Sequence[float] | np.ndarray, hi: Sequence[float] | np.ndarray, z: float) -> Any:
+    """The floor round a table top ``lo``..``hi`` (x, y) at height ``z``: rings of quads out
+    to :data:`FLOOR_HALF` from the table's centre, :data:`FLOOR_NEAR` at the table's edge
+    fading (with the cube of the log of the distance: grey most of the way) to the sky's
+    bottom colour at the far edge, so the horizon melts into the sky. Unlit, drawn before the table without depth (nothing lies
+    under it), with a hole where the table top is (p3tinydisplay pays per pixel)."""
+    from panda3d.core import (
+        Geom,
+        GeomNode,
+        GeomTriangles,
+        GeomVertexData,
+        GeomVertexFormat,
+        GeomVertexWriter,
+        NodePath,
+    )
+
+    lo_a, hi_a = np.asarray(lo, float), np.asarray(hi, float)
+    centre, half = (lo_a + hi_a) / 2, float((hi_a - lo_a).max()) / 2
+    far = max(FLOOR_HALF, 4 * half)
+    rings = [half]
+    while rings[-1] < far:
+        rings.append(min(far, rings[-1] * 2))
+    near = np.asarray(FLOOR_NEAR, float) / 255
+    sky = np.asarray(SKY_BOTTOM, float) / 255
+    vdata = GeomVertexData("floor", GeomVertexFormat.get_v3c4(), Geom.UH_static)
+    vw, cw = GeomVertexWriter(vdata, "vertex"), GeomVertexWriter(vdata, "color")
+    corners = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    for rad in rings:
+        f = (math.log(rad / half) / math.log(far / half)) ** 3 if far > half else 1.0
+        c = (1 - f) * near + f * sky
+        for sx, sy in corners:
+            vw.add_data3(centre[0] + sx * rad, centre[1] + sy * rad, z)
+            cw.add_data4(*c, 1.0)
+    prim = GeomTriangles(Geom.UH_static)
+    for k in range(len(rings) - 1):
+        a, b = 4 * k, 4 * (k + 1)
+        for j in range(4):
+            i0, i1 = a + j, a + (j + 1) % 4
+            o0, o1 = b + j, b + (j + 1) % 4
+            prim.add_vertices(i0, o0, o1)
+            prim.add_vertices(i0, o1, i1)
+    geom = Geom(vdata)
+    geom.add_primitive(prim)
+    node = GeomNode("floor")
+    node.add_geom(geom)
+    out = NodePath(node)
+    out.set_depth_test(False)
+    out.set_depth_write(False)
+    out.set_light_off()
+    out.set_two_sided(True)
+    return out
+
+
 def _sky() -> Any:
     """A full-frame quad with the sky gradient, for a 2-D display region behind the scene."""
     from panda3d.core import (

@@ -16,7 +16,11 @@ renderers can live in one process, next to code that does use ShowBase. The look
 - every item is flat-shaded (one normal per face); polycube faces carry a faint groove texture
   so the single cubes of a piece show; plain wooden blocks and the table carry a plank grain;
   pictures (dice pips, tile faces, boards, the score pad) are textures on their faces;
-- an ambient, a key and a fill light; a sky gradient behind the table;
+- an ambient, a key and a fill light; a sky gradient behind the table (and, with
+  :attr:`Renderer.floor`, a grey floor under it fading into the sky at the horizon);
+- the table top, the faked shadows' area and the gl shadow camera follow a
+  :class:`~tablesim.sim.view.table_extent.TableExtent`: the one :meth:`Renderer.show` is
+  given (the interactive apps fix one per table), else that of the layout shown;
 - shadows: the gl backend turns on Panda3D's shader generator and a 2048^2 shadow map on the key
   light; the tiny backend has no shaders and fakes soft shadows (:mod:`tablesim.sim.view.shadows`);
 - ``supersample`` renders at that many times the size and downscales (box filter) for smooth
@@ -55,9 +59,11 @@ from tablesim.sim.view.frame_draw import FrameDrawer
 from tablesim.sim.view.layout import Pose, TableLayout
 from tablesim.sim.view.lights import Lights
 from tablesim.sim.view.panda_nodes import (
+    FLOOR_HALF,
     SKY_BOTTOM,
     SKY_TOP,
     _check_size,
+    _floor,
     _frame_buffer,
     _item_box,
     _sky,
@@ -66,6 +72,7 @@ from tablesim.sim.view.panda_nodes import (
 from tablesim.sim.view.scene_nodes import NodeBuilder
 from tablesim.sim.view.shadow_decals import MOVING_SHADOW_COARSE, FakeShadows
 from tablesim.sim.view.shadows import light_direction
+from tablesim.sim.view.table_extent import TableExtent, table_extent
 from tablesim.sim.view.text_overlay import TextOverlay
 
 __all__ = ["SKY_BOTTOM", "SKY_TOP", "TABLE_COLOR", "Renderer", "collect_state_garbage"]
@@ -134,6 +141,11 @@ class Renderer:
         picture (a ghost and its shadow) is drawn in that rectangle only
         (:meth:`~tablesim.sim.view.frame_draw.FrameDrawer.draw_rects`), the rest of the frame
         buffer staying as it was."""
+        self.floor = False
+        """Lay the table on a floor (:func:`~tablesim.sim.view.panda_nodes._floor`) from the
+        next :meth:`show` on: a neutral grey round the table fading into the sky at the horizon,
+        so a camera zoomed out sees the table in a room, not floating in the sky's blue (the
+        interactive apps turn it on; pictures and films keep the sky behind the table)."""
         self.stats = {"full": 0, "rect": 0, "skipped": 0}
         """Frames drawn whole, drawn as rectangles, and not drawn (nothing changed)."""
         self.last_rects: tuple[tuple[int, int, int, int], ...] = ()
@@ -171,6 +183,9 @@ class Renderer:
         dr_sky.set_camera(self._sky.attach_new_node(Camera("sky-cam", sky_lens)))
         self._dr_sky = dr_sky
         self._table_top: tuple[np.ndarray, np.ndarray] | None = None
+        self._cover: tuple[np.ndarray, np.ndarray, float] | None = None  # table or floor, z
+        self.extent: TableExtent | None = None
+        """The extent of the table shown (:meth:`show`)."""
         self._dr = self._buf.make_display_region()
         self._dr.set_sort(1)
         self._dr.set_clear_depth_active(True)
@@ -288,9 +303,19 @@ class Renderer:
         collect_state_garbage()
 
     # ------------------------------------------------------------------ building
-    def show(self, layout: TableLayout, camera: Mapping[str, Any] | None = None) -> CameraView:
+    def show(
+        self,
+        layout: TableLayout,
+        camera: Mapping[str, Any] | None = None,
+        extent: TableExtent | None = None,
+    ) -> CameraView:
         """Build the graph of ``layout`` and place the camera (``camera`` spec, else the
-        layout's, else the automatic 3/4 view framing every item). Returns the camera used."""
+        layout's, else the automatic 3/4 view framing every item). Returns the camera used.
+
+        ``extent`` fixes the table top, the faked shadows' area and the gl shadow camera
+        (:mod:`tablesim.sim.view.table_extent`: the interactive apps pass the one they computed
+        when they built the table, so nothing grows or shrinks as pieces move); None sizes
+        them from ``layout`` (:func:`~tablesim.sim.view.table_extent.table_extent`)."""
         from panda3d.core import Camera, NodePath, PerspectiveLens
 
         if self._closed:
@@ -305,13 +330,11 @@ class Renderer:
         root = NodePath("table-view")
         self._root = root
 
-        lo_s, hi_s = pts.min(axis=0), pts.max(axis=0)
-        radius = float(np.linalg.norm(hi_s[:2] - lo_s[:2])) / 2
-        height = max(float(hi_s[2]), 0.0)
-        half_table = max(4 * radius, 2.5 * height, 0.05)
-        cxy = (lo_s[:2] + hi_s[:2]) / 2
-        thickness = max(0.02, half_table * 0.06)
-        self._bounds = (lo_s, hi_s)
+        ext = extent if extent is not None else table_extent(pts)
+        self.extent = ext
+        half_table, thickness = ext.half, ext.thickness
+        cxy = np.asarray(ext.centre, float)
+        self._bounds = (np.asarray(ext.play_lo, float), np.asarray(ext.play_hi, float))
 
         from tablesim.sim.view.layout import box_item
 
@@ -335,6 +358,13 @@ class Renderer:
         self._items = {it.id: it for it in (table, *layout.items)}
         self._half_table = half_table
         self._table_top = (cxy - half_table, cxy + half_table)
+        self._cover = (*self._table_top, 0.0)
+        if self.floor:
+            floor = _floor(*self._table_top, -thickness)
+            floor.reparent_to(root)
+            floor.set_bin("background", -100)  # before the table and its decals
+            reach = max(FLOOR_HALF, 4 * half_table)
+            self._cover = (cxy - reach, cxy + reach, -thickness)
         self.lights.add_lights(root)
         cam = root.attach_new_node(Camera("cam", PerspectiveLens()))
         self._dr.set_camera(cam)
@@ -370,6 +400,8 @@ class Renderer:
         lens.set_fov(hfov, view.fov)
         cam_dist = float(np.linalg.norm(np.subtract(view.pos, view.look_at)))
         far = cam_dist + 4 * self._half_table + float(np.linalg.norm(view.pos)) + 1.0
+        if self.floor:  # the floor's far edge too (it fades into the sky there)
+            far = max(far, cam_dist + 1.5 * max(FLOOR_HALF, 4 * self._half_table))
         lens.set_near_far(NEAR, far)
         cam.set_pos(*view.pos)
         cam.look_at(*view.look_at)
@@ -486,18 +518,23 @@ class Renderer:
             raise KeyError(
                 f"poses for items not on table {self._layout.name!r}: {', '.join(unknown)}"
             )
+        changed = False
         for item_id, pose in poses.items():
             old = self._items[item_id]
             moved = old.posed(pose)
-            if self.incremental and (moved.position != old.position or moved.quat != old.quat):
+            if moved.position == old.position and moved.quat == old.quat:
+                continue  # a piece at rest (a live world sets every pose each frame)
+            changed = True
+            if self.incremental:
                 self._damage.extend((_item_box(old), _item_box(moved)))
             self._items[item_id] = moved
             node = self._nodes[item_id]
             node.set_pos(*moved.position)
             x, y, z, w = moved.quat
             node.set_quat(LQuaternionf(w, x, y, z))
-        self._shadows_dirty = True
-        self._moving = True
+        if changed:  # poses that did not change leave the full shadows (no coarse ones)
+            self._shadows_dirty = True
+            self._moving = True
 
     def render(self) -> np.ndarray | None:
         """Draw one frame: (H, W, 3) uint8, row 0 at the top; None for a window (or with

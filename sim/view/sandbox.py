@@ -223,18 +223,19 @@ class SandboxApp(SceneApp):
 
     def _palette_items(self, still: TableLayout) -> list[Any]:
         """The palette drawn on the table behind the scene, in rows (ids ``palette-K``, K its
-        index in :attr:`palette`): click one to take it. Laid out once per scene extent (the
-        same items while the table does not grow)."""
+        index in :attr:`palette`): click one to take it. Laid out once, behind the scene as
+        loaded, and kept there: pieces let go far away move neither the palette nor the table
+        (its extent is fixed from the first table, :mod:`tablesim.sim.view.table_extent`)."""
         from tablesim.games.polycubes import CATALOGUES
         from tablesim.sim.model import ScenePiece
         from tablesim.sim.view.layout import polycube_item
 
+        cached = getattr(self, "_palette_cache", None)
+        if cached is not None:
+            return list(cached[1])
         pts = still.points()
         x0, y_far = float(pts[:, 0].min()), float(pts[:, 1].max())
         key = (round(x0, 3), round(y_far, 3))
-        cached = getattr(self, "_palette_cache", None)
-        if cached is not None and cached[0] == key:
-            return list(cached[1])
         cfg = self.table.physics
         items, x, y, depth = [], x0, y_far + 0.04, 0.0
         for k, (cat_name, name) in enumerate(self.palette):
@@ -368,6 +369,9 @@ class SandboxApp(SceneApp):
         _, point = pick(layout, origin, direction, skip=HELD)
         if point is None:
             return
+        # kept inside the table's play bound: a piece carried far away neither leaves the
+        # table nor makes it grow (sim.view.table_extent)
+        point = (*self.table_extent().clamp(point[0], point[1]), point[2])
         q = self._held_quat()
         probe = replace(self.held, position=(0.0, 0.0, 0.0), orientation=q)
         corners = np.concatenate([b.corners() for b in probe.world_boxes(self.table.physics)])

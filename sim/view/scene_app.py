@@ -80,6 +80,7 @@ class SceneApp(WindowApp):
         self.renderer = Renderer(size, backend=backend, window=window, title="tablesim view")
         self.renderer.coarse_motion = True  # quick shadows while pieces move
         self.renderer.incremental = True  # draw only what changed (tiny: Renderer.render)
+        self.renderer.floor = True  # zoomed out, the table lies on a floor, not in the sky
         self.size = self.renderer.size
         self.orbit_camera = OrbitCamera(self)
         self.panel = StatusPanel(self)

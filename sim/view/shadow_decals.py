@@ -192,13 +192,13 @@ class FakeShadows:
                 continue
             tri = np.concatenate(others)
             if rid == "__table__":
+                # the table's shadow area is fixed with the table (sim.view.table_extent): a
+                # piece carried far away neither stretches the decal (coarse, blocky texels)
+                # nor moves its grid
                 z = 0.0
-                pts = tri.reshape(-1, 3)
-                lo_c, hi_c = pts.min(axis=0), pts.max(axis=0)
-                shift = max(float(hi_c[2]), 0.0) * light[:2] / -light[2]
-                margin = 4 * SHADOW_BLUR
-                lo = np.minimum(lo_c[:2], lo_c[:2] + shift) - margin
-                hi = np.maximum(hi_c[:2], hi_c[:2] + shift) + margin
+                ext = self.r.extent
+                assert ext is not None  # show() set it before any shadow
+                lo, hi = np.asarray(ext.shadow_lo, float), np.asarray(ext.shadow_hi, float)
             else:
                 v = item.world_vertices()
                 z = float(v[:, 2].max())
@@ -286,6 +286,12 @@ class FakeShadows:
             if (hi <= lo).any():
                 return
         else:
+            ext = self.r.extent
+            if ext is not None:  # the table's shadows stay inside its fixed shadow area
+                lo = np.maximum(lo, np.asarray(ext.shadow_lo, float))
+                hi = np.minimum(hi, np.asarray(ext.shadow_hi, float))
+                if (hi <= lo).any():
+                    return
             for other, _ in self.r._receivers:
                 # a board lying on the table hides the table's shadow under it: not drawn
                 if other != rid and self._covers(other, lo, hi):

@@ -74,16 +74,25 @@ class Pointer:
     button: str | None = None
     buttons: frozenset[str] = field(default_factory=frozenset)
     mods: frozenset[str] = field(default_factory=frozenset)
+    bound: tuple[float, float, float, float] | None = None
+    """(x0, y0, x1, y1) m: the table's play bound (:mod:`tablesim.sim.view.table_extent`);
+    :meth:`on_plane` and a ``point`` on the bare table are clamped into it, so a carried piece
+    never leaves the table's fixed extent. None: no bound."""
 
     def on_plane(self, z: float) -> tuple[float, float] | None:
-        """(x, y) where the ray crosses the horizontal plane at height ``z`` (None if never)."""
+        """(x, y) where the ray crosses the horizontal plane at height ``z`` (None if never),
+        clamped into :attr:`bound`."""
         oz, dz = self.origin[2], self.direction[2]
         if abs(dz) < 1e-12:
             return None
         t = (z - oz) / dz
         if t <= 0:
             return None
-        return (self.origin[0] + t * self.direction[0], self.origin[1] + t * self.direction[1])
+        x, y = self.origin[0] + t * self.direction[0], self.origin[1] + t * self.direction[1]
+        if self.bound is not None:
+            x0, y0, x1, y1 = self.bound
+            x, y = min(max(x, x0), x1), min(max(y, y0), y1)
+        return (x, y)
 
 
 @runtime_checkable
