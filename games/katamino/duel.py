@@ -86,6 +86,7 @@ from tablesim.games.katamino.duel_race import (
     step_seconds,
 )
 from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.katamino.solo import stuck_hint_text
 from tablesim.games.katamino.solver import PlacedPiece
 from tablesim.games.polycubes import Cells, normalize
 from tablesim.games.rng import Rng
@@ -203,9 +204,11 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
                choices=DUEL_LEVELS),
         Option("card", "int", 0, "card number of the level (0: chosen by the seed)"),
         Option("side", "str", "", "card side A or B (empty: chosen by the seed)"),
-        Option("speed", "str", "", "simulated speed per seat, SPEED or SPEED0,SPEED1; a speed "
-               "is LEVEL or HANDS/MIND (empty: --level; the child one level below, the weaker "
-               "seat thinking one level below)"),
+        Option("speed", "str", "", "speed per seat of the bots and of moves typed without "
+               "@SECS (a person's moves count their real seconds), SPEED or SPEED0,SPEED1; a "
+               "speed is LEVEL or HANDS/MIND, the levels it lays pieces and thinks at (empty: "
+               "--level; child-adult: the child's hands one level below, its mind two below; "
+               "handicap: the weaker seat's hands one level above, its mind two below)"),
         Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
     )  # fmt: skip
     playout_options: ClassVar[Mapping[str, Any]] = {"mode": "duel", "level": "beginner"}
@@ -658,8 +661,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         prob = make_problem(self.target(p), [piece(n) for n in p.pieces])
         if not completable(self.target(p), self.remaining(p), self.covered(p)):
             h = hint(prob, placed=placed)
-            back = " or ".join(h.culprits) or "pieces (undo)"
-            return f"hint: stuck; take back {back}"
+            return stuck_hint_text([n for n, _ in p.placed], h.culprits)
         good = good_placements(self.target(p), self.remaining(p), p.placed)
         name, cells = good[0]
         return f"hint: {name} " + " ".join(cell_text(c, self.dims(p)) for c in cells)
