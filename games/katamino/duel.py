@@ -613,6 +613,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         if state.resigned >= 0:
             winners = (1 - state.resigned,)
         detail = {
+            "end": self.end_reason(state),
             "mode": state.mode, "card": state.card, "replaced": state.replaced,
             "tiebreak": state.tiebreak, "resigned": state.resigned,
             "duels": [{"winner": w, "boards": b, "seconds": [c0, c1]}
@@ -620,6 +621,22 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             "gifts": [f"{g}:{n}" for g, n in state.gifts],
         }  # fmt: skip
         return Result((float(s0), float(s1)), winners, detail)
+
+    @staticmethod
+    def end_reason(state: DuelState) -> str:
+        """How a finished game ended, in the rulebook's words (``detail.end``, counted by
+        ``balance``): a resignation; the swapped gifts' last duel after a tie ("In case of a
+        tie, players swap the last duel's piece they gave to each other and duel each other
+        one last time"); else the highest score ("The player with the highest score wins the
+        game"; duel3d: "The person winning the most matches wins the game")."""
+        if state.resigned >= 0:
+            return f"P{state.resigned + 1} resigned"
+        if state.tiebreak:
+            return (f"a tie after {len(state.history) - 1} duels: the last gifts swapped, "
+                    "one last duel decided")  # fmt: skip
+        if state.mode == "duel3d":
+            return f"the most matches won of {len(state.history)}"
+        return f"the highest score after {len(state.history)} duels"
 
     # ---- the terminal ----------------------------------------------------------------------
     def prompt_listing(self, state: DuelState) -> str | None:

@@ -541,7 +541,10 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         n = len(state.done)
         solved = state.outcome == "solved"
         ch = self.challenge_of(state)
+        end = (f"solved: all {n} stages" if solved
+               else f"quit after {n} of {len(ch.stages)} stages")  # fmt: skip
         detail = {
+            "end": end,
             "mode": state.mode, "card": state.card, "challenge": state.challenge,
             "outcome": state.outcome, "stages_done": n, "stages": len(ch.stages),
             "hints": state.hints, "undos": state.undos,
