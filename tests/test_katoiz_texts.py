@@ -40,3 +40,37 @@ def test_a_forced_pass_is_played_for_a_person() -> None:
     assert move == Move("pass")
     assert "is played for you" in out.getvalue()
     assert GAME.forced_move(state) is None and len(GAME.legal_moves(state)) > 1
+
+
+_WORDS = (
+    dict(zip("YGWRB", ("yellow", "green", "white", "red", "blue"), strict=True)),
+    dict(zip("OST", ("round", "square", "triangle"), strict=True)),
+    dict(zip("LS", ("large", "small"), strict=True)),
+)
+"""The help's legend (docs/rules/katoiz.md): colour, shape, size letters in words."""
+
+
+def _said_match(code: str, top: str) -> str:
+    return ", ".join(_WORDS[k][a] for k, (a, b) in enumerate(zip(code, top, strict=True))
+                     if a == b)  # fmt: skip
+
+
+@pytest.mark.parametrize("level", [1, 3])
+def test_a_stapeltoren_move_names_the_match(level: int) -> None:
+    # "The player names the match between the chosen tile and the top tile of their own
+    # stack" (level 1, step 3; level 3, step 4): the transcript line names it for every seat.
+    state = GAME.new_game(GAME.make_config({"type": "stapeltoren", "level": level},
+                                           players=2), 3)  # fmt: skip
+    seen = 0
+    while not GAME.is_terminal(state) and seen < 6:
+        move = GAME.legal_moves(state)[0]
+        text = GAME.describe_move(state, move)
+        if move.kind == "add":
+            top = tile_code(state.stacks[state.seat][move.dst][-1])
+            code = tile_code(move.tile)
+            assert text.endswith(f"{code} on {move.dst + 1} (matches {top}: "
+                                 f"{_said_match(code, top)})"), text  # fmt: skip
+            assert _said_match(code, top)  # at least one match
+            seen += 1
+        state = GAME.apply(state, move)
+    assert seen == 6

@@ -93,6 +93,18 @@ def tile_name(tile: int) -> str:
     return f"{COLOURS[c]} {SHAPES[s]} {SIZES[z]}"
 
 
+def match_words(a: int, b: int) -> list[str]:
+    """The properties tiles ``a`` and ``b`` share, in words (colour, shape, size order), e.g.
+    ``["square", "small"]`` for RSS and WSS: what a player names (Stapeltoren, "The player
+    names the match between the chosen tile and the top tile of their own stack")."""
+    words = []
+    for k, names in enumerate((COLOURS, SHAPES, SIZES)):
+        x, y = TILES[a][k], TILES[b][k]
+        if x == y and x >= 0:
+            words.append(names[x])
+    return words
+
+
 def matches(a: int, b: int) -> int:
     """Number of shared properties of tiles ``a`` and ``b``."""
     return MATCH[a][b]
