@@ -89,3 +89,23 @@ def test_the_speed_help_says_what_the_defaults_are() -> None:
     assert "weaker seat's hands one level above, its mind two below" in text
     assert "thinking one level below" not in text
     assert "real seconds" in text  # a person's moves are not simulated
+
+
+def test_help_says_what_undo_does_in_a_solo_game() -> None:
+    # The terminal's generic undo ("take back your last move (and the bots' moves after it)")
+    # never runs in Katamino: the game reads `undo` as its own move, which takes back the
+    # last piece of the stage ("`undo` takes back the last piece of the current stage").
+    import io
+
+    from tablesim.games.play import Resignation, TerminalHuman
+    from tablesim.games.registry import get_game
+
+    game = get_game("katamino")
+    state = game.new_game(game.make_config({"mode": "solo", "card": 1, "challenge": 1},
+                                           players=1), 0)  # fmt: skip
+    out = io.StringIO()
+    with pytest.raises(Resignation):
+        TerminalHuman(game, io.StringIO("help\nquit\n"), out).choose(state)
+    text = out.getvalue()
+    assert "bots' moves" not in text
+    assert "undo: take back the last piece placed on this stage" in text

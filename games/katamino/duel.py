@@ -647,21 +647,34 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             return None
         return "place PIECE CELLS | place PIECE at CELL | rotate PIECE | flip PIECE | hint | undo"
 
+    def undo_help(self, state: DuelState) -> str:
+        """``undo`` in a duel: only in a race, the mover's own last piece (a timed move)."""
+        if state.phase != "race":
+            return "nothing to take back now (in a race: your own last piece)"
+        return ("take back your own last piece, a timed move (the other seat's moves stay; "
+                "see below)")  # fmt: skip
+
     def help_lines(self, state: DuelState) -> list[str]:
         """The race's own words for ``help`` (the cells' names, hints and undo)."""
+        from tablesim.games.katamino.duel_render import cell_text
+
         three_d = state.mode == "duel3d"
         cell = "b2:3 (column b, row 2, layer 3)" if three_d else "b2 (column b, row 2)"
-        axis = "rotate 3 x|y|z turns it about an axis" if three_d else "rotate 3 turns it"
+        seat = self.current_player(state)
+        left = sorted(self.remaining(state.seats[seat])) if seat is not None else []
+        n = left[0] if left else "3"  # the examples name a piece in the mover's hand
+        dims = 3 if three_d else 2
+        shape = " ".join(cell_text(c, dims) for c in sorted(piece(n).cells))
+        axis = f"rotate {n} x|y|z turns it about an axis" if three_d else f"rotate {n} turns it"
         return [
             f"race moves (cells are like {cell}):",
-            "  place 3 a1 b1 c1 d1 a2: piece 3 on those cells (its shape, any orientation)",
-            "  place 3 at b2: the orientation you hold, its first cell on b2",
-            f"  {axis} a quarter turn; flip 3 turns it over (each costs {TURN_SECS:g} s)",
+            f"  place {n} {shape}: piece {n} on those cells (its shape, any orientation)",
+            f"  place {n} at b2: the orientation you hold, its first cell on b2",
+            f"  {axis} a quarter turn; flip {n} turns it over (each costs {TURN_SECS:g} s)",
             f"  hint: the solver names a piece and its cells, or what to take back "
             f"(+{HINT_SECS:g} s on your clock)",
-            "  undo (in a race, instead of the command above): takes back your own last piece",
-            "    on your board; it is a timed move (the seconds you took count), and the other",
-            "    seat's moves stay",
+            "  undo: takes back your own last piece on your board; it is a timed move (the",
+            "    seconds you took count), and the other seat's moves stay",
             "the prompt lists no placements: finding one is the puzzle",
         ]
 

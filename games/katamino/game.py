@@ -175,6 +175,10 @@ class Katamino(Game[Any, Any, Any]):
         """The family's own lines for the terminal's ``help``."""
         return self._family_of(state).help_lines(state)
 
+    def undo_help(self, state: Any) -> str:
+        """What ``undo`` (the family's own move) does, for ``help``."""
+        return self._family_of(state).undo_help(state)
+
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: Any, move: Any) -> str:
         return self._family_of(state).format_move(state, move)

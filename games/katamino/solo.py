@@ -588,6 +588,10 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         chosen = next(pp for pp in sol.pieces if cell in pp.cells)
         return SoloHint(chosen, ())
 
+    def undo_help(self, state: SoloState) -> str:
+        """``undo`` in a solo game: the last piece of the current stage, whoever placed it."""
+        return "take back the last piece placed on this stage (a completed stage stays done)"
+
     def hint_text(self, state: SoloState) -> str:
         """A sentence for the player: a piece and its cells, or what to take back."""
         h = self.solver_hint(state)
