@@ -352,9 +352,9 @@ def balance(
 
 
 def end_label(result: Result) -> str:
-    """How a game ended, for counting: the result's ``end`` text with seat names (``P2``) and
-    numbers made ``#``, so games ending the same way count together."""
-    text = str(result.detail.get("end", "(no end given)"))
+    """How a game ended, for counting: the result's ``end`` text (Kaito's ``reason``) with
+    seat names (``P2``) and numbers made ``#``, so games ending the same way count together."""
+    text = str(result.detail.get("end", result.detail.get("reason", "(no end given)")))
     return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 
