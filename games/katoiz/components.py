@@ -159,6 +159,9 @@ class Move:
       ``pass``; ``rem`` is the cell of an opponent's disc removed first (level 4) or -1.
     - Stapeltje-four: ``move`` (the top tile of cell ``src`` to cell ``dst``; ``dst`` 36 is
       the mover's home stack), ``pass`` (a blocked turn).
+
+    ``secs``: the whole seconds a person's turn took on a Stapeltje clock (stamped by the
+    front end, written ``@SECS``), or -1: the simulated cost (bots, scripts, no clock).
     """
 
     kind: str
@@ -166,6 +169,7 @@ class Move:
     src: int = -1
     dst: int = -1
     rem: int = -1
+    secs: int = -1
 
 
 # ---- the 6x6 board ------------------------------------------------------------------------

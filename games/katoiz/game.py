@@ -147,6 +147,12 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """An ASCII picture of the position."""
         return _rules(state).describe(state)
 
+    def stamp_seconds(self, state: Any, move: Move, seconds: float) -> Move:
+        """A person's move with the real seconds it took, where the type runs a clock
+        (Stapeltje levels 3-4: ``b3-a1 @12``); unchanged elsewhere."""
+        hook = getattr(_rules(state), "stamp_seconds", None)
+        return move if hook is None else hook(state, move, seconds)
+
     def forced_move(self, state: Any) -> Move | None:
         """The pass a blocked player must play (their only legal move), for a front end to
         play for them; None when there is a choice."""
