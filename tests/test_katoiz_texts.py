@@ -75,3 +75,25 @@ def test_a_stapeltoren_move_names_the_match(level: int) -> None:
             seen += 1
         state = GAME.apply(state, move)
     assert seen == 6
+
+
+@pytest.mark.parametrize(("level", "named"), [(1, False), (2, False), (3, True)])
+def test_a_resignation_names_a_winner_only_where_the_game_does(level: int, named: bool) -> None:
+    # "Naming a winner is not necessary at this age" (Stapeltoren levels 1-2): P1 resigning
+    # printed "P2 (random) won". Level 3: "The winner is the player with the highest stack".
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    p = subprocess.run(
+        [sys.executable, "-m", "tablesim.sim.cli", "play", "katoiz", "--type", "stapeltoren",
+         "--level", str(level), "--players", "human,random", "--seed", "1", "--headless"],
+        cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.endswith("P1 (human) resigned; P2 (random) won; 0 turns") == named, last
+    if not named:
+        assert last.endswith("resigned; the game is stopped after 0 turns (no winner is named "
+                             "in this game)"), last  # fmt: skip

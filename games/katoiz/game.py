@@ -147,6 +147,15 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """An ASCII picture of the position."""
         return _rules(state).describe(state)
 
+    def names_a_winner(self, state: Any) -> bool:
+        """Whether this game names a winner at all: not Stapeltoren without the colour die
+        ("Naming a winner is not necessary at this age", levels 1-2) and no solo game; a
+        front end then names none when a player resigns either."""
+        cfg = state.config
+        if cfg.players == 1:
+            return False
+        return not (cfg.type == "stapeltoren" and not cfg.colour_die)
+
     def stamp_seconds(self, state: Any, move: Move, seconds: float) -> Move:
         """A person's move with the real seconds it took, where the type runs a clock
         (Stapeltje levels 3-4: ``b3-a1 @12``); unchanged elsewhere."""
