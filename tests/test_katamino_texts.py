@@ -109,3 +109,30 @@ def test_help_says_what_undo_does_in_a_solo_game() -> None:
     text = out.getvalue()
     assert "bots' moves" not in text
     assert "undo: take back the last piece placed on this stage" in text
+
+
+def test_the_solo_prompt_counts_the_moves_by_piece() -> None:
+    # The prompt listed the first 40 of 433 placements ("quit, 5 a1:1 a1:2 ..."); like Kozo's
+    # it now counts them by piece, and `moves` still lists every one.
+    import io
+    from collections import Counter
+
+    from tablesim.games.play import Resignation, TerminalHuman
+    from tablesim.games.registry import get_game
+
+    game = get_game("katamino")
+    state = game.new_game(game.make_config({"mode": "solo", "card": 2, "challenge": 3},
+                                           players=1), 0)  # fmt: skip
+    texts = [game.format_move(state, m) for m in game.legal_moves(state)]
+    by_piece = Counter(t.split()[0] for t in texts)
+    out = io.StringIO()
+    with pytest.raises(Resignation):
+        TerminalHuman(game, io.StringIO("moves\nquit\n"), out).choose(state)
+    before, listed = out.getvalue().split("(help: commands): ")[:2]
+    prompt = before.splitlines()[-1]  # the prompt line (the board above shows an example)
+    assert prompt.startswith("P1, your move [")
+    assert f"[{len(texts)} moves: quit (1), " in prompt
+    for name, n in by_piece.items():
+        assert f"{name} ({n})" in prompt
+    assert not any(t in prompt for t in texts if t != "quit")
+    assert listed.splitlines()[0].strip() == ", ".join(texts)
