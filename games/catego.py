@@ -536,7 +536,14 @@ class Catego(Game[CategoState, int, CategoConfig]):
         if scores.count(top) == 1:
             winners = cfg.sides[scores.index(top)]
         results = column_results(state)
+        # "After each column ... has all its boxes filled in, the player with the highest
+        # number for that column wins the points"; "The team that scores the most total
+        # points wins the game" (a shared top names no winner)
+        side = "team" if len(cfg.sides[0]) > 1 else "player"
+        end = (f"every column filled: the {side} with the most points" if winners
+               else "every column filled: a tie on points, no winner")  # fmt: skip
         detail = {
+            "end": end,
             "points_at_stake": cfg.points_at_stake,
             "columns": [
                 {

@@ -113,8 +113,12 @@ class TerminalHuman:
         listing = self._listing(state, legal)
         if word in ("help", "?", "h"):
             examples = ", ".join(self.game.format_move(state, m) for m in legal[:3])
+            commands = dict(COMMANDS)
+            own_undo = getattr(self.game, "undo_help", None)
+            if own_undo is not None and self._is_game_move(state, "undo", legal):
+                commands["undo"] = own_undo(state)  # the game's own move, not the loop's
             print(
-                "  commands: " + "; ".join(f"{k}: {v}" for k, v in COMMANDS.items()), file=self.out
+                "  commands: " + "; ".join(f"{k}: {v}" for k, v in commands.items()), file=self.out
             )
             extra = getattr(self.game, "help_lines", None)
             if listing is not None and extra is not None:
@@ -348,9 +352,9 @@ def balance(
 
 
 def end_label(result: Result) -> str:
-    """How a game ended, for counting: the result's ``end`` text with seat names (``P2``) and
-    numbers made ``#``, so games ending the same way count together."""
-    text = str(result.detail.get("end", "(no end given)"))
+    """How a game ended, for counting: the result's ``end`` text (Kaito's ``reason``) with
+    seat names (``P2``) and numbers made ``#``, so games ending the same way count together."""
+    text = str(result.detail.get("end", result.detail.get("reason", "(no end given)")))
     return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 

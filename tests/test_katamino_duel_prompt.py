@@ -11,6 +11,9 @@ import io
 
 import pytest
 
+from tablesim.games.katamino.duel import DUEL_GAME
+from tablesim.games.katamino.duel_cards import piece
+from tablesim.games.katamino.solo import cell_text
 from tablesim.games.play import Resignation, TerminalHuman
 from tablesim.games.registry import get_game
 
@@ -29,10 +32,17 @@ def test_the_race_prompt_lists_no_solver_checked_placement(mode: str, seed: int)
     with pytest.raises(Resignation):
         human.choose(state)
     text = out.getvalue()
+    # help's example lays the first piece in hand as catalogued at the corner: the same on
+    # every board, so not a hint even where it happens to be a listed placement
+    n = sorted(DUEL_GAME.remaining(state.seats[game.current_player(state)]))[0]
+    dims = 3 if mode == "duel3d" else 2
+    shape = f"place {n} " + " ".join(cell_text(c, dims) for c in sorted(piece(n).cells))
     for p in placements:
-        assert p not in text
-    for word in ("rotate 3", "flip 3", "place 3 at b2", "hint", "+10 s", "undo"):
+        assert p == shape or p not in text
+    # the examples name a piece in the mover's hand (issue 33: they named 3)
+    for word in (f"rotate {n}", f"flip {n}", f"place {n} at b2", "hint", "+10 s", "undo"):
         assert word in text
+    assert "bots' moves" not in text  # a race's undo is the game's own, timed move
     assert ("b2:3" in text) == (mode == "duel3d")
 
 

@@ -86,6 +86,7 @@ from tablesim.games.katamino.duel_race import (
     step_seconds,
 )
 from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.katamino.solo import stuck_hint_text
 from tablesim.games.katamino.solver import PlacedPiece
 from tablesim.games.polycubes import Cells, normalize
 from tablesim.games.rng import Rng
@@ -203,9 +204,11 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
                choices=DUEL_LEVELS),
         Option("card", "int", 0, "card number of the level (0: chosen by the seed)"),
         Option("side", "str", "", "card side A or B (empty: chosen by the seed)"),
-        Option("speed", "str", "", "simulated speed per seat, SPEED or SPEED0,SPEED1; a speed "
-               "is LEVEL or HANDS/MIND (empty: --level; the child one level below, the weaker "
-               "seat thinking one level below)"),
+        Option("speed", "str", "", "speed per seat of the bots and of moves typed without "
+               "@SECS (a person's moves count their real seconds), SPEED or SPEED0,SPEED1; a "
+               "speed is LEVEL or HANDS/MIND, the levels it lays pieces and thinks at (empty: "
+               "--level; child-adult: the child's hands one level below, its mind two below; "
+               "handicap: the weaker seat's hands one level above, its mind two below)"),
         Option("weaker", "int", 0, "handicap: the seat that replaces a piece by two"),
     )  # fmt: skip
     playout_options: ClassVar[Mapping[str, Any]] = {"mode": "duel", "level": "beginner"}
@@ -610,6 +613,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         if state.resigned >= 0:
             winners = (1 - state.resigned,)
         detail = {
+            "end": self.end_reason(state),
             "mode": state.mode, "card": state.card, "replaced": state.replaced,
             "tiebreak": state.tiebreak, "resigned": state.resigned,
             "duels": [{"winner": w, "boards": b, "seconds": [c0, c1]}
@@ -617,6 +621,22 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             "gifts": [f"{g}:{n}" for g, n in state.gifts],
         }  # fmt: skip
         return Result((float(s0), float(s1)), winners, detail)
+
+    @staticmethod
+    def end_reason(state: DuelState) -> str:
+        """How a finished game ended, in the rulebook's words (``detail.end``, counted by
+        ``balance``): a resignation; the swapped gifts' last duel after a tie ("In case of a
+        tie, players swap the last duel's piece they gave to each other and duel each other
+        one last time"); else the highest score ("The player with the highest score wins the
+        game"; duel3d: "The person winning the most matches wins the game")."""
+        if state.resigned >= 0:
+            return f"P{state.resigned + 1} resigned"
+        if state.tiebreak:
+            return (f"a tie after {len(state.history) - 1} duels: the last gifts swapped, "
+                    "one last duel decided")  # fmt: skip
+        if state.mode == "duel3d":
+            return f"the most matches won of {len(state.history)}"
+        return f"the highest score after {len(state.history)} duels"
 
     # ---- the terminal ----------------------------------------------------------------------
     def prompt_listing(self, state: DuelState) -> str | None:
@@ -627,21 +647,34 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             return None
         return "place PIECE CELLS | place PIECE at CELL | rotate PIECE | flip PIECE | hint | undo"
 
+    def undo_help(self, state: DuelState) -> str:
+        """``undo`` in a duel: only in a race, the mover's own last piece (a timed move)."""
+        if state.phase != "race":
+            return "nothing to take back now (in a race: your own last piece)"
+        return ("take back your own last piece, a timed move (the other seat's moves stay; "
+                "see below)")  # fmt: skip
+
     def help_lines(self, state: DuelState) -> list[str]:
         """The race's own words for ``help`` (the cells' names, hints and undo)."""
+        from tablesim.games.katamino.duel_render import cell_text
+
         three_d = state.mode == "duel3d"
         cell = "b2:3 (column b, row 2, layer 3)" if three_d else "b2 (column b, row 2)"
-        axis = "rotate 3 x|y|z turns it about an axis" if three_d else "rotate 3 turns it"
+        seat = self.current_player(state)
+        left = sorted(self.remaining(state.seats[seat])) if seat is not None else []
+        n = left[0] if left else "3"  # the examples name a piece in the mover's hand
+        dims = 3 if three_d else 2
+        shape = " ".join(cell_text(c, dims) for c in sorted(piece(n).cells))
+        axis = f"rotate {n} x|y|z turns it about an axis" if three_d else f"rotate {n} turns it"
         return [
             f"race moves (cells are like {cell}):",
-            "  place 3 a1 b1 c1 d1 a2: piece 3 on those cells (its shape, any orientation)",
-            "  place 3 at b2: the orientation you hold, its first cell on b2",
-            f"  {axis} a quarter turn; flip 3 turns it over (each costs {TURN_SECS:g} s)",
+            f"  place {n} {shape}: piece {n} on those cells (its shape, any orientation)",
+            f"  place {n} at b2: the orientation you hold, its first cell on b2",
+            f"  {axis} a quarter turn; flip {n} turns it over (each costs {TURN_SECS:g} s)",
             f"  hint: the solver names a piece and its cells, or what to take back "
             f"(+{HINT_SECS:g} s on your clock)",
-            "  undo (in a race, instead of the command above): takes back your own last piece",
-            "    on your board; it is a timed move (the seconds you took count), and the other",
-            "    seat's moves stay",
+            "  undo: takes back your own last piece on your board; it is a timed move (the",
+            "    seconds you took count), and the other seat's moves stay",
             "the prompt lists no placements: finding one is the puzzle",
         ]
 
@@ -658,8 +691,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
         prob = make_problem(self.target(p), [piece(n) for n in p.pieces])
         if not completable(self.target(p), self.remaining(p), self.covered(p)):
             h = hint(prob, placed=placed)
-            back = " or ".join(h.culprits) or "pieces (undo)"
-            return f"hint: stuck; take back {back}"
+            return stuck_hint_text([n for n, _ in p.placed], h.culprits)
         good = good_placements(self.target(p), self.remaining(p), p.placed)
         name, cells = good[0]
         return f"hint: {name} " + " ".join(cell_text(c, self.dims(p)) for c in cells)

@@ -36,6 +36,11 @@ class ModeFamily(Game[S, M, C], Generic[S, M, C]):
         """What a person's prompt lists instead of the legal moves (None: the legal moves)."""
         return None
 
+    def undo_help(self, state: S) -> str:
+        """What ``undo`` does here, for ``help``'s commands line: the family reads ``undo``
+        as its own move, so the play loop's take-back (with the bots' moves) never runs."""
+        return "take back the last piece placed"
+
     def help_lines(self, state: S) -> list[str]:
         """This family's own lines for the terminal's ``help`` (shown with a prompt listing)."""
         return []

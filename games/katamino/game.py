@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from tablesim.games.core import Bot, ConfigError, Game, GameError, Option, Result, StateFormatError
 from tablesim.games.katamino.family import ModeFamily
@@ -83,6 +83,10 @@ class Katamino(Game[Any, Any, Any]):
     title = "Katamino Duo"
     min_players = 1
     max_players = 2
+    summarise_prompt: ClassVar[bool] = True
+    """A person's prompt counts the moves by piece (``97 moves: quit (1), 5 (24), ...``), as
+    Kozo's does, instead of 40 placements of a solo board; ``moves`` lists them all. A duel
+    race lists the move forms instead (``prompt_listing``)."""
 
     @property
     def options(self) -> tuple[Option, ...]:  # type: ignore[override]
@@ -174,6 +178,10 @@ class Katamino(Game[Any, Any, Any]):
     def help_lines(self, state: Any) -> list[str]:
         """The family's own lines for the terminal's ``help``."""
         return self._family_of(state).help_lines(state)
+
+    def undo_help(self, state: Any) -> str:
+        """What ``undo`` (the family's own move) does, for ``help``."""
+        return self._family_of(state).undo_help(state)
 
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: Any, move: Any) -> str:

@@ -24,7 +24,7 @@ is solved; ``detail`` gives the outcome (``solved`` or ``quit``), hints and undo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Any, ClassVar
@@ -117,6 +117,21 @@ class SoloMove:
 
 
 HINT, UNDO, QUIT = (SoloMove(i) for i in range(3))
+
+
+def stuck_hint_text(placed: Sequence[str], culprits: Sequence[str]) -> str:
+    """The hint on a stuck board in the words of ``undo``, which takes back only the last
+    piece placed: the culprit ``undo`` reaches first (the latest placed of ``culprits``,
+    pieces whose removal alone makes the board solvable) and the pieces it takes back on the
+    way, last placed first (``take back 7: undo 3 times (W1, B, 7)``); ``take back Y`` when
+    the culprit is the last piece, ``take back pieces (undo)`` when no single piece is."""
+    reach = [k for k, name in enumerate(placed) if name in culprits]
+    if not reach:
+        return "hint: stuck; take back pieces (undo)"
+    back = list(reversed(placed[max(reach) :]))
+    if len(back) == 1:
+        return f"hint: stuck; take back {back[0]}"
+    return f"hint: stuck; take back {back[-1]}: undo {len(back)} times ({', '.join(back)})"
 
 
 @dataclass(frozen=True)
@@ -526,7 +541,10 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         n = len(state.done)
         solved = state.outcome == "solved"
         ch = self.challenge_of(state)
+        end = (f"solved: all {n} stages" if solved
+               else f"quit after {n} of {len(ch.stages)} stages")  # fmt: skip
         detail = {
+            "end": end,
             "mode": state.mode, "card": state.card, "challenge": state.challenge,
             "outcome": state.outcome, "stages_done": n, "stages": len(ch.stages),
             "hints": state.hints, "undos": state.undos,
@@ -570,6 +588,10 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         chosen = next(pp for pp in sol.pieces if cell in pp.cells)
         return SoloHint(chosen, ())
 
+    def undo_help(self, state: SoloState) -> str:
+        """``undo`` in a solo game: the last piece of the current stage, whoever placed it."""
+        return "take back the last piece placed on this stage (a completed stage stays done)"
+
     def hint_text(self, state: SoloState) -> str:
         """A sentence for the player: a piece and its cells, or what to take back."""
         h = self.solver_hint(state)
@@ -577,9 +599,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         if h.placement is not None:
             cells = " ".join(cell_text(c, dims) for c in h.placement.cells)
             return f"hint: {h.placement.name} {cells}"
-        if h.culprits:
-            return f"hint: stuck; take back {' or '.join(h.culprits)}"
-        return "hint: stuck; take back pieces (undo)"
+        return stuck_hint_text([n for n, _ in state.placed], h.culprits)
 
     # ---- text and JSON -------------------------------------------------------------------
     def format_move(self, state: SoloState, move: SoloMove) -> str:

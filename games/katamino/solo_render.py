@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tablesim.games.katamino import Target
-from tablesim.games.katamino.solo_data import card_titles, piece
+from tablesim.games.katamino.solo_data import card_titles, challenges, piece
 from tablesim.games.polycubes import Cells
 
 if TYPE_CHECKING:
@@ -48,10 +48,13 @@ def describe_state(game: KataminoSolo, state: SoloState) -> str:
     """Header (challenge, stage, difficulty), the board, the pieces left, the last note."""
     ch = game.challenge_of(state)
     card = card_titles(state.mode).get(state.card, "")
-    level = ch.difficulty.get("level", "?")
+    # No solver level in the header: the solver's absolute levels reach "expert" on most
+    # staged challenges, card 1 ("easiest") included; the card order is the scale
+    # (docs/rules/katamino-duo.md), and `generate_solo --list` prints the measured figures.
+    on_card = sum(1 for c in challenges(state.mode) if c.card == state.card)
     head = (
         f"Katamino {state.mode}: card {state.card}{f' ({card})' if card else ''}, "
-        f"challenge {state.challenge}{f' - {ch.title}' if ch.title else ''} [{level}]"
+        f"challenge {state.challenge} of {on_card}{f' - {ch.title}' if ch.title else ''}"
         + (f", swap {state.swap}" if state.swap else "")
     )
     if state.outcome:
@@ -66,9 +69,21 @@ def describe_state(game: KataminoSolo, state: SoloState) -> str:
     ]
     if state.note:
         lines.append(state.note)
-    example = "3 a1 b1 c1 d1 b2" if stage.target.dims == 2 else "A a1:1 a1:2 a1:3 a1:4"
-    lines.append(f"moves: PIECE CELLS (e.g. {example}), hint, undo, quit")
+    example = example_move(game, state)
+    lines.append(f"moves: PIECE CELLS{f' (e.g. {example})' if example else ''}, hint, undo, quit")
     return "\n".join(lines)
+
+
+def example_move(game: KataminoSolo, state: SoloState) -> str:
+    """A placement of a piece in hand on the free cells, as typed (the first piece in name
+    order, its first placement in cell order); "" when no piece in hand fits anywhere."""
+    from tablesim.games.katamino.solo import cell_text, placements
+
+    target, free = game.stage_target(state), game.free_cells(state)
+    for name in sorted(set(game.remaining(state))):
+        for cells in placements(target, free, name, state.straight_horizontal):
+            return " ".join([name, *(cell_text(c, target.dims) for c in cells)])
+    return ""
 
 
 def draw_shapes(names: Sequence[str]) -> str:

@@ -93,6 +93,18 @@ def tile_name(tile: int) -> str:
     return f"{COLOURS[c]} {SHAPES[s]} {SIZES[z]}"
 
 
+def match_words(a: int, b: int) -> list[str]:
+    """The properties tiles ``a`` and ``b`` share, in words (colour, shape, size order), e.g.
+    ``["square", "small"]`` for RSS and WSS: what a player names (Stapeltoren, "The player
+    names the match between the chosen tile and the top tile of their own stack")."""
+    words = []
+    for k, names in enumerate((COLOURS, SHAPES, SIZES)):
+        x, y = TILES[a][k], TILES[b][k]
+        if x == y and x >= 0:
+            words.append(names[x])
+    return words
+
+
 def matches(a: int, b: int) -> int:
     """Number of shared properties of tiles ``a`` and ``b``."""
     return MATCH[a][b]
@@ -147,6 +159,9 @@ class Move:
       ``pass``; ``rem`` is the cell of an opponent's disc removed first (level 4) or -1.
     - Stapeltje-four: ``move`` (the top tile of cell ``src`` to cell ``dst``; ``dst`` 36 is
       the mover's home stack), ``pass`` (a blocked turn).
+
+    ``secs``: the whole seconds a person's turn took on a Stapeltje clock (stamped by the
+    front end, written ``@SECS``), or -1: the simulated cost (bots, scripts, no clock).
     """
 
     kind: str
@@ -154,6 +169,7 @@ class Move:
     src: int = -1
     dst: int = -1
     rem: int = -1
+    secs: int = -1
 
 
 # ---- the 6x6 board ------------------------------------------------------------------------

@@ -107,14 +107,24 @@ OPTIONS: tuple[Option, ...] = (
     # Stapeltje-four
     Option("height", "int", 0, "stapeltje: home stack target 4-7 (0 = 4; level 2 = 5)"),
     Option("highest_stack", "bool", False, "stapeltje level 3: highest home stack wins"),
-    Option("clock", "bool", False, "stapeltje level 4: simulated clocks (solo possible)"),
+    Option(
+        "clock",
+        "bool",
+        False,
+        "stapeltje level 4: clocks (a person's real seconds at the terminal; solo possible)",
+    ),
     Option("colour_ladder", "bool", False, "stapeltje level 5: colour ladder instead of dice"),
     Option("ladder", "str", COLOUR_LETTERS, "stapeltje level 5: ladder colours, bottom first"),
     Option(
         "position", "str", "8", "stapeltje: own position = corner + 8 or 4 neighbours", POSITIONS
     ),
     Option("farthest", "bool", True, "stapeltje: a tile must go as far as it can"),
-    Option("time_limit", "int", 0, "stapeltje level 3: simulated game time in s (0 = none)"),
+    Option(
+        "time_limit",
+        "int",
+        0,
+        "stapeltje level 3: playing time in s (0 = none; a person's real seconds at the terminal)",
+    ),
     Option("clock_seconds", "int", 0, "stapeltje level 4: clock per player in s (0 = by height)"),
 )
 

@@ -25,7 +25,7 @@ from tablesim.games.core import (
     state_head,
     state_rng,
 )
-from tablesim.games.katoiz.components import Move, roll_text
+from tablesim.games.katoiz.components import Move, match_words, roll_text, tile_code
 from tablesim.games.katoiz.config import OPTIONS, KatoizConfig
 from tablesim.games.katoiz.config import make_config as _make_config
 from tablesim.games.katoiz.stapeltje import STAPELTJE
@@ -147,6 +147,21 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         """An ASCII picture of the position."""
         return _rules(state).describe(state)
 
+    def names_a_winner(self, state: Any) -> bool:
+        """Whether this game names a winner at all: not Stapeltoren without the colour die
+        ("Naming a winner is not necessary at this age", levels 1-2) and no solo game; a
+        front end then names none when a player resigns either."""
+        cfg = state.config
+        if cfg.players == 1:
+            return False
+        return not (cfg.type == "stapeltoren" and not cfg.colour_die)
+
+    def stamp_seconds(self, state: Any, move: Move, seconds: float) -> Move:
+        """A person's move with the real seconds it took, where the type runs a clock
+        (Stapeltje levels 3-4: ``b3-a1 @12``); unchanged elsewhere."""
+        hook = getattr(_rules(state), "stamp_seconds", None)
+        return move if hook is None else hook(state, move, seconds)
+
     def forced_move(self, state: Any) -> Move | None:
         """The pass a blocked player must play (their only legal move), for a front end to
         play for them; None when there is a choice."""
@@ -180,7 +195,8 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
     def describe_move(self, state: Any, move: Move) -> str:
         """``P1: ROL on 1``, or with dice ``P1 rolled red + round: ROL on 1`` (the roll the
         move answers, so anyone can check a bot followed it), plus what the move achieved (a
-        3-set, a home stack, the end)."""
+        3-set, a home stack, the end); a Stapeltoren tile put on a stack names its match with
+        the top tile, ``ROL on 1 (matches WOL: round, large)``."""
         roll = getattr(state, "roll", None)
         dice = "" if roll is None else f" rolled {roll_text(roll)}"
         text = f"P{state.seat + 1}{dice}: {self.format_move(state, move)}"
@@ -192,6 +208,10 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
             text += ", next to an own disc: rolls once more"
         elif kind == "stapeltje" and after.homes[state.seat] != state.homes[state.seat]:
             text += f", home stack now {len(after.homes[state.seat])} high"
+        elif kind == "stapeltoren" and move.kind == "add":
+            # "The player names the match between the chosen tile and the top tile"
+            top = state.stacks[state.seat][move.dst][-1]
+            text += f" (matches {tile_code(top)}: {', '.join(match_words(move.tile, top))})"
         if self.is_terminal(after):
             text += f" (game over: {self.result(after).detail['end']})"
         return text

@@ -23,9 +23,9 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
   next player may move any tile ("moved by the previous player" needs a move).
 - Ends as printed per level: a home stack reaches ``height`` (4; level 2: 5, 6 or 7), that
   player wins; level 3 (``highest_stack``): no target, three blocked turns in a row or the
-  simulated ``time_limit``, highest home stack wins; level 4 (``clock``): a simulated clock
-  per player (``THINK_SECONDS`` per turn plus ``STEP_SECONDS`` per king step of the moved
-  tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
+  ``time_limit``, highest home stack wins; level 4 (``clock``): a clock per player (a
+  person's turn at the terminal costs its real seconds, stamped as ``@SECS``; other turns
+  ``THINK_SECONDS`` plus ``STEP_SECONDS`` per king step of the moved tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
   wins, never a player already out while another still has time; alone, the game is the
   highest stack before the clock runs out. Our guards: a *stalemate* (after a blocked turn,
   no roll lets any player still in move a tile: the game could never go on) and a *dead
@@ -463,7 +463,10 @@ def _height_check(
 
 
 def move_seconds(state: StapelState, move: Move) -> int:
-    """Simulated time of a turn: THINK_SECONDS, plus STEP_SECONDS per king step moved."""
+    """Time of a turn on the clock: a person's real seconds where stamped (``move.secs``),
+    else simulated, THINK_SECONDS plus STEP_SECONDS per king step moved."""
+    if move.secs >= 0:
+        return move.secs
     if move.kind == "pass":
         return THINK_SECONDS
     g = geo(state.config)
@@ -552,7 +555,10 @@ class Stapeltje:
         """Move the tile (or record a blocked turn), run the clock, roll for the next player."""
         if self.is_terminal(state):
             raise IllegalMoveError(f"katoiz stapeltje: the game is over ({end_reason(state)})")
-        if move not in state.moves:
+        if move.secs >= 0 and not (state.config.clock or state.config.time_limit):
+            raise IllegalMoveError("katoiz stapeltje: @SECS is for the clocks (level 4) and the "
+                                   "playing time (level 3) only")  # fmt: skip
+        if replace(move, secs=-1) not in state.moves:
             raise IllegalMoveError(_why_illegal(state, move))
         cfg, p = state.config, state.seat
         stacks, homes = list(state.stacks), list(state.homes)
@@ -642,17 +648,39 @@ class Stapeltje:
         return Result(tuple(float(x) for x in heights), winners, detail)
 
     def format_move(self, state: StapelState, move: Move) -> str:
-        """``b3-a1``, ``b1-home`` or ``pass``."""
+        """``b3-a1``, ``b1-home`` or ``pass``; ``@SECS`` after it when a person's seconds
+        were stamped (``b3-a1 @12``)."""
+        secs = f" @{move.secs}" if move.secs >= 0 else ""
         if move.kind == "pass":
-            return "pass"
+            return "pass" + secs
         dst = "home" if move.dst == HOME else cell_name(move.dst)
-        return f"{cell_name(move.src)}-{dst}"
+        return f"{cell_name(move.src)}-{dst}{secs}"
+
+    def stamp_seconds(self, state: StapelState, move: Move, seconds: float) -> Move:
+        """A person's move with the real seconds it took (rounded to whole seconds, as the
+        clocks count) where a clock runs: "a clock is used (a chess clock ...)"; unchanged
+        without a clock or playing time."""
+        cfg = state.config
+        # a pass is only legal when nothing can move: the front end plays it for the person
+        # (forced_move), so it keeps the simulated THINK_SECONDS
+        if not (cfg.clock or cfg.time_limit) or move.secs >= 0 or move.kind == "pass":
+            return move
+        return replace(move, secs=max(0, int(seconds + 0.5)))
 
     def parse_move(self, state: StapelState, text: str) -> Move:
-        """Parse ``b3-a1``, ``b1-home`` (``b1-h``) or ``pass``."""
+        """Parse ``b3-a1``, ``b1-home`` (``b1-h``) or ``pass``, each with an optional
+        ``@SECS`` (whole seconds the turn took, as a log of a person's game writes it)."""
         low = text.strip().lower() if isinstance(text, str) else ""
+        low, at, secs_text = low.partition("@")
+        low = low.strip()
+        secs = -1
+        if at:
+            if not secs_text.strip().isdigit():
+                raise MoveParseError(f"katoiz stapeltje: {text!r}: after @ give whole seconds, "
+                                     "e.g. b3-a1 @12")  # fmt: skip
+            secs = int(secs_text.strip())
         if low == "pass":
-            return PASS
+            return replace(PASS, secs=secs)
         m = _MOVE_RE.match(low)
         if m is None:
             raise MoveParseError(
@@ -661,7 +689,7 @@ class Stapeltje:
         src = parse_cell(m.group(1), "katoiz stapeltje")
         dst = HOME if m.group(2) in ("h", "home") else parse_cell(m.group(2), "katoiz stapeltje")
         tile = state.stacks[src][-1] if state.stacks[src] else -1
-        return Move("move", tile, src, dst)
+        return Move("move", tile, src, dst, secs=secs)
 
     def state_fields(self, state: StapelState) -> dict[str, Any]:
         """The position's own fields."""
@@ -742,8 +770,9 @@ class Stapeltje:
         rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
         if cfg.clock:
             rules.append(
-                f"simulated clocks: a turn costs {THINK_SECONDS} s plus {STEP_SECONDS} s per "
-                "square the tile moves, whoever plays; thinking time is not counted"
+                f"clocks: a turn typed at the terminal costs the seconds it really takes; a "
+                f"bot's turn (or one played in the window) {THINK_SECONDS} s plus "
+                f"{STEP_SECONDS} s per square its tile moves"
             )
         if cfg.colour_ladder:
             rules.append("colour ladder " + cfg.ladder)

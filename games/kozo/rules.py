@@ -642,15 +642,21 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                 f"{who} kept the tower standing in {beaten} of {cfg.rounds} rounds: "
                 f"{'won' if team_win else 'lost'} (more than half must stand)"
             )
+            detail["end"] = (f"after {cfg.rounds} rounds: the tower stood in "
+                             f"{'more than half' if team_win else 'half or fewer'}")  # fmt: skip
             return Result(tuple(float(t) for t in totals), team_win, detail)
         top = max(totals)
         tied = [s for s in range(cfg.players) if totals[s] == top]
+        # "After three rounds have been played, the player with the highest total score wins"
+        detail["end"] = f"after {cfg.rounds} rounds: the highest total score"
         if len(tied) == 1:
             winners: tuple[int, ...] = (tied[0],)
         elif cfg.tie == "share":
             winners = tuple(tied)
             detail["tie"] = "shared"
+            detail["end"] += ", a tie shared"
         else:
+            detail["end"] += ", a tie: the player who moved later"
             # "the player who moved later": later in the turn order (seat 0 began the game),
             # not whoever made the game's last move, which after a fall is the toppler.
             later = max(tied)

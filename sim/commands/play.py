@@ -65,7 +65,10 @@ def run(args: argparse.Namespace) -> int:
     with Session(game, config, args.seed, seats, observers=observers) as session:
         resigned = _run_with_commands(session, human, out)
         if resigned is not None:
-            return _report_resignation(game, roles, resigned, session.turns, args, out)
+            named = getattr(game, "names_a_winner", None)
+            no_winner = named is not None and not named(session.state)
+            return _report_resignation(game, roles, resigned, session.turns, args, out,
+                                       no_winner=no_winner)  # fmt: skip
         result = session.game.result(session.state)
         if args.log:
             atomic_write_text(args.log, "\n".join(session.log_lines(version())) + "\n")
@@ -155,10 +158,13 @@ def _own_resignation(session: Session) -> bool:
 
 
 def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
-                        args: argparse.Namespace, out: Any) -> int:  # fmt: skip
-    """The result line of a resigned game (exit 0); no log: the game did not finish."""
+                        args: argparse.Namespace, out: Any, *,
+                        no_winner: bool = False) -> int:  # fmt: skip
+    """The result line of a resigned game (exit 0); no log: the game did not finish.
+    ``no_winner``: the game names no winner here (a ``names_a_winner(state)`` hook said so,
+    e.g. Stapeltoren levels 1-2), so a resignation does not make one either."""
     others = [s for s in range(len(roles)) if s != seat]
-    winner = others[0] if len(others) == 1 else None
+    winner = others[0] if len(others) == 1 and not no_winner else None
     loser = f"{game.player_name(seat)} ({roles[seat]})"
     if args.json:
         print(canonical_json({"game": game.name, "seed": args.seed, "players": roles,
@@ -166,6 +172,9 @@ def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
     elif winner is not None:
         print(f"result: {loser} resigned; {game.player_name(winner)} ({roles[winner]}) won; "
               f"{turns} turns")  # fmt: skip
+    elif no_winner:
+        print(f"result: {loser} resigned; the game is stopped after {turns} turns (no winner "
+              "is named in this game)")  # fmt: skip
     else:
         print(f"result: {loser} resigned; the game is abandoned after {turns} turns")
     if args.log:
