@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -62,8 +62,8 @@ from tablesim.games.core import (
 )
 from tablesim.games.kataboom.geometry import (
     check_placement,
-    lattice,
     orientations,
+    spot_table,
     spots,
     structure_blocks,
 )
@@ -123,48 +123,110 @@ def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None
     return len(structure) - 1
 
 
-def _spots(
+class PlacementTable:
+    """The candidate placements of a position as arrays, in :meth:`Kataboom.placements`
+    order (piece name, rotation, then x, y): row ``k`` is piece ``pieces[piece[k]]`` in
+    rotation ``rot[k]`` at ``(x[k], y[k], z[k])``, with support margin ``margin[k]``
+    (computed when first read). The environments build their masks from it without making
+    the moves."""
+
+    def __init__(self, pieces: tuple[str, ...], piece: np.ndarray, rot: np.ndarray,
+                 x: np.ndarray, y: np.ndarray, z: np.ndarray,
+                 margin: Callable[[], np.ndarray]) -> None:  # fmt: skip
+        self.pieces, self.piece, self.rot, self.x, self.y, self.z = pieces, piece, rot, x, y, z
+        self._make_margin: Callable[[], np.ndarray] | None = margin
+        self._margin = np.zeros(0)
+
+    @property
+    def margin(self) -> np.ndarray:
+        """Each row's support margin (edges, positive inside)."""
+        if self._make_margin is not None:
+            self._margin, self._make_margin = self._make_margin(), None
+        return self._margin
+
+    def __len__(self) -> int:
+        return len(self.piece)
+
+    def move(self, k: int) -> KataboomMove:
+        """Row ``k`` as the move :meth:`Kataboom.placements` lists there."""
+        pos = (round(float(self.x[k]), 4) + 0.0, round(float(self.y[k]), 4) + 0.0,
+               round(float(self.z[k]), 4) + 0.0)  # fmt: skip
+        return KataboomMove(PLACE, self.pieces[int(self.piece[k])], int(self.rot[k]), pos)
+
+
+@lru_cache(maxsize=64)
+def placement_table(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
-) -> list[tuple[tuple[str, ...], int, Any]]:
-    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``."""
+) -> PlacementTable:
+    """Every rotation of every piece in ``supply`` at every lattice spot over ``structure``,
+    in one :func:`spot_table` pass (the two dominoes share their shape's spots), keeping the
+    legal ones, sorted as the moves sort (piece name, rotation, x, y)."""
     blocks = _blocks(_items_key(structure))
-    prev = _previous(config, structure)
-    shapes: dict[tuple, list[str]] = {}
-    for piece in supply:  # the two dominoes share their spots
-        shapes.setdefault(orientations(piece), []).append(piece)
-    out = []
-    for cells_set, pieces in shapes.items():
-        for r, cells in enumerate(cells_set):
-            out.append((tuple(pieces), r, spots(cells, lattice(cells, blocks), blocks,
-                                                len(structure), prev)))  # fmt: skip
-    return out
+    shapes: dict[tuple, int] = {}  # distinct shape -> its first orientation in the pass
+    flat: list[Any] = []
+    for piece in supply:
+        cells_set = orientations(piece)
+        if cells_set not in shapes:
+            shapes[cells_set] = len(flat)
+            flat.extend(cells_set)
+    tab = spot_table(flat, blocks, len(structure), _previous(config, structure))
+    pieces = tuple(sorted(supply))
+    pair_o, pair_p, pair_r = [], [], []  # (orientation, piece, rotation) in the moves' order
+    for i, piece in enumerate(pieces):
+        first = shapes[orientations(piece)]
+        for r in range(len(orientations(piece))):
+            pair_o.append(first + r)
+            pair_p.append(i)
+            pair_r.append(r)
+    ok = np.flatnonzero(tab.ok)  # rows, orientation after orientation
+    n_ok = np.bincount(np.searchsorted(tab.start, ok, side="right") - 1, minlength=len(flat))
+    pair_o_a = np.asarray(pair_o, dtype=np.int64)
+    ok_start = np.concatenate([[0], np.cumsum(n_ok)])
+    lengths = n_ok[pair_o_a]
+    ends = np.cumsum(lengths)
+    sel = ok[
+        np.repeat(ok_start[pair_o_a] - (ends - lengths), lengths) + np.arange(int(lengths.sum()))
+    ]
+    xy = tab.xy[sel]
+    return PlacementTable(
+        pieces,
+        np.repeat(np.asarray(pair_p, dtype=np.int64), lengths),
+        np.repeat(np.asarray(pair_r, dtype=np.int64), lengths),
+        xy[:, 0],
+        xy[:, 1],
+        tab.z[sel],
+        lambda: tab.margin_of(sel),
+    )
 
 
 @lru_cache(maxsize=64)
 def _candidates(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
 ) -> tuple[tuple[KataboomMove, ...], tuple[float, ...]]:
-    moves: list[tuple[KataboomMove, float]] = []
-    for pieces, r, s in _spots(config, structure, supply):
-        idx = np.flatnonzero(s.ok)
-        xs, ys, zs = s.xy[idx, 0].tolist(), s.xy[idx, 1].tolist(), s.z[idx].tolist()
-        for x, y, z, g in zip(xs, ys, zs, s.margin[idx].tolist(), strict=True):
-            pos = (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)  # q4 of floats
-            for p in pieces:
-                moves.append((KataboomMove(PLACE, p, r, pos), g))
-    # KataboomMove's own order (its compared fields), without calling its __lt__
-    moves.sort(key=lambda t: (t[0].kind, t[0].piece, t[0].rot, t[0].pos, t[0].push))
-    return tuple(m for m, _ in moves), tuple(g for _, g in moves)
+    t = placement_table(config, structure, supply)
+    pieces = t.pieces
+    moves = tuple(
+        KataboomMove(
+            PLACE, pieces[p], r, (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)
+        )  # fmt: skip
+        for p, r, x, y, z in zip(
+            t.piece.tolist(),
+            t.rot.tolist(),
+            t.x.tolist(),
+            t.y.tolist(),
+            t.z.tolist(),
+            strict=True,
+        )
+    )
+    return moves, tuple(t.margin.tolist())
 
 
 def count_safe(state: KataboomState, threshold: float) -> int:
     """How many candidate placements of ``state`` have a support margin of at least
     ``threshold`` edges (the same count as filtering :meth:`Kataboom.placement_margins`,
     without building the moves)."""
-    total = 0
-    for pieces, _, s in _spots(state.config, state.structure, state.supply):
-        total += len(pieces) * int((s.ok & (s.margin >= threshold)).sum())
-    return total
+    t = placement_table(state.config, state.structure, state.supply)
+    return int((t.margin >= threshold).sum())
 
 
 class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
@@ -266,7 +328,9 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return self._begin_turn(state)
 
     def _begin_turn(self, state: KataboomState) -> KataboomState:
-        if state.end is None and not self.placements(state):
+        if state.end is None and not len(
+            placement_table(state.config, state.structure, state.supply)
+        ):
             return replace(state, end="stuck")
         return state
 
