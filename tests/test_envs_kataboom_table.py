@@ -128,3 +128,21 @@ def test_env_masks_equal_the_encoded_reference(supported: bool) -> None:
             steps += 1
     env.close()
     assert steps >= (20 if supported else 6)
+
+
+def test_spot_table_equals_spots_for_shapes_off_their_corner() -> None:
+    """Oriented cells not normalised to z = 0 (no catalogue piece: the path where a spot with
+    rest height 0 is off the table) and a tall one, on the seeded structures."""
+    shapes = [((0, 0, 1),), ((0, 0, 2), (1, 0, 2)), ((0, 0, 0), (0, 0, 1), (0, 1, 1))]
+    checked = 0
+    for state in deep_game(5, "anywhere", 4):
+        blocks = R._blocks(R._items_key(state.structure))
+        for prev in (None, 0):
+            table = spot_table(shapes, blocks, len(state.structure), prev)
+            for o, cells in enumerate(shapes):
+                want = spots(cells, lattice(cells, blocks), blocks, len(state.structure), prev)
+                got = table.spots(o)
+                for field in ("xy", "z", "ok", "margin", "on"):
+                    assert getattr(want, field).tobytes() == getattr(got, field).tobytes()
+                checked += int(want.ok.sum())
+    assert checked > 50

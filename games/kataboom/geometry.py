@@ -168,7 +168,7 @@ class SpotTable:
         p, n, inf = self._p, len(rows), np.inf
         if not n:
             return np.zeros(0)
-        col, rests = p["col"][rows], p["rests"][rows]
+        col, rests = p["col"][rows], self._rests(rows)
         px0 = np.where(rests, p["x0"][col], inf).reshape(n, -1).min(axis=1)
         py0 = np.where(rests, p["y0"][col], inf).reshape(n, -1).min(axis=1)
         px1 = np.where(rests, p["x1"][col], -inf).reshape(n, -1).max(axis=1)
@@ -186,11 +186,17 @@ class SpotTable:
             p, n, n_items = self._p, len(self.z), self._p["n_items"]
             on_flat = np.zeros(n * n_items, dtype=bool)
             if n:
-                rests = p["rests"]
+                rests = self._rests(np.arange(n))
                 rows = np.broadcast_to(np.arange(n)[:, None, None], rests.shape)
                 on_flat[(rows * n_items + p["owner"][p["col"]])[rests]] = True
             self._on = on_flat.reshape(n, n_items)
         return self._on
+
+    def _rests(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), K, slots): which of its column's boxes each cube of ``rows`` rests on
+        (:func:`spots`' ``rests``, the boxes in their column's slots)."""
+        p = self._p
+        return np.abs(p["low"][rows][..., None] - p["top"][p["col"][rows]]) <= REST_TOL
 
     def spots(self, o: int) -> Spots:
         """Orientation ``o``'s rows as :class:`Spots` (what ``spots(cells, lattice(cells,
@@ -215,7 +221,7 @@ def spot_table(
     n_o = len(shapes)
     if not blocks.size or not n_o:
         z0, none = np.zeros(0), np.zeros((0, 1), np.int64)
-        parts = {"n_items": n_items, "col": none, "rests": np.zeros((0, 1, 1), bool)}
+        parts = {"n_items": n_items, "col": none, "low": np.zeros((0, 1)), "top": np.zeros((1, 1))}
         return SpotTable(np.zeros(n_o + 1, np.int64), np.zeros((0, 2)), z0, np.zeros(0, bool),
                          parts)  # fmt: skip
     cells, m5, ext = _shape_arrays(tuple(shapes))  # (O, K, 3) int (padded), (O, 2), (O, 2)
@@ -261,27 +267,44 @@ def spot_table(
     z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
     low = cz + z[:, None]  # (N, K) bottoms of the cubes
     on_table = (low <= REST_TOL).any(axis=1)
-    rests = np.abs(low[..., None] - top[col]) <= REST_TOL  # (N, K, slots); nan: False
     owner = blocks.owner[order]
-    ok = rests.reshape(n, -1).any(axis=1) & ~on_table
-    if previous is not None:
-        ok &= (rests & (owner[col] == previous)).reshape(n, -1).any(axis=1)
-    parts = {"n_items": n_items, "col": col, "rests": rests, "owner": owner, "o_idx": o_idx,
-             "m5": m5, "x0": x0[col_x, order], "x1": x1[col_x, order],
+    parts = {"n_items": n_items, "col": col, "low": low, "top": top, "owner": owner,
+             "o_idx": o_idx, "m5": m5, "x0": x0[col_x, order], "x1": x1[col_x, order],
              "y0": y0[col_y, order], "y1": y1[col_y, order]}  # fmt: skip
-    return SpotTable(start, xy, z, ok, parts)
+    table = SpotTable(start, xy, z, on_table, parts)  # (ok set below)
+    if previous is not None:
+        rests = table._rests(np.arange(n))  # (N, K, slots); nan tops: False
+        ok = (rests & (owner[col] == previous)).reshape(n, -1).any(axis=1) & ~on_table
+    else:
+        # rests somewhere, off the table. With z > 0 the cube that set z rests on its
+        # column's top (|low - top| = |round(M, 4) - M| < REST_TOL), so only rows with z = 0
+        # off the table (a piece whose lowest cube is above its own minimum corner: none of
+        # the catalogue's) need the cubes' test.
+        ok = ~on_table & (z > 0)
+        rest = np.flatnonzero(~on_table & (z <= 0))
+        if len(rest):
+            ok[rest] = table._rests(rest).reshape(len(rest), -1).any(axis=1)
+    table.ok = ok
+    return table
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _shape_arrays(shapes: tuple[Cells, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cells (O, K, 3) of each oriented piece, padded by repeating its first cell (a repeated
     cube changes no max, min or any), ``mean(x, y) + 0.5`` (O, 2) as :func:`spots` computes
     it, and the extent ``max(x, y) + 1`` (O, 2)."""
     k = max(len(c) for c in shapes)
-    cells = np.array([list(c) + [c[0]] * (k - len(c)) for c in shapes], dtype=np.int64)
-    m5 = np.array([np.asarray(c, dtype=float)[:, :2].mean(axis=0) + 0.5 for c in shapes])
-    ext = np.array([np.asarray(c, dtype=float)[:, :2].max(axis=0) + 1 for c in shapes])
-    return cells, m5.reshape(-1, 2), ext.reshape(-1, 2)
+    parts = [_one_shape(c, k) for c in shapes]
+    cells = np.stack([p[0] for p in parts])
+    return cells, np.stack([p[1] for p in parts]), np.stack([p[2] for p in parts])
+
+
+@lru_cache(maxsize=1024)
+def _one_shape(cells: Cells, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One oriented piece's row of :func:`_shape_arrays`, its cells padded to ``k``."""
+    c = np.asarray(cells, dtype=float)
+    padded = np.array(list(cells) + [cells[0]] * (k - len(cells)), dtype=np.int64)
+    return padded, c[:, :2].mean(axis=0) + 0.5, c[:, :2].max(axis=0) + 1
 
 
 def _fmt(v: float) -> str:

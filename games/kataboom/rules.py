@@ -116,6 +116,12 @@ def _blocks(key: tuple[tuple[str, int, tuple[float, ...]], ...]) -> Any:
     return structure_blocks(key)
 
 
+def structure_blocks_of(structure: tuple[Item, ...]) -> Any:
+    """The boxes of ``structure`` (:func:`structure_blocks` of its names, rotations and
+    poses), remembered for the last structures asked about; read them, never write them."""
+    return _blocks(_items_key(structure))
+
+
 def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None:
     """Index of the item a placement must rest on (reading on-previous), else None."""
     if config.reading != "on-previous" or not structure or structure[-1].seat < 0:
@@ -154,6 +160,32 @@ class PlacementTable:
         return KataboomMove(PLACE, self.pieces[int(self.piece[k])], int(self.rot[k]), pos)
 
 
+@lru_cache(maxsize=256)
+def _supply_rows(
+    supply: tuple[str, ...],
+) -> tuple[tuple[Any, ...], tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """For :func:`placement_table`: the oriented shapes of ``supply`` in one list (each
+    distinct shape once: the two dominoes share theirs), the pieces sorted, and per (piece,
+    rotation) in the moves' order its orientation in that list, its piece and its rotation."""
+    shapes: dict[tuple, int] = {}  # distinct shape -> its first orientation in the list
+    flat: list[Any] = []
+    for piece in supply:
+        cells_set = orientations(piece)
+        if cells_set not in shapes:
+            shapes[cells_set] = len(flat)
+            flat.extend(cells_set)
+    pieces = tuple(sorted(supply))
+    pair_o, pair_p, pair_r = [], [], []
+    for i, piece in enumerate(pieces):
+        first = shapes[orientations(piece)]
+        for r in range(len(orientations(piece))):
+            pair_o.append(first + r)
+            pair_p.append(i)
+            pair_r.append(r)
+    arr = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+    return tuple(flat), pieces, arr(pair_o), arr(pair_p), arr(pair_r)
+
+
 @lru_cache(maxsize=64)
 def placement_table(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
@@ -161,37 +193,21 @@ def placement_table(
     """Every rotation of every piece in ``supply`` at every lattice spot over ``structure``,
     in one :func:`spot_table` pass (the two dominoes share their shape's spots), keeping the
     legal ones, sorted as the moves sort (piece name, rotation, x, y)."""
-    blocks = _blocks(_items_key(structure))
-    shapes: dict[tuple, int] = {}  # distinct shape -> its first orientation in the pass
-    flat: list[Any] = []
-    for piece in supply:
-        cells_set = orientations(piece)
-        if cells_set not in shapes:
-            shapes[cells_set] = len(flat)
-            flat.extend(cells_set)
-    tab = spot_table(flat, blocks, len(structure), _previous(config, structure))
-    pieces = tuple(sorted(supply))
-    pair_o, pair_p, pair_r = [], [], []  # (orientation, piece, rotation) in the moves' order
-    for i, piece in enumerate(pieces):
-        first = shapes[orientations(piece)]
-        for r in range(len(orientations(piece))):
-            pair_o.append(first + r)
-            pair_p.append(i)
-            pair_r.append(r)
+    flat, pieces, pair_o, pair_p, pair_r = _supply_rows(supply)
+    tab = spot_table(flat, _blocks(_items_key(structure)), len(structure),
+                     _previous(config, structure))  # fmt: skip
+    ok_before = np.concatenate([[0], np.cumsum(tab.ok)])  # legal rows before each row
+    n_ok = ok_before[tab.start[1:]] - ok_before[tab.start[:-1]]  # per orientation
     ok = np.flatnonzero(tab.ok)  # rows, orientation after orientation
-    n_ok = np.bincount(np.searchsorted(tab.start, ok, side="right") - 1, minlength=len(flat))
-    pair_o_a = np.asarray(pair_o, dtype=np.int64)
-    ok_start = np.concatenate([[0], np.cumsum(n_ok)])
-    lengths = n_ok[pair_o_a]
+    lengths = n_ok[pair_o]
     ends = np.cumsum(lengths)
-    sel = ok[
-        np.repeat(ok_start[pair_o_a] - (ends - lengths), lengths) + np.arange(int(lengths.sum()))
-    ]
+    sel = ok[np.repeat(ok_before[tab.start[pair_o]] - (ends - lengths), lengths)
+             + np.arange(int(lengths.sum()))]  # fmt: skip
     xy = tab.xy[sel]
     return PlacementTable(
         pieces,
-        np.repeat(np.asarray(pair_p, dtype=np.int64), lengths),
-        np.repeat(np.asarray(pair_r, dtype=np.int64), lengths),
+        np.repeat(pair_p, lengths),
+        np.repeat(pair_r, lengths),
         xy[:, 0],
         xy[:, 1],
         tab.z[sel],
