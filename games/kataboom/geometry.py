@@ -224,27 +224,11 @@ def spot_table(
         parts = {"n_items": n_items, "col": none, "low": np.zeros((0, 1)), "top": np.zeros((1, 1))}
         return SpotTable(np.zeros(n_o + 1, np.int64), np.zeros((0, 2)), z0, np.zeros(0, bool),
                          parts)  # fmt: skip
-    cells, m5, ext = _shape_arrays(tuple(shapes))  # (O, K, 3) int (padded), (O, 2), (O, 2)
     bmin = np.floor(blocks.lo[:, :2].min(axis=0))  # lattice(): floor(min - ext) + 1 ..
     bmax = np.ceil(blocks.hi[:, :2].max(axis=0))  # .. ceil(max) - 1
-    first = (bmin[None] - ext + 1).astype(np.int64)  # (O, 2)
-    last = (bmax[None] - 1).astype(np.int64)
-    nx = np.maximum(last[:, 0] - first[:, 0] + 1, 0)
-    ny = np.maximum(last[:, 1] - first[:, 1] + 1, 0)
-    counts = nx * ny
-    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    box = (int(bmin[0]), int(bmin[1]), int(bmax[0]), int(bmax[1]))
+    start, o_idx, xy, cz, col, m5, (gx0, gy0, gnx, gny) = _lattice_rows(tuple(shapes), box)
     n = int(start[-1])
-    o_idx = np.repeat(np.arange(n_o), counts)
-    k = np.arange(n) - start[o_idx]
-    ny_r = np.maximum(ny[o_idx], 1)
-    ix = first[o_idx, 0] + k // ny_r
-    iy = first[o_idx, 1] + k % ny_r
-    xy = np.stack([ix, iy], axis=1).astype(float)
-    # the grid of columns the cubes can stand over
-    cx, cy, cz = cells[o_idx, :, 0], cells[o_idx, :, 1], cells[o_idx, :, 2].astype(float)
-    emax = ext.max(axis=0)  # columns from first + 0 >= bmin - emax + 1 to last + ext - 1
-    gx0, gy0 = int(bmin[0] - emax[0]), int(bmin[1] - emax[1])
-    gnx, gny = int(bmax[0] + emax[0]) + 1 - gx0, int(bmax[1] + emax[1]) + 1 - gy0
     gx = (np.arange(gnx) + gx0).astype(float)
     gy = (np.arange(gny) + gy0).astype(float)
     blo, bhi = blocks.lo, blocks.hi
@@ -262,7 +246,6 @@ def spot_table(
     col_y = np.tile(np.arange(gny), gnx)[:, None]
     top = np.where(valid, bhi[order, 2], np.nan)
     htop = np.where(valid, top, -np.inf).max(axis=1)  # -inf over no box
-    col = (ix[:, None] + cx - gx0) * gny + (iy[:, None] + cy - gy0)  # (N, K)
     need = htop[col] - cz
     z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
     low = cz + z[:, None]  # (N, K) bottoms of the cubes
@@ -286,6 +269,39 @@ def spot_table(
             ok[rest] = table._rests(rest).reshape(len(rest), -1).any(axis=1)
     table.ok = ok
     return table
+
+
+@lru_cache(maxsize=256)
+def _lattice_rows(shapes: tuple[Cells, ...], box: tuple[int, int, int, int]) -> tuple[Any, ...]:
+    """The structure-free half of :func:`spot_table` (read-only, cached): for the oriented
+    pieces ``shapes`` and the structure's footprint ``box`` (floor of its minimum x, y, ceil
+    of its maximum), every :func:`lattice` row (``start`` per orientation, ``o_idx``,
+    ``xy``), its cubes' heights ``cz`` (N, K) and grid columns ``col`` (N, K), the pieces'
+    ``mean + 0.5`` (O, 2), and the column grid (x0, y0, nx, ny)."""
+    cells, m5, ext = _shape_arrays(shapes)  # (O, K, 3) int (padded), (O, 2), (O, 2)
+    bmin, bmax = np.array(box[:2], dtype=float), np.array(box[2:], dtype=float)
+    first = (bmin[None] - ext + 1).astype(np.int64)  # (O, 2)
+    last = (bmax[None] - 1).astype(np.int64)
+    nx = np.maximum(last[:, 0] - first[:, 0] + 1, 0)
+    ny = np.maximum(last[:, 1] - first[:, 1] + 1, 0)
+    counts = nx * ny
+    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    n = int(start[-1])
+    o_idx = np.repeat(np.arange(len(shapes)), counts)
+    k = np.arange(n) - start[o_idx]
+    ny_r = np.maximum(ny[o_idx], 1)
+    ix = first[o_idx, 0] + k // ny_r
+    iy = first[o_idx, 1] + k % ny_r
+    xy = np.stack([ix, iy], axis=1).astype(float)
+    # the grid of columns the cubes can stand over
+    cx, cy, cz = cells[o_idx, :, 0], cells[o_idx, :, 1], cells[o_idx, :, 2].astype(float)
+    emax = ext.max(axis=0)  # columns from first + 0 >= bmin - emax + 1 to last + ext - 1
+    gx0, gy0 = int(bmin[0] - emax[0]), int(bmin[1] - emax[1])
+    gnx, gny = int(bmax[0] + emax[0]) + 1 - gx0, int(bmax[1] + emax[1]) + 1 - gy0
+    col = (ix[:, None] + cx - gx0) * gny + (iy[:, None] + cy - gy0)  # (N, K)
+    for arr in (start, o_idx, xy, cz, col):
+        arr.flags.writeable = False
+    return start, o_idx, xy, cz, col, m5, (gx0, gy0, gnx, gny)
 
 
 @lru_cache(maxsize=256)
