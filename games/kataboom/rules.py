@@ -204,15 +204,10 @@ def placement_table(
     sel = ok[np.repeat(ok_before[tab.start[pair_o]] - (ends - lengths), lengths)
              + np.arange(int(lengths.sum()))]  # fmt: skip
     xy = tab.xy[sel]
-    return PlacementTable(
-        pieces,
-        np.repeat(pair_p, lengths),
-        np.repeat(pair_r, lengths),
-        xy[:, 0],
-        xy[:, 1],
-        tab.z[sel],
-        lambda: tab.margin_of(sel),
-    )
+    cols = (np.repeat(pair_p, lengths), np.repeat(pair_r, lengths), xy[:, 0], xy[:, 1], tab.z[sel])
+    for arr in cols:  # (cached: shared by every caller)
+        arr.flags.writeable = False
+    return PlacementTable(pieces, *cols, lambda: tab.margin_of(sel))
 
 
 @lru_cache(maxsize=64)
