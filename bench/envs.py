@@ -89,6 +89,9 @@ def _env(game: str, moves: list, seed: int, observation: str) -> float:
 # issue 36: examples/rl_rollouts.py --episodes 20, quiet machine, 2026-12-02 (steps/s)
 ANCHORS = {"catego": 9909, "kaito": 12042, "katoiz": 14970, "katamino": 457, "kozo": 345,
            "kataboom": 54.5}  # fmt: skip
+# issue 36's goals for the single environment (goal 1: light games; goal 2: 10x the anchor)
+GOALS = {"catego": 30000, "kaito": 30000, "katoiz": 30000, "katamino": 4500, "kozo": 3500,
+         "kataboom": 550}  # fmt: skip
 
 
 def _env_rollouts(game: str, episodes: int, seed: int) -> tuple[int, float]:
@@ -135,8 +138,60 @@ def rollout_figure(games: list[str], episodes: int = 20, seed: int = 0) -> dict[
             "env_over_rules": round(cpu / rules, 2) if rules > 0 else None,
             "anchor_steps_per_s": ANCHORS.get(game),
             "x_anchor": round(sps / ANCHORS[game], 2) if game in ANCHORS else None,
+            "goal_steps_per_s": GOALS.get(game),
         }
     return out
+
+
+_BASELINE_RUN = """
+import json, sys, time
+sys.path[:0] = [sys.argv[1], sys.argv[1] + '/examples']
+import tablesim
+from rl_rollouts import rollouts
+out = {}
+for game in sys.argv[3].split(','):
+    rollouts(game, 1, int(sys.argv[4]), False)
+    r = rollouts(game, int(sys.argv[2]), int(sys.argv[4]), False)
+    out[game] = [r['steps'], r['steps'] / r['steps_per_s']]
+print(json.dumps({'file': tablesim.__file__, 'games': out}))
+"""
+
+
+def baseline_figure(
+    baseline: str, games: list[str], episodes: int, seed: int, rounds: int = 2
+) -> dict[str, Any]:
+    """Masked random rollouts (``examples/rl_rollouts.py``'s loop, ``episodes`` per game) of
+    another checkout ``baseline`` (e.g. main's tree before a change) and of this one, each in
+    a fresh process, alternately ``rounds`` times in the same minutes: per game the best CPU
+    steps/s of each and their ratio (``x_baseline``: this tree over the baseline)."""
+    import subprocess
+
+    best: dict[str, dict[str, float]] = {"baseline": {}, "this": {}}
+    for _ in range(rounds):
+        for side, root in (("baseline", baseline), ("this", str(ROOT))):
+            env = {**os.environ, "PYTHONPATH": root}
+            run = subprocess.run(
+                [sys.executable, "-c", _BASELINE_RUN, root, str(episodes), ",".join(games),
+                 str(seed)],
+                capture_output=True, text=True, check=True, env=env, cwd=root,
+            )  # fmt: skip
+            got = json.loads(run.stdout.strip().splitlines()[-1])
+            if not got["file"].startswith(str(Path(root).resolve())) and not got["file"].startswith(
+                root
+            ):
+                raise RuntimeError(f"{side}: imported tablesim from {got['file']}, not {root}")
+            for game, (steps, cpu) in got["games"].items():
+                sps = steps / cpu if cpu > 0 else float("inf")
+                best[side][game] = max(best[side].get(game, 0.0), sps)
+    return {
+        game: {
+            "baseline_steps_per_s": round(best["baseline"][game], 1),
+            "steps_per_s": round(best["this"][game], 1),
+            "x_baseline": round(best["this"][game] / best["baseline"][game], 2),
+            "goal_steps_per_s": GOALS.get(game),
+        }
+        for game in games
+    }
 
 
 VECTOR_GAMES = ("catego", "kaito", "katoiz")
@@ -197,7 +252,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--episodes", type=int, default=20, help="rollout episodes per game")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--baseline", metavar="ROOT", help="also time another checkout's rollouts "
+                    "against this one's, alternately in fresh processes (e.g. the tree before "
+                    "a change: git archive <commit> | tar -x -C ROOT)")  # fmt: skip
     args = ap.parse_args()
+    if args.baseline and not (Path(args.baseline) / "tablesim" / "__init__.py").is_file():
+        print(f"bench/envs.py: --baseline {args.baseline!r} is not a tablesim checkout",
+              file=sys.stderr)  # fmt: skip
+        sys.exit(2)
     load0 = os.getloadavg()[0]
     out = {}
     for game in args.games.split(","):
@@ -227,7 +289,17 @@ def main() -> None:
     for game, r in rolls.items():
         print(f"{game:9s} {r['steps']:5d} steps {r['steps_per_s']:10.1f} steps/s  rules "
               f"{r['rules_steps_per_s']} ({r['env_over_rules']}x)  anchor "
-              f"{r['anchor_steps_per_s']} ({r['x_anchor']}x)", flush=True)  # fmt: skip
+              f"{r['anchor_steps_per_s']} ({r['x_anchor']}x)  goal {r['goal_steps_per_s']}",
+              flush=True)  # fmt: skip
+    base: dict[str, Any] = {}
+    if args.baseline:
+        games = args.games.split(",")
+        print(f"against --baseline {args.baseline} (fresh processes, alternately, best of 2):")
+        base = baseline_figure(args.baseline, games, args.episodes, args.seed)
+        for game, b in base.items():
+            print(f"{game:9s} baseline {b['baseline_steps_per_s']:10.1f}  this "
+                  f"{b['steps_per_s']:10.1f} steps/s ({b['x_baseline']}x)  goal "
+                  f"{b['goal_steps_per_s']}", flush=True)  # fmt: skip
     vec = vector_figure(games=tuple(g for g in VECTOR_GAMES if g in args.games.split(",")))
     for game, fig in vec.items():
         for size, v in fig.items():
@@ -239,7 +311,9 @@ def main() -> None:
     loads = {"load_before": round(load0, 2), "load_after": round(os.getloadavg()[0], 2)}
     print(f"CPU ms per step; load {loads['load_before']} -> {loads['load_after']}")
     if args.json:
-        print(json.dumps({**loads, "games": out, "rollouts": rolls, "vector": vec}, sort_keys=True))
+        extra = {"baseline": base} if base else {}
+        print(json.dumps({**loads, "games": out, "rollouts": rolls, "vector": vec, **extra},
+                         sort_keys=True))  # fmt: skip
 
 
 if __name__ == "__main__":

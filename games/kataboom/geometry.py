@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -139,6 +141,186 @@ def lattice(cells: Cells, blocks: Blocks, step: float = STEP) -> np.ndarray:
     ys = np.arange(lo[1] + step, hi[1] - 1e-9, step)
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     return np.round(np.stack([gx.ravel(), gy.ravel()], axis=1), 4) + 0.0
+
+
+class SpotTable:
+    """The lattice spots of several oriented pieces at once, as one set of rows (made by
+    :func:`spot_table`): orientation ``o``'s rows are ``start[o]:start[o + 1]``, in
+    :func:`lattice` order, with the fields of :class:`Spots` (``xy``, ``z``, ``ok``, and,
+    computed when first read, ``margin`` and ``on``), their values to the bit."""
+
+    def __init__(self, start: np.ndarray, xy: np.ndarray, z: np.ndarray, ok: np.ndarray,
+                 parts: dict[str, Any]) -> None:  # fmt: skip
+        self.start, self.xy, self.z, self.ok = start, xy, z, ok
+        self._p = parts  # what margin and on are computed from (spot_table's arrays)
+        self._margin: np.ndarray | None = None
+        self._on: np.ndarray | None = None
+
+    @property
+    def margin(self) -> np.ndarray:
+        """Every row's support margin (:func:`spots`)."""
+        if self._margin is None:
+            self._margin = self.margin_of(np.arange(len(self.z)))
+        return self._margin
+
+    def margin_of(self, rows: np.ndarray) -> np.ndarray:
+        """The support margins of ``rows`` only (the same values as :attr:`margin` there)."""
+        p, n, inf = self._p, len(rows), np.inf
+        if not n:
+            return np.zeros(0)
+        col, rests = p["col"][rows], self._rests(rows)
+        px0 = np.where(rests, p["x0"][col], inf).reshape(n, -1).min(axis=1)
+        py0 = np.where(rests, p["y0"][col], inf).reshape(n, -1).min(axis=1)
+        px1 = np.where(rests, p["x1"][col], -inf).reshape(n, -1).max(axis=1)
+        py1 = np.where(rests, p["y1"][col], -inf).reshape(n, -1).max(axis=1)
+        com = p["m5"][p["o_idx"][rows]] + self.xy[rows]
+        margin = np.minimum.reduce(
+            [com[:, 0] - px0, px1 - com[:, 0], com[:, 1] - py0, py1 - com[:, 1]]
+        )
+        return np.where(np.isfinite(margin), margin, -1.0)
+
+    @property
+    def on(self) -> np.ndarray:
+        """(rows, items): which items each row rests on (:func:`spots`)."""
+        if self._on is None:
+            p, n, n_items = self._p, len(self.z), self._p["n_items"]
+            on_flat = np.zeros(n * n_items, dtype=bool)
+            if n:
+                rests = self._rests(np.arange(n))
+                rows = np.broadcast_to(np.arange(n)[:, None, None], rests.shape)
+                on_flat[(rows * n_items + p["owner"][p["col"]])[rests]] = True
+            self._on = on_flat.reshape(n, n_items)
+        return self._on
+
+    def _rests(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), K, slots): which of its column's boxes each cube of ``rows`` rests on
+        (:func:`spots`' ``rests``, the boxes in their column's slots)."""
+        p = self._p
+        return np.abs(p["low"][rows][..., None] - p["top"][p["col"][rows]]) <= REST_TOL
+
+    def spots(self, o: int) -> Spots:
+        """Orientation ``o``'s rows as :class:`Spots` (what ``spots(cells, lattice(cells,
+        blocks), ...)`` returns)."""
+        a, b = int(self.start[o]), int(self.start[o + 1])
+        return Spots(self.xy[a:b], self.z[a:b], self.ok[a:b], self.margin[a:b], self.on[a:b])
+
+
+def spot_table(
+    shapes: Sequence[Cells], blocks: Blocks, n_items: int, previous: int | None = None
+) -> SpotTable:
+    """:func:`spots` at every :func:`lattice` point (the unit lattice, ``STEP``) of every
+    oriented piece in ``shapes``, in one numpy pass: the same values to the bit, orientation
+    after orientation.
+
+    On the unit lattice a cube's footprint is a whole column ``[X, X + 1] x [Y, Y + 1]``, so
+    what :func:`spots` computes per cube and box (the overlap rectangle, whether the box is
+    under the cube) depends only on the column: it is computed once per column of the grid
+    around the structure, for the boxes over that column only, and each cube gathers its
+    column's. The rest height uses that ``max_j (top_j - c) = max_j top_j - c`` in floating
+    point (subtracting a constant is monotone)."""
+    n_o = len(shapes)
+    if not blocks.size or not n_o:
+        z0, none = np.zeros(0), np.zeros((0, 1), np.int64)
+        parts = {"n_items": n_items, "col": none, "low": np.zeros((0, 1)), "top": np.zeros((1, 1))}
+        return SpotTable(np.zeros(n_o + 1, np.int64), np.zeros((0, 2)), z0, np.zeros(0, bool),
+                         parts)  # fmt: skip
+    bmin = np.floor(blocks.lo[:, :2].min(axis=0))  # lattice(): floor(min - ext) + 1 ..
+    bmax = np.ceil(blocks.hi[:, :2].max(axis=0))  # .. ceil(max) - 1
+    box = (int(bmin[0]), int(bmin[1]), int(bmax[0]), int(bmax[1]))
+    start, o_idx, xy, cz, col, m5, (gx0, gy0, gnx, gny) = _lattice_rows(tuple(shapes), box)
+    n = int(start[-1])
+    gx = (np.arange(gnx) + gx0).astype(float)
+    gy = (np.arange(gny) + gy0).astype(float)
+    blo, bhi = blocks.lo, blocks.hi
+    x0 = np.maximum(gx[:, None], blo[None, :, 0])  # (gnx, n boxes)
+    x1 = np.minimum(gx[:, None] + 1, bhi[None, :, 0])
+    y0 = np.maximum(gy[:, None], blo[None, :, 1])  # (gny, n boxes)
+    y1 = np.minimum(gy[:, None] + 1, bhi[None, :, 1])
+    horiz = ((x1 - x0) > SIDE_TOL)[:, None, :] & ((y1 - y0) > SIDE_TOL)[None, :, :]
+    horiz = horiz.reshape(gnx * gny, -1)  # (columns, boxes)
+    slots = max(1, int(horiz.sum(axis=1).max()))
+    # per column, its boxes in slots (the rest padded with a box that is under nothing)
+    order = np.argsort(~horiz, axis=1, kind="stable")[:, :slots]  # (columns, slots)
+    valid = np.take_along_axis(horiz, order, axis=1)
+    col_x = np.repeat(np.arange(gnx), gny)[:, None]
+    col_y = np.tile(np.arange(gny), gnx)[:, None]
+    top = np.where(valid, bhi[order, 2], np.nan)
+    htop = np.where(valid, top, -np.inf).max(axis=1)  # -inf over no box
+    need = htop[col] - cz
+    z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
+    low = cz + z[:, None]  # (N, K) bottoms of the cubes
+    on_table = (low <= REST_TOL).any(axis=1)
+    owner = blocks.owner[order]
+    parts = {"n_items": n_items, "col": col, "low": low, "top": top, "owner": owner,
+             "o_idx": o_idx, "m5": m5, "x0": x0[col_x, order], "x1": x1[col_x, order],
+             "y0": y0[col_y, order], "y1": y1[col_y, order]}  # fmt: skip
+    table = SpotTable(start, xy, z, on_table, parts)  # (ok set below)
+    if previous is not None:
+        rests = table._rests(np.arange(n))  # (N, K, slots); nan tops: False
+        ok = (rests & (owner[col] == previous)).reshape(n, -1).any(axis=1) & ~on_table
+    else:
+        # rests somewhere, off the table. With z > 0 the cube that set z rests on its
+        # column's top (|low - top| = |round(M, 4) - M| < REST_TOL), so only rows with z = 0
+        # off the table (a piece whose lowest cube is above its own minimum corner: none of
+        # the catalogue's) need the cubes' test.
+        ok = ~on_table & (z > 0)
+        rest = np.flatnonzero(~on_table & (z <= 0))
+        if len(rest):
+            ok[rest] = table._rests(rest).reshape(len(rest), -1).any(axis=1)
+    table.ok = ok
+    return table
+
+
+@lru_cache(maxsize=256)
+def _lattice_rows(shapes: tuple[Cells, ...], box: tuple[int, int, int, int]) -> tuple[Any, ...]:
+    """The structure-free half of :func:`spot_table` (read-only, cached): for the oriented
+    pieces ``shapes`` and the structure's footprint ``box`` (floor of its minimum x, y, ceil
+    of its maximum), every :func:`lattice` row (``start`` per orientation, ``o_idx``,
+    ``xy``), its cubes' heights ``cz`` (N, K) and grid columns ``col`` (N, K), the pieces'
+    ``mean + 0.5`` (O, 2), and the column grid (x0, y0, nx, ny)."""
+    cells, m5, ext = _shape_arrays(shapes)  # (O, K, 3) int (padded), (O, 2), (O, 2)
+    bmin, bmax = np.array(box[:2], dtype=float), np.array(box[2:], dtype=float)
+    first = (bmin[None] - ext + 1).astype(np.int64)  # (O, 2)
+    last = (bmax[None] - 1).astype(np.int64)
+    nx = np.maximum(last[:, 0] - first[:, 0] + 1, 0)
+    ny = np.maximum(last[:, 1] - first[:, 1] + 1, 0)
+    counts = nx * ny
+    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    n = int(start[-1])
+    o_idx = np.repeat(np.arange(len(shapes)), counts)
+    k = np.arange(n) - start[o_idx]
+    ny_r = np.maximum(ny[o_idx], 1)
+    ix = first[o_idx, 0] + k // ny_r
+    iy = first[o_idx, 1] + k % ny_r
+    xy = np.stack([ix, iy], axis=1).astype(float)
+    # the grid of columns the cubes can stand over
+    cx, cy, cz = cells[o_idx, :, 0], cells[o_idx, :, 1], cells[o_idx, :, 2].astype(float)
+    emax = ext.max(axis=0)  # columns from first + 0 >= bmin - emax + 1 to last + ext - 1
+    gx0, gy0 = int(bmin[0] - emax[0]), int(bmin[1] - emax[1])
+    gnx, gny = int(bmax[0] + emax[0]) + 1 - gx0, int(bmax[1] + emax[1]) + 1 - gy0
+    col = (ix[:, None] + cx - gx0) * gny + (iy[:, None] + cy - gy0)  # (N, K)
+    for arr in (start, o_idx, xy, cz, col):
+        arr.flags.writeable = False
+    return start, o_idx, xy, cz, col, m5, (gx0, gy0, gnx, gny)
+
+
+@lru_cache(maxsize=256)
+def _shape_arrays(shapes: tuple[Cells, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells (O, K, 3) of each oriented piece, padded by repeating its first cell (a repeated
+    cube changes no max, min or any), ``mean(x, y) + 0.5`` (O, 2) as :func:`spots` computes
+    it, and the extent ``max(x, y) + 1`` (O, 2)."""
+    k = max(len(c) for c in shapes)
+    parts = [_one_shape(c, k) for c in shapes]
+    cells = np.stack([p[0] for p in parts])
+    return cells, np.stack([p[1] for p in parts]), np.stack([p[2] for p in parts])
+
+
+@lru_cache(maxsize=1024)
+def _one_shape(cells: Cells, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One oriented piece's row of :func:`_shape_arrays`, its cells padded to ``k``."""
+    c = np.asarray(cells, dtype=float)
+    padded = np.array(list(cells) + [cells[0]] * (k - len(cells)), dtype=np.int64)
+    return padded, c[:, :2].mean(axis=0) + 0.5, c[:, :2].max(axis=0) + 1
 
 
 def _fmt(v: float) -> str:

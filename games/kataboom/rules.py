@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -62,8 +62,8 @@ from tablesim.games.core import (
 )
 from tablesim.games.kataboom.geometry import (
     check_placement,
-    lattice,
     orientations,
+    spot_table,
     spots,
     structure_blocks,
 )
@@ -116,6 +116,12 @@ def _blocks(key: tuple[tuple[str, int, tuple[float, ...]], ...]) -> Any:
     return structure_blocks(key)
 
 
+def structure_blocks_of(structure: tuple[Item, ...]) -> Any:
+    """The boxes of ``structure`` (:func:`structure_blocks` of its names, rotations and
+    poses), remembered for the last structures asked about; read them, never write them."""
+    return _blocks(_items_key(structure))
+
+
 def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None:
     """Index of the item a placement must rest on (reading on-previous), else None."""
     if config.reading != "on-previous" or not structure or structure[-1].seat < 0:
@@ -123,48 +129,115 @@ def _previous(config: KataboomConfig, structure: tuple[Item, ...]) -> int | None
     return len(structure) - 1
 
 
-def _spots(
+class PlacementTable:
+    """The candidate placements of a position as arrays, in :meth:`Kataboom.placements`
+    order (piece name, rotation, then x, y): row ``k`` is piece ``pieces[piece[k]]`` in
+    rotation ``rot[k]`` at ``(x[k], y[k], z[k])``, with support margin ``margin[k]``
+    (computed when first read). The environments build their masks from it without making
+    the moves."""
+
+    def __init__(self, pieces: tuple[str, ...], piece: np.ndarray, rot: np.ndarray,
+                 x: np.ndarray, y: np.ndarray, z: np.ndarray,
+                 margin: Callable[[], np.ndarray]) -> None:  # fmt: skip
+        self.pieces, self.piece, self.rot, self.x, self.y, self.z = pieces, piece, rot, x, y, z
+        self._make_margin: Callable[[], np.ndarray] | None = margin
+        self._margin = np.zeros(0)
+
+    @property
+    def margin(self) -> np.ndarray:
+        """Each row's support margin (edges, positive inside)."""
+        if self._make_margin is not None:
+            self._margin, self._make_margin = self._make_margin(), None
+        return self._margin
+
+    def __len__(self) -> int:
+        return len(self.piece)
+
+    def move(self, k: int) -> KataboomMove:
+        """Row ``k`` as the move :meth:`Kataboom.placements` lists there."""
+        pos = (round(float(self.x[k]), 4) + 0.0, round(float(self.y[k]), 4) + 0.0,
+               round(float(self.z[k]), 4) + 0.0)  # fmt: skip
+        return KataboomMove(PLACE, self.pieces[int(self.piece[k])], int(self.rot[k]), pos)
+
+
+@lru_cache(maxsize=256)
+def _supply_rows(
+    supply: tuple[str, ...],
+) -> tuple[tuple[Any, ...], tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """For :func:`placement_table`: the oriented shapes of ``supply`` in one list (each
+    distinct shape once: the two dominoes share theirs), the pieces sorted, and per (piece,
+    rotation) in the moves' order its orientation in that list, its piece and its rotation."""
+    shapes: dict[tuple, int] = {}  # distinct shape -> its first orientation in the list
+    flat: list[Any] = []
+    for piece in supply:
+        cells_set = orientations(piece)
+        if cells_set not in shapes:
+            shapes[cells_set] = len(flat)
+            flat.extend(cells_set)
+    pieces = tuple(sorted(supply))
+    pair_o, pair_p, pair_r = [], [], []
+    for i, piece in enumerate(pieces):
+        first = shapes[orientations(piece)]
+        for r in range(len(orientations(piece))):
+            pair_o.append(first + r)
+            pair_p.append(i)
+            pair_r.append(r)
+    arr = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+    return tuple(flat), pieces, arr(pair_o), arr(pair_p), arr(pair_r)
+
+
+@lru_cache(maxsize=64)
+def placement_table(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
-) -> list[tuple[tuple[str, ...], int, Any]]:
-    """(pieces of one shape, rotation, Spots) for every distinct shape in ``supply``."""
-    blocks = _blocks(_items_key(structure))
-    prev = _previous(config, structure)
-    shapes: dict[tuple, list[str]] = {}
-    for piece in supply:  # the two dominoes share their spots
-        shapes.setdefault(orientations(piece), []).append(piece)
-    out = []
-    for cells_set, pieces in shapes.items():
-        for r, cells in enumerate(cells_set):
-            out.append((tuple(pieces), r, spots(cells, lattice(cells, blocks), blocks,
-                                                len(structure), prev)))  # fmt: skip
-    return out
+) -> PlacementTable:
+    """Every rotation of every piece in ``supply`` at every lattice spot over ``structure``,
+    in one :func:`spot_table` pass (the two dominoes share their shape's spots), keeping the
+    legal ones, sorted as the moves sort (piece name, rotation, x, y)."""
+    flat, pieces, pair_o, pair_p, pair_r = _supply_rows(supply)
+    tab = spot_table(flat, _blocks(_items_key(structure)), len(structure),
+                     _previous(config, structure))  # fmt: skip
+    ok_before = np.concatenate([[0], np.cumsum(tab.ok)])  # legal rows before each row
+    n_ok = ok_before[tab.start[1:]] - ok_before[tab.start[:-1]]  # per orientation
+    ok = np.flatnonzero(tab.ok)  # rows, orientation after orientation
+    lengths = n_ok[pair_o]
+    ends = np.cumsum(lengths)
+    sel = ok[np.repeat(ok_before[tab.start[pair_o]] - (ends - lengths), lengths)
+             + np.arange(int(lengths.sum()))]  # fmt: skip
+    xy = tab.xy[sel]
+    cols = (np.repeat(pair_p, lengths), np.repeat(pair_r, lengths), xy[:, 0], xy[:, 1], tab.z[sel])
+    for arr in cols:  # (cached: shared by every caller)
+        arr.flags.writeable = False
+    return PlacementTable(pieces, *cols, lambda: tab.margin_of(sel))
 
 
 @lru_cache(maxsize=64)
 def _candidates(
     config: KataboomConfig, structure: tuple[Item, ...], supply: tuple[str, ...]
 ) -> tuple[tuple[KataboomMove, ...], tuple[float, ...]]:
-    moves: list[tuple[KataboomMove, float]] = []
-    for pieces, r, s in _spots(config, structure, supply):
-        idx = np.flatnonzero(s.ok)
-        xs, ys, zs = s.xy[idx, 0].tolist(), s.xy[idx, 1].tolist(), s.z[idx].tolist()
-        for x, y, z, g in zip(xs, ys, zs, s.margin[idx].tolist(), strict=True):
-            pos = (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)  # q4 of floats
-            for p in pieces:
-                moves.append((KataboomMove(PLACE, p, r, pos), g))
-    # KataboomMove's own order (its compared fields), without calling its __lt__
-    moves.sort(key=lambda t: (t[0].kind, t[0].piece, t[0].rot, t[0].pos, t[0].push))
-    return tuple(m for m, _ in moves), tuple(g for _, g in moves)
+    t = placement_table(config, structure, supply)
+    pieces = t.pieces
+    moves = tuple(
+        KataboomMove(
+            PLACE, pieces[p], r, (round(x, 4) + 0.0, round(y, 4) + 0.0, round(z, 4) + 0.0)
+        )  # fmt: skip
+        for p, r, x, y, z in zip(
+            t.piece.tolist(),
+            t.rot.tolist(),
+            t.x.tolist(),
+            t.y.tolist(),
+            t.z.tolist(),
+            strict=True,
+        )
+    )
+    return moves, tuple(t.margin.tolist())
 
 
 def count_safe(state: KataboomState, threshold: float) -> int:
     """How many candidate placements of ``state`` have a support margin of at least
     ``threshold`` edges (the same count as filtering :meth:`Kataboom.placement_margins`,
     without building the moves)."""
-    total = 0
-    for pieces, _, s in _spots(state.config, state.structure, state.supply):
-        total += len(pieces) * int((s.ok & (s.margin >= threshold)).sum())
-    return total
+    t = placement_table(state.config, state.structure, state.supply)
+    return int((t.margin >= threshold).sum())
 
 
 class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
@@ -266,7 +339,9 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return self._begin_turn(state)
 
     def _begin_turn(self, state: KataboomState) -> KataboomState:
-        if state.end is None and not self.placements(state):
+        if state.end is None and not len(
+            placement_table(state.config, state.structure, state.supply)
+        ):
             return replace(state, end="stuck")
         return state
 

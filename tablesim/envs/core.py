@@ -133,9 +133,10 @@ class Match:
         """The game being played: every move goes through :meth:`Session.play` (measured by
         the game's table, applied, digested and logged), as in ``tablesim play``."""
         self.seed = 0
-        self._legal: tuple[Any, ...] = ()
+        self._legal: tuple[Any, ...] | None = ()  # None: made from _move_at when read
         self._ids = np.zeros(0, dtype=np.int64)
         self._by_id: dict[int, Any] = {}
+        self._move_at: Callable[[int], Any] | None = None  # the codec's (legal_ids)
         self._ids_of: dict[Any, int] = {}
         self._at: Any = None  # the state _refresh read (see current_seat, terminal)
         self._over = False
@@ -161,8 +162,14 @@ class Match:
         # the position's end and mover, read many times a step (agents, rewards, masks)
         self._at, self._over = state, over
         self._seat = None if over else self.game.current_player(state)
-        self._legal = () if over else self.game.legal_moves(state)
         refused = self.session.refused if self.session is not None else ()
+        fast = None if over or refused else self.codec.legal_ids(state)
+        if fast is not None:  # the ids from the rules' arrays, the moves made when read
+            self._ids, self._move_at = fast
+            self._legal, self._by_id = None, {}
+            return
+        self._move_at = None
+        self._legal = () if over else self.game.legal_moves(state)
         if refused:  # moves the physics table refused here are not offered again
             self._legal = tuple(m for m in self._legal if m not in refused)
         ids = [self._encode(m) for m in self._legal]
@@ -196,12 +203,21 @@ class Match:
     @property
     def legal(self) -> tuple[Any, ...]:
         """The legal moves, in the rules' order."""
+        if self._legal is None:
+            self._legal = self.game.legal_moves(self._at)
         return self._legal
 
     @property
     def legal_actions(self) -> list[int]:
         """The legal moves' action ids, in the same order as :attr:`legal`."""
-        return [int(a) for a in self._ids.tolist()]
+        return list(self._ids.tolist())  # (Python ints)
+
+    def _legal_move(self, action: int) -> Any:
+        """The legal move of id ``action`` here, or None."""
+        if self._move_at is None:
+            return self._by_id.get(action)
+        hit = np.flatnonzero(self._ids == action)
+        return self._move_at(int(hit[0])) if len(hit) else None
 
     def current_seat(self) -> int | None:
         """The seat to move (None at the end)."""
@@ -213,11 +229,11 @@ class Match:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise EnvError(f"{self.game.name}: an action is an integer, got {action!r}")
         a = int(action)
-        move = self._by_id.get(a)
+        move = self._legal_move(a)
         if move is None:
             where = f"0..{self.n_actions - 1}"
             raise EnvError(
-                f"{self.game.name}: action {a} is not legal here ({len(self._legal)} legal "
+                f"{self.game.name}: action {a} is not legal here ({len(self._ids)} legal "
                 f"moves among actions {where}; see the action mask or info['legal_actions'])"
             )
         self.play_move(move)
@@ -259,25 +275,28 @@ class Match:
     # ---- translation ------------------------------------------------------------------------
     def move_texts(self) -> list[str]:
         """The legal moves' texts, in the order of :attr:`legal_actions`."""
-        return [self.game.format_move(self.state, m) for m in self._legal]
+        return [self.game.format_move(self.state, m) for m in self.legal]
 
     def lazy_move_texts(self) -> LazyTexts:
         """:meth:`move_texts` of the current position, formatted when first read."""
-        state, legal, fmt = self.state, self._legal, self.game.format_move
-        return LazyTexts(lambda: [fmt(state, m) for m in legal])
+        state, legal, fmt, game = self.state, self._legal, self.game.format_move, self.game
+        at = self._at  # (the moves of a fast-path position are made only when read)
+        return LazyTexts(
+            lambda: [fmt(state, m) for m in (game.legal_moves(at) if legal is None else legal)]
+        )
 
     def action_of(self, text: str) -> int:
         """The action of a move written as text (EnvError when it is not legal now)."""
         move = self.game.parse_move(self.state, text)
         try:
-            return int(self._ids[self._legal.index(move)])
+            return int(self._ids[self.legal.index(move)])
         except ValueError:
             raise EnvError(f"{self.game.name}: {text!r} is not a legal move now") from None
 
     def move_of(self, action: int) -> Any:
         """The move action ``action`` names in the current position (the mask says whether it
         is legal; EnvError where only a legal move can say, e.g. a Kozo piece's height)."""
-        move = self._by_id.get(int(action))
+        move = self._legal_move(int(action))
         if move is None:
             return self.codec.decode(int(action), self.state)
         return move

@@ -36,9 +36,11 @@ Kataboom nudges, resigning) have no action: an environment plays listed moves on
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from tablesim.games.core import GameError
 
@@ -119,6 +121,13 @@ class ActionCodec:
     def decode(self, action: int, state: Any) -> Any:
         """The move action ``action`` names in ``state`` (EnvError when it names none there)."""
         raise NotImplementedError
+
+    def legal_ids(self, state: Any) -> tuple[np.ndarray, Callable[[int], Any]] | None:
+        """The ids of ``state``'s legal moves in ``legal_moves`` order (``int64``) and a
+        function giving the move at an index, without making every move; None (the default)
+        where the environment should encode ``legal_moves`` one by one. Called only for a
+        state that is not over."""
+        return None
 
     def segment(self, action: int) -> str:
         """The kind of move an action is (its segment's name)."""

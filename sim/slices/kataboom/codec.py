@@ -3,7 +3,10 @@ the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
@@ -50,3 +53,26 @@ class KataboomCodec(ActionCodec):
     def decode(self, action: int, state: Any) -> Any:
         """The legal placement of that id (its height depends on the structure)."""
         return self._lookup(int(action), state)
+
+    def legal_ids(self, state: Any) -> tuple[np.ndarray, Callable[[int], Any]] | None:
+        """The candidate placements' ids from the rules' arrays
+        (:func:`tablesim.games.kataboom.rules.placement_table`), the moves made only when
+        asked; None when one lies off the lattice or outside the window (``encode`` then names
+        it)."""
+        from tablesim.games.kataboom.rules import placement_table
+
+        t = placement_table(state.config, state.structure, state.supply)
+        i, j = np.rint(t.x), np.rint(t.y)
+        h, w = KATABOOM_HALF, 2 * KATABOOM_HALF
+        if len(t) and (
+            np.abs(t.x - i).max() > 1e-3
+            or np.abs(t.y - j).max() > 1e-3
+            or min(i.min(), j.min()) < -h
+            or max(i.max(), j.max()) >= h
+        ):
+            return None
+        base = np.array([self.base[self.piece_index[p]] for p in t.pieces], dtype=np.int64)
+        ids = ((base[t.piece] + t.rot) * w + (i.astype(np.int64) + h)) * w + (
+            j.astype(np.int64) + h
+        )
+        return ids, t.move

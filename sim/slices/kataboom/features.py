@@ -29,10 +29,10 @@ class KataboomFeatures(Features):
         self.high[-3] = max(1, config.nudges)
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from tablesim.games.kataboom.geometry import structure_blocks
+        from tablesim.games.kataboom.rules import structure_blocks_of
 
         out = np.zeros(self.shape, F32)
-        blocks = structure_blocks([(it.name, it.rot, it.pose) for it in state.structure])
+        blocks = structure_blocks_of(state.structure)  # (the rules' cached boxes)
         w = 2 * self.half
         if blocks.size:
             origin = (-float(self.half), -float(self.half))
