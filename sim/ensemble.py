@@ -389,6 +389,10 @@ class Replicas:
         if seq is None:
             return True
         known = {k: out.toppled for k, (ok, out) in self._done.items() if ok}
+        for k, (fut, _) in self._inflight.items():  # ended, not yet collected: the pool's
+            # result thread asks (_handed_over) before the caller's thread has collected them
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                known.setdefault(k, bool(fut.result().toppled))
         finished = [r.toppled for r in self._runs] + list(known.values())
         ups = sum(bool(t) for t in finished)
         if 2 * ups == len(finished):

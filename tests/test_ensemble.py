@@ -114,6 +114,26 @@ def test_no_replica_is_started_that_the_likely_outcome_does_not_need(
         assert sorted(int(x) for x in log.read_text().split()) == list(range(started)), pattern
 
 
+def _logged_run_slow_here(args: tuple) -> _Out:
+    """:func:`_logged_run`, replica 2 (the one the caller's thread takes with 3 workers: the
+    pool's two processes get 0 and 1) taking 1 s: a loaded machine's slow caller, made sure."""
+    if args[0] == 2:
+        time.sleep(1.0)
+    return _logged_run(args)
+
+
+def test_replicas_ended_in_the_pool_count_before_the_caller_collects_them(tmp_path: Path) -> None:
+    """All toppling settles after 0-3. With the caller's own replica (2) slow, the pool's 0 and
+    1 end first and the freed workers ask for more before the caller has collected anything:
+    their outcomes must count (the old scheduler saw no finished replica, so no guess, and
+    started 4 too)."""
+    log = tmp_path / "slow-here.log"
+    jobs = [(k, "TTTTTTTT", str(log)) for k in range(8)]
+    runs = Replicas(_logged_run_slow_here, jobs, 3, sequential=SequentialStop()).results(None)
+    assert len(runs) == 4
+    assert sorted(int(x) for x in log.read_text().split()) == [0, 1, 2, 3]
+
+
 def test_speculation_without_an_early_stop_starts_the_pool_at_once(tmp_path: Path) -> None:
     """``speculate=None`` (a whole-window verdict) starts the pool's first replica when the
     ensemble is made, before :meth:`Replicas.results` is called (the caller's static check
