@@ -34,7 +34,8 @@ def test_play_json_is_one_compact_line_and_byte_stable_across_processes() -> Non
     assert {"winner", "scores", "turns"} <= obj.keys()
     # Catego: every player fills every column once -> 2 players x 11 columns = 22 turns.
     assert obj["turns"] == 22
-    assert " " not in lines[0]
+    # compact: no space outside the strings (an end reason is words, with spaces)
+    assert lines[0] == json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
 def test_headless_play_prints_turns_and_a_result_line() -> None:
