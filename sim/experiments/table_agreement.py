@@ -99,7 +99,7 @@ def column_margin_mm(d: float, config: PhysicsConfig | None = None) -> float:
     other levels hold more: the 2b on the 2a, ``(1/2 - d) a - clearance / 2``; the 3I and all
     above it on the 5U, centre ``(1/2 + 6 d / 7) a`` over a face ending at ``a``. The margin is
     the least of these, the first for ``d >= 0``. The column stands iff it is positive:
-    0.8 mm at ``d`` = 0.3036, 0 at 0.3296 (the default 17.8 mm cube, 0.2 mm clearance)."""
+    0.8 mm at ``d`` = 0.2996, 0 at 0.3296 (the default 17.8 mm cube, 0.2 mm clearance)."""
     cfg = config or PhysicsConfig()
     a, half_gap = cfg.kozo_cube, cfg.clearance / 2
     levels = ((0.5 - 1.5 * d) * a, (0.5 - d) * a, (0.5 - 6 * d / 7) * a)
