@@ -191,8 +191,9 @@ def generate(
     seed: int = 0, per_bin: int = 1, families: Iterable[str] = ("column", "beam")
 ) -> list[TableCase]:
     """Generated cases: for each family, margin bin (:data:`tablesim.sim.experiments.corpus.MARGIN_BINS`;
-    ">2" draws from 2-5 mm) and side (stands and topples), ``per_bin`` margins drawn uniformly
-    in the bin from ``Rng.from_seed(seed, "table-agreement", family)`` (never under 0.02 mm)."""
+        ">2" draws from 2-5 mm) and side (stands and topples), ``per_bin`` margins drawn uniformly
+        in the bin from ``Rng.from_seed(seed, "table-agreement", family)`` (the first bin from 0.02 mm:
+    a tower on the boundary has no answer)."""
     out: list[TableCase] = []
     makers = {"column": column_case, "beam": beam_case}
     for family in families:
@@ -204,7 +205,7 @@ def generate(
             for _ in range(per_bin):
                 for sign in (1.0, -1.0):
                     u, rng = rng.random()
-                    m = max(0.02, lo + (hi - lo) * u)
+                    m = lo + (hi - lo) * u if k else 0.02 + (hi - 0.02) * u
                     out.append(makers[family](sign * m))
     return out
 
@@ -370,14 +371,18 @@ def game_rows(
     seats = make_seats("kozo", ["careful", "greedy"], seed)
     state = GAME.new_game(cfg, seed)
     rows: list[AgreementRow] = []
-    with KozoReferee(cfg, seed) as ref:
+    ref = KozoReferee(cfg, seed)
+    with ref:
         turn, t0 = 0, time.process_time()
         before, released = state, []
         while not GAME.is_terminal(state) and not state.rounds and turn < max_turns:
             seat = GAME.current_player(state)
             if seat is None:
                 break
-            mv = seats[seat].bot.choose(state)
+            bot = seats[seat].bot
+            if bot is None:
+                raise ValueError(f"seat {seat} has no bot")
+            mv = bot.choose(state)
             measured = ref.measure(state, mv)
             state = GAME.apply(state, measured)
             if mv.kind == TAKE:
