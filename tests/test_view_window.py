@@ -262,7 +262,8 @@ fits beside the chimney at few of them (offscreen at 960x540: only about (0.42, 
 
 def kozo_holding_4l(display: str, shots: Path) -> Window:
     """``tablesim play kozo --window`` (two humans) with the 4L taken through the move line and
-    turned once with ``r`` (orientation r1: a key handled twice would give r2)."""
+    turned once with ``r`` (a quarter about the table's up axis: a key handled twice would
+    give a half turn)."""
     w = Window(display, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
                          "--window"], "tablesim kozo", shots)  # fmt: skip
     w.keys("Return")
@@ -335,7 +336,15 @@ def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, s
         code, out, err = w.finish()
         assert code == 0, err
         assert "move 1: P1 (human): take 4L" in out
-        assert re.search(r"move 2: P1 \(human\): 4L r1 at ", out), out
+        # one r: one quarter turn about the table's up axis from r0 (twice would be a half)
+        from tablesim.games.kozo.geometry import piece_orientations
+        from tablesim.sim.slices.common.towers import turned_cells
+
+        cells = piece_orientations("kozo-standard", "4L")
+        once = turned_cells(cells[0], 2, 1)
+        k = next(i for i, c in enumerate(cells) if tuple(sorted(map(tuple, c))) == once)
+        assert turned_cells(once, 2, 1) != once  # 4L: a half turn is another orientation
+        assert re.search(rf"move 2: P1 \(human\): 4L r{k} at ", out), out
     finally:
         w.kill()
 

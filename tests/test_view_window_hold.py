@@ -151,6 +151,7 @@ def test_hold_lift_preview_turn_snap_and_the_tower_from_the_default_camera(
         played = _wait_line(w, r"^played cube ")
         assert played[len("played ") :] + ": legal" == said
         # P2 takes the standing 2b and holds it over the tower: it lands on the domino's top
+        _wait_line(w, r"^yours P2")  # as a person: once the window gives P2 the turn
         _type_move(w, "take 2b")
         _wait_line(w, r"^played take 2b")
         # the domino's top over its second cell (the cube snapped onto its first): the front-

@@ -134,7 +134,8 @@ class InputRouter:
             if not text:
                 return False
             if not self.app.human_to_move():
-                self.app.verdict, self.app.explanation = f"not your turn: {text!r} not played", ""
+                why = "the table is still busy" if self.app.busy else "not your turn"
+                self.app.verdict, self.app.explanation = f"{why}: {text!r} not played", ""
                 return False
             try:
                 move = self.app.game.parse_move(self.app.state, text)

@@ -163,7 +163,8 @@ class Match:
         self._at, self._over = state, over
         self._seat = None if over else self.game.current_player(state)
         refused = self.session.refused if self.session is not None else ()
-        fast = None if over or refused else self.codec.legal_ids(state)
+        ids = getattr(self.codec, "legal_ids", None)  # a codec of its own may not have it
+        fast = None if over or refused or ids is None else ids(state)
         if fast is not None:  # the ids from the rules' arrays, the moves made when read
             self._ids, self._move_at = fast
             self._legal, self._by_id = None, {}
