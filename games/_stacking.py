@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from tablesim.games.core import (
     Bot,
     Game,
     GameError,
     IllegalMoveError,
+    M,
     PhysicsTable,
     StateFormatError,
     json_floats,
@@ -29,6 +30,18 @@ Pose = tuple[float, float, float, float, float, float, float]
 """Position of the piece frame (x, y, z) and quaternion (qx, qy, qz, qw), grid frame."""
 
 T = TypeVar("T")
+
+
+class Configured(Protocol):
+    """A state that carries its game's config (``state.config``), as the stacking games' do."""
+
+    @property
+    def config(self) -> Any:
+        """The game's config."""
+
+
+CS = TypeVar("CS", bound=Configured)
+"""The state type of a stacking game (one with a ``config``)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ def items_from_json(value: Any, where: str, item: type[T]) -> tuple[T, ...]:
     )
 
 
-class StackingBot(Bot):
+class StackingBot(Bot[CS, M]):
     """A bot that asks the game's physics referee how likely a move is to bring pieces down.
 
     Subclasses set ``stream`` (the label of the seeds given to the referee), and may set
@@ -122,7 +135,7 @@ class StackingBot(Bot):
     assess_replicas: ClassVar[int] = 2
     assess_seconds: ClassVar[float] = 1.0
 
-    def __init__(self, game: Any, seed: int, budget: int | None = None) -> None:
+    def __init__(self, game: Game[CS, M, Any], seed: int, budget: int | None = None) -> None:
         super().__init__(game, seed, budget)
         self._judge: PhysicsTable | None = None
 
@@ -131,7 +144,7 @@ class StackingBot(Bot):
         """How many moves are judged per decision (``budget``, at least 1)."""
         return max(1, self.budget or self.default_candidates)
 
-    def table_risk(self, game: Game[Any, Any, Any], state: Any, move: Any) -> float | None:
+    def table_risk(self, game: Game[CS, M, Any], state: CS, move: M) -> float | None:
         """The referee's judged fall probability of ``move`` (intended pose, no hand noise),
         or None when ``state``'s config has no referee (rules-only play)."""
         name = game.referee_name(state.config)

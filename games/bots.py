@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablesim.games.core import Bot, GameError
+from tablesim.games.core import Bot, GameError, M, S
 from tablesim.games.rng import Rng
 
 
-class RandomBot(Bot):
+class RandomBot(Bot[S, M]):
     """Uniformly random legal move; the draw depends on the bot seed and the state digest."""
 
     name = "random"
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: S) -> M:
         moves = self.game.legal_moves(state)
         if self.avoid:  # moves the table refused here (Bot.choose_avoiding)
             moves = tuple(m for m in moves if m not in self.avoid)
@@ -24,4 +24,5 @@ class RandomBot(Bot):
         return move
 
 
-GENERIC_BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+GENERIC_BOTS: dict[str, type[Bot[Any, Any]]] = {"random": RandomBot}
+"""Bots for any game: their state and move types are the game's, unknown here."""

@@ -847,7 +847,7 @@ def _finish(pad: _Pad, sums: Sequence[int]) -> list[int]:
     return pad.scores()
 
 
-class StrongBot(Bot):
+class StrongBot(Bot[CategoState, int]):
     """Monte Carlo over the legal columns, common random numbers, successive halving.
 
     ``budget`` is the number of playouts per decision (default 600); see the module docstring.
@@ -900,4 +900,4 @@ class StrongBot(Bot):
         return choice
 
 
-BOTS: dict[str, type[Bot]] = {"strong": StrongBot}
+BOTS: dict[str, type[Bot[CategoState, int]]] = {"strong": StrongBot}

@@ -312,28 +312,29 @@ class Game(ABC, Generic[S, M, C]):
         return f"P{seat + 1}"
 
 
-class Bot(ABC):
-    """A computer player. Its choices depend only on its seed and the state it is shown.
+class Bot(ABC, Generic[S, M]):
+    """A computer player of a game with states ``S`` and moves ``M``. Its choices depend only
+    on its seed and the state it is shown.
 
     ``budget`` counts nodes, playouts or iterations (never seconds), so a bot is reproducible.
     """
 
     name: ClassVar[str]
 
-    def __init__(self, game: Game[Any, Any, Any], seed: int, budget: int | None = None) -> None:
+    def __init__(self, game: Game[S, M, Any], seed: int, budget: int | None = None) -> None:
         self.game = game
         self.seed = int(seed)
         self.budget = budget
 
     @abstractmethod
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: S) -> M:
         """Return one legal move for the current player of ``state``."""
 
-    avoid: frozenset[Any] = frozenset()
+    avoid: frozenset[M] = frozenset()
     """Moves the physics table refused in the state being chosen for (:class:`TableRefused`),
     set by :meth:`choose_avoiding`: a bot that lists its moves leaves these out."""
 
-    def choose_avoiding(self, state: Any, refused: Iterable[Any]) -> Any:
+    def choose_avoiding(self, state: S, refused: Iterable[M]) -> M:
         """:meth:`choose` with the moves ``refused`` at the table left out: the bot's own
         choice among the rest (bots that list their moves honour :attr:`avoid`), else the first
         legal move in the rules' order that was not refused. IllegalMoveError when every
@@ -407,7 +408,7 @@ class PhysicsTable(Referee, Protocol):
 RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
 
 
-def make_referee(name: str, game: Game[Any, Any, Any], config: Any, seed: int) -> Referee:
+def make_referee(name: str, game: Game[Any, Any, C], config: C, seed: int) -> Referee:
     """A new referee ``name`` for one game: the factory its game spec declares
     (:class:`tablesim.games.registry.GameSpec`, ``referees``), ConfigError when it declares none."""
     from tablesim.games import registry  # the registry imports this module

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, Generic
 
-from tablesim.games.core import ConfigError, Game, GameError, Referee, Result
+from tablesim.games.core import C, ConfigError, Game, GameError, M, Referee, Result, S
 from tablesim.games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
 from tablesim.games.registry import get_game
 from tablesim.games.rng import derive_seed
@@ -238,24 +238,24 @@ def prompt_summary(texts: Sequence[str], limit: int = 8) -> str:
 # ---------------------------------------------------------------------------------------
 # The loop
 # ---------------------------------------------------------------------------------------
-class _OnMove(Observer):
+class _OnMove(Observer, Generic[S, M]):
     """Calls ``on_move(state_before, seat, move, state_after)`` after every move."""
 
-    def __init__(self, on_move: Callable[[Any, int, Any, Any], None]) -> None:
+    def __init__(self, on_move: Callable[[S, int, M, S], None]) -> None:
         self.on_move = on_move
 
-    def move_played(self, session: Session, played: Played) -> None:
+    def move_played(self, session: Session[Any, Any, Any], played: Played[S, M]) -> None:
         self.on_move(played.before, played.seat, played.move, played.after)
 
 
 def play_game(
-    game: Game[Any, Any, Any],
-    config: Any,
-    seats: Sequence[Seat],
+    game: Game[S, M, C],
+    config: C,
+    seats: Sequence[Seat[S, M]],
     seed: int,
     *,
-    human: Callable[[Any], Any] | None = None,
-    on_move: Callable[[Any, int, Any, Any], None] | None = None,
+    human: Callable[[S], M] | None = None,
+    on_move: Callable[[S, int, M, S], None] | None = None,
     max_turns: int = 100_000,
     referee: Referee | None = None,
 ) -> Record:
@@ -276,7 +276,7 @@ def play_game(
 
 
 def log_header(
-    game: Game[Any, Any, Any], config: Any, seed: int, seats: Sequence[Seat], version: str
+    game: Game[S, M, C], config: C, seed: int, seats: Sequence[Seat[S, M]], version: str
 ) -> dict[str, Any]:
     """The header object of a log (see :mod:`tablesim.games.log`)."""
     return header_json(game.name, game.config_to_json(config), seed, seats, version)

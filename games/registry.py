@@ -157,16 +157,16 @@ def get_game(name: str) -> Game[Any, Any, Any]:
     return game
 
 
-def bot_classes(game_name: str) -> dict[str, type[Bot]]:
+def bot_classes(game_name: str) -> dict[str, type[Bot[Any, Any]]]:
     """Bot classes available for a game: generic ones plus the game's own."""
     from tablesim.games.bots import GENERIC_BOTS
 
-    out: dict[str, type[Bot]] = dict(GENERIC_BOTS)
+    out: dict[str, type[Bot[Any, Any]]] = dict(GENERIC_BOTS)
     out.update(game_spec(game_name).part("bots") or {})
     return out
 
 
-def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None) -> Bot:
+def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None) -> Bot[Any, Any]:
     """Instantiate bot ``bot_name`` for ``game_name`` (ConfigError naming the known bots)."""
     classes = bot_classes(game_name)
     if bot_name not in classes:

@@ -98,11 +98,12 @@ up (raising the last :class:`~tablesim.games.core.TableRefused`): a bound, never
 # Seats
 # ---------------------------------------------------------------------------------------
 @dataclass
-class Seat:
-    """One seat at the table: a human or a bot (``bot`` set)."""
+class Seat(Generic[S, M]):
+    """One seat at the table: a human or a bot (``bot`` set) of a game with states ``S`` and
+    moves ``M``."""
 
     role: str
-    bot: Bot | None = None
+    bot: Bot[S, M] | None = None
     bot_seed: int | None = None
     budget: int | None = None
 
@@ -122,9 +123,9 @@ def bot_seed_for(seed: int, seat: int, role: str) -> int:
 
 def make_seats(
     game_name: str, roles: Sequence[str], seed: int, budget: int | None = None
-) -> list[Seat]:
+) -> list[Seat[Any, Any]]:
     """Seats for ``roles`` (``human`` or bot names); raises ConfigError for unknown bots."""
-    seats = []
+    seats: list[Seat[Any, Any]] = []
     for i, role in enumerate(roles):
         role = role.strip()
         if role == "human":
@@ -218,7 +219,7 @@ class Session(Generic[S, M, C]):
         game: Game[S, M, C],
         config: C,
         seed: int,
-        seats: Sequence[Seat],
+        seats: Sequence[Seat[S, M]],
         *,
         referee: Referee | None = None,
         observers: Iterable[Observer] = (),
@@ -246,7 +247,7 @@ class Session(Generic[S, M, C]):
             self._own_referee = True
         self.referee = referee
         self.closed = False
-        self._refused: tuple[Any, list[Any]] = (None, [])
+        self._refused: tuple[S | None, list[M]] = (None, [])
         """The state and the moves the table refused in it (see :attr:`refused`)."""
 
     @classmethod
@@ -284,7 +285,7 @@ class Session(Generic[S, M, C]):
             config = game.config_from_json(header.config)
         except ConfigError as exc:
             raise LogError(f"{source}: header 'config': {exc}") from None
-        seats = []
+        seats: list[Seat[Any, Any]] = []
         for i, p in enumerate(header.players):
             if p.role == "human":
                 seats.append(Seat("human"))
@@ -311,7 +312,7 @@ class Session(Generic[S, M, C]):
         if self._own_referee and self.referee is not None:
             self.referee.close()
 
-    def __enter__(self) -> Session:
+    def __enter__(self) -> Session[S, M, C]:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -355,7 +356,7 @@ class Session(Generic[S, M, C]):
             raise GameError(f"{self.game.name}: the game is over")
         self.game.check_move(self.state, move)
 
-    def bot_move(self) -> Any:
+    def bot_move(self) -> M:
         """The move the bot in the seat to move chooses (GameError when it is a human's turn
         or the game is over), leaving out the moves the table refused in this state
         (:attr:`refused`)."""
@@ -367,13 +368,13 @@ class Session(Generic[S, M, C]):
         return bot.choose_avoiding(self.state, refused) if refused else bot.choose(self.state)
 
     @property
-    def refused(self) -> tuple[Any, ...]:
+    def refused(self) -> tuple[M, ...]:
         """The moves the physics table refused in the current state (:class:`TableRefused`:
         nothing was played), oldest first; empty once a move is played or taken back."""
         at, moves = self._refused
         return tuple(moves) if at is self.state else ()
 
-    def _note_refused(self, move: Any) -> None:
+    def _note_refused(self, move: M) -> None:
         at, moves = self._refused
         self._refused = (self.state, [*moves, move] if at is self.state else [move])
 
@@ -538,11 +539,11 @@ class Session(Generic[S, M, C]):
         self._announce(played)
         return played
 
-    def _bot_chooses_again(self, bot: Bot, seat: int, n: int, text: str) -> None:
+    def _bot_chooses_again(self, bot: Bot[S, M], seat: int, n: int, text: str) -> None:
         """Divergence unless the bot in ``seat`` chooses the logged move ``text`` again: as in
         :meth:`step`, a choice the table refuses (measured again: the same seeded table
         refuses it again) is left out and the bot chooses among the rest."""
-        refused: list[Any] = []
+        refused: list[M] = []
         while True:
             choice = bot.choose_avoiding(self.state, refused) if refused else bot.choose(self.state)
             again = self.game.format_move(self.state, choice)
@@ -558,7 +559,7 @@ class Session(Generic[S, M, C]):
                 f"move {n}: the bot in seat {seat} now plays {again!r}, the log has {text!r}", n
             )
 
-    def _play_quiet(self, move: Any) -> Played:
+    def _play_quiet(self, move: M) -> Played[S, M]:
         """:meth:`play` without telling the observers (follow tells them once checked)."""
         observers, self.observers = self.observers, []
         try:
@@ -566,7 +567,7 @@ class Session(Generic[S, M, C]):
         finally:
             self.observers = observers
 
-    def _announce(self, played: Played) -> None:
+    def _announce(self, played: Played[S, M]) -> None:
         for obs in self.observers:
             obs.move_played(self, played)
         if self.over:

@@ -17,7 +17,7 @@ from tablesim.games.kaito.rules import (
 )
 from tablesim.games.kaito.strong import StrongBot
 
-BOTS: dict[str, type[Bot]] = {"strong": StrongBot}
+BOTS: dict[str, type[Bot[KaitoState, Move]]] = {"strong": StrongBot}
 
 __all__ = [
     "BOTS",

@@ -486,7 +486,7 @@ class SearchReport:
     nodes: int
 
 
-class StrongBot(Bot):
+class StrongBot(Bot[KaitoState, Move]):
     """Alpha-beta with iterative deepening on a node budget (see the module docstring)."""
 
     name = "strong"

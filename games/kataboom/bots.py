@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from tablesim.games._stacking import StackingBot
-from tablesim.games.core import Bot, GameError
+from tablesim.games.core import Bot, Game, GameError
 from tablesim.games.kataboom.rules import UNSUPPORTED_RISK, Kataboom, count_safe
 from tablesim.games.kataboom.state import Item, KataboomMove, KataboomState
 from tablesim.games.rng import Rng
@@ -30,7 +30,7 @@ ASSESS_REPLICAS = 2
 ASSESS_SECONDS = 1.0
 
 
-def _game(game: Any) -> Kataboom:
+def _game(game: Game[KataboomState, KataboomMove, Any]) -> Kataboom:
     if not isinstance(game, Kataboom):
         raise GameError("kataboom bots play Kataboom only")
     return game
@@ -54,7 +54,7 @@ def safe_count(state: KataboomState) -> int:
     return count_safe(state, SAFE)
 
 
-class CarefulBot(StackingBot):
+class CarefulBot(StackingBot[KataboomState, KataboomMove]):
     """Placements that stand, leaving the opponent few safe ones (see the module doc).
 
     ``candidates``: how many placements are judged per decision."""
@@ -100,4 +100,4 @@ class CarefulBot(StackingBot):
         return best
 
 
-BOTS: dict[str, type[Bot]] = {"careful": CarefulBot}
+BOTS: dict[str, type[Bot[KataboomState, KataboomMove]]] = {"careful": CarefulBot}

@@ -843,7 +843,7 @@ class KataminoDuel(ModeFamily[DuelState, DuelMove, DuelConfig]):
             )
         return st
 
-    def bots(self) -> Mapping[str, type[Bot]]:
+    def bots(self) -> Mapping[str, type[Bot[DuelState, DuelMove]]]:
         """The duel bots (``tablesim.games.katamino.duel_bots``): ``smart`` gives, takes and races."""
         from tablesim.games.katamino.duel_bots import BOTS
 

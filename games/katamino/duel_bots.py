@@ -117,7 +117,7 @@ def race_move(state: DuelState) -> DuelMove:
     return replace(move, secs=round(handle_secs(speed) + think_seconds(thinking, speed), 1))
 
 
-class SmartDuelBot(Bot):
+class SmartDuelBot(Bot[DuelState, DuelMove]):
     """Fewest solutions for the opponent when giving; most for itself when replacing."""
 
     name = "smart"
@@ -138,4 +138,4 @@ class SmartDuelBot(Bot):
         return race_move(state)
 
 
-BOTS: dict[str, type[Bot]] = {"smart": SmartDuelBot}
+BOTS: dict[str, type[Bot[DuelState, DuelMove]]] = {"smart": SmartDuelBot}

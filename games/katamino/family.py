@@ -24,7 +24,7 @@ class ModeFamily(Game[S, M, C], Generic[S, M, C]):
     """A Katamino mode family: a Game for some modes, with its bots and its timing hook."""
 
     @abstractmethod
-    def bots(self) -> Mapping[str, type[Bot]]:
+    def bots(self) -> Mapping[str, type[Bot[S, M]]]:
         """This family's own bots by name (``smart`` among them)."""
 
     def stamp_seconds(self, state: S, move: M, seconds: float) -> M:

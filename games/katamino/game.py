@@ -244,14 +244,14 @@ def _options() -> tuple[Option, ...]:
     return (mode, *seen.values())
 
 
-class SmartBot(Bot):
+class SmartBot(Bot[Any, Any]):
     """The family's ``smart`` bot for the state's mode (solves puzzles, plays duels well)."""
 
     name = "smart"
 
     def __init__(self, game: Game[Any, Any, Any], seed: int, budget: int | None = None) -> None:
         super().__init__(game, seed, budget)
-        self._bots: dict[int, Bot] = {}  # id of the family -> its smart bot
+        self._bots: dict[int, Bot[Any, Any]] = {}  # id of the family -> its smart bot
 
     def choose(self, state: Any) -> Any:
         mode = _mode_of(state, "state")
@@ -266,4 +266,4 @@ class SmartBot(Bot):
 
 
 GAME = Katamino()
-BOTS: dict[str, type[Bot]] = {"smart": SmartBot}
+BOTS: dict[str, type[Bot[Any, Any]]] = {"smart": SmartBot}

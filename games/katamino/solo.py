@@ -688,7 +688,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
             probe = replace(probe, placed=(*probe.placed, (name, cells)))
         return st
 
-    def bots(self) -> Mapping[str, type[Bot]]:
+    def bots(self) -> Mapping[str, type[Bot[SoloState, SoloMove]]]:
         """The solo bots: ``smart`` solves the puzzle."""
         return BOTS
 
@@ -716,7 +716,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
 SOLO_GAME = KataminoSolo()
 
 
-class SmartSoloBot(Bot):
+class SmartSoloBot(Bot[SoloState, SoloMove]):
     """Solves the puzzle: places a piece the solver says keeps the board solvable (the one
     covering the most constrained empty cell); takes a piece back when the board is stuck."""
 
@@ -733,4 +733,4 @@ class SmartSoloBot(Bot):
         return UNDO if state.placed else QUIT
 
 
-BOTS: dict[str, type[Bot]] = {"smart": SmartSoloBot}
+BOTS: dict[str, type[Bot[SoloState, SoloMove]]] = {"smart": SmartSoloBot}

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tablesim.games.core import Bot, GameError
-from tablesim.games.katoiz.components import CELLS, MATCH, TILES, fits
+from tablesim.games.core import Bot, Game, GameError
+from tablesim.games.katoiz.components import CELLS, MATCH, TILES, Move, fits
 from tablesim.games.katoiz.stapeltje import SIDES, geo
 from tablesim.games.katoiz.threeset import scores
 from tablesim.games.rng import Rng
@@ -37,7 +37,7 @@ def _toren_reach(supply: list[int], top: int, need: int, picture: bool) -> float
     return hits / len(faces)
 
 
-def _toren_value(state: Any, move: Any) -> float:
+def _toren_value(state: Any, move: Move) -> float:
     cfg, seat = state.config, state.seat
     need = 2 if cfg.two_matches else 1
     stacks = [list(s) for s in state.stacks[seat]]
@@ -76,7 +76,7 @@ def _set_potential(board: list[int], discs: list[int], seat: int, rule: str) -> 
     return best + 0.1 * len(own)
 
 
-def _set_value(game: Any, state: Any, move: Any) -> float:
+def _set_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
     seat = state.seat
     after = game.apply(state, move)
     sc = scores(after)
@@ -99,7 +99,7 @@ def _stapel_eval(state: Any, seat: int) -> float:
     return 100.0 * len(state.homes[seat]) + 3.0 * h[corner] + own
 
 
-def _stapel_value(game: Any, state: Any, move: Any) -> float:
+def _stapel_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
     seat = state.seat
     after = game.apply(state, move)
     if after.winner == seat:
@@ -108,15 +108,15 @@ def _stapel_value(game: Any, state: Any, move: Any) -> float:
     return _stapel_eval(after, seat) - 0.5 * max(others, default=0.0)
 
 
-class SmartBot(Bot):
+class SmartBot(Bot[Any, Move]):
     """One-ply heuristic for every Katoiz game type (see the module docstring)."""
 
     name = "smart"
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: Any) -> Move:
         """The legal move with the best evaluation (seeded tie-break)."""
         game = self.game
-        moves: Sequence[Any] = game.legal_moves(state)
+        moves: Sequence[Move] = game.legal_moves(state)
         if not moves:
             raise GameError("katoiz smart bot asked to move in a finished game")
         kind = state.config.type
@@ -142,7 +142,7 @@ class SmartBot(Bot):
             self._made.append((state.turn, _position(game.apply(state, choice))))
         return choice
 
-    def _fresh(self, state: Any, moves: Sequence[Any]) -> Sequence[Any]:
+    def _fresh(self, state: Any, moves: Sequence[Move]) -> Sequence[Move]:
         """Stapeltje: the moves whose position has not already followed two of this bot's own
         moves in this game (a third would be a shuttle); all of them when none is fresh.
 
@@ -162,4 +162,4 @@ def _position(state: Any) -> tuple[Any, ...]:
     return (state.stacks, state.homes)
 
 
-BOTS: dict[str, type[Bot]] = {"smart": SmartBot}
+BOTS: dict[str, type[Bot[Any, Move]]] = {"smart": SmartBot}

@@ -22,7 +22,7 @@ import numpy as np
 
 from tablesim.games._stacking import StackingBot
 from tablesim.games.bots import RandomBot as GenericRandomBot
-from tablesim.games.core import Bot, GameError
+from tablesim.games.core import Bot, Game, GameError
 from tablesim.games.kozo.geometry import piece_orientations
 from tablesim.games.kozo.judge import support_margin, topple_risk
 from tablesim.games.kozo.rules import Kozo, tower_blocks
@@ -34,14 +34,14 @@ PLACE_SIGMA = 0.5
 13.7 s, 36 % quicker than the 5-second window."""
 PLACE_MAX_S = 30.0
 """A bot never takes longer than this to place (the log-normal's tail cut at 30 s)."""
-B = TypeVar("B", bound=type[Bot])
+B = TypeVar("B", bound=type[Bot[KozoState, KozoMove]])
 
 DEFAULT_CANDIDATES = 4
 ASSESS_REPLICAS = 2
 ASSESS_SECONDS = 1.0
 
 
-def _game(game: Any) -> Kozo:
+def _game(game: Game[KozoState, KozoMove, Any]) -> Kozo:
     if not isinstance(game, Kozo):
         raise GameError("kozo bots play Kozo only")
     return game
@@ -72,10 +72,10 @@ def timed(cls: B) -> B:
     stamped as a person's front end stamps real seconds (``Kozo.stamp_seconds``). With
     ``bot_place_s = 0`` (logs written before the option) nothing is stamped: the placement
     starts when the previous window ends."""
-    choose: Callable[[Any, KozoState], KozoMove] = cls.choose
+    choose: Callable[[Bot[KozoState, KozoMove], KozoState], KozoMove] = cls.choose
 
     @functools.wraps(choose)
-    def timed_choose(self: Any, state: KozoState) -> KozoMove:
+    def timed_choose(self: Bot[KozoState, KozoMove], state: KozoState) -> KozoMove:
         move = choose(self, state)
         median = state.config.bot_place_s
         if median <= 0:
@@ -89,13 +89,13 @@ def timed(cls: B) -> B:
 
 
 @timed
-class RandomBot(GenericRandomBot):
+class RandomBot(GenericRandomBot[KozoState, KozoMove]):
     """The generic random bot (any legal move, seeded), its placements timed like a
     person's (:func:`timed`)."""
 
 
 @timed
-class GreedyBot(Bot):
+class GreedyBot(Bot[KozoState, KozoMove]):
     """The highest-value piece it can place *supported* (its centre of mass inside its contact
     patches, :func:`support_margin` >= 0; any piece when none is), on a seeded choice among
     those spots; the balance cube on a seeded random legal spot. Greedy for points, but not
@@ -120,7 +120,7 @@ class GreedyBot(Bot):
 
 
 @timed
-class CarefulBot(StackingBot):
+class CarefulBot(StackingBot[KozoState, KozoMove]):
     """Best expected score over the ``budget`` most promising placements (see module doc).
 
     ``candidates``: how many placements (and balance spots) are judged per decision."""
@@ -200,4 +200,8 @@ class CarefulBot(StackingBot):
         return ranked[-best[2]]
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot}
+BOTS: dict[str, type[Bot[KozoState, KozoMove]]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "careful": CarefulBot,
+}

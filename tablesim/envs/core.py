@@ -147,7 +147,7 @@ class Match:
         """Start a new game from ``seed`` (the same seed, the same game)."""
         self.close_referee()
         self.seed = int(seed)
-        seats = [Seat("human") for _ in range(self.players)]  # agents choose
+        seats: list[Seat[Any, Any]] = [Seat("human") for _ in range(self.players)]  # agents choose
         self.session = Session(self.game, self.config, self.seed, seats)
         self._refresh()
 
