@@ -454,7 +454,8 @@ def game_tower(seed: int, turn: int, release: str | None = None) -> Scene:
     cfg = table_config(release)
     seats = make_seats("kozo", ["careful", "greedy"], seed)
     state = GAME.new_game(cfg, seed)
-    with KozoReferee(cfg, seed) as ref:
+    ref = KozoReferee(cfg, seed)
+    with ref:
         done, before, released = 0, state, []
         while not GAME.is_terminal(state) and not state.rounds:
             seat = GAME.current_player(state)
