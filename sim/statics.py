@@ -1389,6 +1389,56 @@ def analyse(
     )
 
 
+def settle_gap(scene: Scene, drop_fraction: float, config: PhysicsConfig | None = None) -> float:
+    """The largest gap (m) a settling piece of ``scene`` may close and still stand by the topple
+    rule's drop clause: ``drop_fraction`` times the largest cube edge of its dynamic pieces
+    (:meth:`tablesim.sim.model.ScenePiece.edge`, the length the rule scales the clause by). A
+    piece written a height h above the only body that can carry it falls h: it stands when
+    ``h <= drop_fraction * edge``, it has fallen past that."""
+    cfg = config or scene.physics
+    return drop_fraction * max((p.edge(cfg) for p in scene.dynamic), default=0.0)
+
+
+def settle_can_hold(
+    scene: Scene,
+    gap: float,
+    config: PhysicsConfig | None = None,
+    *,
+    clearance: float = 0.0,
+    pyramid_sides: int = 8,
+) -> tuple[bool, str]:
+    """Whether a scene with no rigid equilibrium as written might find one by settling: the
+    permissive LP on every face within ``gap`` (m) of another counted as a contact
+    (:class:`tablesim.sim.contacts.ContactTolerances` ``gap``). Returns (True, why) when that
+    LP is feasible, or when faces within ``gap`` meet at edges, vertices or tilts the LP does
+    not model, or interpenetrate (a prop it cannot see); (False, why) when even those contacts
+    cannot hold the scene at its written pose (a linearisation: the settle's small rotations are
+    not modelled, so this is a bound for the shortcut, not a proof).
+
+    Rigid statics infeasible says the pieces must move, not how far: a piece written 0.2 mm
+    above its support drops 0.2 mm, a piece past its support's edge tips until a neighbour a
+    fraction of a millimetre away props it. A contact can only form between faces the motion
+    brings together, so faces farther apart than the motion cannot hold the settled scene."""
+    cfg = config or scene.physics
+    base = ContactTolerances()
+    tol = ContactTolerances(
+        gap=max(gap, base.gap),
+        angle_deg=base.angle_deg,
+        penetration=base.penetration,
+        side_angle_deg=base.side_angle_deg,
+    )
+    cs = scene_contacts(scene, cfg, clearance=clearance, tolerances=tol)
+    near = f"faces within {tol.gap / MM:.2f} mm"
+    if cs.penetrations or cs.unsupported:
+        return True, f"{near} meet at edges, vertices or tilts the LP does not model"
+    ok = feasible(cs.contacts, _bodies(scene, cfg), permissive=True, sides=pyramid_sides)
+    if ok is None:
+        return True, f"the LP solver did not conclude on the {near}"
+    if ok:
+        return True, f"an equilibrium exists with the {near} touching"
+    return False, f"none even with the {near} touching"
+
+
 def _decide(
     cs: ContactSet,
     bodies: Bodies,

@@ -26,7 +26,9 @@ supports). ``topple_probability`` is the fraction of replicas that toppled; the 
 
 Before simulating, the static-equilibrium LP (:mod:`tablesim.sim.statics`) gives every piece a margin and
 a sentence. In ``method="auto"`` it settles the verdict alone only where that is safe (no
-equilibrium even with side friction -> topples; equilibrium without side contacts and a tilt
+equilibrium even with side friction, nor with every face within the rule's drop limit of
+another counted as touching -> topples; see :func:`_statics`;
+equilibrium without side contacts and a tilt
 margin of 8 degrees or more -> stands); everything else is simulated. ``method="simulate"``
 always simulates. A centre of mass within 0.05 mm of a support edge is reported as marginal.
 
@@ -526,7 +528,7 @@ def simulate(
     )  # fmt: skip
     ensemble = plan.replicas_in(plan.profile)  # speculative runs start while statics runs
     try:
-        statics = _statics(scene)
+        statics = _statics(scene, plan.rule)
     except BaseException:
         ensemble.close(kill=True)
         raise
@@ -766,18 +768,35 @@ def _runs(n: int) -> str:
     return "run" if n == 1 else "runs"
 
 
-def _statics(scene: Scene) -> StaticReport:
-    """The static report (decision, tilt margin, per-piece margins and sentences)."""
-    from tablesim.sim.statics import analyse
+def _statics(scene: Scene, rule: ToppleRule | None = None) -> StaticReport:
+    """The static report (decision, tilt margin, per-piece margins and sentences).
+
+    Its ``"topples"`` (no rigid equilibrium as written) stands only where no settle the topple
+    rule calls standing can stop the motion (:func:`tablesim.sim.statics.settle_can_hold` with
+    the gap of :func:`tablesim.sim.statics.settle_gap`: ``rule.drop_fraction`` of the largest
+    cube edge); otherwise the decision is ``"undecided"`` and the scene is simulated (issue
+    #31: a tower 1.8 mm past an edge that tips 0.8 degrees onto a neighbour and stands)."""
+    from tablesim.sim.statics import UNDECIDED, analyse, settle_can_hold, settle_gap
 
     # The same horizontal clearance as the physics world, so statics judges the pieces the
     # simulation moves (exact geometry would add side contacts that make "stands" impossible).
     try:
-        return analyse(scene, clearance=scene.physics.clearance)
+        report = analyse(scene, clearance=scene.physics.clearance)
+        if report.decision != "topples":
+            return report
+        gap = settle_gap(scene, (rule or ToppleRule()).drop_fraction)
+        held, why = settle_can_hold(scene, gap, clearance=scene.physics.clearance)
     except ValueError as exc:  # linprog refusing numbers out of its range (sim.guard)
         from tablesim.sim.guard import statics_failure
 
         raise statics_failure(exc) from exc
+    if not held:  # (the report as analysed: its why is in the shipped verdicts' JSON)
+        return report
+    return replace(
+        report,
+        decision=UNDECIDED,
+        why=f"no equilibrium as written, but a settle may hold it ({why}): simulate",
+    )
 
 
 def _json_mm(x: float | None) -> float | None:

@@ -441,3 +441,40 @@ def disagreements(rows: Iterable[AgreementRow], min_margin_mm: float = 0.5) -> l
 def margin_bins() -> tuple[str, ...]:
     """The bin labels in margin order."""
     return BIN_LABELS
+
+
+def game_tower(seed: int, turn: int, release: str | None = None) -> Scene:
+    """The tower :func:`game_rows` judges with ``simulate`` on turn ``turn`` (from 1) of the
+    seeded careful-vs-greedy game: the table's settled tower before the turn plus the turn's
+    released pieces, without judging the earlier turns. ValueError when the game ends first.
+    (``tests/data/kozo-game-s3-t10.json`` is seed 3, turn 10: no rigid equilibrium, stands.)"""
+    from tablesim.games.play import make_seats
+    from tablesim.sim.slices.kozo.referee import KozoReferee
+
+    cfg = table_config(release)
+    seats = make_seats("kozo", ["careful", "greedy"], seed)
+    state = GAME.new_game(cfg, seed)
+    ref = KozoReferee(cfg, seed)
+    with ref:
+        done, before, released = 0, state, []
+        while not GAME.is_terminal(state) and not state.rounds:
+            seat = GAME.current_player(state)
+            bot = None if seat is None else seats[seat].bot
+            if bot is None:
+                break
+            mv = bot.choose(state)
+            measured = ref.measure(state, mv)
+            state = GAME.apply(state, measured)
+            if mv.kind == TAKE:
+                continue
+            if mv.kind in (PLACE, CUBE):
+                n = 1 + sum(1 for it in before.tower if it.is_balance) if mv.kind == CUBE else 0
+                released.append(ref.placement(mv, n).piece)
+            out = measured.outcome
+            if mv.kind == PLACE and not (out is not None and out.fell):
+                continue
+            done += 1
+            if done == turn:
+                return ref.tower_scene(before, released)
+            before, released = state, []
+    raise ValueError(f"game seed {seed} ended after {done} turns, before turn {turn}")
