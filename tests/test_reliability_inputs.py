@@ -116,6 +116,10 @@ def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
         # first line on, no traceback
         return
     assert "Traceback" not in err, err
+    if p.returncode == -signal.SIGINT and not err:
+        # the command had ended and the interpreter was finalising (it puts SIGINT back to the
+        # default action there): killed by the signal, 130 in a shell, nothing written
+        return
     assert p.returncode in (0, 130), (p.returncode, err)
     if p.returncode == 130:
         assert len(err.strip().splitlines()) == 1, err
