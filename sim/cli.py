@@ -9,8 +9,8 @@ Heavy modules (pybullet, panda3d, trimesh) are imported inside the commands that
 ``tablesim --help`` stays fast.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` in this file: __future__ is a real module, and
+# its import (before the handler below exists) is where CI's Ctrl-C once landed.
 import _signal  # type: ignore[import-not-found]  # the C module: installable before any Python-level import can be interrupted
 import sys
 

@@ -17,12 +17,13 @@ Names are loaded on first use, so ``import tablesim`` is cheap (no PyBullet, Pan
 trimesh until a function needs them). Shipped data comes from :mod:`tablesim.data`.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
+# No import at all at module level, not even ``from __future__`` or ``typing``: each can be a
+# real import (a file search) that a Ctrl-C lands in before the CLI's handler exists (CI saw
+# it in ``from __future__``). Annotations are strings instead.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tablesim.api import game_names, load_scene, make_bot, simulate, solve
     from tablesim.sim.view.table_view import TableView
 
@@ -63,8 +64,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":  # noqa: F821 - a string, never evaluated
     if name in _LAZY:
+        import importlib
+
         module, attr = _LAZY[name]
         value = getattr(importlib.import_module(module), attr)
         globals()[name] = value
