@@ -285,6 +285,13 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
+    """The error classes a command turns into its own one-line message (exit 2). None after a
+    signal: an import turned the interrupt into this exception, and importing the classes now
+    would import again what the signal broke off (run_command's outer clause says interrupted)."""
+    from tablesim.games import interrupts
+
+    if interrupts.pending() is not None or _EARLY:
+        return ()
     from tablesim.games.core import GameError
     from tablesim.games.outputs import OutputError
     from tablesim.games.play import LogError
@@ -346,17 +353,19 @@ def run_command(args: argparse.Namespace) -> int:
             code = int(args.func(args) or 0)
             sys.stdout.flush()
             return code
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line (first: the
+            # clause below imports the games' error classes, and an import after an interrupted
+            # one runs C module set-up twice: _decimal's warning on stderr)
+            if not getattr(exc, "reported", False):  # a runner may have said where rows are
+                what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+                print(f"{name}: {what}", file=sys.stderr)
+            return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
         except _expected_errors() as exc:
             print(f"{name}: error: {_shorten_message(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
         except PhysicsBlowUpError as exc:
             print(f"{name}: the physics blew up (an error, not a verdict): {exc}", file=sys.stderr)
             return EXIT_FAILED
-        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line
-            if not getattr(exc, "reported", False):  # a runner may have said where rows are
-                what = "terminated" if isinstance(exc, Terminated) else "interrupted"
-                print(f"{name}: {what}", file=sys.stderr)
-            return 128 + exc.signum if isinstance(exc, Terminated) else EXIT_INTERRUPTED
         except BrokenPipeError:
             _silence_stdout()
             return EXIT_OK

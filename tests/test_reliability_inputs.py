@@ -125,6 +125,71 @@ def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
         assert len(err.strip().splitlines()) == 1, err
 
 
+def test_nothing_is_imported_before_the_early_handler() -> None:
+    """The window in which Ctrl-C is Python's (a KeyboardInterrupt traceback) is what runs before
+    sim/cli.py installs its early handler: ``tablesim/__init__``, ``tablesim/sim/__init__`` and
+    the top of cli. None of it may import a module the interpreter has not loaded yet (CI saw the
+    signal land in ``from __future__ import annotations``'s file search)."""
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import tablesim, tablesim.sim\n"
+        "print(sorted(set(sys.modules) - before))\n"
+    )
+    # -S: no site module, so only what the interpreter itself loads is there (a venv's site may
+    # load __future__ or typing for its .pth files, a clean one does not; CI's did not)
+    p = subprocess.run([sys.executable, "-S", "-c", code], env=ENV, capture_output=True,
+                       text=True, timeout=60)  # fmt: skip
+    assert p.stdout.strip() == "['tablesim', 'tablesim.sim']", p.stdout + p.stderr
+    import ast
+
+    tree = ast.parse((ROOT / "sim" / "cli.py").read_text())
+    imported: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.If):  # the block that installs the handler: the window ends
+            break
+        if isinstance(node, ast.ImportFrom):
+            imported.append(node.module or "")
+        elif isinstance(node, ast.Import):
+            imported.extend(a.name for a in node.names)
+    # _signal and sys are built into the interpreter and loaded before any script runs
+    assert sorted(imported) == ["_signal", "sys"], imported
+    assert {"_signal", "sys"} <= set(sys.builtin_module_names)
+
+
+@pytest.mark.parametrize("raised", ["KeyboardInterrupt", "ImportError"])
+def test_an_interrupted_command_imports_nothing_more(raised: str) -> None:
+    """Ctrl-C inside a command (as it lands in an import: KeyboardInterrupt, or an ImportError
+    that numpy's C code made of it) is answered without importing anything new: an import after
+    an interrupted one runs C module set-up again (CI once saw _decimal's 'mpd_setminalloc'
+    warning as an extra stderr line). A fresh interpreter, so nothing is imported beforehand."""
+    code = (
+        "import argparse, signal, sys\n"
+        "from tablesim.sim import cli\n"
+        "before = set()\n"
+        "def func(args):\n"
+        "    before.update(sys.modules)  # what run_command loaded before the command ran\n"
+        "    signal.raise_signal(signal.SIGINT)  # the command's handler notes it and raises\n"
+        f"    raise {raised}('interrupted import') if {raised!r} == 'ImportError' else None\n"
+        "def guarded(args):\n"
+        "    try:\n"
+        "        return func(args)\n"
+        "    except KeyboardInterrupt:\n"
+        f"        if {raised!r} == 'ImportError':\n"
+        "            raise ImportError('numpy: interrupted') from None\n"
+        "        raise\n"
+        "rc = cli.run_command(argparse.Namespace(command='list', func=guarded))\n"
+        "new = sorted(m for m in set(sys.modules) - before if 'tablesim' in m or 'decimal' in m)\n"
+        "print(rc, new)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
+                       timeout=60)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split(" ", 1)[0] == "130", p.stdout
+    assert p.stdout.strip().endswith("[]"), p.stdout
+    assert p.stderr == "tablesim list: interrupted\n", p.stderr
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_during_meshes_export_is_honoured(tmp_path: Path, sig: int, code: int) -> None:
     """trimesh's exporters catch BaseException: the signal is raised again between pieces."""
