@@ -137,7 +137,7 @@ class StackingBot(Bot[CS, M]):
 
     def __init__(self, game: Game[CS, M, Any], seed: int, budget: int | None = None) -> None:
         super().__init__(game, seed, budget)
-        self._judge: PhysicsTable | None = None
+        self._judge: PhysicsTable[CS, M] | None = None
 
     @property
     def candidates(self) -> int:

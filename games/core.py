@@ -30,6 +30,7 @@ from tablesim.games.rng import Rng
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
 C = TypeVar("C")  # a game's config type
+S_contra = TypeVar("S_contra", contravariant=True)  # a state a protocol only reads
 
 
 class GameError(ValueError):
@@ -355,7 +356,7 @@ class Bot(ABC, Generic[S, M]):
         return rest[0]
 
 
-class Referee(Protocol):
+class Referee(Protocol[S_contra, M]):
     """The table of a physics-judged game: turns an *intended* move into a *measured* move.
 
     Rules stay pure: ``Game.apply`` never runs physics. A game whose ``referee_name(config)`` is
@@ -371,14 +372,14 @@ class Referee(Protocol):
     physics tables do) inherits the defaults of :meth:`close` and the context manager.
     """
 
-    def measure(self, state: Any, move: Any) -> Any:
+    def measure(self, state: S_contra, move: M) -> M:
         """The move as played at the table (with its measured outcome)."""
         ...
 
     def close(self) -> None:
         """Release the table's resources (worlds, clients); nothing by default."""
 
-    def __enter__(self) -> Referee:
+    def __enter__(self) -> Referee[S_contra, M]:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -391,7 +392,7 @@ move it measures (the window draws the fall as it is simulated; tests push piece
 
 
 @runtime_checkable
-class PhysicsTable(Referee, Protocol):
+class PhysicsTable(Referee[S_contra, M], Protocol[S_contra, M]):
     """A referee with a simulated world (Kozo's and Kataboom's tables): besides measuring, it
     estimates a move's risk for bots (:meth:`assess`) and lets an observer watch its world
     (:attr:`knock`). ``isinstance(referee, PhysicsTable)`` tells the two kinds apart."""
@@ -399,7 +400,9 @@ class PhysicsTable(Referee, Protocol):
     knock: Knock | None
     """The observer of the world at every check instant (None: nobody watches)."""
 
-    def assess(self, state: Any, move: Any, *, replicas: int, seconds: float, seed: int) -> float:
+    def assess(
+        self, state: S_contra, move: M, *, replicas: int, seconds: float, seed: int
+    ) -> float:
         """The probability that ``move`` (intended pose, no hand noise) makes the table fall:
         an estimate for bots, seeded by ``seed``, never touching the table's own world."""
         ...
@@ -408,12 +411,12 @@ class PhysicsTable(Referee, Protocol):
 RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
 
 
-def make_referee(name: str, game: Game[Any, Any, C], config: C, seed: int) -> Referee:
+def make_referee(name: str, game: Game[S, M, C], config: C, seed: int) -> Referee[S, M]:
     """A new referee ``name`` for one game: the factory its game spec declares
     (:class:`tablesim.games.registry.GameSpec`, ``referees``), ConfigError when it declares none."""
     from tablesim.games import registry  # the registry imports this module
 
-    referee: Referee = registry.referee_factory(name, game.name)(game, config, seed)
+    referee: Referee[S, M] = registry.referee_factory(name, game.name)(game, config, seed)
     return referee
 
 

@@ -257,7 +257,7 @@ def play_game(
     human: Callable[[S], M] | None = None,
     on_move: Callable[[S, int, M, S], None] | None = None,
     max_turns: int = 100_000,
-    referee: Referee | None = None,
+    referee: Referee[S, M] | None = None,
 ) -> Record:
     """Play one game to the end in a :class:`~games.session.Session` and return its record.
 

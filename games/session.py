@@ -221,7 +221,7 @@ class Session(Generic[S, M, C]):
         seed: int,
         seats: Sequence[Seat[S, M]],
         *,
-        referee: Referee | None = None,
+        referee: Referee[S, M] | None = None,
         observers: Iterable[Observer] = (),
         max_turns: int = 100_000,
     ) -> None:
@@ -259,7 +259,7 @@ class Session(Generic[S, M, C]):
         *,
         options: Mapping[str, Any] | None = None,
         budget: int | None = None,
-        referee: Referee | None = None,
+        referee: Referee[S, M] | None = None,
         observers: Iterable[Observer] = (),
     ) -> Session[Any, Any, Any]:
         """A session of the registered ``game`` with ``roles`` (``human`` or bot names) and
@@ -274,7 +274,7 @@ class Session(Generic[S, M, C]):
         cls,
         header: LogHeader,
         *,
-        referee: Referee | None = None,
+        referee: Referee[S, M] | None = None,
         observers: Iterable[Observer] = (),
         source: str = "<log>",
     ) -> Session[Any, Any, Any]:
@@ -655,7 +655,7 @@ def replay_log(
     log: GameLog,
     *,
     upto: int | None = None,
-    referee: Referee | None = None,
+    referee: Referee[S, M] | None = None,
     observers: Iterable[Observer] = (),
 ) -> ReplayReport:
     """Re-run ``log`` from a fresh game (never from a saved state): every move measured and

@@ -81,7 +81,7 @@ class ModelFallsError(RuntimeError):
     """A starting model that does not stand on the table."""
 
 
-class KataboomReferee(Referee):
+class KataboomReferee(Referee[KataboomState, KataboomMove]):
     """The Kataboom referee (see the module docstring)."""
 
     name = REFEREE

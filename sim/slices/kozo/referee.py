@@ -123,7 +123,7 @@ class Placement:
     on_board: bool
 
 
-class KozoReferee(Referee):
+class KozoReferee(Referee[KozoState, KozoMove]):
     """The Kozo referee: measures place, cube and nocube moves (see the module docstring)."""
 
     name = REFEREE
