@@ -106,7 +106,7 @@ def _generated_table(seed: int) -> tuple[Scene, dict[str, int]]:
         square = np.array([0.15 + 0.08 * (k % 4), -0.12 + 0.08 * (k // 4), 0.0])
         lift = float(rng.uniform(1e-3, 5e-3))
         pos = square - lo + np.array([0.0, 0.0, lift]) + rng.uniform(-1e-3, 1e-3, 3) * [1, 1, 0]
-        extra.append(replace(piece, position=tuple(float(v) for v in pos)))
+        extra.append(replace(piece, position=(float(pos[0]), float(pos[1]), float(pos[2]))))
     return replace(scene, pieces=(*scene.pieces, *extra)), counts
 
 
