@@ -10,7 +10,11 @@ prints the agreement per family and effective-margin bin (by statics; < 0.2, 0.2
 
     python bench/table_agreement.py [--seed 0] [--per-bin 1] [--families column,beam]
                                     [--games 0] [--max-turns 12] [--release touch|lift]
-                                    [--json]
+                                    [--kataboom 0] [--models 1] [--json]
+
+``--kataboom N`` adds N seeded games per Kataboom starting model (``--models``) through the
+Kataboom table (:func:`tablesim.sim.experiments.table_agreement.kataboom_rows`: one case per
+placement, margins drawn on both sides of the boundary).
 
 A run of the defaults (20 towers) takes about a minute of CPU; a game about two.
 """
@@ -60,13 +64,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default="column,beam")
     ap.add_argument("--games", type=int, default=0, help="seeded careful-vs-greedy games")
     ap.add_argument("--max-turns", type=int, default=12)
+    ap.add_argument("--kataboom", type=int, default=0,
+                    help="seeded Kataboom games per model (hand noise 0, no nudges)")  # fmt: skip
+    ap.add_argument("--models", default="1", help="Kataboom starting models, e.g. 1,2,3")
     ap.add_argument("--release", default=None, help="the table's hand (default: the game's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.per_bin < 0:
         return _fail(f"--per-bin {args.per_bin}: must be 0 or more")
-    if args.games < 0 or args.max_turns < 1:
-        return _fail("--games must be 0 or more and --max-turns 1 or more")
+    if args.games < 0 or args.max_turns < 1 or args.kataboom < 0:
+        return _fail("--games and --kataboom must be 0 or more and --max-turns 1 or more")
+    try:
+        models = [int(m) for m in args.models.split(",") if m]
+    except ValueError:
+        return _fail(f"--models {args.models!r}: expected numbers such as 1,2,3")
     if args.release not in (None, "touch", "lift"):
         return _fail(f"--release {args.release!r}: allowed: touch, lift")
     families = [f for f in args.families.split(",") if f]
@@ -93,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         for r in ta.game_rows(args.seed + g, args.release, max_turns=args.max_turns):
             rows.append(r)
             show(r)
+    for model in models if args.kataboom else []:
+        for g in range(args.kataboom):
+            for r in ta.kataboom_rows(args.seed + g, max_turns=args.max_turns, model=model):
+                rows.append(r)
+                show(r)
     out = {
         "seed": args.seed,
         "release": rows[0].release if rows else args.release,

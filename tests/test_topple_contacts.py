@@ -101,3 +101,26 @@ def test_table_watch_names_a_tipping_piece_tilted() -> None:
         report = watch(world, 1.0, after_fall=0.0)
     assert report.fell, "the overhanging 4L must fall"
     assert report.reasons[report.fell[0]].startswith("tilted"), report.reasons
+
+
+def test_table_watch_names_a_piece_falling_straight_down_dropped() -> None:
+    """The other side of the rule, in the Kozo table's watch: a 3I let go flat 30 mm above the
+    table falls without turning (gravity exerts no torque about its centre of mass), so its
+    tilt stays 0 and the drop names the fall. The drop limit is a / 2 = 8.9 mm, passed at
+    t = sqrt(2 * 8.9 mm / g) = 42.6 ms, before the bar lands (sqrt(2 * 30 mm / g) = 78 ms);
+    the first check after it (every 10 ms) is at 50 ms, where the bar has fallen
+    g t^2 / 2 = 12.26 mm (12.51 mm by the step-by-step sum g dt^2 n (n + 1) / 2 of a
+    semi-implicit Euler integrator at 1 ms): the reason reads dropped 12.2-12.6 mm."""
+    from tablesim.sim.referees.persistent_world import PersistentWorld, watch
+    from tablesim.sim.scene import parse_scene
+
+    scene = parse_scene(
+        'unit = "mm"\n[[piece]]\npiece = "kozo-standard:3I"\nat = [0, 0, 30]\n', source="drop"
+    )
+    with PersistentWorld(scene) as world:
+        world.rebase()
+        report = watch(world, 0.2, after_fall=0.0)
+    assert report.fell == ["3I"] and report.first == pytest.approx(0.05, abs=1e-9)
+    reason = report.reasons["3I"]
+    assert reason.startswith("dropped ") and reason.endswith(" mm"), reason
+    assert 12.2 <= float(reason.split()[1]) <= 12.6, reason

@@ -409,6 +409,64 @@ def game_rows(
     return rows
 
 
+def kataboom_rows(
+    seed: int, replicas: int = 8, max_turns: int = 12, model: int = 1
+) -> list[AgreementRow]:
+    """The Kataboom physics table against ``simulate``, as :func:`game_rows` does for Kozo: one
+    seeded game on starting model ``model`` (two players, hand noise 0, no nudges), one row
+    per placement: the table's verdict (a fall while the placement was watched) against
+    ``simulate`` of the table's settled structure before it plus the piece at its intended
+    pose (:meth:`KataboomReferee.structure_scene`). The placements are drawn to cover both
+    sides of the boundary: each turn a target support margin is drawn uniformly from -0.05 to
+    0.4 edges and the candidate whose rules margin (``placement_margins``) is nearest is
+    placed (seeded ties). Family ``kataboom``; ``param``: the rules margin (edges);
+    ``table_cpu_s``: the placement's watch at the table (no bots). Stops at the first fall
+    (the game is over), after ``max_turns`` or when no placement is left."""
+    import numpy as np
+
+    from tablesim.games.kataboom.rules import GAME as KATABOOM
+    from tablesim.sim.slices.kataboom.referee import KataboomReferee
+
+    cfg = KATABOOM.make_config(
+        {"hand_mm": 0.0, "hand_deg": 0.0, "nudges": 0, "model": model}, players=2
+    )
+    rng = np.random.default_rng([seed, model])
+    state = KATABOOM.new_game(cfg, seed)
+    rows: list[AgreementRow] = []
+    ref = KataboomReferee(cfg, seed)
+    with ref:
+        for turn in range(1, max_turns + 1):
+            if KATABOOM.is_terminal(state):
+                break
+            margins = KATABOOM.placement_margins(state)
+            if not margins:
+                break
+            target = rng.uniform(-0.05, 0.4)
+            moves = sorted(margins)
+            order = rng.permutation(len(moves))
+            k = min(range(len(moves)), key=lambda i: (abs(margins[moves[i]] - target), order[i]))
+            mv = moves[k]
+            scene = ref.structure_scene(state, [ref.scene_piece(mv.piece, mv.rot, mv.pos)])
+            t0 = time.process_time()
+            measured = ref.measure(state, mv)
+            table_cpu = time.process_time() - t0
+            out = measured.outcome
+            fell = bool(out is not None and out.fell)
+            verdict, p, sim_cpu = judge(scene, replicas)
+            rows.append(AgreementRow(
+                "kataboom", f"kataboom-m{model}-s{seed}-t{turn}", float(margins[mv]),
+                effective_margin_mm(scene), None, None, cfg.release,
+                "topples" if fell else "stands",
+                tuple(out.fell) if out is not None and fell else (),
+                out.fall_time if out is not None and fell else None,
+                None, verdict, p, table_cpu, sim_cpu,
+            ))  # fmt: skip
+            state = KATABOOM.apply(state, measured)
+            if fell:
+                break
+    return rows
+
+
 # ---------------------------------------------------------------------------------------
 # Summaries
 # ---------------------------------------------------------------------------------------

@@ -35,7 +35,15 @@ from tablesim.sim.view.app import pick, runs
 from tablesim.sim.view.layout import Floats, TableLayout
 from tablesim.sim.view.scene_app import SceneApp
 
-__all__ = ["DROP_GAP", "PALETTE_CATALOGUES", "SandboxApp", "palette", "scene_toml", "separate"]
+__all__ = [
+    "DROP_GAP",
+    "PALETTE_CATALOGUES",
+    "SandboxApp",
+    "contents",
+    "palette",
+    "scene_toml",
+    "separate",
+]
 
 PALETTE_CATALOGUES: tuple[str, ...] = ("kozo-standard", "katamino-duo", "kozo-balance")
 """Catalogues offered in the sandbox's palette, in this order."""
@@ -74,26 +82,95 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def scene_toml(scene: Any, poses: Mapping[str, Any] | None = None) -> str:
+def _catalogue_ref(piece: Any) -> str | None:
+    """``piece``'s ``catalogue:piece`` reference when the loader reads it back as the same piece
+    (same cells, same cube kind), else None. The Kozo table's balance cubes carry the bare
+    catalogue name (``source = "kozo-balance"``) and its polycubes their posed cells, neither
+    of which the loader's ``piece =`` accepts: those are written as cells."""
+    from tablesim.games.polycubes import CATALOGUES
+
+    cat_name, _, name = str(piece.source).partition(":")
+    cat = CATALOGUES.get(cat_name)
+    if cat is None or not name or piece.cube != cat.cube:
+        return None
+    pc = next((c for c in cat.pieces if c.name == name), None)
+    if pc is None or sorted(map(tuple, pc.cells)) != sorted(map(tuple, piece.cells)):
+        return None
+    return str(piece.source)
+
+
+def contents(pieces: Any) -> str:
+    """What ``pieces`` are, counted by kind, for a saved scene's description: ``28 pieces (12
+    kozo-standard, 15 kozo-balance, 1 static box)``. A piece's kind is its catalogue (also for a
+    bare ``kozo-balance`` source), else ``static box`` / ``loose box`` / ``polycube`` (inline
+    cells)."""
+    from tablesim.games.polycubes import CATALOGUES
+
+    counts: dict[str, int] = {}
+    for p in pieces:
+        cat = str(p.source).partition(":")[0]
+        if p.box is not None:
+            kind = "static box" if p.static else "loose box"
+        elif cat in CATALOGUES:
+            kind = cat
+        else:
+            kind = "polycube"
+        kind += " (static)" if p.static and p.box is None else ""
+        counts[kind] = counts.get(kind, 0) + 1
+    n = sum(counts.values())
+    kinds = ", ".join(f"{k_n} {k}" for k, k_n in counts.items())
+    return f"{n} piece{'' if n == 1 else 's'}" + (f" ({kinds})" if kinds else "")
+
+
+def _physics_lines(cfg: Any) -> list[str]:
+    """The ``[physics]`` table of the settings where ``cfg`` differs from the defaults (the
+    loader's readable keys and units), or nothing: cube edges set in a scene change every
+    piece's size, so a save without them would not hold the same table."""
+    from tablesim.sim.config import PhysicsConfig
+    from tablesim.sim.scene import PHYSICS_KEYS
+
+    default = PhysicsConfig()
+    lines = []
+    for key, (field, factor) in PHYSICS_KEYS.items():
+        value = getattr(cfg, field, None)
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if value != getattr(default, field):
+            lines.append(f"{key} = {float(value) / factor!r}")
+    return ["", "[physics]", *lines] if lines else []
+
+
+def scene_toml(
+    scene: Any, poses: Mapping[str, Any] | None = None, *, name: str | None = None
+) -> str:
     """The TOML text of ``scene`` (pieces at ``poses`` where given: id -> (position,
     quaternion x, y, z, w)), in millimetres, every piece explicit (the board as a static box),
-    readable by :func:`tablesim.sim.scene.load_scene`. Physics overrides of the scene are not written."""
+    readable by :func:`tablesim.sim.scene.load_scene`: a catalogue piece as ``piece =
+    "catalogue:name"`` when that reads back as the same piece (:func:`_catalogue_ref`), any
+    other (the Kozo table's balance cubes and posed polycubes) as cells and cube kind.
+    Positions are written to 1e-6 mm, quaternions exactly (``repr``). ``name``: the scene's
+    name (default ``scene.name``); the description says what the file holds
+    (:func:`contents`) and which scene it was built from. Physics settings that differ from
+    the defaults are written as ``[physics]``."""
     poses = dict(poses or {})
     out = [
         f"# written by tablesim view --sandbox: {len(scene.pieces)} pieces",
-        f"name = {_toml_str(scene.name)}",
-        f"description = {_toml_str(scene.description or 'built in the sandbox')}",
+        f"name = {_toml_str(name if name is not None else scene.name)}",
+        "description = "
+        + _toml_str(f"Built in the sandbox from scene '{scene.name}': {contents(scene.pieces)}."),
         'unit = "mm"',
         f"seconds = {_num(scene.seconds)}",
         f"ground = {'true' if scene.ground else 'false'}",
+        *_physics_lines(scene.physics),
     ]
     for p in scene.pieces:
         pos, quat = poses.get(p.id, (p.position, p.orientation))
         out += ["", "[[piece]]", f"id = {_toml_str(p.id)}"]
+        ref = None if p.box is not None else _catalogue_ref(p)
         if p.box is not None:
             out.append(f"box = {_vec(np.asarray(p.box) * 1000)}")
-        elif p.source not in ("inline", "box"):
-            out.append(f"piece = {_toml_str(p.source)}")
+        elif ref is not None:
+            out.append(f"piece = {_toml_str(ref)}")
         else:
             cells = ", ".join(_vec(c) for c in p.cells)
             out += [f"cells = [{cells}]", f"cube = {_toml_str(p.cube or 'unit')}"]
@@ -296,7 +373,7 @@ class SandboxApp(SceneApp):
         from tablesim.games.outputs import OutputError, atomic_write
 
         target = Path(path) if path is not None else self.save_to
-        text = scene_toml(separate(self._settled()))
+        text = scene_toml(separate(self._settled()), name=target.stem)
         try:
             atomic_write(target, text, suffix=".toml", force=True)
         except OutputError as exc:
