@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from tablesim.games.core import counted
 from tablesim.games.quat import quat_mul
 from tablesim.sim.view.app import pick, runs
 from tablesim.sim.view.layout import Floats, TableLayout
@@ -80,7 +81,7 @@ def scene_toml(scene: Any, poses: Mapping[str, Any] | None = None) -> str:
     readable by :func:`tablesim.sim.scene.load_scene`. Physics overrides of the scene are not written."""
     poses = dict(poses or {})
     out = [
-        f"# written by tablesim view --sandbox: {len(scene.pieces)} pieces",
+        f"# written by tablesim view --sandbox: {counted(len(scene.pieces), 'piece')}",
         f"name = {_toml_str(scene.name)}",
         f"description = {_toml_str(scene.description or 'built in the sandbox')}",
         'unit = "mm"',
@@ -303,7 +304,10 @@ class SandboxApp(SceneApp):
             self.verdict, self.explanation = f"not saved: {exc}", ""
             self._dirty = True
             return target
-        self.verdict, self.explanation = f"saved {len(self.table.pieces)} pieces to {target}", ""
+        self.verdict, self.explanation = (
+            f"saved {counted(len(self.table.pieces), 'piece')} to {target}",
+            "",
+        )
         self._dirty = True
         return target
 
@@ -400,7 +404,9 @@ class SandboxApp(SceneApp):
         self.table = replace(table, pieces=(*table.pieces, piece))
         self.show_help = False  # shown until the first piece is let go; f1 brings it back
         self._restart()
-        self.verdict = f"let go: {piece.id} ({len(self.table.pieces)} pieces on the table)"
+        self.verdict = (
+            f"let go: {piece.id} ({counted(len(self.table.pieces), 'piece')} on the table)"
+        )
         self.explanation = ""
         return True
 
@@ -512,6 +518,6 @@ class SandboxApp(SceneApp):
 
     def status_lines(self) -> list[str]:
         """Pieces on the table, what happened."""
-        lines = [f"sandbox {self.table.name}: {len(self.table.pieces)} pieces"]
+        lines = [f"sandbox {self.table.name}: {counted(len(self.table.pieces), 'piece')}"]
         note = self.live.note if self.live is not None else ""
         return lines + [t for t in (note, self.verdict, self.explanation) if t]
