@@ -157,6 +157,12 @@ def _num(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
 
+def counted(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and ``noun`` as a person reads them: ``1 turn``, ``0 turns``, ``3 turns``
+    (``many``: the plural where it is not ``noun + "s"``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {many or noun + 's'}"
+
+
 def canonical_json(obj: Any) -> str:
     """Compact JSON with sorted keys: the byte-stable text form used for hashing and logs."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

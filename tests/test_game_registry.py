@@ -249,7 +249,7 @@ def test_balance_at_the_physics_table_finds_its_referee_in_a_fresh_process() -> 
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert "1 games of kozo" in out.stdout
+    assert "1 game of kozo" in out.stdout  # one game, in the singular (issue 32)
 
 
 def test_the_physics_tables_are_physics_tables_and_a_plain_referee_is_not() -> None:

@@ -30,6 +30,22 @@ def test_a_solo_quit_and_a_solved_challenge_say_so() -> None:
     assert SOLO_GAME.result(s).detail["end"] == "solved: all 2 stages"
 
 
+def test_a_one_stage_challenge_says_stage_not_stages() -> None:
+    """A picture (one mask, docs/rules/katamino-duo.md) is one stage: "solved: 1 stage" and
+    "quit after 0 of 1 stage", never "all 1 stages" (issue 32); the board says "1/1 stage"."""
+    ch = min(challenges("picture"), key=lambda c: len(c.stages[0].pieces))
+    assert len(ch.stages) == 1
+    s = _solo("picture", ch.card, ch.number)
+    quit_ = SOLO_GAME.apply(s, SOLO_GAME.parse_move(s, "quit"))
+    assert SOLO_GAME.result(quit_).detail["end"] == "quit after 0 of 1 stage"
+    assert SOLO_GAME.describe(quit_).splitlines()[1] == "quit: 0/1 stage"
+    bot = SmartSoloBot(SOLO_GAME, 0)
+    while not SOLO_GAME.is_terminal(s):
+        s = SOLO_GAME.apply(s, bot.choose(s))
+    assert SOLO_GAME.result(s).detail["end"] == "solved: 1 stage"
+    assert SOLO_GAME.describe(s).splitlines()[1] == "solved: 1/1 stage"
+
+
 def test_duel_ends_name_the_rulebooks_reason() -> None:
     cfg = DUEL_GAME.make_config({"mode": "duel", "level": "beginner"}, players=2)
     st = DUEL_GAME.new_game(cfg, 0)

@@ -21,8 +21,9 @@ def test_an_illegal_stapeltoren_move_is_written_as_the_game_writes_moves() -> No
 def test_the_stapeltje_board_says_how_its_clock_works() -> None:
     cfg = GAME.make_config({"type": "stapeltje", "level": 4}, players=2)
     text = GAME.describe(GAME.new_game(cfg, 0))
-    assert "a turn typed at the terminal costs the seconds it really takes" in text
-    assert "(or one played in the window) 5 s plus 2 s per square" in text
+    # issue 32: the window charges a person's real seconds too (docs/view-tiles.md)
+    assert "a person's turn (at the terminal or in the window) costs the seconds it " in text
+    assert "really takes; a bot's turn 5 s plus 2 s per square" in text
 
 
 def test_a_forced_pass_is_played_for_a_person() -> None:

@@ -74,3 +74,30 @@ def test_the_solved_box_is_drawn_full_and_the_table_keeps_its_extent() -> None:
         seen = img[int(y), int(x)]
         wood = np.array([0xE3, 0xCF, 0xA4])
         assert np.abs(seen - wood).max() > 40, seen
+
+
+def test_a_two_stage_solo3d_ends_with_its_box_drawn_full() -> None:
+    """Issue 32, checked again with the flat Penta 4 played first (``--penta4-first``, card 5:
+    two stages): at the end the text says the 3x3x4 is complete and the table shows it so,
+    every piece of the last stage inside the board's outline, none left in the supply (the
+    report: "... complete" over an empty box, every piece back in the supply)."""
+    opts = {"mode": "solo3d", "card": 5, "challenge": 1, "penta4_first": True}
+    with Harness("katamino", options=opts, players=("human",), seed=0, size=SIZE) as h:
+        game = h.app.game
+        fam = game._family_of(h.app.state)
+        while not game.is_terminal(h.app.state):
+            hint = fam.solver_hint(h.app.state).placement
+            h.app.play(h.app.controller._move(hint.name, hint.cells))
+            h.settle()
+        state = h.app.state
+        assert state.outcome == "solved" and len(state.done) == 2
+        assert "3x3x4 complete" in h.text()["top-left"]
+        items = {it.id: it for it in h.app.items()}
+        board = items["board"].world_vertices()
+        lo, hi = board.min(axis=0), board.max(axis=0)
+        last = [name for name, _ in state.done[-1]]
+        assert sum(len(cells) for _, cells in state.done[-1]) == 36  # the 3x3x4, full
+        for name in last:
+            v = items[f"piece-{name}"].world_vertices()
+            assert (v[:, :2] >= lo[:2] - 1e-6).all() and (v[:, :2] <= hi[:2] + 1e-6).all(), name
+            assert f"label-{name}" not in items

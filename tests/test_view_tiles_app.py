@@ -183,3 +183,74 @@ def test_catego_help_leaves_the_score_sheet_uncovered() -> None:
     changed = np.abs(helped - plain).max(axis=2) > 8
     assert changed.sum() > 5_000  # the help box is drawn
     assert not (changed & sheet).any()
+
+
+class _Clock:
+    """A wall clock the test sets by hand (no sleeping)."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _click_move(h: Harness, move) -> bool:  # noqa: ANN001
+    st = h.app.state
+    s, d = move.src, move.dst
+    assert not h.click_item(f"tile-{s % 6}-{s // 6}-{len(st.stacks[s]) - 1}")
+    return h.click_item(f"tile-{d % 6}-{d // 6}-{len(st.stacks[d]) - 1}")
+
+
+def test_katoiz_window_charges_a_persons_real_seconds_and_a_bots_simulated_ones() -> None:
+    """Stapeltje level 4 at the window (issue 32): a person's move costs the seconds they
+    had the table (from the moment it became theirs, rounded to whole seconds as the
+    terminal's ``@SECS``), the running clock is on screen, and a bot's move keeps the
+    simulated charge of THINK_SECONDS (5 s) plus STEP_SECONDS (2 s) per king step."""
+    clock = _Clock(1000.0)
+    opts = {"type": "stapeltje", "level": 4, "clock_seconds": 120}
+    with _harness("katoiz", options=opts, players=("human", "random"), seed=3) as h:
+        app = h.app
+        app.controller.now = clock
+        assert app.controller.shown_at is None  # nothing charged before the table is P1's
+        app.tick(1 / 30)  # the table is the person's: their clock starts now (t = 1000)
+        assert app.controller.shown_at == 1000.0
+        clock.t = 1030.2  # 30 s gone: 120 - 30 = 90 s = 1:30 left on screen
+        assert "P1's clock runs: 1:30 left" in h.text()["top-left"]
+        clock.t = 1042.6  # 42.6 s: charged 43 whole seconds
+        move = next(m for m in app.game.legal_moves(app.state) if m.kind == "move" and m.dst < 36)
+        assert _click_move(h, move)
+        assert app.moves[0].secs == 43 and app.state.clocks[0] == 120 - 43
+        assert app.record().moves[0].endswith(" @43")  # the log's text, as the terminal's
+        clock.t = 5000.0  # the bot's thinking is not charged by the wall clock
+        h.settle()
+        bot = app.moves[1]
+        assert bot.secs == -1 and bot.kind == "move" and bot.dst < 36
+        steps = max(abs(bot.src % 6 - bot.dst % 6), abs(bot.src // 6 - bot.dst // 6))
+        assert app.state.clocks == (120 - 43, 120 - (5 + 2 * steps))
+
+
+def test_katoiz_window_stamps_a_typed_move_and_no_clock_charges_nothing() -> None:
+    """The move line is charged as a click is; without a clock (level 1) a move is never
+    stamped (the rules refuse @SECS there) and no clock line is shown."""
+    clock = _Clock(50.0)
+    opts = {"type": "stapeltje", "level": 4, "clock_seconds": 120}
+    with _harness("katoiz", options=opts, players=("human", "human"), seed=3) as h:
+        app = h.app
+        app.controller.now = clock
+        app.tick(1 / 30)
+        clock.t = 57.4  # 7.4 s: 7 charged
+        move = next(m for m in app.game.legal_moves(app.state) if m.kind == "move" and m.dst < 36)
+        assert app.type_move(app.game.format_move(app.state, move))
+        assert app.moves[0].secs == 7 and app.state.clocks == (113, 120)
+        h.settle()
+        app.tick(1 / 30)  # P2's turn: their own clock starts at 57.4
+        clock.t = 67.4
+        assert "P2's clock runs: 1:50 left" in h.text()["top-left"]
+    with _harness("katoiz", options={"type": "stapeltje"}, seed=3) as h:
+        h.app.controller.now = clock
+        h.app.tick(1 / 30)
+        assert h.app.controller.shown_at is None
+        move = next(m for m in h.app.game.legal_moves(h.app.state) if m.kind == "move")
+        assert _click_move(h, move) and h.app.moves[0].secs == -1
+        assert "clock runs" not in h.text()["top-left"]

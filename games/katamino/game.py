@@ -63,6 +63,21 @@ MODES: VariantRegistry[ModeFamily[Any, Any, Any]] = VariantRegistry.lazy(
 
 DEFAULT_MODE = "solo"
 
+MODE_TITLES: Mapping[str, str] = {
+    "solo": "Challenges Solo",
+    "solo3d": "Solo in 3D Mode",
+    "construction": "3D Construction",
+    "puzzle3d": "3D Puzzle Challenges",
+    "traditional": "Traditional Katamino",
+    "picture": "Puzzle Activities for Ages 3+",
+    "duel": "Duels",
+    "child-adult": "Duels Between Child & Adult",
+    "handicap": "Duels for Two Players at Different Levels",
+    "duel3d": "3D Duels",
+}
+"""Mode name -> the rulebook's words for it (its section headings; ``duel``: the game rules'
+duels), as a window's heading names the mode a person chose (issue 32)."""
+
 
 def family(mode: str) -> ModeFamily[Any, Any, Any]:
     """The family implementing ``mode`` (ConfigError listing the modes if unknown)."""
@@ -200,6 +215,12 @@ class Katamino(Game[Any, Any, Any]):
                 f"katamino: state needs a 'mode' key, one of {', '.join(MODES.names)}; got {mode!r}"
             )
         return family(mode).state_from_json(obj)
+
+    def heading(self, state: Any) -> str:
+        """The game and the mode being played, in the rulebook's words (``Katamino Duo: Solo
+        in 3D Mode``): what a window's status panel names instead of the bare title."""
+        mode = _mode_of(state, "state")
+        return f"{self.title}: {MODE_TITLES.get(mode, mode)}"
 
     def player_name(self, seat: int) -> str:
         """``P1``, ``P2``: the duel board's and its notes' own names (as the README says)."""

@@ -38,6 +38,7 @@ from tablesim.games.core import (
     Option,
     Result,
     StateFormatError,
+    counted,
 )
 from tablesim.games.katamino import (
     PlacedPiece,
@@ -541,8 +542,9 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         n = len(state.done)
         solved = state.outcome == "solved"
         ch = self.challenge_of(state)
-        end = (f"solved: all {n} stages" if solved
-               else f"quit after {n} of {len(ch.stages)} stages")  # fmt: skip
+        # one stage (a box, a picture): "solved: 1 stage", not "all 1 stages" (issue 32)
+        end = ((f"solved: all {n} stages" if n > 1 else f"solved: {counted(n, 'stage')}")
+               if solved else f"quit after {n} of {counted(len(ch.stages), 'stage')}")  # fmt: skip
         detail = {
             "end": end,
             "mode": state.mode, "card": state.card, "challenge": state.challenge,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tablesim.games.core import counted
 from tablesim.games.katamino import Target
 from tablesim.games.katamino.solo_data import card_titles, challenges, piece
 from tablesim.games.polycubes import Cells
@@ -58,7 +59,7 @@ def describe_state(game: KataminoSolo, state: SoloState) -> str:
         + (f", swap {state.swap}" if state.swap else "")
     )
     if state.outcome:
-        return head + f"\n{state.outcome}: {len(state.done)}/{len(ch.stages)} stages"
+        return head + f"\n{state.outcome}: {len(state.done)}/{counted(len(ch.stages), 'stage')}"
     stage = ch.stages[state.stage]
     lines = [
         head,

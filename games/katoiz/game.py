@@ -11,6 +11,7 @@ This class validates the options (common to all types), forwards each rule to th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from tablesim.games.core import (
@@ -102,6 +103,16 @@ class Katoiz(Game[Any, Move, KatoizConfig]):
         if not isinstance(move, Move):
             raise IllegalMoveError(f"katoiz: {move!r} is not a Katoiz move")
         return _rules(state).apply(state, move)
+
+    def check_move(self, state: Any, move: Any) -> None:
+        """As every game, the legal moves; a person's move stamped with their seconds
+        (``b3-a1 @12``, from a front end's :meth:`stamp_seconds`) is the legal move it stamps,
+        where the rules take seconds (the clocks: ``apply`` says why not elsewhere)."""
+        if isinstance(move, Move) and move.secs >= 0:
+            super().check_move(state, replace(move, secs=-1))
+            self.apply(state, move)
+            return
+        super().check_move(state, move)
 
     def current_player(self, state: Any) -> int | None:
         """The seat to move, None at the end."""

@@ -24,8 +24,9 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
 - Ends as printed per level: a home stack reaches ``height`` (4; level 2: 5, 6 or 7), that
   player wins; level 3 (``highest_stack``): no target, three blocked turns in a row or the
   ``time_limit``, highest home stack wins; level 4 (``clock``): a clock per player (a
-  person's turn at the terminal costs its real seconds, stamped as ``@SECS``; other turns
-  ``THINK_SECONDS`` plus ``STEP_SECONDS`` per king step of the moved tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
+  person's turn at the terminal or in the window costs its real seconds, stamped as
+  ``@SECS``; other turns ``THINK_SECONDS`` plus ``STEP_SECONDS`` per king step of the moved
+  tile); a player whose clock reaches 0 is out; with nobody at the target the last one out
   wins, never a player already out while another still has time; alone, the game is the
   highest stack before the clock runs out. Our guards: a *stalemate* (after a blocked turn,
   no roll lets any player still in move a tile: the game could never go on) and a *dead
@@ -770,8 +771,8 @@ class Stapeltje:
         rules = [f"target {cfg.height}" if target_active(cfg) else "highest stack"]
         if cfg.clock:
             rules.append(
-                f"clocks: a turn typed at the terminal costs the seconds it really takes; a "
-                f"bot's turn (or one played in the window) {THINK_SECONDS} s plus "
+                f"clocks: a person's turn (at the terminal or in the window) costs the seconds "
+                f"it really takes; a bot's turn {THINK_SECONDS} s plus "
                 f"{STEP_SECONDS} s per square its tile moves"
             )
         if cfg.colour_ladder:

@@ -42,6 +42,7 @@ from tablesim.games.core import (
     Result,
     StateFormatError,
     check_state_header,
+    counted,
     json_int,
     json_ints,
     json_opt_int,
@@ -639,16 +640,16 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             team_win = tuple(range(cfg.players)) if 2 * beaten > cfg.rounds else ()
             who = "you" if cfg.players == 1 else "the team"
             detail["outcome"] = (
-                f"{who} kept the tower standing in {beaten} of {cfg.rounds} rounds: "
+                f"{who} kept the tower standing in {beaten} of {counted(cfg.rounds, 'round')}: "
                 f"{'won' if team_win else 'lost'} (more than half must stand)"
             )
-            detail["end"] = (f"after {cfg.rounds} rounds: the tower stood in "
+            detail["end"] = (f"after {counted(cfg.rounds, 'round')}: the tower stood in "
                              f"{'more than half' if team_win else 'half or fewer'}")  # fmt: skip
             return Result(tuple(float(t) for t in totals), team_win, detail)
         top = max(totals)
         tied = [s for s in range(cfg.players) if totals[s] == top]
         # "After three rounds have been played, the player with the highest total score wins"
-        detail["end"] = f"after {cfg.rounds} rounds: the highest total score"
+        detail["end"] = f"after {counted(cfg.rounds, 'round')}: the highest total score"
         if len(tied) == 1:
             winners: tuple[int, ...] = (tied[0],)
         elif cfg.tie == "share":

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tablesim.games.core import ConfigError, Game
+from tablesim.games.core import ConfigError, Game, counted
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,7 +93,7 @@ def _replicas_text(verdict: Any) -> str:
     """``8 replicas``, or ``5 of 8 replicas`` when sequential stopping ended the ensemble."""
     asked = verdict.replicas_requested
     if verdict.replicas and asked and asked != verdict.replicas:
-        return f"{verdict.replicas} of {asked} replicas"
+        return f"{verdict.replicas} of {counted(asked, 'replica')}"
     return f"{verdict.replicas} replica" + ("" if verdict.replicas == 1 else "s")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tablesim.games.core import canonical_json
+from tablesim.games.core import canonical_json, counted
 from tablesim.games.play import balance, parse_players, wilson_interval
 from tablesim.games.registry import get_game
 from tablesim.sim.cli import COMMAND_HELP
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(canonical_json(rep))
         return 0
     print(
-        f"{rep['games']} games of {game.name}, seed {args.seed}, seats rotated every game "
+        f"{counted(rep['games'], 'game')} of {game.name}, seed {args.seed}, seats rotated every game "
         "(the games of tablesim tournament with the same players and seed)"
     )
     for i, role in enumerate(roles):

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tablesim.games.core import GameError, TableRefused, canonical_json
+from tablesim.games.core import GameError, TableRefused, canonical_json, counted
 from tablesim.games.outputs import check_output
 from tablesim.games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from tablesim.games.registry import game_names, get_game
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             verdict = "draw" if len(roles) > 1 else "no winner (a solo game)"
         scores = ", ".join(f"{s}" for s in res["scores"])
-        print(f"result: {verdict}; scores {scores}; {turns} turns")
+        print(f"result: {verdict}; scores {scores}; {counted(turns, 'turn')}")
         if res["detail"]:
             print("detail: " + json.dumps(res["detail"], sort_keys=True))
     return 0
@@ -171,12 +171,12 @@ def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
                               "resigned": seat, "winner": winner, "turns": turns}))  # fmt: skip
     elif winner is not None:
         print(f"result: {loser} resigned; {game.player_name(winner)} ({roles[winner]}) won; "
-              f"{turns} turns")  # fmt: skip
+              f"{counted(turns, 'turn')}")  # fmt: skip
     elif no_winner:
-        print(f"result: {loser} resigned; the game is stopped after {turns} turns (no winner "
+        print(f"result: {loser} resigned; the game is stopped after {counted(turns, 'turn')} (no winner "
               "is named in this game)")  # fmt: skip
     else:
-        print(f"result: {loser} resigned; the game is abandoned after {turns} turns")
+        print(f"result: {loser} resigned; the game is abandoned after {counted(turns, 'turn')}")
     if args.log:
         print(f"no log written to {args.log}: the game did not finish", file=out)
     return 0

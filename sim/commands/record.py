@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tablesim.games.core import counted
 from tablesim.sim.cli import COMMAND_HELP, UsageError
 from tablesim.sim.commands._common import int_in
 from tablesim.sim.commands.render import (
@@ -209,7 +210,7 @@ def _film(args: argparse.Namespace, out: Path, size: tuple[int, int], camera: ob
         check_film_budget(len(states) * hold, size, args.supersample)
         layouts = [layout_of_state(game, s) for s in states]
         frames = state_frames(layouts, hold=hold, **common)
-        what = f"{game}, {len(states) - 1} moves, {args.per_move:g} s each"
+        what = f"{game}, {counted(len(states) - 1, 'move')}, {args.per_move:g} s each"
     else:
         if args.at is not None:
             raise UsageError("--at applies to game logs; for a scene use --seconds")

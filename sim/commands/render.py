@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablesim.games.core import counted
 from tablesim.sim.cli import COMMAND_HELP, UsageError
 from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
@@ -270,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tablesim render: {exc}; nothing written")
             return 1
         layout = layout_of_state(game, states[-1])
-        what = f"{game} after {len(states) - 1} moves"
+        what = f"{game} after {counted(len(states) - 1, 'move')}"
     else:
         if args.at is not None:
             raise UsageError("--at applies to game logs; for a scene use --seconds")

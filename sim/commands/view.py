@@ -17,6 +17,7 @@ import os
 import sys
 from typing import Any
 
+from tablesim.games.core import counted
 from tablesim.sim.cli import COMMAND_HELP, UsageError
 from tablesim.sim.commands._common import add_force_argument, float_in, int_in
 
@@ -185,7 +186,7 @@ def play_in_window(
         for n, (text, seat) in enumerate(zip(rec.moves, rec.seats, strict=True), start=1):
             who = "" if seat is None else f"P{seat + 1} ({roles[seat]}): "
             print(f"move {n}: {who}{text}")
-        print(app.score_text() or f"{game}: stopped after {len(app.moves)} moves")
+        print(app.score_text() or f"{game}: stopped after {counted(len(app.moves), 'move')}")
         if log and rec.result is not None:
             atomic_write_text(log, "\n".join(app.session.log_lines(version())) + "\n")
         elif log:

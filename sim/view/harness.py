@@ -254,7 +254,7 @@ def play_screenshots(out_dir: str | Path, *, backend: str = "gl", size: Sequence
             if len(h.app.state.placed) >= max(1, n - 1):
                 break
         h.settle()
-        h.key("home", "arrow_down", "arrow_down", "arrow_down", "arrow_left", "arrow_left")
+        h.key("home", "-", "-", "arrow_left", "arrow_left")  # the whole tower in the picture
         shot(h, "katamino-3d")
     return written
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tablesim.games.core import counted
+
 if TYPE_CHECKING:
     from tablesim.sim.config import Profile
 
@@ -225,5 +227,5 @@ def verdict_lines(verdict: Any) -> Sequence[str]:
     head = (f"verdict ({verdict.profile} profile): {verdict.verdict}, topple probability "
             f"{verdict.topple_probability:.2f}")  # fmt: skip
     if verdict.replica_toppled:  # empty when statics alone decided
-        head += f" ({sum(verdict.replica_toppled)} of {len(verdict.replica_toppled)} runs toppled)"
+        head += f" ({sum(verdict.replica_toppled)} of {counted(len(verdict.replica_toppled), 'run')} toppled)"
     return [head, verdict.explanation] if verdict.explanation else [head]

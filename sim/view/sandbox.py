@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from tablesim.games.core import counted
 from tablesim.games.quat import quat_mul
 from tablesim.sim.view.app import pick, runs
 from tablesim.sim.view.layout import Floats, TableLayout
@@ -117,9 +118,8 @@ def contents(pieces: Any) -> str:
             kind = "polycube"
         kind += " (static)" if p.static and p.box is None else ""
         counts[kind] = counts.get(kind, 0) + 1
-    n = sum(counts.values())
     kinds = ", ".join(f"{k_n} {k}" for k, k_n in counts.items())
-    return f"{n} piece{'' if n == 1 else 's'}" + (f" ({kinds})" if kinds else "")
+    return counted(sum(counts.values()), "piece") + (f" ({kinds})" if kinds else "")
 
 
 def _physics_lines(cfg: Any) -> list[str]:
@@ -154,7 +154,7 @@ def scene_toml(
     the defaults are written as ``[physics]``."""
     poses = dict(poses or {})
     out = [
-        f"# written by tablesim view --sandbox: {len(scene.pieces)} pieces",
+        f"# written by tablesim view --sandbox: {counted(len(scene.pieces), 'piece')}",
         f"name = {_toml_str(name if name is not None else scene.name)}",
         "description = "
         + _toml_str(f"Built in the sandbox from scene '{scene.name}': {contents(scene.pieces)}."),
@@ -380,7 +380,10 @@ class SandboxApp(SceneApp):
             self.verdict, self.explanation = f"not saved: {exc}", ""
             self._dirty = True
             return target
-        self.verdict, self.explanation = f"saved {len(self.table.pieces)} pieces to {target}", ""
+        self.verdict, self.explanation = (
+            f"saved {counted(len(self.table.pieces), 'piece')} to {target}",
+            "",
+        )
         self._dirty = True
         return target
 
@@ -477,7 +480,9 @@ class SandboxApp(SceneApp):
         self.table = replace(table, pieces=(*table.pieces, piece))
         self.show_help = False  # shown until the first piece is let go; f1 brings it back
         self._restart()
-        self.verdict = f"let go: {piece.id} ({len(self.table.pieces)} pieces on the table)"
+        self.verdict = (
+            f"let go: {piece.id} ({counted(len(self.table.pieces), 'piece')} on the table)"
+        )
         self.explanation = ""
         return True
 
@@ -589,6 +594,6 @@ class SandboxApp(SceneApp):
 
     def status_lines(self) -> list[str]:
         """Pieces on the table, what happened."""
-        lines = [f"sandbox {self.table.name}: {len(self.table.pieces)} pieces"]
+        lines = [f"sandbox {self.table.name}: {counted(len(self.table.pieces), 'piece')}"]
         note = self.live.note if self.live is not None else ""
         return lines + [t for t in (note, self.verdict, self.explanation) if t]

@@ -49,7 +49,10 @@ class StatusPanel:
 
     def status_lines(self) -> list[str]:
         """The top-left block: game, turn, score, verdict and explanation."""
-        lines = [f"{self.app.game.title}  move {len(self.app.moves) + 1}"]
+        # a game with modes names the one being played (Katamino: ``Katamino Duo: 3D Duels``)
+        heading = getattr(self.app.game, "heading", None)
+        title = heading(self.app.state) if heading is not None else self.app.game.title
+        lines = [f"{title}  move {len(self.app.moves) + 1}"]
         s = self.app.seat
         if s is not None:
             who = self.app.roles[s]

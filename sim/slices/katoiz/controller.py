@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,71 @@ class KatoizController(PathController):
     """Katoiz: 3-set (click a green tile to place a disc; own disc then a tile to move it;
     level 4: an opponent's disc first to remove it), Stapeltje-four (a stack, then a stack or
     the home stack), Stapeltoren (a supply tile, then an own stack or the free spot in front;
-    the first round: a tile); ``p`` passes where passing is legal."""
+    the first round: a tile); ``p`` passes where passing is legal.
+
+    Stapeltje with a clock (level 4) or an agreed playing time (level 3): a person's move is
+    charged the real seconds they had the table, stamped ``@SECS`` as the terminal stamps
+    them (:meth:`stamp`); the clock runs from :meth:`start_clock` (the app calls it when the
+    table becomes the person's: the last move's animation is over) and its seconds left are
+    on screen (:meth:`rule_line`). Bots' moves and a pass keep the simulated charge."""
+
+    now: Callable[[], float] = staticmethod(time.monotonic)
+    """The wall clock of a person's turn (replaceable, e.g. by tests)."""
+    shown_at: float | None = None
+    """When the person's clock started this turn (None: not yet, or no clock runs)."""
+
+    def reset(self, game: Any, state: Any) -> None:
+        """A new position: the person's clock stops until :meth:`start_clock`."""
+        self.shown_at = None
+        super().reset(game, state)
+
+    def timed(self) -> bool:
+        """Whether a person's real seconds count here (Stapeltje levels 3 and 4)."""
+        cfg = getattr(self.state, "config", None)
+        return type(self.state).__name__ == "StapelState" and bool(
+            getattr(cfg, "clock", False) or getattr(cfg, "time_limit", 0)
+        )
+
+    def start_clock(self) -> None:
+        """The table is the person's: their seconds run from now (idempotent in a turn);
+        nothing runs where no clock is kept."""
+        if self.shown_at is None and self.timed() and not self.game.is_terminal(self.state):
+            self.shown_at = self.now()
+
+    def waited(self) -> float | None:
+        """Seconds the person to move has had the table (None before :meth:`start_clock`)."""
+        return None if self.shown_at is None else max(0.0, self.now() - self.shown_at)
+
+    def stamp(self, move: Any) -> Any:
+        """``move`` with the person's real seconds (``b3-a1 @13``) where a clock runs, as
+        the terminal stamps a typed move (``Katoiz.stamp_seconds``: whole seconds; a pass,
+        played only when nothing can move, keeps the simulated charge)."""
+        if move is None or self.state is None or not self.timed():
+            return move
+        self.start_clock()
+        return self.game.stamp_seconds(self.state, move, self.waited() or 0.0)
+
+    def on_click(self, p: Pointer) -> Any | None:
+        """As for every tile game, the completed move stamped with the person's seconds."""
+        return self.stamp(super().on_click(p))
+
+    def on_key(self, key: str) -> Any | None:
+        """As for every tile game (a numbered choice, ``p``), stamped with the seconds."""
+        return self.stamp(super().on_key(key))
+
+    def rule_line(self) -> str:
+        """The running clock of the person to move (``P1's clock runs: 1:47 left``; level 3:
+        the playing time left), whole seconds as they will be charged; empty otherwise."""
+        waited = self.waited()
+        if waited is None or self.game.is_terminal(self.state):
+            return ""
+        st, cfg = self.state, self.state.config
+        spent = int(waited + 0.5)  # as Stapeltje.stamp_seconds rounds the charge
+        if cfg.clock:
+            left = max(0, st.clocks[st.seat] - spent)
+            return f"P{st.seat + 1}'s clock runs: {left // 60}:{left % 60:02d} left"
+        left = max(0, cfg.time_limit - st.elapsed - spent)
+        return f"playing time runs: {left // 60}:{left % 60:02d} left"
 
     def _table(self) -> Any:
         from tablesim.sim.slices.katoiz.state_layout import katoiz_state_table

@@ -1,0 +1,36 @@
+"""Counts read as a person says them (issue 32: "1 steps left"): one turn, one stage, one
+piece, one round; the plural from two on (and for none)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import run_cli
+
+from tablesim.games.core import counted
+
+
+def test_counted_says_one_in_the_singular() -> None:
+    assert [counted(n, "turn") for n in (0, 1, 2)] == ["0 turns", "1 turn", "2 turns"]
+    assert counted(1, "replica", "replicas") == "1 replica"
+    assert counted(3, "die", "dice") == "3 dice"
+
+
+def test_a_terminal_game_quit_on_its_first_turn_says_one_turn_and_one_stage() -> None:
+    """A picture (one stage) quit on turn 1: before, "1 turns" and "0 of 1 stages"."""
+    r = run_cli("play", "katamino", "--mode", "picture", "--players", "human", "--headless",
+                input="quit\n")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "result: quit; scores 0; 1 turn\n" in r.stdout
+    assert '"end": "quit after 0 of 1 stage"' in r.stdout
+
+
+def test_the_sandbox_counts_one_piece(tmp_path: Path) -> None:
+    from tablesim.sim.scene import load_scene
+    from tablesim.sim.view.sandbox import SandboxApp
+
+    path = tmp_path / "one.toml"
+    path.write_text('name = "one"\nunit = "mm"\n\n[[piece]]\nid = "block"\nbox = [20, 20, 20]\n'
+                    'at = [0, 0, 0]\n')  # fmt: skip
+    with SandboxApp(load_scene(path), size=(320, 180), replicas=1) as app:
+        assert app.status_lines()[0] == "sandbox one: 1 piece"
