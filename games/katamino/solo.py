@@ -341,7 +341,8 @@ class Board:
         ext = cells.max(axis=0) + 1
         grid = np.full(tuple(ext.tolist()), -1, dtype=np.int64)  # cell index, -1 off target
         grid[cells[:, 0], cells[:, 1], cells[:, 2]] = np.arange(len(cells))
-        orients, parts = [], []
+        orients: list[Cells] = []
+        parts: list[tuple[int, np.ndarray, np.ndarray]] = []
         for o in orientations_of(name, self.target.dims, straight):
             lo = [min(c[k] for c in o) for k in range(3)]
             norm = tuple(sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in o))
@@ -611,7 +612,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         if sp.board is None:
             return self.placement_moves_reference(state)
         covered, straight = sp.board.covered(state.placed), state.straight_horizontal
-        out = []
+        out: list[SoloMove] = []
         for name in self.listed_pieces(state):
             rows = sp.board.rows(name, straight)
             out.extend(SoloMove(3, name, rows.cells(k)) for k in rows.fitting(covered).tolist())

@@ -446,13 +446,9 @@ def candidate_spots_many(
     reductions (any / max over its cells)."""
     if not shapes:
         return []
-    k = max(len(cells) for cells in shapes)
-    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
-    counts = [len(xy) for xy, _ in parts]
+    counts, xy, c, _ = footprint_rows(tuple(tuple(cells) for cells in shapes))
     if not sum(counts):
         return [[] for _ in shapes]
-    xy = np.concatenate([xy for xy, _ in parts])
-    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
     z, ok = _lowered(xy, c, blocks, tol)
     xs, ys, zs = xy[:, 0].tolist(), xy[:, 1].tolist(), z.tolist()
     oks = ok.tolist()
@@ -462,6 +458,125 @@ def candidate_spots_many(
         out.append([(xs[i], ys[i], zs[i]) for i in range(start, start + n) if oks[i]])
         start += n
     return out
+
+
+@lru_cache(maxsize=256)
+def footprint_rows(
+    shapes: tuple[Cells, ...],
+) -> tuple[list[int], np.ndarray, np.ndarray, tuple[np.ndarray, ...] | None]:
+    """The footprint rows of every shape in ``shapes``, concatenated: per-shape counts, ``xy``
+    (N, 2), the cells ``c`` (N, k, 3) padded to the longest, and the cells' distinct values
+    for :func:`_lowered_by_cells` (``U`` (M, 2) the distinct cell corners ``xy + c[:2]``,
+    ``ui`` (N, k) each cell's row of ``U``, ``cz`` the distinct cell heights, ``ci`` (N, k)
+    each cell's); read-only, cached."""
+    k = max(len(cells) for cells in shapes)
+    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
+    counts = [len(xy) for xy, _ in parts]
+    if not sum(counts):
+        return counts, np.zeros((0, 2)), np.zeros((0, k, 3)), None
+    xy = np.concatenate([xy for xy, _ in parts])
+    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
+    cells = _distinct_cells(xy, c)
+    for arr in (xy, c, *(cells or ())):
+        arr.flags.writeable = False
+    return counts, xy, c, cells
+
+
+_CORNERS = 12  # cell corners on the half lattice from -1.5 to 4 along x and along y
+
+
+def _distinct_cells(xy: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """The distinct cell corners ``U`` of rows ``xy`` with cells ``c`` (``xy + c[:2]`` as
+    :func:`_lowered` adds them), each cell's row ``ui`` of them, the distinct heights ``cz``
+    in the piece and each cell's ``ci``; None unless every corner lies on the half lattice
+    within the window and every height is a whole number below 8 (the catalogue's pieces)."""
+    lo_xy = c[..., :2] + xy[:, None, :]
+    half = np.rint(lo_xy * 2).astype(np.int64) + 3
+    grid = (np.arange(_CORNERS) - 3) * STEP
+    if half.min() < 0 or half.max() >= _CORNERS:
+        return None
+    if not (np.array_equal(grid[half[..., 0]], lo_xy[..., 0])
+            and np.array_equal(grid[half[..., 1]], lo_xy[..., 1])):  # fmt: skip
+        return None
+    code = half[..., 0] * _CORNERS + half[..., 1]
+    used = np.bincount(code.ravel(), minlength=_CORNERS**2) > 0
+    u = np.stack(np.meshgrid(grid, grid, indexing="ij"), axis=-1).reshape(-1, 2)[used]
+    ui = (np.cumsum(used) - 1)[code]
+    height = c[..., 2]
+    hi = np.rint(height).astype(np.int64)
+    if hi.min() < 0 or hi.max() >= 8 or not np.array_equal(hi.astype(float), height):
+        return None
+    used_z = np.bincount(hi.ravel(), minlength=8) > 0
+    cz = np.arange(8, dtype=float)[used_z]
+    ci = (np.cumsum(used_z) - 1)[hi]
+    return u, ui, cz, ci
+
+
+def _lowered_by_cells(
+    xy: np.ndarray, cells: tuple[np.ndarray, ...], blocks: Blocks, tol: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_lowered` (the same ``z`` and ``ok``, bit for bit) computed once per distinct
+    cell rather than per cell of every row: a row's rules are any / max over its cells of
+    per-(cell, block) tests that depend only on the cell's corner (x, y), its height in the
+    piece and the rest height; the corners and heights take a few dozen values, the rest
+    heights a few. Rest height: ``max(0, max_k max_j(top_j - cz_k))`` over the blocks
+    overlapping cell k, equal to ``max(0, max_k(max_j top_j - cz_k))`` (subtracting a constant
+    is monotone in floating point). None if a rest height falls outside its candidates (never
+    expected; the caller then uses :func:`_lowered`)."""
+    u, ui, cz, ci = cells
+    n = blocks.size
+    ox, oy = xy_overlaps(u[None], blocks) if n else (np.zeros((1, len(u), 0)),) * 2
+    ox, oy = ox[0], oy[0]  # (M, n)
+    horiz = (ox > tol) & (oy > tol)
+    top = np.where(horiz, blocks.hi[None, :, 2], -np.inf).max(axis=1) if n else np.full(
+        len(u), -np.inf)  # fmt: skip
+    need = top[ui] - cz[ci]  # (N, k)
+    z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
+    heights = np.unique(np.round(np.maximum(top[:, None] - cz[None, :], 0.0), 4) + 0.0)
+    zi = np.searchsorted(heights, z)
+    if (zi >= len(heights)).any() or not np.array_equal(heights[zi], z):
+        return None
+    zc = cz[:, None] + heights[None, :]  # (C, Z): a cell's bottom, as c_z + z in _lowered
+    lo = u  # the distinct corners
+    hi = lo + 1.0
+    chx = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
+    chy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
+    xy_bad = ((lo < -tol) | (hi > GRID + tol)).any(axis=1) | ((chx > tol) & (chy > tol))
+    bad = xy_bad[:, None, None] | (zc < -tol)[None]  # (M, C, Z)
+    board = np.abs(zc) <= tol  # (C, Z)
+    if n:
+        zz = zc[None, :, :, None]  # (1, C, Z, 1)
+        bz = np.minimum(zz + 1, blocks.hi[:, 2]) - np.maximum(zz, blocks.lo[:, 2])
+        h = horiz[:, None, None, :]  # (M, 1, 1, n)
+        bal = blocks.balance
+        solid = h & (bz > tol)
+        rests = h & (np.abs(zz - blocks.hi[:, 2]) <= tol)
+        touch = ((ox > -tol) & (oy > -tol) & bal)[:, None, None, :] & (bz > -tol)
+        bad = bad | (solid | (rests & bal) | touch).any(axis=3)
+        poly = (rests & ~bal).any(axis=3)  # (M, C, Z)
+    else:
+        poly = np.zeros(bad.shape, dtype=bool)
+    zk = zi[:, None]
+    ok = ~bad[ui, ci, zk].any(axis=1) & (board[ci, zk].any(axis=1) | poly[ui, ci, zk].any(axis=1))
+    return z, ok
+
+
+def candidate_rows_of(
+    xy: np.ndarray, c: np.ndarray, cells: tuple[np.ndarray, ...] | None, sel: np.ndarray,
+    blocks: Blocks, tol: float,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Rest height ``z`` and legality ``ok`` of the footprint rows ``sel`` of
+    :func:`footprint_rows`' ``xy``, ``c``, ``cells``: :func:`_lowered` of those rows (by
+    :func:`_lowered_by_cells`, the same bits; every row is judged on its own)."""
+    got = None
+    if cells is not None and len(sel):
+        u, ui, cz, ci = cells
+        got = _lowered_by_cells(xy[sel], (u, ui[sel], cz, ci[sel]), blocks, tol)
+    if got is None:
+        if not len(sel):
+            return np.zeros(0), np.zeros(0, dtype=bool)
+        return _lowered(xy[sel], c[sel], blocks, tol)
+    return got
 
 
 @lru_cache(maxsize=512)
@@ -583,4 +698,53 @@ def balance_candidates(blocks: Blocks, tol: float) -> list[tuple[float, float, f
         if covered.any():
             continue
         out.append(((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, float(hi[2])))
+    return out
+
+
+def balance_ok_many(centres: np.ndarray, edge: float, blocks: Blocks, tol: float) -> np.ndarray:
+    """Whether :func:`check_balance` accepts each bottom-face centre of ``centres`` (M, 3),
+    for all at once: its rules as (M, n) arrays against the tower blocks, the same float
+    operations on the same values (the reference test compares them spot for spot)."""
+    m = len(centres)
+    if not m or not blocks.size:
+        return np.zeros(m, dtype=bool)
+    x, y, z = centres[:, 0], centres[:, 1], centres[:, 2]
+    lo = np.stack([x - edge / 2, y - edge / 2, z], axis=1)
+    hi = lo + edge
+    ok = ~((lo[:, :2] < -tol).any(axis=1) | (hi[:, :2] > GRID + tol).any(axis=1))
+    chx = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
+    chy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
+    ok &= ~((chx > tol) & (chy > tol))
+    ov = _overlap_1d(lo[:, None, :], hi[:, None, :], blocks.lo[None], blocks.hi[None])
+    horiz = (ov[..., 0] > tol) & (ov[..., 1] > tol)
+    ok &= ~(horiz & (ov[..., 2] > tol)).any(axis=1)
+    rests = horiz & (np.abs(lo[:, None, 2] - blocks.hi[None, :, 2]) <= tol)
+    ok &= ~(rests & blocks.balance).any(axis=1) & rests.any(axis=1)
+    owner = blocks.owner[None, :]
+    first = np.where(rests, owner, np.iinfo(np.int64).max).min(axis=1)
+    ok &= first == np.where(rests, owner, -1).max(axis=1)  # one polycube under it
+    over = min(tol, OVERHANG_TOL)
+    blo, bhi = blocks.lo[None], blocks.hi[None]
+    for cx in (lo[:, 0] + over, hi[:, 0] - over):
+        for cy in (lo[:, 1] + over, hi[:, 1] - over):
+            inside = (rests & (blo[..., 0] - 1e-9 <= cx[:, None]) & (cx[:, None] <= bhi[..., 0] + 1e-9)
+                      & (blo[..., 1] - 1e-9 <= cy[:, None]) & (cy[:, None] <= bhi[..., 1] + 1e-9))  # fmt: skip
+            ok &= inside.any(axis=1)
+    above = horiz & ~blocks.balance[None] & (blo[..., 2] >= hi[:, None, 2] - tol)
+    ok &= ~above.any(axis=1)
+    return ok
+
+
+def balance_candidates_many(blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
+    """:func:`balance_candidates` (the same list) from one (n, n) pass over the blocks."""
+    if not blocks.size:
+        return []
+    lo, hi = blocks.lo, blocks.hi
+    ox = _overlap_1d(lo[:, None, 0], hi[:, None, 0], lo[None, :, 0], hi[None, :, 0])
+    oy = _overlap_1d(lo[:, None, 1], hi[:, None, 1], lo[None, :, 1], hi[None, :, 1])
+    covered = ((ox > tol) & (oy > tol) & (np.abs(lo[None, :, 2] - hi[:, None, 2]) <= tol)).any(
+        axis=1)  # fmt: skip
+    out = []
+    for j in np.flatnonzero(~blocks.balance & ~covered).tolist():
+        out.append(((lo[j, 0] + hi[j, 0]) / 2, (lo[j, 1] + hi[j, 1]) / 2, float(hi[j, 2])))
     return out
