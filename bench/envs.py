@@ -186,32 +186,54 @@ def _loop(env: Any, episodes: int, seed: int) -> tuple[int, float]:
     return steps, time.process_time() - t0
 
 
+def reference_env(game: str) -> Any:
+    """``tablesim.env(game)`` on the reference path: moves listed by the rules'
+    ``legal_moves_reference`` and encoded one by one (no ``legal_ids``)."""
+    env = tablesim.env(game, **STAND_IN.get(game, {}))
+    env.match.game = _ReferenceRules(env.match.game, _reference_legal(game))
+    env.match.codec.legal_ids = lambda state: None
+    return env
+
+
+_REFERENCE_RUN = """
+import json, sys
+sys.path[:0] = [sys.argv[1]]
+from bench.envs import STAND_IN, _loop, reference_env
+import tablesim
+game, episodes, seed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+env = reference_env(game) if sys.argv[5] == 'reference' else tablesim.env(game, **STAND_IN.get(game, {}))
+_loop(env, 1, seed)
+print(json.dumps(_loop(env, episodes, seed)))
+"""
+
+
 def reference_figure(games: list[str], episodes: int = 20, seed: int = 0,
                      rounds: int = 2) -> dict[str, Any]:  # fmt: skip
-    """Per game of :data:`REFERENCE_GAMES`: masked random rollouts of the environment as it is
-    and on its reference path (the rules' ``legal_moves_reference``, every move encoded one
-    by one: the move lists before the tables) in the same process, alternately ``rounds``
-    times, best of each, and their ratio (``x_reference``). Both paths share the rest of the
-    step (apply, observation), so this understates the speed-up over the tree before the
-    change; ``--baseline`` measures that."""
+    """Per game of :data:`REFERENCE_GAMES`: masked random rollouts (``examples/rl_rollouts.py``'s
+    loop after one warm-up episode, as :func:`rollout_figure`) of the environment as it is and
+    on its reference path (:func:`reference_env`: the move lists before the tables), each in a
+    fresh process (no cache of one warms the other), alternately ``rounds`` times, best of
+    each, and their ratio (``x_reference``). Both paths share the rest of the step (apply,
+    observation, the rules' other caches), so this understates the speed-up over the tree
+    before the change; ``--baseline`` measures that."""
+    import subprocess
+
     out: dict[str, Any] = {}
     for game in games:
         if game not in REFERENCE_GAMES:
             continue
-        opts = STAND_IN.get(game, {})
-        fast = tablesim.env(game, **opts)
-        ref = tablesim.env(game, **opts)
-        ref.match.game = _ReferenceRules(ref.match.game, _reference_legal(game))
-        ref.match.codec.legal_ids = lambda state: None
-        _loop(fast, 1, seed), _loop(ref, 1, seed)  # imports, first-use caches
         best = {"fast": 0.0, "reference": 0.0}
         steps = 0
         for _ in range(rounds):
-            for side, env in (("reference", ref), ("fast", fast)):
-                steps, cpu = _loop(env, episodes, seed)
+            for side in ("reference", "fast"):
+                run = subprocess.run(
+                    [sys.executable, "-c", _REFERENCE_RUN, str(ROOT), game, str(episodes),
+                     str(seed), side],
+                    capture_output=True, text=True, check=True, cwd=str(ROOT),
+                    env={**os.environ, "PYTHONPATH": str(ROOT)},
+                )  # fmt: skip
+                steps, cpu = json.loads(run.stdout.strip().splitlines()[-1])
                 best[side] = max(best[side], steps / cpu if cpu > 0 else float("inf"))
-        fast.close()
-        ref.close()
         out[game] = {
             "steps": steps,
             "reference_steps_per_s": round(best["reference"], 1),
@@ -372,7 +394,7 @@ def main() -> None:
               flush=True)  # fmt: skip
     refs = reference_figure(args.games.split(","), args.episodes, args.seed)
     if refs:
-        print("tables against the reference path (same process, alternately, best of 2):")
+        print("tables against the reference path (fresh processes, alternately, best of 2):")
     for game, r in refs.items():
         print(f"{game:9s} {r['steps']:5d} steps  reference {r['reference_steps_per_s']:10.1f}  "
               f"tables {r['steps_per_s']:10.1f} steps/s ({r['x_reference']}x)  goal "

@@ -160,3 +160,23 @@ def test_env_plays_as_the_reference_path(options: dict[str, Any], players: int) 
     observation, mask, reward, id and move of the fast path equals the reference path's."""
     opts = {"table": "stand-in", "players": players, **options}
     assert lockstep("kozo", _reference, range(10), opts) > 150
+
+
+def test_planes_kept_per_tower_equal_planes_made_afresh() -> None:
+    """The features keep a tower's voxel planes and add a new item's to them; each state's
+    planes equal those of a features object that has seen no tower before."""
+    import tablesim
+
+    env = tablesim.env("kozo", table="stand-in", players=3)
+    feats = env.match.features
+    kind = type(feats)
+    checked = 0
+    for options in ({}, {"balance_fall": "ignore", "stand_in_risk": 0.3}):
+        for seed in range(3):
+            for state in states(options, 3, seed):
+                for seat in range(3):
+                    fresh = kind(env.match.game, state.config, env.match.codec)
+                    assert feats(state, seat).tobytes() == fresh(state, seat).tobytes()
+                checked += 1
+    env.close()
+    assert checked > 60

@@ -553,6 +553,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         if state.over:
             return ()
         if state.phase == PLACE:
+            t = placement_table(state.config, state.tower, self.pieces_allowed(state))
+            if t is not None:  # the table's rows are in the moves' order, takes after them
+                rows = tuple(t.move(k) for k in range(len(t)))
+                if state.touched is not None:
+                    return rows
+                have = np.unique(t.piece).tolist()
+                return rows + tuple(KozoMove(TAKE, t.pieces[i]) for i in have)
             places = self.allowed_placements(state)
             takes: tuple[KozoMove, ...] = ()
             if state.touched is None:
