@@ -210,7 +210,11 @@ by identity: ``_validate`` finds a listed move there instead of judging it again
 def placement_table(
     config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]
 ) -> KozoPlacements | None:
-    """:func:`_placement_table`, cached (the last one also kept for :func:`_listed`)."""
+    """:func:`_placement_table`, cached (the last one also kept for :func:`_listed`, and
+    matched by identity before the cache hashes the tower)."""
+    last = _LAST_TABLES[0]
+    if last is not None and last[1] is tower and last[0] is config and last[2] == pieces:
+        return last[3]  # type: ignore[no-any-return]
     t = _placement_table(config, tower, pieces)
     _LAST_TABLES[0] = (config, tower, pieces, t)
     return t
@@ -315,6 +319,9 @@ def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, 
     """The legal balance cube spots, sorted: :func:`_cube_spots_reference` with every
     candidate judged in one pass (:func:`balance_ok_many`); cached (the last one also kept
     for :func:`_listed`)."""
+    last = _LAST_TABLES[1]
+    if last is not None and last[1] is tower and last[0] is config:
+        return last[3]  # type: ignore[no-any-return]
     spots = _cube_spots_cached(config, tower)
     _LAST_TABLES[1] = (config, tower, None, spots)
     return spots
