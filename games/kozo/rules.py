@@ -214,7 +214,7 @@ def placement_table(
     matched by identity before the cache hashes the tower)."""
     last = _LAST_TABLES[0]
     if last is not None and last[1] is tower and last[0] is config and last[2] == pieces:
-        return last[3]  # type: ignore[no-any-return]
+        return last[3]
     t = _placement_table(config, tower, pieces)
     _LAST_TABLES[0] = (config, tower, pieces, t)
     return t
@@ -321,7 +321,7 @@ def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, 
     for :func:`_listed`)."""
     last = _LAST_TABLES[1]
     if last is not None and last[1] is tower and last[0] is config:
-        return last[3]  # type: ignore[no-any-return]
+        return last[3]
     spots = _cube_spots_cached(config, tower)
     _LAST_TABLES[1] = (config, tower, None, spots)
     return spots
