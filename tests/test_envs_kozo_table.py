@@ -118,7 +118,7 @@ def test_balance_rules_equal_check_balance_on_a_quarter_lattice() -> None:
             centres = np.array([(i / 4, j / 4, z) for i in range(-1, 14) for j in range(-1, 14)
                                 for z in tops])  # fmt: skip
             got = balance_ok_many(centres, edge, blocks, tol)
-            for c, ok in zip(centres.tolist(), got.tolist(), strict=True):
+            for c, ok in zip(centres.tolist(), got, strict=True):
                 try:
                     check_balance(c, edge, blocks, tol=tol)
                     want = True
@@ -130,6 +130,33 @@ def test_balance_rules_equal_check_balance_on_a_quarter_lattice() -> None:
                 rejected += not want
     assert accepted > 50 and rejected > 1000
     assert len(rules) >= 6  # the rules each rejected some centre
+
+
+@pytest.mark.parametrize("balance_mm", [1.0, 4.0, 17.0])
+def test_balance_rules_equal_check_balance_for_other_cube_sizes(balance_mm: float) -> None:
+    """A balance cube much smaller (a box can be both under it and resting on its level) or
+    nearly as large as the polycubes' cubes (the option allows 1 mm up to ``cube_mm``)."""
+    checked = accepted = 0
+    for seed in range(3):
+        for state in states({"balance_mm": balance_mm}, 2, seed):
+            blocks = R.tower_blocks(state.config, state.tower)
+            tol, edge = state.config.tolerance, state.config.balance_edge
+            if not blocks.size:
+                continue
+            tops = sorted(set(blocks.hi[:, 2].tolist()) | set(blocks.lo[:, 2].tolist()))
+            centres = [(i / 4, j / 4, z) for i in range(13) for j in range(13) for z in tops]
+            got = balance_ok_many(centres, edge, blocks, tol)
+            for c, ok in zip(centres, got, strict=True):
+                try:
+                    check_balance(c, edge, blocks, tol=tol)
+                    want = True
+                except PlacementError:
+                    want = False
+                assert ok == want, (c, seed, balance_mm)
+                checked += 1
+                accepted += want
+    assert checked > 500
+    assert balance_mm < 2 or accepted > 10  # a 1 mm cube: every centre here breaks a rule
 
 
 def test_tower_blocks_extended_equal_blocks_built_whole() -> None:

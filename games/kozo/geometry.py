@@ -701,50 +701,64 @@ def balance_candidates(blocks: Blocks, tol: float) -> list[tuple[float, float, f
     return out
 
 
-def balance_ok_many(centres: np.ndarray, edge: float, blocks: Blocks, tol: float) -> np.ndarray:
-    """Whether :func:`check_balance` accepts each bottom-face centre of ``centres`` (M, 3),
-    for all at once: its rules as (M, n) arrays against the tower blocks, the same float
-    operations on the same values (the reference test compares them spot for spot)."""
-    m = len(centres)
-    if not m or not blocks.size:
-        return np.zeros(m, dtype=bool)
-    x, y, z = centres[:, 0], centres[:, 1], centres[:, 2]
-    lo = np.stack([x - edge / 2, y - edge / 2, z], axis=1)
-    hi = lo + edge
-    ok = ~((lo[:, :2] < -tol).any(axis=1) | (hi[:, :2] > GRID + tol).any(axis=1))
-    chx = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
-    chy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
-    ok &= ~((chx > tol) & (chy > tol))
-    ov = _overlap_1d(lo[:, None, :], hi[:, None, :], blocks.lo[None], blocks.hi[None])
-    horiz = (ov[..., 0] > tol) & (ov[..., 1] > tol)
-    ok &= ~(horiz & (ov[..., 2] > tol)).any(axis=1)
-    rests = horiz & (np.abs(lo[:, None, 2] - blocks.hi[None, :, 2]) <= tol)
-    ok &= ~(rests & blocks.balance).any(axis=1) & rests.any(axis=1)
-    owner = blocks.owner[None, :]
-    first = np.where(rests, owner, np.iinfo(np.int64).max).min(axis=1)
-    ok &= first == np.where(rests, owner, -1).max(axis=1)  # one polycube under it
+def balance_ok_many(
+    centres: Sequence[Sequence[float]], edge: float, blocks: Blocks, tol: float
+) -> list[bool]:
+    """Whether :func:`check_balance` accepts each bottom-face centre of ``centres``: its
+    rules in plain Python floats over the tower boxes (the same IEEE operations on the same
+    values as its numpy; a tower has a few dozen boxes and a turn a few spots, where numpy's
+    cost per call outweighs the arithmetic). The reference test compares them spot for spot."""
+    rows = list(zip(blocks.lo.tolist(), blocks.hi.tolist(), blocks.balance.tolist(),
+                    blocks.owner.tolist(), strict=True))  # fmt: skip
     over = min(tol, OVERHANG_TOL)
-    blo, bhi = blocks.lo[None], blocks.hi[None]
-    for cx in (lo[:, 0] + over, hi[:, 0] - over):
-        for cy in (lo[:, 1] + over, hi[:, 1] - over):
-            inside = (rests & (blo[..., 0] - 1e-9 <= cx[:, None]) & (cx[:, None] <= bhi[..., 0] + 1e-9)
-                      & (blo[..., 1] - 1e-9 <= cy[:, None]) & (cy[:, None] <= bhi[..., 1] + 1e-9))  # fmt: skip
-            ok &= inside.any(axis=1)
-    above = horiz & ~blocks.balance[None] & (blo[..., 2] >= hi[:, None, 2] - tol)
-    ok &= ~above.any(axis=1)
-    return ok
+    c0, c1, top = CHIMNEY[0], CHIMNEY[1], GRID + tol
+    out = []
+    for centre in centres:
+        x, y, z = (float(v) for v in centre)
+        lx, ly = x - edge / 2, y - edge / 2
+        hx, hy, hz = lx + edge, ly + edge, z + edge
+        if lx < -tol or ly < -tol or hx > top or hy > top or not rows:
+            out.append(False)
+            continue
+        if min(hx, c1) - max(lx, c0) > tol and min(hy, c1) - max(ly, c0) > tol:
+            out.append(False)
+            continue
+        ok, owners, tops = True, set(), []
+        for (bx0, by0, bz0), (bx1, by1, bz1), bal, own in rows:
+            if not (min(hx, bx1) - max(lx, bx0) > tol and min(hy, by1) - max(ly, by0) > tol):
+                continue  # not over or under it
+            if min(hz, bz1) - max(z, bz0) > tol or (not bal and bz0 >= hz - tol):
+                ok = False  # through it, or under a polycube
+                break
+            if abs(z - bz1) <= tol:  # resting on it
+                if bal:
+                    ok = False
+                    break
+                owners.add(own)
+                tops.append((bx0, by0, bx1, by1))
+        if not ok or len(owners) != 1:
+            out.append(False)
+            continue
+        for cx in (lx + over, hx - over):
+            for cy in (ly + over, hy - over):
+                if not any(bx0 - 1e-9 <= cx <= bx1 + 1e-9 and by0 - 1e-9 <= cy <= by1 + 1e-9
+                           for bx0, by0, bx1, by1 in tops):  # fmt: skip
+                    ok = False
+        out.append(ok)
+    return out
 
 
 def balance_candidates_many(blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
-    """:func:`balance_candidates` (the same list) from one (n, n) pass over the blocks."""
-    if not blocks.size:
-        return []
-    lo, hi = blocks.lo, blocks.hi
-    ox = _overlap_1d(lo[:, None, 0], hi[:, None, 0], lo[None, :, 0], hi[None, :, 0])
-    oy = _overlap_1d(lo[:, None, 1], hi[:, None, 1], lo[None, :, 1], hi[None, :, 1])
-    covered = ((ox > tol) & (oy > tol) & (np.abs(lo[None, :, 2] - hi[:, None, 2]) <= tol)).any(
-        axis=1)  # fmt: skip
+    """:func:`balance_candidates` (the same list) in plain Python floats (see
+    :func:`balance_ok_many`)."""
+    lo, hi, bal = blocks.lo.tolist(), blocks.hi.tolist(), blocks.balance.tolist()
+    boxes = list(zip(lo, hi, strict=True))
     out = []
-    for j in np.flatnonzero(~blocks.balance & ~covered).tolist():
-        out.append(((lo[j, 0] + hi[j, 0]) / 2, (lo[j, 1] + hi[j, 1]) / 2, float(hi[j, 2])))
+    for j, ((x0, y0, _), (x1, y1, z1)) in enumerate(boxes):
+        if bal[j]:
+            continue
+        if any(min(x1, bx1) - max(x0, bx0) > tol and min(y1, by1) - max(y0, by0) > tol
+               and abs(bz0 - z1) <= tol for (bx0, by0, bz0), (bx1, by1, _) in boxes):  # fmt: skip
+            continue
+        out.append(((x0 + x1) / 2, (y0 + y1) / 2, z1))
     return out

@@ -317,7 +317,7 @@ def has_placement(config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str
 
 def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
     """The legal balance cube spots, sorted: :func:`_cube_spots_reference` with every
-    candidate judged in one pass (:func:`balance_ok_many`); cached (the last one also kept
+    candidate judged by :func:`balance_ok_many`; cached (the last one also kept
     for :func:`_listed`)."""
     last = _LAST_TABLES[1]
     if last is not None and last[1] is tower and last[0] is config:
@@ -331,8 +331,7 @@ def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, 
 def _cube_spots_cached(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
     blocks = tower_blocks(config, tower)
     pos = [(q4(x), q4(y), q4(z)) for x, y, z in balance_candidates_many(blocks, config.tolerance)]
-    ok = balance_ok_many(np.asarray(pos, dtype=float).reshape(-1, 3), config.balance_edge,
-                         blocks, config.tolerance).tolist()  # fmt: skip
+    ok = balance_ok_many(pos, config.balance_edge, blocks, config.tolerance)
     return tuple(
         sorted({KozoMove(CUBE, "", 0, p) for p, good in zip(pos, ok, strict=True) if good})
     )
