@@ -542,22 +542,25 @@ def _lowered_by_cells(
     chx = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
     chy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
     xy_bad = ((lo < -tol) | (hi > GRID + tol)).any(axis=1) | ((chx > tol) & (chy > tol))
-    bad = xy_bad[:, None, None] | (zc < -tol)[None]  # (M, C, Z)
-    board = np.abs(zc) <= tol  # (C, Z)
+    cz_n, z_n = zc.shape
+    zc = zc.reshape(-1)  # (C * Z,)
+    bad = xy_bad[:, None] | (zc < -tol)[None]  # (M, C * Z)
+    support = np.broadcast_to(np.abs(zc) <= tol, bad.shape)  # on the board
     if n:
-        zz = zc[None, :, :, None]  # (1, C, Z, 1)
+        # any over the blocks of (a corner's test) & (a height's test), as a product of 0/1
+        # matrices (counts of a few dozen: exact in floating point)
+        zz = zc[:, None]  # (C * Z, 1)
         bz = np.minimum(zz + 1, blocks.hi[:, 2]) - np.maximum(zz, blocks.lo[:, 2])
-        h = horiz[:, None, None, :]  # (M, 1, 1, n)
         bal = blocks.balance
-        solid = h & (bz > tol)
-        rests = h & (np.abs(zz - blocks.hi[:, 2]) <= tol)
-        touch = ((ox > -tol) & (oy > -tol) & bal)[:, None, None, :] & (bz > -tol)
-        bad = bad | (solid | (rests & bal) | touch).any(axis=3)
-        poly = (rests & ~bal).any(axis=3)  # (M, C, Z)
-    else:
-        poly = np.zeros(bad.shape, dtype=bool)
-    zk = zi[:, None]
-    ok = ~bad[ui, ci, zk].any(axis=1) & (board[ci, zk].any(axis=1) | poly[ui, ci, zk].any(axis=1))
+        rests = np.abs(zz - blocks.hi[:, 2]) <= tol
+        f64 = np.float64
+        h = horiz.astype(f64)
+        near = ((ox > -tol) & (oy > -tol)).astype(f64)
+        bad = bad | (h @ ((bz > tol) | (rests & bal)).T.astype(f64) > 0)  # solid, on balance
+        bad = bad | (near @ ((bz > -tol) & bal).T.astype(f64) > 0)  # touching a balance cube
+        support = support | (h @ (rests & ~bal).T.astype(f64) > 0)  # resting on a polycube
+    lin = (ui * cz_n + ci) * z_n + zi[:, None]  # each row's cells in the (M, C * Z) tables
+    ok = ~bad.reshape(-1)[lin].any(axis=1) & support.reshape(-1)[lin].any(axis=1)
     return z, ok
 
 
