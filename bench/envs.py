@@ -23,6 +23,11 @@ steps of the rules alone (``legal_moves`` + ``apply``) in the same process
 (``env_over_rules``: the environment's cost as a multiple of the rules') and the issue's
 anchors measured on a quiet machine (``x_anchor``: not the same process, so only a guide).
 
+``reference`` (:func:`reference_figure`, issue 36 round 10): Katamino and Kozo rollouts with
+the rules' move tables beside the same rollouts on the reference path the tables replaced
+(``legal_moves_reference``, every move encoded), in the same process, and their ratio.
+``--baseline ROOT`` times another checkout (the tree before a change) against this one.
+
 ``vector`` (:func:`vector_figure`, also in ``bench/all.py``): ``tablesim.vector_env(game, n)``
 for Catego, Kaito and Katoiz (Stapeltoren) at n = 256 and 1024, masked random actions drawn by numpy over all n games (their cost
 counted), in CPU game steps per second (one process, one core), beside the single
@@ -138,6 +143,102 @@ def rollout_figure(games: list[str], episodes: int = 20, seed: int = 0) -> dict[
             "env_over_rules": round(cpu / rules, 2) if rules > 0 else None,
             "anchor_steps_per_s": ANCHORS.get(game),
             "x_anchor": round(sps / ANCHORS[game], 2) if game in ANCHORS else None,
+            "goal_steps_per_s": GOALS.get(game),
+        }
+    return out
+
+
+REFERENCE_GAMES = ("katamino", "kozo")
+"""Games whose rules keep a reference path (``legal_moves_reference``: the definitions the
+round-10 tables replace) that :func:`reference_figure` times beside the tables."""
+
+
+class _ReferenceRules:
+    """A game listing its moves by ``legal_moves_reference`` (everything else its own)."""
+
+    def __init__(self, game: Any, legal: Any) -> None:
+        self._game, self._legal = game, legal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def legal_moves(self, state: Any) -> Any:
+        return self._legal(state)
+
+
+def _reference_legal(game: str) -> Any:
+    if game == "katamino":
+        from tablesim.games.katamino.solo import SOLO_GAME
+
+        return SOLO_GAME.legal_moves_reference
+    rules: Any = get_game(game)
+    return rules.legal_moves_reference
+
+
+def _loop(env: Any, episodes: int, seed: int) -> tuple[int, float]:
+    """``examples/rl_rollouts.py``'s loop on ``env``: steps and CPU seconds."""
+    if str(ROOT / "examples") not in sys.path:
+        sys.path.insert(0, str(ROOT / "examples"))
+    from rl_rollouts import masked_random
+
+    t0 = time.process_time()
+    steps = masked_random(env, episodes, seed)
+    return steps, time.process_time() - t0
+
+
+def reference_env(game: str) -> Any:
+    """``tablesim.env(game)`` on the reference path: moves listed by the rules'
+    ``legal_moves_reference`` and encoded one by one (no ``legal_ids``)."""
+    env = tablesim.env(game, **STAND_IN.get(game, {}))
+    env.match.game = _ReferenceRules(env.match.game, _reference_legal(game))
+    env.match.codec.legal_ids = lambda state: None
+    return env
+
+
+_REFERENCE_RUN = """
+import json, sys
+sys.path[:0] = [sys.argv[1]]
+from bench.envs import STAND_IN, _loop, reference_env
+import tablesim
+game, episodes, seed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+env = reference_env(game) if sys.argv[5] == 'reference' else tablesim.env(game, **STAND_IN.get(game, {}))
+_loop(env, 1, seed)
+print(json.dumps(_loop(env, episodes, seed)))
+"""
+
+
+def reference_figure(games: list[str], episodes: int = 20, seed: int = 0,
+                     rounds: int = 2) -> dict[str, Any]:  # fmt: skip
+    """Per game of :data:`REFERENCE_GAMES`: masked random rollouts (``examples/rl_rollouts.py``'s
+    loop after one warm-up episode, as :func:`rollout_figure`) of the environment as it is and
+    on its reference path (:func:`reference_env`: the move lists before the tables), each in a
+    fresh process (no cache of one warms the other), alternately ``rounds`` times, best of
+    each, and their ratio (``x_reference``). Both paths share the rest of the step (apply,
+    observation, the rules' other caches), so this understates the speed-up over the tree
+    before the change; ``--baseline`` measures that."""
+    import subprocess
+
+    out: dict[str, Any] = {}
+    for game in games:
+        if game not in REFERENCE_GAMES:
+            continue
+        best = {"fast": 0.0, "reference": 0.0}
+        steps = 0
+        for _ in range(rounds):
+            for side in ("reference", "fast"):
+                run = subprocess.run(
+                    [sys.executable, "-c", _REFERENCE_RUN, str(ROOT), game, str(episodes),
+                     str(seed), side],
+                    capture_output=True, text=True, check=True, cwd=str(ROOT),
+                    env={**os.environ, "PYTHONPATH": str(ROOT)},
+                )  # fmt: skip
+                steps, cpu = json.loads(run.stdout.strip().splitlines()[-1])
+                best[side] = max(best[side], steps / cpu if cpu > 0 else float("inf"))
+        out[game] = {
+            "steps": steps,
+            "reference_steps_per_s": round(best["reference"], 1),
+            "steps_per_s": round(best["fast"], 1),
+            "x_reference": round(best["fast"] / best["reference"], 2),
             "goal_steps_per_s": GOALS.get(game),
         }
     return out
@@ -291,6 +392,13 @@ def main() -> None:
               f"{r['rules_steps_per_s']} ({r['env_over_rules']}x)  anchor "
               f"{r['anchor_steps_per_s']} ({r['x_anchor']}x)  goal {r['goal_steps_per_s']}",
               flush=True)  # fmt: skip
+    refs = reference_figure(args.games.split(","), args.episodes, args.seed)
+    if refs:
+        print("tables against the reference path (fresh processes, alternately, best of 2):")
+    for game, r in refs.items():
+        print(f"{game:9s} {r['steps']:5d} steps  reference {r['reference_steps_per_s']:10.1f}  "
+              f"tables {r['steps_per_s']:10.1f} steps/s ({r['x_reference']}x)  goal "
+              f"{r['goal_steps_per_s']}", flush=True)  # fmt: skip
     base: dict[str, Any] = {}
     if args.baseline:
         games = args.games.split(",")
@@ -312,6 +420,7 @@ def main() -> None:
     print(f"CPU ms per step; load {loads['load_before']} -> {loads['load_after']}")
     if args.json:
         extra = {"baseline": base} if base else {}
+        extra["reference"] = refs
         print(json.dumps({**loads, "games": out, "rollouts": rolls, "vector": vec, **extra},
                          sort_keys=True))  # fmt: skip
 

@@ -16,19 +16,17 @@ import argparse
 import json
 import os
 import time
+from typing import Any
 
 import numpy as np
 
 import tablesim
 
 
-def rollouts(game: str, episodes: int, seed: int, physics: bool) -> dict[str, float]:
-    """Play ``episodes`` masked-random episodes of ``game``; steps, CPU seconds, steps/s."""
-    options = {} if physics or game not in ("kozo", "kataboom") else {"table": "stand-in"}
-    env = tablesim.env(game, **options)
+def masked_random(env: Any, episodes: int, seed: int) -> int:
+    """Play ``episodes`` masked-random episodes on ``env`` (seeds ``seed``..); the steps."""
     rng = np.random.default_rng(seed)
     steps = 0
-    t0 = time.process_time()
     for k in range(episodes):
         env.reset(seed=seed + k)
         for _agent in env.agent_iter():
@@ -38,6 +36,15 @@ def rollouts(game: str, episodes: int, seed: int, physics: bool) -> dict[str, fl
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
+    return steps
+
+
+def rollouts(game: str, episodes: int, seed: int, physics: bool) -> dict[str, float]:
+    """Play ``episodes`` masked-random episodes of ``game``; steps, CPU seconds, steps/s."""
+    options = {} if physics or game not in ("kozo", "kataboom") else {"table": "stand-in"}
+    env = tablesim.env(game, **options)
+    t0 = time.process_time()
+    steps = masked_random(env, episodes, seed)
     cpu = time.process_time() - t0
     env.close()
     return {"episodes": episodes, "steps": steps, "cpu_s": round(cpu, 3),

@@ -26,8 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from numbers import Integral
 from typing import Any, ClassVar
+
+import numpy as np
 
 from tablesim.games.core import (
     Bot,
@@ -269,6 +272,161 @@ def placements(target: Target, free: frozenset, name: str, straight: bool) -> li
     return sorted(out)
 
 
+# ------------------------------------------------------------------------------ tables
+
+BOARD_BITS = 64
+"""Targets of at most this many cells get placement tables (a placement's cells as the bits
+of one ``uint64``; every shipped target has at most 54); larger ones use :func:`placements`."""
+
+
+class PlacementRows:
+    """Every placement of one piece on its empty target, in the order of :func:`placements`
+    (sorted cell tuples): row ``k`` is orientation ``orient[k]`` of ``orients`` (normalised:
+    sorted, minimum corner at the origin) shifted by ``anchor[k]`` (its minimum corner), and
+    ``bits[k]`` has bit ``i`` set for each of its cells (``i``: the cell's index in the
+    target's sorted cells). On a board the placements that fit are the rows whose bits miss
+    the covered cells' bits: a placement lies on free cells exactly when it lies on the
+    target and covers none of the covered cells."""
+
+    __slots__ = ("anchor", "bits", "orient", "orients")
+
+    def __init__(self, orients: tuple[Cells, ...], orient: np.ndarray, anchor: np.ndarray,
+                 bits: np.ndarray) -> None:  # fmt: skip
+        self.orients, self.orient, self.anchor, self.bits = orients, orient, anchor, bits
+        for arr in (orient, anchor, bits):  # (cached: shared by every caller)
+            arr.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.bits)
+
+    def cells(self, k: int) -> Cells:
+        """Row ``k``'s cells (sorted, as :func:`placements` gives them)."""
+        x, y, z = self.anchor[k].tolist()
+        return tuple([(x + a, y + b, z + c) for a, b, c in self.orients[int(self.orient[k])]])
+
+    def fitting(self, covered: int) -> np.ndarray:
+        """Indices of the rows that fit on a board whose covered cells have bits ``covered``."""
+        return np.flatnonzero((self.bits & np.uint64(covered)) == 0)
+
+
+class Board:
+    """A target's cells as bit indices (sorted cells, ``index[cell]``) and its placement
+    tables per piece and rule (:meth:`rows`, made on first use)."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.cells = tuple(sorted(target.cell_set))
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        self._rows: dict[tuple[str, bool], PlacementRows] = {}
+
+    def covered(self, placed: Sequence[Placement]) -> int:
+        """The bits of the placed pieces' cells (cells off the target have none)."""
+        index, bits = self.index, 0
+        for _, cells in placed:
+            for c in cells:
+                i = index.get(c)
+                if i is not None:
+                    bits |= 1 << i
+        return bits
+
+    def rows(self, name: str, straight: bool) -> PlacementRows:
+        """The placement table of piece ``name`` (cached per board)."""
+        key = (name, straight)
+        rows = self._rows.get(key)
+        if rows is None:
+            rows = self._rows[key] = self._make(name, straight)
+        return rows
+
+    def _make(self, name: str, straight: bool) -> PlacementRows:
+        cells = np.array(self.cells, dtype=np.int64).reshape(-1, 3)
+        ext = cells.max(axis=0) + 1
+        grid = np.full(tuple(ext.tolist()), -1, dtype=np.int64)  # cell index, -1 off target
+        grid[cells[:, 0], cells[:, 1], cells[:, 2]] = np.arange(len(cells))
+        orients: list[Cells] = []
+        parts: list[tuple[int, np.ndarray, np.ndarray]] = []
+        for o in orientations_of(name, self.target.dims, straight):
+            lo = [min(c[k] for c in o) for k in range(3)]
+            norm = tuple(sorted((x - lo[0], y - lo[1], z - lo[2]) for x, y, z in o))
+            rel = np.array(norm, dtype=np.int64)
+            span = ext - rel.max(axis=0)  # anchors keeping the piece inside the box
+            if (span <= 0).any():
+                continue
+            anchors = np.stack(
+                np.meshgrid(*(np.arange(int(n)) for n in span), indexing="ij"), axis=-1
+            ).reshape(-1, 3)
+            at = anchors[:, None, :] + rel[None, :, :]
+            idx = grid[at[..., 0], at[..., 1], at[..., 2]]
+            ok = (idx >= 0).all(axis=1)
+            parts.append((len(orients), anchors[ok], idx[ok]))
+            orients.append(norm)
+        if not sum(len(a) for _, a, _ in parts):
+            return PlacementRows(tuple(orients), np.zeros(0, np.int64),
+                                 np.zeros((0, 3), np.int64), np.zeros(0, np.uint64))  # fmt: skip
+        orient = np.concatenate([np.full(len(a), k, dtype=np.int64) for k, a, _ in parts])
+        anchor = np.concatenate([a for _, a, _ in parts])
+        idx = np.concatenate([i for _, _, i in parts])
+        size = idx.shape[1]
+        rel_all = np.array(orients, dtype=np.int64).reshape(len(orients), size, 3)
+        flat = (anchor[:, None, :] + rel_all[orient]).reshape(len(orient), 3 * size)
+        order = np.lexsort(flat.T[::-1])  # each row's sorted cells, as the cell tuples sort
+        bits = np.bitwise_or.reduce(np.left_shift(np.uint64(1), idx[order].astype(np.uint64)),
+                                    axis=1)  # fmt: skip
+        return PlacementRows(tuple(orients), orient[order], anchor[order], bits)
+
+
+@lru_cache(maxsize=256)
+def board(target: Target) -> Board | None:
+    """The target's :class:`Board` (None when it has more than :data:`BOARD_BITS` cells)."""
+    return Board(target) if len(target.cells) <= BOARD_BITS else None
+
+
+@dataclass(frozen=True)
+class StagePlay:
+    """What a position's stage fixes: its target and its :class:`Board` (None when too large
+    for a table), its pieces (after the swap) and the challenge it belongs to."""
+
+    challenge: Challenge
+    target: Target
+    board: Board | None
+    pieces: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def stage_play(mode: str, card: int, number: int, skip: tuple[str, ...], swap: str,
+               stage: int) -> StagePlay:  # fmt: skip
+    """The :class:`StagePlay` of a state's stage (cached: states meet the same few)."""
+    ch = played_challenge(mode, card, number, skip)
+    target = ch.stages[stage].target
+    return StagePlay(ch, target, board(target), tuple(apply_swap(ch, swap)[stage]))
+
+
+@lru_cache(maxsize=4096)
+def distinct_shapes(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` (sorted, each once) without the later copies of an identical shape (V2 after
+    V1): the pieces whose placements are listed."""
+    seen: set[tuple] = set()
+    out = []
+    for name in names:
+        key = _shape_key(name)
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return tuple(out)
+
+
+def _played(ch: Challenge, skip: tuple[str, ...]) -> Challenge:
+    if not skip:
+        return ch
+    return replace(ch, stages=tuple(st for st in ch.stages if st.name not in skip))
+
+
+@lru_cache(maxsize=4096)
+def played_challenge(mode: str, card: int, number: int, skip: tuple[str, ...]) -> Challenge:
+    """The challenge a state plays: its stages without those skipped (cached; ConfigError for
+    a card or number that does not exist)."""
+    return _played(get_challenge(mode, card, number), skip)
+
+
 # ------------------------------------------------------------------------------ text of cells
 
 _COLS = "abcdefghijklmnopqrstuvwxyz"
@@ -389,9 +547,7 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
 
     @staticmethod
     def _played(ch: Challenge, skip: tuple[str, ...]) -> Challenge:
-        if not skip:
-            return ch
-        return replace(ch, stages=tuple(st for st in ch.stages if st.name not in skip))
+        return _played(ch, skip)
 
     def _check_solvable(self, ch: Challenge, cfg: SoloConfig) -> None:
         for stage, names in zip(ch.stages, apply_swap(ch, cfg.swap), strict=True):
@@ -417,15 +573,20 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
     # ---- helpers -------------------------------------------------------------------------
     def challenge_of(self, state: SoloState) -> Challenge:
         """The challenge a state plays: its stages without those skipped."""
-        return self._played(get_challenge(state.mode, state.card, state.challenge), state.skip)
+        return played_challenge(state.mode, state.card, state.challenge, state.skip)
+
+    def stage_play(self, state: SoloState) -> StagePlay:
+        """The current stage's target, board and pieces (:func:`stage_play`)."""
+        return stage_play(state.mode, state.card, state.challenge, state.skip, state.swap,
+                          state.stage)  # fmt: skip
 
     def stage_pieces(self, state: SoloState) -> tuple[str, ...]:
         """The current stage's pieces (after the swap)."""
-        return tuple(apply_swap(self.challenge_of(state), state.swap)[state.stage])
+        return self.stage_play(state).pieces
 
     def stage_target(self, state: SoloState) -> Target:
         """The current stage's target."""
-        return self.challenge_of(state).stages[state.stage].target
+        return self.stage_play(state).target
 
     def remaining(self, state: SoloState) -> list[str]:
         """Pieces of the current stage not on the board yet."""
@@ -439,8 +600,28 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         used = {c for _, cells in state.placed for c in cells}
         return frozenset(self.stage_target(state).cell_set - used)
 
+    def listed_pieces(self, state: SoloState) -> tuple[str, ...]:
+        """The remaining pieces whose placements are listed: sorted, one copy of each
+        identical shape (the first by name)."""
+        return distinct_shapes(tuple(sorted(set(self.remaining(state)))))
+
     def placement_moves(self, state: SoloState) -> list[SoloMove]:
-        """Every placement of a remaining piece (one copy of each identical shape)."""
+        """Every placement of a remaining piece (one copy of each identical shape), sorted:
+        the rows of the board's placement tables that miss the covered cells (the same list
+        as :meth:`placement_moves_reference`)."""
+        sp = self.stage_play(state)
+        if sp.board is None:
+            return self.placement_moves_reference(state)
+        covered, straight = sp.board.covered(state.placed), state.straight_horizontal
+        out: list[SoloMove] = []
+        for name in self.listed_pieces(state):
+            rows = sp.board.rows(name, straight)
+            out.extend(SoloMove(3, name, rows.cells(k)) for k in rows.fitting(covered).tolist())
+        return out
+
+    def placement_moves_reference(self, state: SoloState) -> list[SoloMove]:
+        """:meth:`placement_moves` by its definition: :func:`placements` of each listed piece
+        on the free cells (the reference the tables are tested against)."""
         target, free = self.stage_target(state), self.free_cells(state)
         seen_shapes: set[tuple] = set()
         out = []
@@ -471,8 +652,16 @@ class KataminoSolo(ModeFamily[SoloState, SoloMove, SoloConfig]):
         should not spend their playouts on it."""
         if state.outcome:
             return ()
+        # sorted: undo (kind 1), quit (2), then the placements (3), sorted by piece and cells
+        return (*([UNDO] if state.placed else []), QUIT, *self.placement_moves(state))
+
+    def legal_moves_reference(self, state: SoloState) -> tuple[SoloMove, ...]:
+        """:meth:`legal_moves` by its definition (the reference the tables are tested
+        against): the commands and :meth:`placement_moves_reference`, sorted."""
+        if state.outcome:
+            return ()
         moves = [QUIT] + ([UNDO] if state.placed else [])
-        return tuple(sorted(moves + self.placement_moves(state)))
+        return tuple(sorted(moves + self.placement_moves_reference(state)))
 
     def check_move(self, state: SoloState, move: SoloMove) -> None:
         """Raise IllegalMoveError unless ``move`` is legal (placements checked directly)."""

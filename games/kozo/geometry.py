@@ -446,13 +446,9 @@ def candidate_spots_many(
     reductions (any / max over its cells)."""
     if not shapes:
         return []
-    k = max(len(cells) for cells in shapes)
-    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
-    counts = [len(xy) for xy, _ in parts]
+    counts, xy, c, _ = footprint_rows(tuple(tuple(cells) for cells in shapes))
     if not sum(counts):
         return [[] for _ in shapes]
-    xy = np.concatenate([xy for xy, _ in parts])
-    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
     z, ok = _lowered(xy, c, blocks, tol)
     xs, ys, zs = xy[:, 0].tolist(), xy[:, 1].tolist(), z.tolist()
     oks = ok.tolist()
@@ -462,6 +458,128 @@ def candidate_spots_many(
         out.append([(xs[i], ys[i], zs[i]) for i in range(start, start + n) if oks[i]])
         start += n
     return out
+
+
+@lru_cache(maxsize=256)
+def footprint_rows(
+    shapes: tuple[Cells, ...],
+) -> tuple[list[int], np.ndarray, np.ndarray, tuple[np.ndarray, ...] | None]:
+    """The footprint rows of every shape in ``shapes``, concatenated: per-shape counts, ``xy``
+    (N, 2), the cells ``c`` (N, k, 3) padded to the longest, and the cells' distinct values
+    for :func:`_lowered_by_cells` (``U`` (M, 2) the distinct cell corners ``xy + c[:2]``,
+    ``ui`` (N, k) each cell's row of ``U``, ``cz`` the distinct cell heights, ``ci`` (N, k)
+    each cell's); read-only, cached."""
+    k = max(len(cells) for cells in shapes)
+    parts = [_footprint_arrays(tuple(cells), k) for cells in shapes]
+    counts = [len(xy) for xy, _ in parts]
+    if not sum(counts):
+        return counts, np.zeros((0, 2)), np.zeros((0, k, 3)), None
+    xy = np.concatenate([xy for xy, _ in parts])
+    c = np.concatenate([c for _, c in parts])  # (N, k, 3): each position's piece cells
+    cells = _distinct_cells(xy, c)
+    for arr in (xy, c, *(cells or ())):
+        arr.flags.writeable = False
+    return counts, xy, c, cells
+
+
+_CORNERS = 12  # cell corners on the half lattice from -1.5 to 4 along x and along y
+
+
+def _distinct_cells(xy: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """The distinct cell corners ``U`` of rows ``xy`` with cells ``c`` (``xy + c[:2]`` as
+    :func:`_lowered` adds them), each cell's row ``ui`` of them, the distinct heights ``cz``
+    in the piece and each cell's ``ci``; None unless every corner lies on the half lattice
+    within the window and every height is a whole number below 8 (the catalogue's pieces)."""
+    lo_xy = c[..., :2] + xy[:, None, :]
+    half = np.rint(lo_xy * 2).astype(np.int64) + 3
+    grid = (np.arange(_CORNERS) - 3) * STEP
+    if half.min() < 0 or half.max() >= _CORNERS:
+        return None
+    if not (np.array_equal(grid[half[..., 0]], lo_xy[..., 0])
+            and np.array_equal(grid[half[..., 1]], lo_xy[..., 1])):  # fmt: skip
+        return None
+    code = half[..., 0] * _CORNERS + half[..., 1]
+    used = np.bincount(code.ravel(), minlength=_CORNERS**2) > 0
+    u = np.stack(np.meshgrid(grid, grid, indexing="ij"), axis=-1).reshape(-1, 2)[used]
+    ui = (np.cumsum(used) - 1)[code]
+    height = c[..., 2]
+    hi = np.rint(height).astype(np.int64)
+    if hi.min() < 0 or hi.max() >= 8 or not np.array_equal(hi.astype(float), height):
+        return None
+    used_z = np.bincount(hi.ravel(), minlength=8) > 0
+    cz = np.arange(8, dtype=float)[used_z]
+    ci = (np.cumsum(used_z) - 1)[hi]
+    return u, ui, cz, ci
+
+
+def _lowered_by_cells(
+    xy: np.ndarray, cells: tuple[np.ndarray, ...], blocks: Blocks, tol: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_lowered` (the same ``z`` and ``ok``, bit for bit) computed once per distinct
+    cell rather than per cell of every row: a row's rules are any / max over its cells of
+    per-(cell, block) tests that depend only on the cell's corner (x, y), its height in the
+    piece and the rest height; the corners and heights take a few dozen values, the rest
+    heights a few. Rest height: ``max(0, max_k max_j(top_j - cz_k))`` over the blocks
+    overlapping cell k, equal to ``max(0, max_k(max_j top_j - cz_k))`` (subtracting a constant
+    is monotone in floating point). None if a rest height falls outside its candidates (never
+    expected; the caller then uses :func:`_lowered`)."""
+    u, ui, cz, ci = cells
+    n = blocks.size
+    ox, oy = xy_overlaps(u[None], blocks) if n else (np.zeros((1, len(u), 0)),) * 2
+    ox, oy = ox[0], oy[0]  # (M, n)
+    horiz = (ox > tol) & (oy > tol)
+    top = np.where(horiz, blocks.hi[None, :, 2], -np.inf).max(axis=1) if n else np.full(
+        len(u), -np.inf)  # fmt: skip
+    need = top[ui] - cz[ci]  # (N, k)
+    z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
+    heights = np.unique(np.round(np.maximum(top[:, None] - cz[None, :], 0.0), 4) + 0.0)
+    zi = np.searchsorted(heights, z)
+    if (zi >= len(heights)).any() or not np.array_equal(heights[zi], z):
+        return None
+    zc = cz[:, None] + heights[None, :]  # (C, Z): a cell's bottom, as c_z + z in _lowered
+    lo = u  # the distinct corners
+    hi = lo + 1.0
+    chx = _overlap_1d(lo[:, 0], hi[:, 0], CHIMNEY[0], CHIMNEY[1])
+    chy = _overlap_1d(lo[:, 1], hi[:, 1], CHIMNEY[0], CHIMNEY[1])
+    xy_bad = ((lo < -tol) | (hi > GRID + tol)).any(axis=1) | ((chx > tol) & (chy > tol))
+    cz_n, z_n = zc.shape
+    zc = zc.reshape(-1)  # (C * Z,)
+    bad = xy_bad[:, None] | (zc < -tol)[None]  # (M, C * Z)
+    support = np.broadcast_to(np.abs(zc) <= tol, bad.shape)  # on the board
+    if n:
+        # any over the blocks of (a corner's test) & (a height's test), as a product of 0/1
+        # matrices (counts of a few dozen: exact in floating point)
+        zz = zc[:, None]  # (C * Z, 1)
+        bz = np.minimum(zz + 1, blocks.hi[:, 2]) - np.maximum(zz, blocks.lo[:, 2])
+        bal = blocks.balance
+        rests = np.abs(zz - blocks.hi[:, 2]) <= tol
+        f64 = np.float64
+        h = horiz.astype(f64)
+        near = ((ox > -tol) & (oy > -tol)).astype(f64)
+        bad = bad | (h @ ((bz > tol) | (rests & bal)).T.astype(f64) > 0)  # solid, on balance
+        bad = bad | (near @ ((bz > -tol) & bal).T.astype(f64) > 0)  # touching a balance cube
+        support = support | (h @ (rests & ~bal).T.astype(f64) > 0)  # resting on a polycube
+    lin = (ui * cz_n + ci) * z_n + zi[:, None]  # each row's cells in the (M, C * Z) tables
+    ok = ~bad.reshape(-1)[lin].any(axis=1) & support.reshape(-1)[lin].any(axis=1)
+    return z, ok
+
+
+def candidate_rows_of(
+    xy: np.ndarray, c: np.ndarray, cells: tuple[np.ndarray, ...] | None, sel: np.ndarray,
+    blocks: Blocks, tol: float,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Rest height ``z`` and legality ``ok`` of the footprint rows ``sel`` of
+    :func:`footprint_rows`' ``xy``, ``c``, ``cells``: :func:`_lowered` of those rows (by
+    :func:`_lowered_by_cells`, the same bits; every row is judged on its own)."""
+    got = None
+    if cells is not None and len(sel):
+        u, ui, cz, ci = cells
+        got = _lowered_by_cells(xy[sel], (u, ui[sel], cz, ci[sel]), blocks, tol)
+    if got is None:
+        if not len(sel):
+            return np.zeros(0), np.zeros(0, dtype=bool)
+        return _lowered(xy[sel], c[sel], blocks, tol)
+    return got
 
 
 @lru_cache(maxsize=512)
@@ -583,4 +701,67 @@ def balance_candidates(blocks: Blocks, tol: float) -> list[tuple[float, float, f
         if covered.any():
             continue
         out.append(((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, float(hi[2])))
+    return out
+
+
+def balance_ok_many(
+    centres: Sequence[Sequence[float]], edge: float, blocks: Blocks, tol: float
+) -> list[bool]:
+    """Whether :func:`check_balance` accepts each bottom-face centre of ``centres``: its
+    rules in plain Python floats over the tower boxes (the same IEEE operations on the same
+    values as its numpy; a tower has a few dozen boxes and a turn a few spots, where numpy's
+    cost per call outweighs the arithmetic). The reference test compares them spot for spot."""
+    rows = list(zip(blocks.lo.tolist(), blocks.hi.tolist(), blocks.balance.tolist(),
+                    blocks.owner.tolist(), strict=True))  # fmt: skip
+    over = min(tol, OVERHANG_TOL)
+    c0, c1, top = CHIMNEY[0], CHIMNEY[1], GRID + tol
+    out = []
+    for centre in centres:
+        x, y, z = (float(v) for v in centre)
+        lx, ly = x - edge / 2, y - edge / 2
+        hx, hy, hz = lx + edge, ly + edge, z + edge
+        if lx < -tol or ly < -tol or hx > top or hy > top or not rows:
+            out.append(False)
+            continue
+        if min(hx, c1) - max(lx, c0) > tol and min(hy, c1) - max(ly, c0) > tol:
+            out.append(False)
+            continue
+        ok, owners, tops = True, set(), []
+        for (bx0, by0, bz0), (bx1, by1, bz1), bal, own in rows:
+            if not (min(hx, bx1) - max(lx, bx0) > tol and min(hy, by1) - max(ly, by0) > tol):
+                continue  # not over or under it
+            if min(hz, bz1) - max(z, bz0) > tol or (not bal and bz0 >= hz - tol):
+                ok = False  # through it, or under a polycube
+                break
+            if abs(z - bz1) <= tol:  # resting on it
+                if bal:
+                    ok = False
+                    break
+                owners.add(own)
+                tops.append((bx0, by0, bx1, by1))
+        if not ok or len(owners) != 1:
+            out.append(False)
+            continue
+        for cx in (lx + over, hx - over):
+            for cy in (ly + over, hy - over):
+                if not any(bx0 - 1e-9 <= cx <= bx1 + 1e-9 and by0 - 1e-9 <= cy <= by1 + 1e-9
+                           for bx0, by0, bx1, by1 in tops):  # fmt: skip
+                    ok = False
+        out.append(ok)
+    return out
+
+
+def balance_candidates_many(blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:
+    """:func:`balance_candidates` (the same list) in plain Python floats (see
+    :func:`balance_ok_many`)."""
+    lo, hi, bal = blocks.lo.tolist(), blocks.hi.tolist(), blocks.balance.tolist()
+    boxes = list(zip(lo, hi, strict=True))
+    out = []
+    for j, ((x0, y0, _), (x1, y1, z1)) in enumerate(boxes):
+        if bal[j]:
+            continue
+        if any(min(x1, bx1) - max(x0, bx0) > tol and min(y1, by1) - max(y0, by0) > tol
+               and abs(bz0 - z1) <= tol for (bx0, by0, bz0), (bx1, by1, _) in boxes):  # fmt: skip
+            continue
+        out.append(((x0 + x1) / 2, (y0 + y1) / 2, z1))
     return out

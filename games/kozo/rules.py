@@ -56,11 +56,15 @@ from tablesim.games.kozo.geometry import (
     OutsideBaseError,
     PlacementError,
     balance_candidates,
+    balance_candidates_many,
+    balance_ok_many,
     build_blocks,
+    candidate_rows_of,
     candidate_spots_many,
     check_balance,
     check_polycube,
     drop_height,
+    footprint_rows,
     piece_orientations,
 )
 from tablesim.games.kozo.judge import stand_in_outcome, support_margin, topple_risk
@@ -104,21 +108,42 @@ def item_cells(config: KozoConfig, item: Item) -> tuple[tuple[int, int, int], ..
     return piece_orientations(config.catalogue, item.name)[item.rot]
 
 
-@lru_cache(maxsize=256)
+_BLOCKS: dict[tuple[KozoConfig, tuple[Item, ...]], Blocks] = {}
+"""The blocks of the last towers seen (:func:`tower_blocks`)."""
+_LAST_BLOCKS: list[tuple[KozoConfig, tuple[Item, ...], Blocks] | None] = [None]
+"""The last tower asked about, matched by identity (states share their tower tuple)."""
+
+
 def tower_blocks(config: KozoConfig, tower: tuple[Item, ...]) -> Blocks:
-    """Blocks of the settled tower (balance cubes scaled to their edge)."""
-    return build_blocks(
-        [
-            (
-                it.name,
-                item_cells(config, it),
-                config.balance_edge if it.is_balance else 1.0,
-                it.pose,
-                it.is_balance,
-            )
-            for it in tower
-        ]
-    )
+    """Blocks of the settled tower (balance cubes scaled to their edge), cached. A tower one
+    item taller than a cached one extends that one's blocks by the new item's boxes: the same
+    rows :func:`build_blocks` stacks item after item."""
+    last = _LAST_BLOCKS[0]
+    if last is not None and last[1] is tower and last[0] is config:  # the same tuple again
+        return last[2]
+    key = (config, tower)
+    blocks = _BLOCKS.get(key)
+    if blocks is not None:
+        _LAST_BLOCKS[0] = (config, tower, blocks)
+        return blocks
+    below = _BLOCKS.get((config, tower[:-1])) if len(tower) > 1 else None
+    items = [(it.name, item_cells(config, it), config.balance_edge if it.is_balance else 1.0,
+              it.pose, it.is_balance) for it in (tower[-1:] if below is not None else tower)]  # fmt: skip
+    blocks = build_blocks(items)
+    if below is not None:
+        i = len(below.names)
+        blocks = Blocks(
+            np.vstack([below.lo, blocks.lo]),
+            np.vstack([below.hi, blocks.hi]),
+            np.concatenate([below.owner, blocks.owner + i]),
+            np.concatenate([below.balance, blocks.balance]),
+            (*below.names, *blocks.names),
+        )
+    if len(_BLOCKS) >= 256:  # bound the memory of a long run
+        _BLOCKS.clear()
+    _BLOCKS[key] = blocks
+    _LAST_BLOCKS[0] = (config, tower, blocks)
+    return blocks
 
 
 _order = attrgetter("kind", "piece", "rot", "pos")
@@ -156,8 +181,166 @@ def _placements(
     return tuple(out)
 
 
+class KozoPlacements:
+    """The legal placements of a tower and pieces as arrays, in the order ``legal_moves``
+    sorts them (piece name, rotation, x, y): ``piece`` indexes ``pieces`` (the names, sorted),
+    ``rot``, and the minimum corner ``x``, ``y``, ``z``; :meth:`move` makes one move."""
+
+    __slots__ = ("piece", "pieces", "rot", "x", "y", "z")
+
+    def __init__(self, pieces: tuple[str, ...], piece: np.ndarray, rot: np.ndarray,
+                 x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:  # fmt: skip
+        self.pieces, self.piece, self.rot, self.x, self.y, self.z = pieces, piece, rot, x, y, z
+        for arr in (piece, rot, x, y, z):  # (cached: shared by every caller)
+            arr.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.rot)
+
+    def move(self, k: int) -> KozoMove:
+        """The placement of row ``k``."""
+        pos = (float(self.x[k]), float(self.y[k]), float(self.z[k]))
+        return KozoMove(PLACE, self.pieces[int(self.piece[k])], int(self.rot[k]), pos)
+
+
+_LAST_TABLES: list[Any] = [None, None]
+"""The last placement table and cube spots made or read (config, tower, key, value), matched
+by identity: ``_validate`` finds a listed move there instead of judging it again."""
+
+
+def placement_table(
+    config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]
+) -> KozoPlacements | None:
+    """:func:`_placement_table`, cached (the last one also kept for :func:`_listed`, and
+    matched by identity before the cache hashes the tower)."""
+    last = _LAST_TABLES[0]
+    if last is not None and last[1] is tower and last[0] is config and last[2] == pieces:
+        return last[3]
+    t = _placement_table(config, tower, pieces)
+    _LAST_TABLES[0] = (config, tower, pieces, t)
+    return t
+
+
+def _listed(config: KozoConfig, state: KozoState, pieces: tuple[str, ...],
+            move: KozoMove) -> bool:  # fmt: skip
+    """Whether ``move`` is a row of the placement table (place) or among the cube spots
+    (cube) last made for this very state's tower: then its rules were judged there, by the
+    same verdicts at the same position (``check_polycube`` without the cover option,
+    ``check_balance``), and passed. False when no such table is at hand."""
+    if move.kind == PLACE:
+        last = _LAST_TABLES[0]
+        if last is None or last[1] is not state.tower or last[0] is not config:
+            return False
+        if last[2] != pieces or last[3] is None:
+            return False
+        t: KozoPlacements = last[3]
+        if move.piece not in t.pieces:
+            return False
+        x, y, z = move.pos
+        hit = ((t.piece == t.pieces.index(move.piece)) & (t.rot == move.rot) & (t.x == x)
+               & (t.y == y) & (t.z == z))  # fmt: skip
+        return bool(hit.any())
+    last = _LAST_TABLES[1]
+    if last is None or last[1] is not state.tower or last[0] is not config:
+        return False
+    return move in last[3]
+
+
 @lru_cache(maxsize=256)
+def _placement_table(
+    config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]
+) -> KozoPlacements | None:
+    """:func:`_placements` as arrays, sorted as the moves sort, without making the moves (the
+    same spots: every footprint row of the pieces' distinct shapes judged in one
+    :func:`candidate_rows_of` pass); None with the cover option (its check is one placement
+    at a time)."""
+    if config.cover > 0:
+        return None
+    names = tuple(sorted(set(pieces)))
+    cat = _catalogue_rows(config.catalogue)
+    sets = sorted({cat.set_of[p] for p in names})
+    sel = np.concatenate([cat.rows[j] for j in sets]) if sets else np.zeros(0, np.int64)
+    z, ok = candidate_rows_of(cat.xy, cat.c, cat.cells, sel, tower_blocks(config, tower),
+                              config.tolerance)  # fmt: skip
+    ends = np.cumsum([0] + [len(cat.rows[j]) for j in sets])
+    legal = np.flatnonzero(ok)  # positions in sel: (shape set, rotation, x, y) order
+    cut = np.searchsorted(legal, ends)  # each shape set's slice of them
+    rows_of = {j: legal[cut[i] : cut[i + 1]] for i, j in enumerate(sets)}
+    parts = [rows_of[cat.set_of[p]] for p in names]
+    at = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    row = sel[at]
+    piece = np.repeat(np.arange(len(names), dtype=np.int64), [len(i) for i in parts])
+    return KozoPlacements(names, piece, cat.rot[row], cat.xy[row, 0], cat.xy[row, 1], z[at])
+
+
+class _CatalogueRows:
+    """Every footprint row of every distinct piece shape of a catalogue (the tower-free half
+    of the placements): ``xy``, ``c`` and ``cells`` as :func:`footprint_rows` gives them over
+    the shape sets' orientations, ``rot`` each row's rotation, ``rows[j]`` the rows of shape
+    set ``j``, ``set_of[piece]`` its set."""
+
+    def __init__(self, catalogue: str) -> None:
+        names = [p.name for p in get_catalogue(catalogue).pieces]
+        distinct = list(dict.fromkeys(piece_orientations(catalogue, p) for p in names))
+        self.set_of = {p: distinct.index(piece_orientations(catalogue, p)) for p in names}
+        flat = [cells for shapes in distinct for cells in shapes]
+        counts, self.xy, self.c, self.cells = footprint_rows(tuple(flat))
+        bounds, self.rot = _shape_rows(tuple(len(sh) for sh in distinct), tuple(counts))
+        self.rows = [np.arange(bounds[j], bounds[j + 1]) for j in range(len(distinct))]
+
+
+@lru_cache(maxsize=8)
+def _catalogue_rows(catalogue: str) -> _CatalogueRows:
+    return _CatalogueRows(catalogue)
+
+
+@lru_cache(maxsize=256)
+def _shape_rows(
+    rotations: tuple[int, ...], counts: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """For shape sets of ``rotations`` orientations each, whose orientations have ``counts``
+    footprint rows: where each set's rows begin (and the end), and each row's rotation."""
+    ends = np.cumsum((0, *counts))
+    sets = np.cumsum((0, *rotations))
+    row_rot = np.concatenate(
+        [np.zeros(0, np.int64)]
+        + [np.full(counts[o], o - sets[j], dtype=np.int64)
+           for j in range(len(rotations)) for o in range(sets[j], sets[j + 1])]
+    )  # fmt: skip
+    return ends[sets].astype(np.int64), row_rot
+
+
+def has_placement(config: KozoConfig, tower: tuple[Item, ...], pieces: tuple[str, ...]) -> bool:
+    """Whether any of ``pieces`` has a legal placement on ``tower`` (without the moves)."""
+    t = placement_table(config, tower, pieces)
+    return bool(_placements(config, tower, pieces)) if t is None else len(t) > 0
+
+
 def _cube_spots(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
+    """The legal balance cube spots, sorted: :func:`_cube_spots_reference` with every
+    candidate judged by :func:`balance_ok_many`; cached (the last one also kept
+    for :func:`_listed`)."""
+    last = _LAST_TABLES[1]
+    if last is not None and last[1] is tower and last[0] is config:
+        return last[3]
+    spots = _cube_spots_cached(config, tower)
+    _LAST_TABLES[1] = (config, tower, None, spots)
+    return spots
+
+
+@lru_cache(maxsize=256)
+def _cube_spots_cached(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
+    blocks = tower_blocks(config, tower)
+    pos = [(q4(x), q4(y), q4(z)) for x, y, z in balance_candidates_many(blocks, config.tolerance)]
+    ok = balance_ok_many(pos, config.balance_edge, blocks, config.tolerance)
+    return tuple(
+        sorted({KozoMove(CUBE, "", 0, p) for p, good in zip(pos, ok, strict=True) if good})
+    )
+
+
+def _cube_spots_reference(config: KozoConfig, tower: tuple[Item, ...]) -> tuple[KozoMove, ...]:
+    """The legal balance cube spots by their definition: :func:`check_balance` at each
+    candidate of :func:`balance_candidates` (the reference of :func:`_cube_spots`)."""
     blocks = tower_blocks(config, tower)
     out = []
     for x, y, z in balance_candidates(blocks, config.tolerance):
@@ -336,7 +519,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             tiles = [self.value(state.config, p) for p in state.supply]
             k, rng = state.rng.randbelow(len(tiles))
             state = _replace(state, rng=rng, next_size=tiles[k])
-        if not self.allowed_placements(state):
+        if not has_placement(state.config, state.tower, self.pieces_allowed(state)):
             return self._end_round(state, "stuck", None, ())
         return state
 
@@ -377,6 +560,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         if state.over:
             return ()
         if state.phase == PLACE:
+            t = placement_table(state.config, state.tower, self.pieces_allowed(state))
+            if t is not None:  # the table's rows are in the moves' order, takes after them
+                rows = tuple(t.move(k) for k in range(len(t)))
+                if state.touched is not None:
+                    return rows
+                have = np.unique(t.piece).tolist()
+                return rows + tuple(KozoMove(TAKE, t.pieces[i]) for i in have)
             places = self.allowed_placements(state)
             takes: tuple[KozoMove, ...] = ()
             if state.touched is None:
@@ -385,6 +575,21 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             return tuple(sorted(places + takes, key=_order))
         spots = _cube_spots(state.config, state.tower)
         return spots or (KozoMove(NOCUBE),)
+
+    def legal_moves_reference(self, state: KozoState) -> tuple[KozoMove, ...]:
+        """:meth:`legal_moves` by the definitions the tables replace (kept as the reference
+        they are tested against): the placements judged per orientation
+        (:func:`_placements`) and every balance cube spot by :func:`check_balance`."""
+        if state.over:
+            return ()
+        if state.phase == PLACE:
+            places = _placements(state.config, state.tower, self.pieces_allowed(state))
+            takes: tuple[KozoMove, ...] = ()
+            if state.touched is None:
+                pieces = dict.fromkeys(m.piece for m in places)
+                takes = tuple(sorted((KozoMove(TAKE, p) for p in pieces), key=_order))
+            return tuple(sorted(places + takes, key=_order))
+        return _cube_spots_reference(state.config, state.tower) or (KozoMove(NOCUBE),)
 
     # ---- apply ---------------------------------------------------------------------------
     def check_move(self, state: KozoState, move: KozoMove) -> None:
@@ -422,16 +627,18 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                     f"kozo: piece {move.piece} has rotations r0..r{len(shapes) - 1}, "
                     f"got r{move.rot}"
                 )
-            check_polycube(
-                shapes[move.rot], move.pos, blocks, tol=cfg.tolerance, cover=cfg.cover,
-                label=move.piece,
-            )  # fmt: skip
+            if not _listed(cfg, state, self.pieces_allowed(state), move):
+                check_polycube(
+                    shapes[move.rot], move.pos, blocks, tol=cfg.tolerance, cover=cfg.cover,
+                    label=move.piece,
+                )  # fmt: skip
             margin = support_margin(
                 np.asarray(shapes[move.rot], float), np.asarray(move.pos), blocks, cfg.tolerance
             )
             new_item = Item(move.piece, move.rot, move.pos, (*move.pos, *IDENTITY_Q), state.to_move)
         elif move.kind == CUBE:
-            check_balance(move.pos, cfg.balance_edge, blocks, tol=cfg.tolerance)
+            if not _listed(cfg, state, (), move):
+                check_balance(move.pos, cfg.balance_edge, blocks, tol=cfg.tolerance)
             x, y, z = move.pos
             half = cfg.balance_edge / 2
             name = f"b{1 + sum(1 for h in state.history if h.startswith('cube'))}"
@@ -550,7 +757,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             held = f" (holding {state.touched})" if state.touched else ""
             raise IllegalMoveError(f"kozo: seat {state.to_move} cannot take a piece now{held}")
         self._check_piece(state, move.piece)
-        if not _placements(state.config, state.tower, (move.piece,)):
+        if not has_placement(state.config, state.tower, (move.piece,)):
             raise IllegalMoveError(
                 f"kozo: {move.piece} has no legal placement on this tower; take another piece"
             )

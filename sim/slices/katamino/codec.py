@@ -3,10 +3,12 @@ the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+import numpy as np
 
 from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
@@ -148,6 +150,72 @@ class KataminoCodec(ActionCodec):
                 Segment("place", self.places.sizes),
             ]
         super().__init__(Layout(self.game, segs))
+        self._row_ids: dict[tuple[Any, str], np.ndarray] = {}
+
+    def row_ids(self, rows: Any, name: str) -> np.ndarray:
+        """The action ids of a solo placement table's rows (piece ``name``;
+        :class:`tablesim.games.katamino.solo.PlacementRows`), in its row order, computed
+        once per table: the place segment's mixed radix over (the codec's orientation of
+        each row's shape, its anchor)."""
+        key = (rows, name)  # (the table itself, held here: ids are never mixed up)
+        ids = self._row_ids.get(key)
+        if ids is None:
+            pl = self.places
+            p = pl.piece_index.get(name)
+            if p is None:
+                raise EnvError(f"{self.game}: piece {name!r} is not in the action space")
+            codec_o = []
+            for shape in rows.orients:
+                o = pl.orient_index[p].get(shape)
+                if o is None:
+                    raise EnvError(f"{self.game}: {name} shape {shape} is no orientation of it")
+                codec_o.append(pl.base[p] + o)
+            _, bx, by, bz = pl.sizes
+            a = rows.anchor
+            if len(a) and ((a < 0).any() or (a >= np.array([bx, by, bz])).any()):
+                raise EnvError(f"{self.game}: a placement of {name} lies outside the action "
+                               "space's box")  # fmt: skip
+            k = np.asarray(codec_o, dtype=np.int64)[rows.orient]
+            ids = self.layout.offsets["place"] + ((k * bx + a[:, 0]) * by + a[:, 1]) * bz + a[:, 2]
+            ids.flags.writeable = False
+            if len(self._row_ids) > 4096:  # bound the memory of a long run
+                self._row_ids.clear()
+            self._row_ids[key] = ids
+        return ids
+
+    def legal_ids(self, state: Any) -> tuple[np.ndarray, Callable[[int], Any]] | None:
+        """Solo: the legal moves' ids from the rules' placement tables
+        (:meth:`tablesim.games.katamino.solo.KataminoSolo.placement_moves`), a move made only
+        when asked; None for duels and for targets too large for a table."""
+        if self.duel or not hasattr(state, "placed"):
+            return None
+        from tablesim.games.katamino.solo import QUIT, SOLO_GAME, UNDO, SoloMove
+
+        sp = SOLO_GAME.stage_play(state)
+        if sp.board is None:
+            return None
+        heads = [UNDO, QUIT] if state.placed else [QUIT]
+        parts = [np.array([self.encode(m) for m in heads], dtype=np.int64)]
+        covered, straight = sp.board.covered(state.placed), state.straight_horizontal
+        picks: list[tuple[int, str, Any, np.ndarray]] = []
+        start = len(heads)
+        for name in SOLO_GAME.listed_pieces(state):
+            rows = sp.board.rows(name, straight)
+            ok = rows.fitting(covered)
+            if len(ok):
+                parts.append(self.row_ids(rows, name)[ok])
+                picks.append((start, name, rows, ok))
+                start += len(ok)
+
+        def move_at(i: int) -> Any:
+            if i < len(heads):
+                return heads[i]
+            for begin, name, rows, ok in reversed(picks):
+                if i >= begin:
+                    return SoloMove(3, name, rows.cells(int(ok[i - begin])))
+            raise IndexError(i)  # pragma: no cover - i is an index of the ids
+
+        return np.concatenate(parts), move_at
 
     def encode(self, move: Any) -> int:
         kind = move.kind_name

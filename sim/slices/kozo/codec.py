@@ -3,7 +3,10 @@ the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from tablesim.sim.slices.common.codecs import ActionCodec, EnvError, Layout, Segment
 
@@ -57,6 +60,39 @@ class KozoCodec(ActionCodec):
             raise EnvError(f"kozo: {move.piece} has no rotation r{move.rot}")
         x, y = _half(move.pos[0], self.game), _half(move.pos[1], self.game)
         return self.layout.id("place", self.base[p] + move.rot, x, y)
+
+    def legal_ids(self, state: Any) -> tuple[np.ndarray, Callable[[int], Any]] | None:
+        """Place phase: the placements' ids from the rules' arrays
+        (:func:`tablesim.games.kozo.rules.placement_table`) and the takes after them, a move
+        made only when asked; None in the cube phase (a few spots, encoded one by one), with
+        the cover option, or for a spot off the lattice (``encode`` then names it)."""
+        from tablesim.games.kozo.rules import GAME, placement_table
+        from tablesim.games.kozo.state import PLACE, TAKE, KozoMove
+
+        if state.phase != PLACE:
+            return None
+        t = placement_table(state.config, state.tower, GAME.pieces_allowed(state))
+        if t is None:
+            return None
+        x2, y2 = t.x * 2, t.y * 2
+        xi, yi = np.rint(x2), np.rint(y2)
+        if len(t) and (np.abs(x2 - xi).max() > 0.04 or np.abs(y2 - yi).max() > 0.04):
+            return None
+        n = KOZO_LATTICE
+        base = np.array([self.base[self.piece_index[p]] for p in t.pieces], dtype=np.int64)
+        ids = ((base[t.piece] + t.rot) * n + xi.astype(np.int64)) * n + yi.astype(np.int64)
+        ids += self.layout.offsets["place"]
+        takes: list[str] = []
+        if state.touched is None:  # a take for each piece with a placement, by name
+            takes = [t.pieces[i] for i in np.unique(t.piece).tolist()]
+            take = [self.layout.offsets["take"] + self.piece_index[p] for p in takes]
+            ids = np.concatenate([ids, np.asarray(take, dtype=np.int64)])
+        places = len(t)
+
+        def move_at(k: int) -> Any:
+            return t.move(k) if k < places else KozoMove(TAKE, takes[k - places])
+
+        return ids, move_at
 
     def decode(self, action: int, state: Any) -> Any:
         """The legal move of that id: its height is where the piece comes to rest when lowered

@@ -24,18 +24,33 @@ class KozoFeatures(Features):
         self.shape = (2 * self.LAYERS + 2 * len(self.pieces) + 10, 6, 6)
         super().__init__(game, config, codec)
         self.high[-7:-1] = 10
+        self._tower: Any = None
+        self._config: Any = None
+        self._planes: tuple[np.ndarray, np.ndarray] | None = None
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
         from tablesim.games.kozo.rules import tower_blocks
 
         out = np.zeros(self.shape, F32)
-        blocks = tower_blocks(state.config, state.tower)
-        grid = (6, 6, self.LAYERS)
-        if blocks.size:
-            bal = blocks.balance
-            out[: self.LAYERS] = voxels(blocks.lo[~bal], blocks.hi[~bal], (0.0, 0.0), 0.5, grid)
-            out[self.LAYERS : 2 * self.LAYERS] = voxels(blocks.lo[bal], blocks.hi[bal],
-                                                        (0.0, 0.0), 0.5, grid)  # fmt: skip
+        tower = state.tower
+        if self._tower is not tower or self._config is not state.config:
+            # the voxel planes of the tower, kept while the same tower is observed; a tower
+            # one item taller adds that item's voxels (a voxel is set by any box holding it)
+            grown = (self._config is state.config and self._planes is not None
+                     and len(tower) == len(self._tower) + 1 and tower[:-1] == self._tower)  # fmt: skip
+            blocks = tower_blocks(state.config, tower)
+            rows = blocks.owner == len(tower) - 1 if grown else slice(None)
+            lo, hi, bal = blocks.lo[rows], blocks.hi[rows], blocks.balance[rows]
+            grid = (6, 6, self.LAYERS)
+            planes = (voxels(lo[~bal], hi[~bal], (0.0, 0.0), 0.5, grid),
+                      voxels(lo[bal], hi[bal], (0.0, 0.0), 0.5, grid))  # fmt: skip
+            if grown and self._planes is not None:
+                planes = (self._planes[0] | planes[0], self._planes[1] | planes[1])
+            self._tower, self._config = tower, state.config
+            self._planes = planes if blocks.size else None
+        if self._planes is not None:
+            out[: self.LAYERS] = self._planes[0]
+            out[self.LAYERS : 2 * self.LAYERS] = self._planes[1]
         b = 2 * self.LAYERS
         n = len(self.pieces)
         for p in state.supply:
