@@ -286,11 +286,12 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
     """The error classes a command turns into its own one-line message (exit 2). None after a
-    signal: an import turned the interrupt into this exception, and importing the classes now
-    would import again what the signal broke off (run_command's outer clause says interrupted)."""
+    signal during the command (run_command clears the notes when it starts): an import turned
+    the interrupt into this exception, and importing the classes now would import again what
+    the signal broke off (run_command's outer clause says interrupted)."""
     from tablesim.games import interrupts
 
-    if interrupts.pending() is not None or _EARLY:
+    if interrupts.pending() is not None:
         return ()
     from tablesim.games.core import GameError
     from tablesim.games.outputs import OutputError
