@@ -57,8 +57,8 @@ def parse_players(text: str) -> list[str]:
 class Resignation(GameError):
     """A person at the terminal typed ``quit`` (or ``resign``): ``seat`` gives up the game."""
 
-    def __init__(self, seat: int) -> None:
-        super().__init__(f"seat {seat} resigned")
+    def __init__(self, seat: int, name: str | None = None) -> None:
+        super().__init__(f"{name or f'P{seat + 1}'} resigned")
         self.seat = seat
 
 
@@ -138,7 +138,7 @@ class TerminalHuman:
         if word == "undo":
             raise UndoRequest("undo")
         if word in ("quit", "resign", "exit"):
-            raise Resignation(seat)
+            raise Resignation(seat, self.game.player_name(seat))
         return False
 
     def _is_game_move(self, state: Any, text: str, legal: Sequence[Any]) -> bool:

@@ -363,7 +363,7 @@ class Session(Generic[S, M, C]):
         seat = self._seat_to_move()
         bot = self.seats[seat].bot
         if bot is None:
-            raise GameError(f"seat {seat} is human: no bot to choose")
+            raise GameError(f"{self.game.player_name(seat)} is human: no bot to choose")
         refused = self.refused
         return bot.choose_avoiding(self.state, refused) if refused else bot.choose(self.state)
 
@@ -433,7 +433,9 @@ class Session(Generic[S, M, C]):
                     if len(self.refused) >= MAX_REFUSED:
                         raise
         if human is None:
-            raise GameError(f"seat {seat} is human but no human input is connected")
+            raise GameError(
+                f"{self.game.player_name(seat)} is human but no human input is connected"
+            )
         return self.play(human(self.state))
 
     def run(self, human: Callable[[S], M] | None = None) -> Result:
@@ -510,7 +512,9 @@ class Session(Generic[S, M, C]):
         seat = self._seat_to_move()
         if entry.seat != seat:
             raise Divergence(
-                f"move {n} ({text!r}): the log has seat {entry.seat}, seat {seat} is to move", n
+                f"move {n} ({text!r}): the log has a move by "
+                f"{self.game.player_name(entry.seat)}, {self.game.player_name(seat)} is to move",
+                n,
             )
         try:
             move = self.game.parse_move(self.state, text)
@@ -556,7 +560,9 @@ class Session(Generic[S, M, C]):
                     refused.append(choice)
                     continue
             raise Divergence(
-                f"move {n}: the bot in seat {seat} now plays {again!r}, the log has {text!r}", n
+                f"move {n}: the bot of {self.game.player_name(seat)} now plays {again!r}, the log has "
+                f"{text!r}",
+                n,
             )
 
     def _play_quiet(self, move: M) -> Played[S, M]:

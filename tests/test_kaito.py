@@ -541,7 +541,7 @@ def test_describe_draws_the_grid_and_the_holdings() -> None:
     row4 = next(line for line in lines if line.startswith(" 4 "))
     assert row6.split() == ["6", "..", "..", "[", "]", "..", "..", ".."]
     assert row4.split() == ["4", "R1", "..", "RS", "..", "..", "BH"]
-    assert "Red   (seat 0): on the grid Katana 2/7, Kabuto 1/3; holds B2 B3 (Mons worth 5)" in text
+    assert "Red:   on the grid Katana 2/7, Kabuto 1/3; holds B2 B3 (Mons worth 5)" in text
     assert "Red to move the Kaito from c6: may land on c1, c4 (2 moves with a Mons trade)" in text
     assert GAME.describe_move(state, GAME.parse_move(state, "c6-c4 buy kabuto 3+2")) == (
         "Red moves the Kaito c6-c4, captures own Katana (out of play); pays Mons 3+2 for a "

@@ -72,7 +72,7 @@ def test_the_rules_never_read_a_clock(monkeypatch: pytest.MonkeyPatch) -> None:
                  "monotonic_ns", "perf_counter_ns"):  # fmt: skip
         monkeypatch.setattr(time, name, no_clock)
     st = new(level="easy", seed=11)
-    assert "seat 0" in G.describe(st)
+    assert "turned round: P1 plays" in G.describe(st)
     move = G.parse_move(st, "hint")
     assert move.secs == SIMULATED
     G.apply(st, move)

@@ -324,10 +324,33 @@ def test_tie_goes_to_the_player_who_moved_later_or_is_shared() -> None:
     # still goes to seat 1, later in the turn order; never to the toppler for toppling.
     s = replace(start(), rounds=rounds, over=True, last_move_turn=(45, 41))
     assert GAME.result(s).winners == (1,)
-    assert GAME.result(s).detail["tie"] == "seat 1 is later in the turn order"
+    assert GAME.result(s).detail["tie"] == "P2 is later in the turn order"
     three = (RoundRecord((10, 4, 10), (10, 4, 10), "supply", None),) * 3
     s = replace(start(players=3), rounds=three, over=True, last_move_turn=(50, 48, 49))
     assert GAME.result(s).winners == (2,)
+
+
+def test_tie_text_names_the_player_as_the_terminal_does() -> None:
+    """A hand-built three-player tie between the first two seats (9 + 9 + 9 = 27 points
+    each, the third seat 3 + 3 + 3 = 9): the later of the two is seat 1, the second player,
+    whom the terminal calls P2; a 0-based text would have said "seat 1"."""
+    from tablesim.games.kozo.state import RoundRecord
+
+    rounds = (RoundRecord((9, 9, 3), (9, 9, 3), "supply", None),) * 3
+    s = replace(start(players=3), rounds=rounds, over=True, last_move_turn=(50, 51, 52))
+    res = GAME.result(s)
+    assert res.scores == (27.0, 27.0, 9.0) and res.winners == (1,)
+    assert res.detail["tie"] == "P2 is later in the turn order"
+    assert GAME.player_name(1) == "P2"
+    # the tie between the last two seats goes to the third player, P3
+    rounds = (RoundRecord((3, 9, 9), (3, 9, 9), "supply", None),) * 3
+    s = replace(start(players=3), rounds=rounds, over=True, last_move_turn=(50, 51, 52))
+    assert GAME.result(s).detail["tie"] == "P3 is later in the turn order"
+    assert "seat" not in json.dumps(GAME.result(s).detail)
+    # errors name the mover the same way: the first player (seat 0) must place first
+    first = start()
+    with pytest.raises(IllegalMoveError, match=r"kozo: P1 must first place a polycube"):
+        GAME.check_move(first, KozoMove(NOCUBE))
 
 
 def test_physics_table_requires_measured_moves() -> None:

@@ -96,10 +96,14 @@ def test_an_edited_seat_is_the_first_divergence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     objs = _objs(CATEGO)
-    objs[5]["seat"] = (objs[5]["seat"] + 1) % 3  # move 5
+    seat = objs[5]["seat"]
+    objs[5]["seat"] = (seat + 1) % 3  # move 5
     code, out, _ = _replay(_write(tmp_path, objs), capsys)
     assert code == 1
-    assert out.startswith("diverged: move 5 ") and "seat" in out
+    # the players by the terminal's names (seat 0 is P1), not by 0-based seat numbers
+    logged, to_move = f"P{(seat + 1) % 3 + 1}", f"P{seat + 1}"
+    assert out.startswith("diverged: move 5 ")
+    assert f"the log has a move by {logged}, {to_move} is to move" in out
 
 
 def test_a_kozo_pose_edit_is_caught_even_when_it_rounds_away(

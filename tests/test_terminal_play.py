@@ -79,7 +79,7 @@ def test_undo_takes_back_the_humans_move_and_the_bots_reply() -> None:
 def test_kaito_calls_its_sides_red_and_black() -> None:
     p = _play("kaito", "quit\n")
     assert p.returncode == 0, p.stderr
-    assert re.search(r"^Red +\(seat 0\):", p.stdout, re.M)  # the board's own words
+    assert re.search(r"^Red: +on the grid", p.stdout, re.M)  # the board's own words
     assert "Red (human), your move" in p.stdout
     assert "result: Red (human) resigned; Black (random) won" in p.stdout
     assert "turn 1: Black (random): " in p.stdout  # Black opens (two removal moves)

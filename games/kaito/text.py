@@ -60,7 +60,7 @@ def describe_state(state: KaitoState) -> str:
         held = state.held[seat]
         bank = sum(mon_values(held))
         lines.append(
-            f"{COLOUR_NAMES[seat]:<5} (seat {seat}): on the grid Katana "
+            f"{COLOUR_NAMES[seat] + ':':<6} on the grid Katana "
             f"{state.on_board(seat, KATANA)}/7, Kabuto {state.on_board(seat, KABUTO)}/3; "
             f"holds {_tiles_text(held)} (Mons worth {bank})"
         )

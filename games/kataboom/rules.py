@@ -417,7 +417,7 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         cfg = state.config
         if state.nudged >= cfg.nudges:
             raise IllegalMoveError(
-                f"kataboom: seat {state.to_move} has made {state.nudged} nudge(s) this turn; "
+                f"kataboom: {self.player_name(state.to_move)} has made {state.nudged} nudge(s) this turn; "
                 f"the option nudges allows {cfg.nudges} per turn: place a piece now"
             )
         if move.piece not in names:

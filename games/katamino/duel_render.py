@@ -64,7 +64,7 @@ def describe_state(game: KataminoDuel, state: DuelState) -> str:
     duel = f"duel {state.duel + 1}" + (" (tie-break)" if state.tiebreak else "")
     card = state.card.removesuffix(TURNED)
     if card != state.card:
-        card += " (turned round: seat 0 plays the printed half 2)"
+        card += f" (turned round: {game.player_name(0)} plays the printed half 2)"
     lines = [f"Katamino duel {card} [{state.mode}] {duel}, {what}; "
              f"score {state.scores[0]}-{state.scores[1]}"]  # fmt: skip
     if state.note:

@@ -10,8 +10,11 @@ the same seed and state give the same move. ``budget`` is unused (the bot does n
   discs sharing a property is worth the number of free tiles that would complete it), minus
   half of the same for the best opponent. It never passes while it can place or move a disc
   (a pass gives the turn away, and three in a row end the game).
-- Stapeltje-four: 100 x the home stack, plus the height of the corner stack (the home can be
-  at most two higher), plus the tiles in the own position, minus half of each opponent's.
+- Stapeltje-four: 100 x the home stack, plus 3 x the height of the corner stack (the home can
+  be at most two higher), plus the tiles in the own position, minus a point per tile per king
+  step from the own home, minus half of the best opponent's; minus 50 for a move that empties
+  a corner or a corner's height neighbour in a position (an empty cell stays empty: that home
+  is frozen). It never makes a position a third time by its own moves while it has another.
 """
 
 from __future__ import annotations
@@ -91,12 +94,40 @@ def _set_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
     return mine - 0.5 * max(others, default=0.0)
 
 
+PROGRESS = 1.0
+"""Stapeltje: the evaluation's weight of a king step nearer the own home, per tile."""
+
+
 def _stapel_eval(state: Any, seat: int) -> float:
     g = geo(state.config)
     h = state.heights()
     corner = SIDES[g.sides[seat]][1]
     own = sum(h[c] for c in g.pos[seat] if c < CELLS)
-    return 100.0 * len(state.homes[seat]) + 3.0 * h[corner] + own
+    # every tile on the board, a point per king step nearer this seat's home: without it a
+    # tile brought halfway (out of the position) counted nothing, so the bot preferred
+    # spoiling an opponent's corner to feeding its own, and games idled to the cap
+    far = sum(h[c] * g.dist[seat][c] for c in range(CELLS))
+    return 100.0 * len(state.homes[seat]) + 3.0 * h[corner] + own - PROGRESS * far
+
+
+EMPTIED = 50.0
+"""Stapeltje: the cost of emptying a corner or a corner's height neighbour in a position."""
+
+
+def _feeders(state: Any) -> frozenset[int]:
+    """Every seat's corner cell and its orthogonal neighbours inside that seat's position.
+
+    A route ends only on a non-empty stack, so an emptied cell stays empty for good: an empty
+    corner freezes that home (it may not grow more than two above it), an empty neighbour
+    holds the corner at two (inside the own position the height rule binds), and with it the
+    home below a target of five. Such a game can only idle to the turn cap."""
+    g = geo(state.config)
+    cells: set[int] = set()
+    for p in range(state.config.players):
+        corner = SIDES[g.sides[p]][1]
+        cells.add(corner)
+        cells.update(n for n in g.hnb[corner] if n < CELLS and n in g.pos[p])
+    return frozenset(cells)
 
 
 def _stapel_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
@@ -105,7 +136,10 @@ def _stapel_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
     if after.winner == seat:
         return 1e9
     others = [_stapel_eval(after, p) for p in range(state.config.players) if p != seat]
-    return _stapel_eval(after, seat) - 0.5 * max(others, default=0.0)
+    value = _stapel_eval(after, seat) - 0.5 * max(others, default=0.0)
+    if move.kind == "move" and not after.stacks[move.src] and move.src in _feeders(state):
+        value -= EMPTIED
+    return value
 
 
 class SmartBot(Bot[Any, Move]):

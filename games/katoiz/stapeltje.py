@@ -337,6 +337,48 @@ def own_excess(state: StapelState, seat: int) -> int:
 REACH_LIMIT = 600  # positions searched before a game is taken to be alive
 
 
+@cache
+def _only_own_reach_corner(g: Geometry) -> tuple[bool, ...]:
+    """Per seat: whether no other seat can ever end a tile on that seat's corner (a tile must
+    end nearer the mover's home than it started, and no cell is farther from it)."""
+    corners = [SIDES[g.sides[p]][1] for p in range(len(g.sides))]
+    return tuple(
+        all(
+            all(g.dist[q][u] <= g.dist[q][c] for u in range(CELLS))
+            for q in range(len(g.sides))
+            if q != p
+        )
+        for p, c in enumerate(corners)
+    )
+
+
+def home_frozen(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...],
+    seat: int,
+) -> bool:  # fmt: skip
+    """Whether ``seat``'s home can never reach the target, by two facts that hold for good
+    (a route ends only on a non-empty stack, so an empty cell stays empty):
+
+    - its corner is empty: the home (a height neighbour of the corner, both in the seat's
+      own position, where the height rule binds) may not grow past two above it;
+    - a height neighbour of the corner outside the other seats' positions is empty and no
+      other seat can ever end a tile on the corner: the corner then stays at most
+      ``max(its height, 2)``, and a home at the target needs its corner at ``target - 2``
+      after the last tile arrives.
+    """
+    target = cfg.height
+    if len(homes[seat]) >= target:
+        return False
+    g = geo(cfg)
+    corner = SIDES[g.sides[seat]][1]
+    high = len(stacks[corner])
+    if high == 0:
+        return True
+    if not _only_own_reach_corner(g)[seat] or max(high, MAX_DIFF) >= target - MAX_DIFF:
+        return False
+    return any(n < CELLS and not stacks[n] and n not in g.foreign[seat] for n in g.hnb[corner])
+
+
 @lru_cache(maxsize=4096)
 def _reachable(
     cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...]
@@ -351,7 +393,8 @@ def target_reachable(state: StapelState) -> bool:
     The search over-approximates the game, so a "no" is sound: each step lets any seat still
     in move any top tile (any roll, the previous player's tile not barred, the undo-a-height-
     difference rule not applied: it only picks among moves). Past ``REACH_LIMIT`` positions
-    the answer is "yes" (taken to be alive)."""
+    the answer is "yes" (taken to be alive). A position where every home is frozen
+    (:func:`home_frozen`) is not searched further: no position after it can win."""
     cfg = state.config
     free = replace(state, roll=(PURPLE, BLANK_FACE), last=-1, config=_any_roll(cfg))
     start = (state.stacks, state.homes)
@@ -360,6 +403,8 @@ def target_reachable(state: StapelState) -> bool:
     for stacks, homes in queue:
         if any(len(h) >= cfg.height for h in homes):
             return True
+        if all(home_frozen(cfg, stacks, homes, q) for q in range(cfg.players)):
+            continue  # frozen homes stay frozen: nothing below this position can win
         if len(seen) > REACH_LIMIT:
             return True
         for q in range(cfg.players):

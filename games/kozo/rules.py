@@ -609,11 +609,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         cfg = state.config
         if state.phase == PLACE and move.kind != PLACE:
             raise IllegalMoveError(
-                f"kozo: seat {state.to_move} must first place a polycube, not {move.kind!r}"
+                f"kozo: {self.player_name(state.to_move)} must first place a polycube, not {move.kind!r}"
             )
         if state.phase == CUBE and move.kind == PLACE:
             raise IllegalMoveError(
-                f"kozo: seat {state.to_move} has placed a polycube and must now place a "
+                f"kozo: {self.player_name(state.to_move)} has placed a polycube and must now place a "
                 "balance cube ('cube at x,y,z')"
             )
         blocks = tower_blocks(cfg, state.tower)
@@ -743,7 +743,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             )
         if state.touched is not None and piece != state.touched:
             raise IllegalMoveError(
-                f"kozo: touch-move: seat {state.to_move} took {state.touched} and must place "
+                f"kozo: touch-move: {self.player_name(state.to_move)} took {state.touched} and must place "
                 f"it, not {piece}"
             )
         if state.next_size is not None and self.value(state.config, piece) != state.next_size:
@@ -755,7 +755,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
     def _apply_take(self, state: KozoState, move: KozoMove) -> KozoState:
         if state.phase != PLACE or state.touched is not None:
             held = f" (holding {state.touched})" if state.touched else ""
-            raise IllegalMoveError(f"kozo: seat {state.to_move} cannot take a piece now{held}")
+            raise IllegalMoveError(
+                f"kozo: {self.player_name(state.to_move)} cannot take a piece now{held}"
+            )
         self._check_piece(state, move.piece)
         if not has_placement(state.config, state.tower, (move.piece,)):
             raise IllegalMoveError(
@@ -865,11 +867,11 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             detail["end"] += ", a tie shared"
         else:
             detail["end"] += ", a tie: the player who moved later"
-            # "the player who moved later": later in the turn order (seat 0 began the game),
+            # "the player who moved later": later in the turn order (P1, seat 0, began the game),
             # not whoever made the game's last move, which after a fall is the toppler.
             later = max(tied)
             winners = (later,)
-            detail["tie"] = f"seat {later} is later in the turn order"
+            detail["tie"] = f"{self.player_name(later)} is later in the turn order"
         return Result(tuple(float(t) for t in totals), winners, detail)
 
     # ---- text ----------------------------------------------------------------------------

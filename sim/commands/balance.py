@@ -47,11 +47,11 @@ def run(args: argparse.Namespace) -> int:
         won = rep["wins"][i]
         lo, hi = wilson_interval(won, rep["games"])
         print(
-            f"  player {i} ({role}): {won} wins ({won / rep['games']:.1%}, "
+            f"  player {i + 1} ({role}): {won} wins ({won / rep['games']:.1%}, "
             f"95% CI {lo:.1%}-{hi:.1%})"
         )
     for s, w in enumerate(rep["wins_by_seat"]):
-        print(f"  seat {s}: {w} wins")
+        print(f"  wins as {game.player_name(s)}: {w}")
     fp = rep["first_player_win_rate"]
     print(f"  draws: {rep['draws']}")
     print(f"  first-player win rate: {fp['rate']:.3f} (95% CI {fp['low']:.3f}-{fp['high']:.3f})")
