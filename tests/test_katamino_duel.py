@@ -205,7 +205,7 @@ def test_a_seeded_game_lays_an_equal_start_side_either_way_round() -> None:
     card = get_card(turned[0])
     assert [p.pieces for p in st.seats] == list(card.halves)
     assert {m.arg for m in G.legal_moves(st)} == set(get_card(turned[0][:-1]).handicap[0])
-    assert f"{turned[0][:-1]} (turned round: seat 0 plays the printed half 2)" in G.describe(st)
+    assert f"{turned[0][:-1]} (turned round: P1 plays the printed half 2)" in G.describe(st)
 
 
 def test_mean_difficulty_rises_from_beginner_to_expert() -> None:

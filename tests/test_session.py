@@ -115,7 +115,9 @@ def test_the_log_a_session_writes_replays_and_follow_checks_each_field() -> None
     with Session.from_header(log.header) as s:
         first = log.moves[0]
         wrong_seat = MoveEntry(1, 1 - first.seat, first.move, first.state)
-        with pytest.raises(Divergence, match="seat") as exc:
+        # players named as the terminal names them (P1 is seat 0), not by 0-based seat
+        by, to_move = f"P{2 - first.seat}", f"P{first.seat + 1}"
+        with pytest.raises(Divergence, match=f"a move by {by}, {to_move} is to move") as exc:
             s.follow(wrong_seat)
         assert exc.value.n == 1 and s.turns == 0
         wrong_digest = MoveEntry(1, first.seat, first.move, "0" * 16)
