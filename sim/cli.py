@@ -150,24 +150,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``| head -c 1``: quietly 0) and Ctrl-C (130) are answered here too, for ``--help`` and
     ``--version`` as for every command."""
     _interrupts_note(clear=True)
+    _LOST.clear()
     handlers = None
+    unraisable = sys.unraisablehook
     if threading.current_thread() is threading.main_thread():
         handlers = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
         signal.signal(signal.SIGINT, _on_sigint)
         signal.signal(signal.SIGTERM, _on_sigterm)
+        sys.unraisablehook = _keeping_lost_interrupts(unraisable)
     try:
         return _main_within_handlers(argv)
     finally:  # called in-process (tests, a host program): its handlers and notes are back
         for sig, handler in zip((signal.SIGINT, signal.SIGTERM), handlers or (), strict=False):
             if handler is not None:  # None: set outside Python, cannot be put back
                 signal.signal(sig, handler)
+        sys.unraisablehook = unraisable
         _interrupts_note(clear=True)
+
+
+_LOST: list[int] = []
+"""Signals whose handler raised where Python cannot raise (see :func:`_keeping_lost_interrupts`)."""
+
+
+def _keeping_lost_interrupts(previous: Any) -> Any:
+    """A ``sys.unraisablehook`` for while :func:`main` runs. A signal handler runs at whatever
+    bytecode the main thread is at, also inside a weakref callback or a ``__del__`` (the import
+    system's module-lock callback, seen in the start-up test), where Python cannot raise: it
+    prints "Exception ignored in ..." with a traceback and the Ctrl-C is lost. This hook keeps
+    it in :data:`_LOST` instead, quietly; :func:`_raise_lost` raises it when the command
+    returns (one line, 130 / 143). Anything else goes to ``previous``."""
+
+    def hook(info: Any) -> None:
+        exc = info.exc_value
+        if isinstance(exc, KeyboardInterrupt):
+            _LOST.append(exc.signum if isinstance(exc, Terminated) else signal.SIGINT)
+            return
+        previous(info)
+
+    return hook
+
+
+def _raise_lost() -> None:
+    """Raise the last signal :func:`_keeping_lost_interrupts` kept (as its handler would have),
+    forgetting it; nothing when none was lost."""
+    if _LOST:
+        signum = _LOST[-1]
+        _LOST.clear()
+        raise Terminated(signum) if signum != signal.SIGINT else KeyboardInterrupt
 
 
 def _main_within_handlers(argv: Sequence[str] | None) -> int:
     """:func:`main` within its signal handlers."""
     try:
         code = _parse_and_run(argv)
+        _raise_lost()
         sys.stdout.flush()
         return code
     except KeyboardInterrupt as exc:
@@ -352,6 +388,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         try:
             code = int(args.func(args) or 0)
+            _raise_lost()  # a Ctrl-C that came where Python could not raise it
             sys.stdout.flush()
             return code
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: one line (first: the

@@ -157,6 +157,33 @@ def test_nothing_is_imported_before_the_early_handler() -> None:
     assert {"_signal", "sys"} <= set(sys.builtin_module_names)
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_inside_a_weakref_callback_is_not_lost(sig: int) -> None:
+    """A signal handler runs at whatever bytecode the main thread is at; inside a weakref
+    callback (the import system's module-lock callback, where the start-up test once saw it)
+    Python cannot raise and prints "Exception ignored in ..." with a traceback, the Ctrl-C lost.
+    main() keeps it and answers it when the command returns: one line and 130 / 143, as
+    anywhere else (the command itself ran on: nothing could stop it inside the callback)."""
+    code = (
+        "import signal, sys, weakref\n"
+        "from tablesim.sim import cli\n"
+        "class Thing: pass\n"
+        "def run(argv):\n"
+        "    t = Thing()\n"
+        f"    r = weakref.ref(t, lambda ref: signal.raise_signal({int(sig)}))\n"
+        "    del t  # the callback runs here, the handler raises inside it\n"
+        "    for _ in range(10**6): pass  # the next ordinary bytecodes\n"
+        "    print('not interrupted')\n"
+        "    return 0\n"
+        "cli._parse_and_run = run\n"
+        "sys.exit(cli.main([]))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
+                       timeout=60)  # fmt: skip
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
+    assert (p.returncode, p.stderr) == (128 + sig, f"tablesim: {word}\n"), p.stdout
+
+
 @pytest.mark.parametrize("raised", ["KeyboardInterrupt", "ImportError"])
 def test_an_interrupted_command_imports_nothing_more(raised: str) -> None:
     """Ctrl-C inside a command (as it lands in an import: KeyboardInterrupt, or an ImportError
@@ -527,3 +554,12 @@ def test_a_huge_move_is_not_repeated_in_full(
     monkeypatch.setattr(sys, "stdin", io.StringIO("x" * size + "\n"))
     o = run_probe(Probe("typed", ["play", "catego", "--players", "human,random", "--headless"], 2))
     assert o.ok and len(o.out) + len(o.err) < 5000, (o.code, o.err[-300:])
+
+
+def test_main_in_process_puts_back_what_it_set() -> None:
+    """Called in-process (a host program, these tests), main() leaves the process as it found
+    it: the SIGINT/SIGTERM handlers and sys.unraisablehook it sets while it runs are put back."""
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM), sys.unraisablehook)
+    assert main(["list", "games"]) == 0
+    after = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM), sys.unraisablehook)
+    assert after == before
