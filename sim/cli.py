@@ -234,14 +234,20 @@ def _main_within_handlers(argv: Sequence[str] | None) -> int:
 
 
 def _interrupts_note(*, clear: bool = False) -> int | None:
-    """The signal :mod:`tablesim.games.interrupts` noted (None if none, or the module not loaded:
-    ``--help`` imports no games module); ``clear`` forgets it first."""
+    """The signal noted since the last clear: by :mod:`tablesim.games.interrupts` when it is
+    loaded (``--help`` imports no games module), else by :func:`_note`'s own list (None if
+    none); ``clear`` forgets both first."""
     mod = sys.modules.get("tablesim.games.interrupts")
-    if mod is None:
-        return None
+    pending = getattr(mod, "pending", None)
+    reset = getattr(mod, "clear", None)
     if clear:
-        mod.clear()
-    return mod.pending()
+        _UNNOTED.clear()
+        if reset is not None:
+            reset()
+    noted: int | None = pending() if pending is not None else None
+    if noted is None and _UNNOTED:
+        noted = _UNNOTED[-1]
+    return noted
 
 
 def _parse_and_run(argv: Sequence[str] | None) -> int:
@@ -306,17 +312,29 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    from tablesim.games import interrupts
+_UNNOTED: list[int] = []
+"""Signals main's handlers saw while :mod:`tablesim.games.interrupts` was not (fully) loaded."""
 
-    interrupts.note(signum)
+
+def _note(signum: int) -> None:
+    """Note ``signum`` for :mod:`tablesim.games.interrupts` without importing anything: a handler
+    that imports can land inside that very import (then the module is partly initialised and
+    has no ``note`` yet: an AttributeError traceback, seen in the start-up test) and would load
+    the games package from within a signal handler."""
+    note = getattr(sys.modules.get("tablesim.games.interrupts"), "note", None)
+    if note is None:
+        _UNNOTED.append(signum)
+    else:
+        note(signum)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _note(signum)
     raise Terminated(signum)
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    from tablesim.games import interrupts
-
-    interrupts.note(signum)
+    _note(signum)
     raise KeyboardInterrupt
 
 

@@ -184,6 +184,34 @@ def test_a_signal_inside_a_weakref_callback_is_not_lost(sig: int) -> None:
     assert (p.returncode, p.stderr) == (128 + sig, f"tablesim: {word}\n"), p.stdout
 
 
+def test_the_handlers_import_nothing_even_inside_the_notes_import() -> None:
+    """main's Ctrl-C handler notes the signal for tablesim.games.interrupts without importing it:
+    a handler that imports can land inside that same import (the module partly initialised, no
+    ``note`` yet: the start-up test saw an AttributeError traceback). Fresh interpreter: the
+    module not loaded, then as an import leaves it half-way (in sys.modules, still empty)."""
+    code = (
+        "import signal, sys, types\n"
+        "from tablesim.sim import cli\n"
+        "signal.signal(signal.SIGINT, cli._on_sigint)\n"
+        "def ctrl_c():\n"
+        "    try:\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "    except KeyboardInterrupt:\n"
+        "        return cli._interrupts_note()\n"
+        "a = ctrl_c(), 'tablesim.games.interrupts' in sys.modules\n"
+        "sys.modules['tablesim.games.interrupts'] = types.ModuleType('tablesim.games.interrupts')\n"
+        "b = ctrl_c()\n"
+        "del sys.modules['tablesim.games.interrupts']\n"
+        "cli._interrupts_note(clear=True)\n"
+        "from tablesim.games import interrupts\n"
+        "c = ctrl_c(), interrupts.pending()\n"
+        "print(a, b, c)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
+                       timeout=60)  # fmt: skip
+    assert (p.stdout.strip(), p.stderr) == ("(2, False) 2 (2, 2)", ""), p.stderr
+
+
 @pytest.mark.parametrize("raised", ["KeyboardInterrupt", "ImportError"])
 def test_an_interrupted_command_imports_nothing_more(raised: str) -> None:
     """Ctrl-C inside a command (as it lands in an import: KeyboardInterrupt, or an ImportError
