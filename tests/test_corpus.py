@@ -165,3 +165,22 @@ def test_drop_verdict_on_decided_cases(k: int) -> None:
     case = cases[k]
     v = simulate(case.scene, workers=1, replicas=2)
     assert v.verdict == case.expected, (case.scene.name, v.explanation)
+
+
+def test_unjudged_piece_falling_is_not_the_scene_toppling() -> None:
+    """A Kozo cube let go 20 mm above the table, 40 mm beside a 3-cube straight stack it never
+    reaches: its centre of mass drops 20 mm, more than half its 17.8 mm edge, a fall by the
+    rule. Judged, the scene topples; with only the stack judged it stands (nothing touches the
+    stack)."""
+    from dataclasses import replace
+
+    from tablesim.sim.model import ScenePiece
+
+    base = landed_scene(3, 0.0, "cube", 0.0)
+    stack = tuple(p for p in base.pieces if p.id != "dropped")
+    aside = ScenePiece("dropped", ((0, 0, 0),), "kozo", (0.04, -0.0089, 0.02))
+    judged_all = replace(base, pieces=stack + (aside,), judged=None)
+    stack_only = replace(judged_all, judged=tuple(p.id for p in stack))
+    assert simulate(judged_all, workers=1, replicas=1).verdict == "topples"
+    v = simulate(stack_only, workers=1, replicas=1)
+    assert v.verdict == "stands", v.explanation
