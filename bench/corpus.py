@@ -5,7 +5,7 @@ independent of the dynamics (rigid statics in closed form, the friction angle) a
 This runs each case through :func:`tablesim.sim.verdict.simulate` in the ``verdict``, ``display`` and
 ``exact`` profiles (and with ``--steps`` the verdict profile at other steps) and reports the
 accuracy per family and per margin bin (< 0.2, 0.2-0.5, 0.5-1, 1-2, > 2; mm or degrees as the
-family's margin is), with the CPU per case (this process and its workers: ``workers=1`` runs
+family's margin is; standing drops by barrier / impact energy, x10-30, x30-100, x>100), with the CPU per case (this process and its workers: ``workers=1`` runs
 the replicas here).
 
     python bench/corpus.py [--seed 0] [--per-bin 2] [--profiles verdict,display,exact]
@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablesim.sim.experiments.corpus import Case, generate, margin_bin  # noqa: E402
+from tablesim.sim.experiments.corpus import Case, drop_cases, generate, margin_bin  # noqa: E402
 from tablesim.sim.verdict import simulate  # noqa: E402
 
 
@@ -41,7 +41,7 @@ def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:
         "expected": case.expected,
         "margin": round(case.margin, 4),
         "unit": case.unit,
-        "bin": margin_bin(case.margin),
+        "bin": margin_bin(case.margin, case.unit),
         "profile": profile if step is None else f"{profile}@{step * 1e3:g}ms",
         "verdict": v.verdict,
         "p": v.topple_probability,
@@ -62,7 +62,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         cell[0] += int(r["right"])
         cell[1] += 1
         cpu[r["profile"]].append(r["cpu_s"])
-    wide_wrong = [r for r in rows if not r["right"] and r["margin"] >= 0.5]
+    wide_wrong = [
+        r for r in rows if not r["right"] and r["margin"] >= (10 if r["unit"] == "ratio" else 0.5)
+    ]
     return {
         "accuracy": {
             p: {
@@ -90,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/corpus.py: --per-bin {args.per_bin}: must be 1 or more", file=sys.stderr)
         return 2
     cases = generate(args.seed, 1 if args.quick else args.per_bin)
+    cases += drop_cases(args.seed, 6 if args.quick else 12 * args.per_bin)
     if args.families:
         keep = set(args.families.split(","))
         cases = [c for c in cases if c.family in keep]

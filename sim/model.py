@@ -130,7 +130,10 @@ class Scene:
 
     ``ground``: whether the table plane z = 0 exists (almost always). ``seconds``: default
     simulation window. ``name`` and ``description`` are for people. ``camera`` is an optional
-    named view for the renderer.
+    named view for the renderer. ``judged``: the ids of the pieces the topple rule judges (None:
+    every dynamic piece, as every shipped scene); a piece left out (a piece dropped onto a
+    stack, which lands and settles) moves with the others but its own fall is not the scene's.
+    In memory only: the scene file format has no such key yet.
     """
 
     name: str
@@ -141,6 +144,17 @@ class Scene:
     ground: bool = True
     camera: dict[str, Any] = field(default_factory=dict)
     source: str = "<memory>"
+    judged: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.judged is not None:
+            ids = {p.id for p in self.pieces if not p.static}
+            bad = sorted(set(self.judged) - ids)
+            if bad or not self.judged:
+                raise ValueError(
+                    f"scene {self.name!r}: judged {list(self.judged)} must name one or more of"
+                    f" its dynamic pieces {sorted(ids)} (unknown: {bad})"
+                )
 
     def piece(self, pid: str) -> ScenePiece:
         """The piece called ``pid`` (KeyError if none)."""

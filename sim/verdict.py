@@ -363,6 +363,8 @@ def _run_in(
     dyn = scene.dynamic
     edges = np.array([p.edge(cfg) for p in dyn])
     is_poly = np.array([len(p.cells) > 1 and p.box is None for p in dyn])
+    # the pieces whose fall is the scene's (Scene.judged; None: all of them)
+    judged = np.array([scene.judged is None or p.id in scene.judged for p in dyn], dtype=bool)
     with World(scene, profile, client=client) as world:
         ids = list(world.piece_ids)
         com0 = world.com_positions().copy()
@@ -408,6 +410,7 @@ def _run_in(
             else:
                 pen = world.max_penetration()
             max_pen = max(max_pen, pen)
+            now &= judged
             if now.any():  # one array operation per check while nothing falls (the usual case)
                 for i in np.flatnonzero(now & ~fell).tolist():
                     if not reasons[i]:
@@ -422,7 +425,7 @@ def _run_in(
                 if first is None:
                     first = world.time
                 fell |= now
-            if (first is not None or not ids) and fell.all():
+            if (first is not None or not ids) and fell[judged].all():
                 break
             if early_stop is not None and first is None:  # a fall rules out settling for good
                 quiet_checks = quiet_checks + 1 if _quiet(world, states, com0, early_stop) else 0
@@ -532,6 +535,11 @@ def simulate(
     except BaseException:
         ensemble.close(kill=True)
         raise
+    if scene.judged is not None and statics.decision != "undecided":
+        # a piece let go in the air (a drop): statics of the scene as written is not the
+        # judged pieces' fate, the dynamics is
+        statics = replace(statics, decision="undecided",
+                          why=f"{statics.why}; some pieces are not judged (a drop): simulate")  # fmt: skip
     if method == "auto" and statics.decision != "undecided":
         return _static_verdict(plan, statics)  # (nothing was started: NO_SPECULATION)
     esc = _escalate(plan, statics)

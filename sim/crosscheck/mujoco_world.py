@@ -144,7 +144,8 @@ def judge(
     rule: ToppleRule | None = None,
 ) -> MujocoOutcome:
     """Simulate ``scene`` in MuJoCo for ``seconds`` and apply the topple rule every
-    ``rule.check_every`` s (the same rule as the PyBullet verdict)."""
+    ``rule.check_every`` s (the same rule as the PyBullet verdict) to the pieces it judges
+    (``scene.judged``; None: all)."""
     mj = _mujoco()
     rule = rule or ToppleRule()
     model = mj.MjModel.from_xml_string(scene_mjcf(scene, time_step))
@@ -198,6 +199,7 @@ def judge(
     steps = max(1, round(rule.check_every / time_step))
     n_checks = max(1, math.ceil(seconds / (steps * time_step) - 1e-9))
     ids = [p.id for p in dyn]
+    judged = [p.id for p in dyn if scene.judged is None or p.id in scene.judged]
     for _ in range(n_checks):
         mj.mj_step(model, data, nstep=steps)
         if not np.isfinite(data.qpos).all():
@@ -212,7 +214,7 @@ def judge(
                 start.add(b)
                 touched.discard(b)
         for i, pid in enumerate(ids):
-            if pid in out.fell:
+            if pid in out.fell or pid not in judged:  # (Scene.judged: a dropped piece is not)
                 continue
             why = ""
             if drop[i] > rule.drop_fraction * edges[i]:
@@ -230,7 +232,7 @@ def judge(
         )
         pen = [-data.contact[i].dist for i in range(data.ncon)]
         out.max_penetration_mm = max(out.max_penetration_mm, max(pen, default=0.0) * 1e3)
-        if len(out.fell) == len(ids):
+        if len(out.fell) == len(judged):
             break
     out.toppled = bool(out.fell)
     return out

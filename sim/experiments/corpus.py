@@ -25,13 +25,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Case:
     """One corpus scene: ``family``, the ``scene``, its ``expected`` answer, and the answer's
-    ``margin`` in ``unit`` (``"mm"`` or ``"deg"``) from the boundary between the answers."""
+    ``margin`` in ``unit`` (``"mm"`` or ``"deg"``) from the boundary between the answers, or
+    (``"ratio"``, standing drops) the stack's tipping barrier over the impact energy."""
 
     family: str
     scene: Scene
     expected: Answer
     margin: float
-    unit: Literal["mm", "deg"]
+    unit: Literal["mm", "deg", "ratio"]
 
 
 def _static_box(pid: str, lo: tuple[float, float, float], size: tuple[float, float, float],
@@ -198,8 +199,20 @@ MARGIN_BINS = (0.0, 0.2, 0.5, 1.0, 2.0, math.inf)
 > 2."""
 
 
-def margin_bin(margin: float) -> str:
-    """The bin label of ``margin`` (:data:`MARGIN_BINS`)."""
+RATIO_BINS = (10.0, 30.0, 100.0, math.inf)
+"""Edges of the energy-ratio bins (barrier / impact energy) of standing drops: 10-30, 30-100,
+> 100 (below :data:`DROP_RATIO` the bound does not decide)."""
+
+
+def margin_bin(margin: float, unit: str = "mm") -> str:
+    """The bin label of ``margin`` (:data:`MARGIN_BINS`; for ``unit="ratio"``
+    :data:`RATIO_BINS`, labelled ``"E/10-30"`` etc.)."""
+    if unit == "ratio":
+        for k in range(len(RATIO_BINS) - 1):
+            if margin < RATIO_BINS[k + 1]:
+                hi = RATIO_BINS[k + 1]
+                return f"x{RATIO_BINS[k]:g}-{hi:g}" if hi < math.inf else f"x>{RATIO_BINS[k]:g}"
+        return f"x>{RATIO_BINS[-2]:g}"
     labels = ("<0.2", "0.2-0.5", "0.5-1", "1-2", ">2")
     for k in range(len(labels)):
         if margin < MARGIN_BINS[k + 1]:
@@ -261,3 +274,158 @@ def generate(seed: int = 0, per_bin: int = 2) -> list[Case]:
         c = cc.bridge(off)
         out.append(Case("bridge-cantilever", c.scene, c.expected, abs(c.margin_mm), "mm"))  # type: ignore[arg-type]
     return out
+
+
+DROP_PIECES: dict[str, tuple[str, tuple[tuple[int, int, int], ...]]] = {
+    "cube": ("kozo", ((0, 0, 0),)),
+    "domino": ("kozo", ((0, 0, 0), (0, 1, 0))),
+    "I3": ("kozo", ((0, 0, 0), (0, 1, 0), (0, 2, 0))),
+    "balance-cube": ("balance", ((0, 0, 0),)),
+    "balance-domino": ("balance", ((0, 0, 0), (0, 1, 0))),
+}
+"""The dropped pieces: cube kind and cells. Polycubes lie flat along y (across the lean), so
+their centre of mass lands on the top cube's centre line and they rest on it."""
+
+IMPACT_FRACTION = 0.25
+"""Share of the impact energy ``m g h`` that :func:`drop_on_stack` lets reach the stack: e^2
+for a restitution e <= 0.5 of wood on wood (what is not dissipated in the impact). Rigid-impact
+theory gives 0 for a flat landing whose impulse line lies inside every joint's support face
+(the contacts take the impulse, nothing rotates): the fraction is a generous upper bound."""
+
+DROP_RATIO = 10.0
+"""How far apart the two energies must be for the bound to decide: a stack stands when its
+tipping barrier is at least this many times the impact energy that reaches it."""
+
+
+@dataclass(frozen=True)
+class DropBound:
+    """The energy bound of a drop (:func:`drop_bound`): the stack's tipping barrier with the
+    piece resting on top (J, 0 or less where a joint has no equilibrium), the impact energy
+    ``IMPACT_FRACTION m g h`` (J), the worst joint's margin after landing (mm, negative past the
+    edge), and the answer (None: between the bounds, undecided)."""
+
+    barrier_j: float
+    impact_j: float
+    landed_margin_mm: float
+    expected: Answer | None
+
+
+def drop_bound(n: int, frac: float, piece: str, height_mm: float,
+               config: PhysicsConfig | None = None) -> DropBound:  # fmt: skip
+    """The energy bound for ``piece`` (:data:`DROP_PIECES`) let go ``height_mm`` above the top
+    of the leaning stack ``tablesim.sim.crosscheck.cases.leaning_stack(n, frac)``.
+
+    With the piece at rest on the top cube (its centre of mass over the top cube's centre), the
+    joint under cube j (j = 1..n-1; j = 0 the table) carries the cubes j..n-1 and the piece, of
+    mass M_j and centre of mass at height H_j over the joint and horizontal distance d_j inside
+    the nearest edge of the joint's support face (the overlap of the two cubes' faces, each
+    shrunk by clearance / 2 a side). Rotating that part rigidly about the edge raises its
+    centre of mass by sqrt(d^2 + H^2) - H: the barrier is min_j M_j g (sqrt(d_j^2 + H_j^2) -
+    H_j) (single-hinge mechanisms; the piece is taken as part of the upper body). Answer:
+    ``topples`` when some d_j < 0 (no equilibrium after landing: the statics of the landed
+    scene, checked against the LP in tests); ``stands`` when the barrier is at least
+    :data:`DROP_RATIO` times ``IMPACT_FRACTION m g h``; else None."""
+    cfg = config or PhysicsConfig()
+    a, c, g = cfg.kozo_cube, cfg.clearance, cfg.gravity
+    kind, cells = DROP_PIECES[piece]
+    e = cfg.cube_edge(kind)
+    m_cube, m_piece = cfg.density * a**3, cfg.density * e**3 * len(cells)
+    s = frac * a
+    top = n * a  # the top face of the stack
+    z_piece = top + e / 2  # its centre of mass at rest on top
+    barrier, worst = math.inf, math.inf
+    for j in range(n):
+        masses = [m_cube] * (n - j) + [m_piece]
+        xs = [k * s for k in range(j, n)] + [(n - 1) * s]
+        zs = [(k + 0.5) * a for k in range(j, n)] + [z_piece]
+        mass = sum(masses)
+        x = sum(mi * xi for mi, xi in zip(masses, xs, strict=True)) / mass
+        h = sum(mi * zi for mi, zi in zip(masses, zs, strict=True)) / mass - j * a
+        lo = (j * s if j else 0.0) - a / 2 + c / 2  # support face along x: the overlap
+        hi = ((j - 1) * s if j else 0.0) + a / 2 - c / 2
+        d = min(x - lo, hi - x, a / 2 - c / 2)  # (centred in y: a/2 - c/2 across)
+        worst = min(worst, d)
+        rise = math.hypot(d, h) - h if d > 0 else 0.0
+        barrier = min(barrier, mass * g * rise)
+    impact = IMPACT_FRACTION * m_piece * g * height_mm * MM
+    expected: Answer | None
+    if worst < 0:
+        expected = "topples"
+    elif barrier >= DROP_RATIO * impact:
+        expected = "stands"
+    else:
+        expected = None
+    return DropBound(barrier, impact, worst / MM, expected)
+
+
+def landed_scene(n: int, frac: float, piece: str, gap_mm: float,
+                 config: PhysicsConfig | None = None) -> Scene:  # fmt: skip
+    """The leaning stack of :func:`drop_bound` with ``piece`` centred over its top cube (in x
+    and y), its underside ``gap_mm`` above the top face (0: at rest on it); only the stack is
+    judged (:attr:`tablesim.sim.model.Scene.judged`)."""
+    from tablesim.sim.crosscheck import cases as cc
+
+    cfg = config or PhysicsConfig()
+    a = cfg.kozo_cube
+    stack = cc.leaning_stack(n, frac, cfg).scene
+    kind, cells = DROP_PIECES[piece]
+    e = cfg.cube_edge(kind)
+    ny = 1 + max(y for _, y, _ in cells)
+    pos = ((n - 1) * frac * a - e / 2, -ny * e / 2, n * a + gap_mm * MM)
+    dropped = ScenePiece("dropped", cells, kind, pos)
+    return Scene(
+        f"drop-{piece}-{gap_mm:g}mm-on-{n}-{frac:.5f}", stack.pieces + (dropped,), cfg,
+        description=f"a {piece} let go {gap_mm:g} mm above a leaning stack of {n} cubes",
+        judged=tuple(p.id for p in stack.pieces),
+    )  # fmt: skip
+
+
+def drop_on_stack(n: int, frac: float, piece: str, height_mm: float,
+                  config: PhysicsConfig | None = None) -> Case | None:  # fmt: skip
+    """A drop case: :func:`landed_scene` at ``height_mm``, the answer of :func:`drop_bound`;
+    None where the bound does not decide (the caller leaves such scenes out). Margin: for a
+    standing stack the ratio barrier / impact energy (unit ``"ratio"``), for a toppling one
+    how far past the edge the worst joint's centre of mass lands (mm)."""
+    b = drop_bound(n, frac, piece, height_mm, config)
+    if b.expected is None:
+        return None
+    scene = landed_scene(n, frac, piece, height_mm, config)
+    if b.expected == "stands":
+        return Case("drop", scene, "stands", b.barrier_j / b.impact_j, "ratio")
+    return Case("drop", scene, "topples", -b.landed_margin_mm, "mm")
+
+
+def drop_cases(seed: int = 0, count: int = 24) -> list[Case]:
+    """Seeded drop cases: up to ``count`` standing and ``count // 2`` toppling ones, drawn from
+    stacks of 3-14 cubes, leans giving a stack margin of 0.5-8.85 mm (straight), every piece of
+    :data:`DROP_PIECES`, drops of 5-50 mm; undecided draws are skipped (they are most: with the
+    bound's generous fraction only light pieces from low drops onto short stacks decide)."""
+    from tablesim.games.rng import Rng
+
+    cfg = PhysicsConfig()
+    a, c = cfg.kozo_cube, cfg.clearance
+    rng = Rng.from_seed(seed, "corpus-drops")
+    stands: list[Case] = []
+    topples: list[Case] = []
+    for _ in range(4000):
+        if len(stands) >= count and len(topples) >= count // 2:
+            break
+        n, rng = rng.choice((3, 4, 5, 9, 14))
+        piece, rng = rng.choice(tuple(DROP_PIECES))
+        u, rng = rng.random()
+        v, rng = rng.random()
+        h = 5.0 + 45.0 * v * v  # more low drops: they are the ones the bound decides
+        w, rng = rng.random()
+        if w < 0.25:
+            frac = 0.0
+        else:  # stack margin a/2 - c/2 - n s / 2 from -2 mm to 8.85 mm
+            m = -2.0 + (a / 2 - c / 2) / MM * u + 2.0 * (1 - u)
+            frac = max(0.0, 2 * (a / 2 - c / 2 - m * MM) / (n * a))
+        case = drop_on_stack(n, round(frac, 5), piece, round(h, 1), cfg)
+        if case is None:
+            continue
+        if case.expected == "stands" and len(stands) < count:
+            stands.append(case)
+        elif case.expected == "topples" and len(topples) < count // 2 and case.margin >= 0.5:
+            topples.append(case)
+    return stands + topples
