@@ -125,6 +125,12 @@ def test_ctrl_c_at_start_up_is_one_line(delay: float) -> None:
         assert len(err.strip().splitlines()) == 1, err
 
 
+def _python(code: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter (with ``flags``) that imports this checkout."""
+    return subprocess.run([sys.executable, *flags, "-c", code], env=ENV, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+
+
 def test_nothing_is_imported_before_the_early_handler() -> None:
     """The window in which Ctrl-C is Python's (a KeyboardInterrupt traceback) is what runs before
     sim/cli.py installs its early handler: ``tablesim/__init__``, ``tablesim/sim/__init__`` and
@@ -138,8 +144,7 @@ def test_nothing_is_imported_before_the_early_handler() -> None:
     )
     # -S: no site module, so only what the interpreter itself loads is there (a venv's site may
     # load __future__ or typing for its .pth files, a clean one does not; CI's did not)
-    p = subprocess.run([sys.executable, "-S", "-c", code], env=ENV, capture_output=True,
-                       text=True, timeout=60)  # fmt: skip
+    p = _python(code, "-S")
     assert p.stdout.strip() == "['tablesim', 'tablesim.sim']", p.stdout + p.stderr
     import ast
 
@@ -178,8 +183,7 @@ def test_a_signal_inside_a_weakref_callback_is_not_lost(sig: int) -> None:
         "cli._parse_and_run = run\n"
         "sys.exit(cli.main([]))\n"
     )
-    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
-                       timeout=60)  # fmt: skip
+    p = _python(code)
     word = "interrupted" if sig == signal.SIGINT else "terminated"
     assert (p.returncode, p.stderr) == (128 + sig, f"tablesim: {word}\n"), p.stdout
 
@@ -207,8 +211,7 @@ def test_the_handlers_import_nothing_even_inside_the_notes_import() -> None:
         "c = ctrl_c(), interrupts.pending()\n"
         "print(a, b, c)\n"
     )
-    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
-                       timeout=60)  # fmt: skip
+    p = _python(code)
     assert (p.stdout.strip(), p.stderr) == ("(2, False) 2 (2, 2)", ""), p.stderr
 
 
@@ -237,8 +240,7 @@ def test_an_interrupted_command_imports_nothing_more(raised: str) -> None:
         "new = sorted(m for m in set(sys.modules) - before if 'tablesim' in m or 'decimal' in m)\n"
         "print(rc, new)\n"
     )
-    p = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True,
-                       timeout=60)  # fmt: skip
+    p = _python(code)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split(" ", 1)[0] == "130", p.stdout
     assert p.stdout.strip().endswith("[]"), p.stdout
