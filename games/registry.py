@@ -107,7 +107,7 @@ BUILTIN: tuple[GameSpec, ...] = (
              "kaito.controller:KaitoController", "kaito.codec:KaitoCodec",
              "kaito.features:KaitoFeatures", 4096),
     _shipped("kataboom", "tablesim.games.kataboom", "kataboom.state_layout:kataboom_state_layout",
-             "common.towers:KataboomController", "kataboom.codec:KataboomCodec",
+             "kataboom.controller:KataboomController", "kataboom.codec:KataboomCodec",
              "kataboom.features:KataboomFeatures", 16384, table="kataboom-physics"),
     _shipped("katamino", "tablesim.games.katamino.game", "katamino.state_layout:katamino_state_layout",
              "katamino.controller:KataminoController", "katamino.codec:KataminoCodec",
@@ -116,7 +116,7 @@ BUILTIN: tuple[GameSpec, ...] = (
              "katoiz.controller:KatoizController", "katoiz.codec:KatoizCodec",
              "katoiz.features:_katoiz", 16384),
     _shipped("kozo", "tablesim.games.kozo", "kozo.state_layout:kozo_state_layout",
-             "common.towers:KozoController", "kozo.codec:KozoCodec",
+             "kozo.controller:KozoController", "kozo.codec:KozoCodec",
              "kozo.features:KozoFeatures", 16384, table="kozo-physics"),
 )  # fmt: skip
 """The shipped games, one spec each."""

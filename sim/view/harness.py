@@ -29,8 +29,8 @@ from tablesim.sim.view.layout import Floats
 if TYPE_CHECKING:
     from tablesim.games.katamino.solo import KataminoSolo
     from tablesim.games.kozo.rules import Kozo
-    from tablesim.sim.slices.common.towers import KozoController
     from tablesim.sim.slices.katamino.controller import KataminoController
+    from tablesim.sim.slices.kozo.controller import KozoController
 
 __all__ = ["Harness"]
 

@@ -1,6 +1,7 @@
 """The Kataboom slice: the physics table (:mod:`.referee`), the action codec
-(:mod:`.codec`) and observation planes (:mod:`.features`); its drawing and window controller
-are shared with Kozo for now (:mod:`tablesim.sim.slices.common`).
+(:mod:`.codec`), observation planes (:mod:`.features`), table description
+(:mod:`.state_layout`) and window controller (:mod:`.controller`, on the tower base shared
+with Kozo in :mod:`tablesim.sim.slices.common.towers`).
 The game's spec (:data:`tablesim.games.registry.BUILTIN`) names the parts by string."""
 
 from __future__ import annotations
