@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from tablesim.games.core import Bot, ConfigError, Game, GameError, Option, Result, StateFormatError
-from tablesim.games.katamino.family import ModeFamily
+from tablesim.games.katamino.family import ModeConfig, ModeFamily, ModeMove, ModeState
 from tablesim.games.variants import VariantRegistry
 
 
@@ -84,15 +84,19 @@ def family(mode: str) -> ModeFamily[Any, Any, Any]:
     return MODES.get(mode)
 
 
-def _mode_of(value: Any, what: str) -> str:
+def _mode_of(value: object, what: str) -> str:
     mode = getattr(value, "mode", None)
     if mode not in MODES:
         raise GameError(f"katamino: this {what} has no known mode ({mode!r})")
     return str(mode)
 
 
-class Katamino(Game[Any, Any, Any]):
-    """Katamino Duo: solo puzzles and duels, dispatched by the ``mode`` option."""
+class Katamino(Game[ModeState, ModeMove, ModeConfig]):
+    """Katamino Duo: solo puzzles and duels, dispatched by the ``mode`` option.
+
+    Typed over what every family's state, move and config share (:class:`ModeState`,
+    :class:`ModeMove`, :class:`ModeConfig`); the family of a mode takes its own types, so
+    the dispatch (:func:`family`) is the one place a value is handed on untyped."""
 
     name = "katamino"
     title = "Katamino Duo"
@@ -118,7 +122,7 @@ class Katamino(Game[Any, Any, Any]):
         return [m for m in MODES.names if any(o.name == name for o in family(m).options)]
 
     # ---- configuration -------------------------------------------------------------------
-    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> Any:
+    def make_config(self, values: Mapping[str, Any] | None = None, *, players: int) -> ModeConfig:
         """Route to the family of ``values['mode']`` after checking keys against it."""
         values = dict(values or {})
         self.check_players(players)
@@ -137,78 +141,78 @@ class Katamino(Game[Any, Any, Any]):
                 )
         return fam.make_config(values, players=players)
 
-    def config_to_json(self, config: Any) -> dict[str, Any]:
+    def config_to_json(self, config: ModeConfig) -> dict[str, Any]:
         return family(_mode_of(config, "config")).config_to_json(config)
 
-    def config_from_json(self, obj: Mapping[str, Any]) -> Any:
+    def config_from_json(self, obj: Mapping[str, Any]) -> ModeConfig:
         mode = obj.get("mode", DEFAULT_MODE)
         if mode not in MODES:
             raise ConfigError(f"katamino: config mode {mode!r} unknown")
         return family(mode).config_from_json(obj)
 
-    def referee_name(self, config: Any) -> str | None:
+    def referee_name(self, config: ModeConfig) -> str | None:
         return family(_mode_of(config, "config")).referee_name(config)
 
     # ---- rules ---------------------------------------------------------------------------
-    def _family_of(self, state: Any) -> ModeFamily[Any, Any, Any]:
+    def _family_of(self, state: ModeState) -> ModeFamily[Any, Any, Any]:
         return family(_mode_of(state, "state"))
 
-    def new_game(self, config: Any, seed: int) -> Any:
+    def new_game(self, config: ModeConfig, seed: int) -> ModeState:
         return family(_mode_of(config, "config")).new_game(config, seed)
 
-    def legal_moves(self, state: Any) -> tuple[Any, ...]:
+    def legal_moves(self, state: ModeState) -> tuple[ModeMove, ...]:
         return self._family_of(state).legal_moves(state)
 
-    def apply(self, state: Any, move: Any) -> Any:
+    def apply(self, state: ModeState, move: ModeMove) -> ModeState:
         return self._family_of(state).apply(state, move)
 
-    def current_player(self, state: Any) -> int | None:
+    def current_player(self, state: ModeState) -> int | None:
         return self._family_of(state).current_player(state)
 
-    def is_terminal(self, state: Any) -> bool:
+    def is_terminal(self, state: ModeState) -> bool:
         return self._family_of(state).is_terminal(state)
 
-    def result(self, state: Any) -> Result:
+    def result(self, state: ModeState) -> Result:
         return self._family_of(state).result(state)
 
-    def num_players(self, state: Any) -> int:
+    def num_players(self, state: ModeState) -> int:
         return self._family_of(state).num_players(state)
 
-    def turn_number(self, state: Any) -> int:
+    def turn_number(self, state: ModeState) -> int:
         return self._family_of(state).turn_number(state)
 
-    def check_move(self, state: Any, move: Any) -> None:
+    def check_move(self, state: ModeState, move: ModeMove) -> None:
         """The family's hook for moves accepted off the legal list (hints, undo), if any."""
         self._family_of(state).check_move(state, move)
 
-    def stamp_seconds(self, state: Any, move: Any, seconds: float) -> Any:
+    def stamp_seconds(self, state: ModeState, move: ModeMove, seconds: float) -> ModeMove:
         """A person's move with the seconds the front end measured, where the family times
         moves (duel races); unchanged in families that do not."""
         return self._family_of(state).stamp_seconds(state, move, seconds)
 
-    def prompt_listing(self, state: Any) -> str | None:
+    def prompt_listing(self, state: ModeState) -> str | None:
         """What a person's prompt lists instead of the legal moves (a duel race: none)."""
         return self._family_of(state).prompt_listing(state)
 
-    def help_lines(self, state: Any) -> list[str]:
+    def help_lines(self, state: ModeState) -> list[str]:
         """The family's own lines for the terminal's ``help``."""
         return self._family_of(state).help_lines(state)
 
-    def undo_help(self, state: Any) -> str:
+    def undo_help(self, state: ModeState) -> str:
         """What ``undo`` (the family's own move) does, for ``help``."""
         return self._family_of(state).undo_help(state)
 
     # ---- text and JSON -------------------------------------------------------------------
-    def format_move(self, state: Any, move: Any) -> str:
+    def format_move(self, state: ModeState, move: ModeMove) -> str:
         return self._family_of(state).format_move(state, move)
 
-    def parse_move(self, state: Any, text: str) -> Any:
+    def parse_move(self, state: ModeState, text: str) -> ModeMove:
         return self._family_of(state).parse_move(state, text)
 
-    def state_to_json(self, state: Any) -> dict[str, Any]:
+    def state_to_json(self, state: ModeState) -> dict[str, Any]:
         return self._family_of(state).state_to_json(state)
 
-    def state_from_json(self, obj: Mapping[str, Any]) -> Any:
+    def state_from_json(self, obj: Mapping[str, Any]) -> ModeState:
         mode = obj.get("mode") if isinstance(obj, Mapping) else None
         if not isinstance(mode, str) or mode not in MODES:
             raise StateFormatError(
@@ -216,7 +220,7 @@ class Katamino(Game[Any, Any, Any]):
             )
         return family(mode).state_from_json(obj)
 
-    def heading(self, state: Any) -> str:
+    def heading(self, state: ModeState) -> str:
         """The game and the mode being played, in the rulebook's words (``Katamino Duo: Solo
         in 3D Mode``): what a window's status panel names instead of the bare title."""
         mode = _mode_of(state, "state")
@@ -226,10 +230,10 @@ class Katamino(Game[Any, Any, Any]):
         """``P1``, ``P2``: the duel board's and its notes' own names (as the README says)."""
         return f"P{seat + 1}"
 
-    def describe(self, state: Any) -> str:
+    def describe(self, state: ModeState) -> str:
         return self._family_of(state).describe(state)
 
-    def describe_move(self, state: Any, move: Any) -> str:
+    def describe_move(self, state: ModeState, move: ModeMove) -> str:
         return self._family_of(state).describe_move(state, move)
 
 
@@ -265,16 +269,18 @@ def _options() -> tuple[Option, ...]:
     return (mode, *seen.values())
 
 
-class SmartBot(Bot[Any, Any]):
+class SmartBot(Bot[ModeState, ModeMove]):
     """The family's ``smart`` bot for the state's mode (solves puzzles, plays duels well)."""
 
     name = "smart"
 
-    def __init__(self, game: Game[Any, Any, Any], seed: int, budget: int | None = None) -> None:
+    def __init__(
+        self, game: Game[ModeState, ModeMove, Any], seed: int, budget: int | None = None
+    ) -> None:
         super().__init__(game, seed, budget)
-        self._bots: dict[int, Bot[Any, Any]] = {}  # id of the family -> its smart bot
+        self._bots: dict[int, Bot[Any, Any]] = {}  # id of the family -> its smart bot (its types)
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: ModeState) -> ModeMove:
         mode = _mode_of(state, "state")
         fam = family(mode)
         bot = self._bots.get(id(fam))
@@ -287,4 +293,4 @@ class SmartBot(Bot[Any, Any]):
 
 
 GAME = Katamino()
-BOTS: dict[str, type[Bot[Any, Any]]] = {"smart": SmartBot}
+BOTS: dict[str, type[Bot[ModeState, ModeMove]]] = {"smart": SmartBot}

@@ -20,12 +20,14 @@ the same seed and state give the same move. ``budget`` is unused (the bot does n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tablesim.games.core import Bot, Game, GameError
 from tablesim.games.katoiz.components import CELLS, MATCH, TILES, Move, fits
-from tablesim.games.katoiz.stapeltje import SIDES, geo
-from tablesim.games.katoiz.threeset import scores
+from tablesim.games.katoiz.stapeltje import SIDES, StapelState, geo
+from tablesim.games.katoiz.stapeltoren import TorenState
+from tablesim.games.katoiz.state import KatoizState
+from tablesim.games.katoiz.threeset import SetState, scores
 from tablesim.games.rng import Rng
 
 
@@ -40,7 +42,7 @@ def _toren_reach(supply: list[int], top: int, need: int, picture: bool) -> float
     return hits / len(faces)
 
 
-def _toren_value(state: Any, move: Move) -> float:
+def _toren_value(state: TorenState, move: Move) -> float:
     cfg, seat = state.config, state.seat
     need = 2 if cfg.two_matches else 1
     stacks = [list(s) for s in state.stacks[seat]]
@@ -61,6 +63,17 @@ def _toren_value(state: Any, move: Move) -> float:
     return value
 
 
+_P = TypeVar("_P", TorenState, SetState, StapelState)
+
+
+def _after(game: Game[KatoizState, Move, Any], state: _P, move: Move) -> _P:
+    """The position after ``move``: one of the same game type (class) as ``state``."""
+    after = game.apply(state, move)
+    if not isinstance(after, type(state)):
+        raise GameError(f"katoiz: {type(state).__name__} became {type(after).__name__}")
+    return after
+
+
 def _set_potential(board: list[int], discs: list[int], seat: int, rule: str) -> float:
     own = [c for c in range(CELLS) if discs[c] == seat]
     free = [board[c] for c in range(CELLS) if board[c] >= 0 and discs[c] < 0]
@@ -79,9 +92,9 @@ def _set_potential(board: list[int], discs: list[int], seat: int, rule: str) -> 
     return best + 0.1 * len(own)
 
 
-def _set_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
+def _set_value(game: Game[KatoizState, Move, Any], state: SetState, move: Move) -> float:
     seat = state.seat
-    after = game.apply(state, move)
+    after = _after(game, state, move)
     sc = scores(after)
     rule = state.config.set_rule
     board, discs = list(after.board), list(after.discs)
@@ -98,7 +111,7 @@ PROGRESS = 1.0
 """Stapeltje: the evaluation's weight of a king step nearer the own home, per tile."""
 
 
-def _stapel_eval(state: Any, seat: int) -> float:
+def _stapel_eval(state: StapelState, seat: int) -> float:
     g = geo(state.config)
     h = state.heights()
     corner = SIDES[g.sides[seat]][1]
@@ -114,7 +127,7 @@ EMPTIED = 50.0
 """Stapeltje: the cost of emptying a corner or a corner's height neighbour in a position."""
 
 
-def _feeders(state: Any) -> frozenset[int]:
+def _feeders(state: StapelState) -> frozenset[int]:
     """Every seat's corner cell and its orthogonal neighbours inside that seat's position.
 
     A route ends only on a non-empty stack, so an emptied cell stays empty for good: an empty
@@ -130,9 +143,9 @@ def _feeders(state: Any) -> frozenset[int]:
     return frozenset(cells)
 
 
-def _stapel_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
+def _stapel_value(game: Game[KatoizState, Move, Any], state: StapelState, move: Move) -> float:
     seat = state.seat
-    after = game.apply(state, move)
+    after = _after(game, state, move)
     if after.winner == seat:
         return 1e9
     others = [_stapel_eval(after, p) for p in range(state.config.players) if p != seat]
@@ -142,48 +155,56 @@ def _stapel_value(game: Game[Any, Move, Any], state: Any, move: Move) -> float:
     return value
 
 
-class SmartBot(Bot[Any, Move]):
+class SmartBot(Bot[KatoizState, Move]):
     """One-ply heuristic for every Katoiz game type (see the module docstring)."""
 
     name = "smart"
 
-    def choose(self, state: Any) -> Move:
+    def __init__(
+        self, game: Game[KatoizState, Move, Any], seed: int, budget: int | None = None
+    ) -> None:
+        super().__init__(game, seed, budget)
+        self._made: list[tuple[int, tuple[Any, ...]]] = []
+        """Stapeltje: ``(turn, position)`` after each of this bot's moves (:meth:`_fresh`)."""
+
+    def choose(self, state: KatoizState) -> Move:
         """The legal move with the best evaluation (seeded tie-break)."""
         game = self.game
         moves: Sequence[Move] = game.legal_moves(state)
         if not moves:
             raise GameError("katoiz smart bot asked to move in a finished game")
-        kind = state.config.type
-        if len(moves) == 1 and kind != "stapeltje":
+        if len(moves) == 1 and not isinstance(state, StapelState):
             return moves[0]
-        if kind == "stapeltoren":
+        if isinstance(state, TorenState):
             values = [_toren_value(state, m) for m in moves]
-        elif kind == "3-set":
+        elif isinstance(state, SetState):
             acting = [m for m in moves if m.kind != "pass"]
             if acting:
                 moves = acting
             values = [_set_value(game, state, m) for m in moves]
-        else:
+        elif isinstance(state, StapelState):
             moves = self._fresh(state, moves)
             values = [_stapel_value(game, state, m) for m in moves]
+        else:
+            raise GameError(f"katoiz smart bot: {type(state).__name__} is not a Katoiz position")
         best = max(values)
         tied = [m for m, v in zip(moves, values, strict=True) if v == best]
         choice = tied[0]
         if len(tied) > 1:
             rng = Rng.from_seed(self.seed, "katoiz-smart", game.state_digest(state))
             choice, _ = rng.choice(tied)
-        if kind == "stapeltje":
+        if isinstance(state, StapelState):
             self._made.append((state.turn, _position(game.apply(state, choice))))
         return choice
 
-    def _fresh(self, state: Any, moves: Sequence[Move]) -> Sequence[Move]:
+    def _fresh(self, state: StapelState, moves: Sequence[Move]) -> Sequence[Move]:
         """Stapeltje: the moves whose position has not already followed two of this bot's own
         moves in this game (a third would be a shuttle); all of them when none is fresh.
 
         The bot remembers ``(turn, position)`` after each of its moves; entries at or after
         the turn it is shown are dropped first, so a new game or an undo forgets what was
         taken back."""
-        self._made = [(t, pos) for t, pos in getattr(self, "_made", []) if t < state.turn]
+        self._made = [(t, pos) for t, pos in self._made if t < state.turn]
         if len(moves) == 1:
             return moves
         seen = [pos for _, pos in self._made]
@@ -191,9 +212,11 @@ class SmartBot(Bot[Any, Move]):
         return fresh or moves
 
 
-def _position(state: Any) -> tuple[Any, ...]:
+def _position(state: KatoizState) -> tuple[Any, ...]:
     """A Stapeltje position as the board shows it: the stacks and the home stacks."""
+    if not isinstance(state, StapelState):
+        raise GameError(f"katoiz: {type(state).__name__} is not a Stapeltje position")
     return (state.stacks, state.homes)
 
 
-BOTS: dict[str, type[Bot[Any, Move]]] = {"smart": SmartBot}
+BOTS: dict[str, type[Bot[KatoizState, Move]]] = {"smart": SmartBot}
