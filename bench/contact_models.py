@@ -50,6 +50,7 @@ for extra_path in (ROOT, ROOT / "tests", ROOT / "bench"):
     if str(extra_path) not in sys.path:
         sys.path.insert(0, str(extra_path))
 
+from tablesim.sim.bullet import pybullet_module  # noqa: E402
 from tablesim.sim.config import EXACT, LCP_DANTZIG, VERDICT, Profile  # noqa: E402
 from tablesim.sim.crosscheck.cases import leaning_for_margin, leaning_stack  # noqa: E402
 from tablesim.sim.model import Scene  # noqa: E402
@@ -160,10 +161,10 @@ SETUPS: dict[str, Setup] = {
 def _carried(world: World) -> list[int]:
     """Per dynamic piece: 1 + the dynamic pieces above it whose centre of mass lies over its
     horizontal extent (grown by a cube edge), i.e. what it carries in a stack or a tower."""
-    p, cid = world._p, world.client
+    p, cid = pybullet_module(), world.client
     out = []
     coms = world.com_positions()
-    boxes = [p.getAABB(b.body, -1, physicsClientId=cid) for b in world._dynamic]
+    boxes = [p.getAABB(world.body_id(pid), -1, physicsClientId=cid) for pid in world.piece_ids]
     grow = world.config.kozo_cube
     for i, (lo, hi) in enumerate(boxes):
         above = 0
@@ -181,9 +182,9 @@ def built(setup: Setup, scene: Scene, time_step: float | None = None) -> Iterato
     w = World(scene, setup.make_profile(time_step))
     try:
         if setup.load_k0 is not None:
-            for b, n in zip(w._dynamic, _carried(w), strict=True):
-                w._p.changeDynamics(
-                    b.body, -1, contactStiffness=setup.load_k0 * n,
+            for pid, n in zip(w.piece_ids, _carried(w), strict=True):
+                pybullet_module().changeDynamics(
+                    w.body_id(pid), -1, contactStiffness=setup.load_k0 * n,
                     contactDamping=w.profile.contact_damping or 0.0, physicsClientId=w.client,
                 )  # fmt: skip
         yield w
@@ -199,10 +200,12 @@ def advance(setup: Setup, w: World, seconds: float, stop: Callable[[World], bool
     if setup.release is not None:
         iters, span = setup.release
         release_chunks = round(span / (every * w.time_step))
-        w._p.setPhysicsEngineParameter(numSolverIterations=iters, physicsClientId=w.client)
+        pybullet_module().setPhysicsEngineParameter(
+            numSolverIterations=iters, physicsClientId=w.client
+        )
     for k in range(chunks):
         if setup.release is not None and k == release_chunks:
-            w._p.setPhysicsEngineParameter(
+            pybullet_module().setPhysicsEngineParameter(
                 numSolverIterations=w.profile.solver_iterations, physicsClientId=w.client
             )
         w.step(every)

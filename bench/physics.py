@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tablesim.sim.bullet import pybullet_module  # noqa: E402
 from tablesim.sim.ensemble import pool_cpu_seconds  # noqa: E402
 from tablesim.sim.model import Scene  # noqa: E402
 from tablesim.sim.world import World  # noqa: E402
@@ -82,7 +83,7 @@ def rest_rtf(scene: Scene, profile: str, seconds: float, settle: float = 1.0) ->
     with World(scene, profile) as w:
         w.run(settle)
         out: dict[str, Any] = _timed_run(w, seconds)
-        out["contacts"] = len(w._p.getContactPoints(physicsClientId=w.client))
+        out["contacts"] = len(pybullet_module().getContactPoints(physicsClientId=w.client))
         out["bodies"] = len(w.piece_ids)
     return out
 
@@ -401,7 +402,6 @@ def figure_verdict_floor(scene: Scene, seconds: float, replicas: int = 5) -> dic
     on 2 processes one runs 3 of 5); ``index_order_s`` = the longer process of the ensemble's
     own schedule (replica 0 to the pool, 1 to the caller, each next to whichever is free first)
     with the replicas' full CPU."""
-    from tablesim.sim.bullet import pybullet_module
     from tablesim.sim.config import get_profile
     from tablesim.sim.verdict import Perturbation, ToppleRule, _run_replica, perturb_scene
 

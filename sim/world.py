@@ -546,6 +546,13 @@ class World(ContactQueries):
         return list(self._bodies)
 
     @property
+    def asleep(self) -> bool:
+        """Whether :meth:`step` only advances the clock now: a check found every dynamic piece
+        asleep (sleeping profile, :attr:`skip_sleeping_steps` on), and nothing woke the world
+        since (:meth:`wake`)."""
+        return self._asleep
+
+    @property
     def table_body(self) -> int | None:
         """Body id of the table box, or None when the scene has no ground."""
         return self._table

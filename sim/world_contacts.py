@@ -80,16 +80,24 @@ class ContactQueries:
 
     def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
         """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
+        return self.deepest_penetration(piece_id, tolerance)[0]
+
+    def deepest_penetration(
+        self, piece_id: str, tolerance: float = 0.0
+    ) -> tuple[float, np.ndarray]:
+        """:meth:`penetration` and the contact normal at the deepest point, pointing from the
+        other body into the piece (the way out; zeros when nothing penetrates)."""
         p, cid = self._p, self.client
         me = self._by_id[piece_id].body
         others = [b.body for b in self._bodies if b.body != me]
         if self.table_body is not None:
             others.append(self.table_body)
-        worst = 0.0
+        worst, deepest = 0.0, None
         for other in others:
             for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
-                worst = max(worst, -pt[8])
-        return worst
+                if -pt[8] > worst:
+                    worst, deepest = -pt[8], pt
+        return worst, np.zeros(3) if deepest is None else np.asarray(deepest[7], float)
 
     def _radii(self) -> np.ndarray:
         """Radius (m) of a sphere about each dynamic piece's centre of mass that holds all its
@@ -108,9 +116,15 @@ class ContactQueries:
             cached = self._radii_cache = (key, np.array(radii, dtype=float))
         return cached[1]
 
+    @property
+    def static_bodies(self) -> list[int]:
+        """Body ids of the static bodies (the table, a floor once laid, the static pieces): the
+        columns of :meth:`static_distance_bounds`, the table first (a copy)."""
+        return list(self._static_aabbs[0])
+
     def static_distance_bounds(self, states: BodyStates | None = None) -> np.ndarray:
         """Lower bounds (m) of the distance between each dynamic piece and each static body,
-        shape (n, s), statics in the order of :attr:`_static_aabbs` (the table first): the gap
+        shape (n, s), statics in the order of :attr:`static_bodies` (the table first): the gap
         between the sphere about the piece's centre of mass that holds its boxes
         (:meth:`_radii`) and the static body's bounding box. Negative where they overlap."""
         slo, shi = self._static_aabbs[2:]

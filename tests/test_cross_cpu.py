@@ -30,7 +30,8 @@ _PROBE = (
     "for name in ('kozo-tower', 'kozo-overhang'):\n"
     "    with World(load_scene(shipped_scene_path(name)), 'verdict') as w:\n"
     "        w.step(200)\n"
-    "        h.update(repr([w._body_pose(b) for b in w._dynamic]).encode())\n"
+    "        st = w.states()\n"
+    "        h.update(st.com.tobytes() + st.quat.tobytes())\n"
     "print(h.hexdigest())\n"
 )
 

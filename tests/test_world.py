@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
+from tablesim.sim.bullet import pybullet_module
 from tablesim.sim.config import (
     DISPLAY,
     PYBULLET_CONTACT_BREAKING_THRESHOLD,
@@ -422,7 +423,9 @@ def test_bar_resting_on_an_edge_and_the_table_touches_the_table() -> None:
         tilt = w.tip_angles_deg()[w.piece_ids.index("bar")]
         assert tilt == pytest.approx(math.degrees(theta), abs=0.4)
         assert tilt < 20.0
-        pts = w._p.getClosestPoints(w.body_id("bar"), w.table_body, 1e-3, physicsClientId=w.client)
+        pts = pybullet_module().getClosestPoints(
+            w.body_id("bar"), w.table_body, 1e-3, physicsClientId=w.client
+        )
         rounded = 1e-3 * (math.sin(theta) + math.cos(theta) - 1)  # 0.276 mm
         assert min(pt[8] for pt in pts) == pytest.approx(rounded, abs=0.03e-3)
         assert ("bar", "table") in w.contacts_with_static()
@@ -452,7 +455,7 @@ def test_a_sleeping_world_only_counts_steps_and_stays_bit_identical() -> None:
         with World(scene, "display") as w:
             w.skip_sleeping_steps = skip
             w.run(3.5)
-            asleep = w._asleep
+            asleep = w.asleep
             hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())
             w.run(1.0)
             hashes.append(hashlib.sha256(w.pose_array().tobytes()).hexdigest())

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from tablesim.sim.bullet import pybullet_module
 from tablesim.sim.config import PhysicsConfig
 from tablesim.sim.model import Scene, ScenePiece
 from tablesim.sim.scene import load_scene, shipped_scene_path
@@ -31,10 +32,10 @@ def _compare_at(world: World, known: set[tuple[str, str]]) -> tuple[int, int]:
         assert got.max_penetration == world.max_penetration()
     # The bounds that let check_contacts skip closest-point queries never exceed a distance.
     bounds = world.static_distance_bounds(st)
-    bodies = world._static_aabbs[0]
+    bodies = world.static_bodies
     for i, pid in enumerate(world.piece_ids):
         for j, sbody in enumerate(bodies):
-            pts = world._p.getClosestPoints(
+            pts = pybullet_module().getClosestPoints(
                 world.body_id(pid), sbody, 1.0, physicsClientId=world.client
             )
             assert bounds[i, j] <= min(pt[8] for pt in pts) + 1e-9, (pid, j)
@@ -182,6 +183,21 @@ def test_tipped_with_limits_outside_half_a_turn() -> None:
         assert world.tipped(-1.0).all() and world.tipped(-1.0).shape == (n,)
 
 
+def test_deepest_penetration_reads_the_depth_and_the_way_out() -> None:
+    """A cube held 12 mm above the table penetrates nothing (depth 0, normal zeros); pushed
+    0.5 mm into the table (its face 1 um lower still: the skin) its deepest penetration is
+    0.501 mm with the normal straight up, the way out, and ``penetration`` says the same depth."""
+    a = PhysicsConfig().kozo_cube
+    with World(_cube_at(12e-3), "verdict") as world:
+        depth, normal = world.deepest_penetration("c")
+        assert depth == 0.0 and normal.tolist() == [0.0, 0.0, 0.0]
+        world.set_pose("c", (a / 2, a / 2, a / 2 - 0.5e-3), (0, 0, 0, 1))
+        depth, normal = world.deepest_penetration("c")
+        assert depth == pytest.approx(0.5e-3 + 1e-6, abs=1e-9)
+        assert np.allclose(normal, (0.0, 0.0, 1.0), atol=1e-9)
+        assert world.penetration("c") == depth
+
+
 def test_near_pairs_kept_between_checks_still_find_a_piece_that_creeps_in() -> None:
     """A cube lowered onto the table 0.4 mm at a time (each move under the 1 mm /sqrt 3 that
     lets ``check_contacts`` keep its near pairs, but 12 mm in all) is found touching exactly
@@ -189,12 +205,11 @@ def test_near_pairs_kept_between_checks_still_find_a_piece_that_creeps_in() -> N
     far start would hide the contact)."""
     a = PhysicsConfig().kozo_cube
     with World(_cube_at(12e-3), "verdict") as world:
-        body, cid = world.body_id("c"), world.client
         touched = 0
         for k in range(31):
             gap = max(0.03e-3, 12e-3 - 0.4e-3 * k)  # the last moves end 0.03 mm above
             com = (a / 2, a / 2, gap + a / 2 + 1e-6)  # the skin: the face is 1 um lower
-            world._p.resetBasePositionAndOrientation(body, com, (0, 0, 0, 1), physicsClientId=cid)
+            world.set_pose("c", com, (0, 0, 0, 1))
             got = world.check_contacts(set(), world.states()).new
             assert got == world.contacts_with_static(), gap
             touched += bool(got)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
+from tablesim.sim.bullet import pybullet_module
 from tablesim.sim.config import PhysicsConfig
 from tablesim.sim.model import Scene, ScenePiece
 from tablesim.sim.scene import load_scene, shipped_scene_path
@@ -43,10 +44,10 @@ def test_a_tower_that_stays_on_the_table_has_no_floor() -> None:
     body is made (the world holds the bodies it always held: the same bits as before floors)."""
     scene = load_scene(shipped_scene_path("kozo-tower"))
     with World(scene, "verdict") as w:
-        bodies = w._p.getNumBodies(physicsClientId=w.client)
+        bodies = pybullet_module().getNumBodies(physicsClientId=w.client)
         w.run(1.0)
         assert w.floor_body is None
-        assert w._p.getNumBodies(physicsClientId=w.client) == bodies
+        assert pybullet_module().getNumBodies(physicsClientId=w.client) == bodies
 
 
 def test_a_collapsing_30_stack_throws_cubes_to_the_floor_not_a_blow_up() -> None:

@@ -110,7 +110,6 @@ def hand_place(
     if allowed:
         world.static_allowed[piece.id] = set(allowed)
     body = world.body(piece.id)
-    p, cid = world._p, world.client
     scale, extra = 1.0, 0.0
     pos0 = np.asarray(piece.position, float)
     if hand.touch_mm is not None:
@@ -122,10 +121,7 @@ def hand_place(
         r_piece = rz @ piece.rotation()
         com_w = pos + r_piece @ body.com_local
         q_body = matrix_to_quat(r_piece @ body.axes)
-        p.resetBasePositionAndOrientation(
-            body.body, com_w.tolist(), list(q_body), physicsClientId=cid
-        )
-        world.wake()
+        world.set_pose(piece.id, com_w, q_body)
         if world.penetration(piece.id) <= PENETRATION_OK:
             break
         if attempt < 4:
@@ -151,27 +147,7 @@ other)."""
 def _set_pose(world: PersistentWorld, piece_id: str, pos: np.ndarray, r_piece: np.ndarray) -> None:
     body = world.body(piece_id)
     com_w = pos + r_piece @ body.com_local
-    q_body = matrix_to_quat(r_piece @ body.axes)
-    world._p.resetBasePositionAndOrientation(
-        body.body, com_w.tolist(), list(q_body), physicsClientId=world.client
-    )
-    world.wake()
-
-
-def deepest_penetration(world: PersistentWorld, piece_id: str) -> tuple[float, np.ndarray]:
-    """The deepest penetration (m, 0 when none) of a piece into any other body or the table,
-    and the contact normal there (pointing from the other body into the piece: the way out)."""
-    p, cid = world._p, world.client
-    me = world.body(piece_id).body
-    others = [b.body for b in world._bodies if b.body != me]
-    if world.table_body is not None:
-        others.append(world.table_body)
-    worst, normal = 0.0, np.zeros(3)
-    for other in others:
-        for pt in p.getClosestPoints(me, other, 0.0, physicsClientId=cid):
-            if -pt[8] > worst:
-                worst, normal = -pt[8], np.asarray(pt[7], float)
-    return worst, normal
+    world.set_pose(piece_id, com_w, matrix_to_quat(r_piece @ body.axes))
 
 
 def _touch(
@@ -205,7 +181,7 @@ def _touch(
         ok = False
         for _ in range(TOUCH_ROUNDS):
             _set_pose(world, piece.id, pos + moved, r_piece)
-            depth, normal = deepest_penetration(world, piece.id)
+            depth, normal = world.deepest_penetration(piece.id)
             if depth <= PENETRATION_OK:
                 ok = True
                 break
