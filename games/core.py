@@ -414,7 +414,14 @@ class PhysicsTable(Referee[S_contra, M], Protocol[S_contra, M]):
         ...
 
 
-RefereeFactory = Any  # Callable[[Game, config, seed], Referee]
+class RefereeFactory(Protocol[S, M, C]):
+    """What a game spec declares per referee name (:class:`tablesim.games.registry.GameSpec`,
+    ``referees``): ``factory(game, config, seed)`` makes a new referee of that game's states
+    and moves, seeded by ``seed``."""
+
+    def __call__(self, game: Game[S, M, C], config: C, seed: int) -> Referee[S, M]:
+        """A new referee for one game of ``game`` under ``config``."""
+        ...
 
 
 def make_referee(name: str, game: Game[S, M, C], config: C, seed: int) -> Referee[S, M]:

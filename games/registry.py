@@ -17,11 +17,11 @@ The built-in games are declared below (:data:`BUILTIN`); their adapters live in
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablesim.games.core import Bot, ConfigError, Game
+from tablesim.games.core import Bot, ConfigError, Game, RefereeFactory
 
 Ref = Any
 """A ``"module:attr"`` string (imported when first used) or the object itself."""
@@ -33,7 +33,8 @@ class GameSpec:
 
     ``rules``: its :class:`tablesim.games.core.Game`; ``bots``: a mapping of bot name -> Bot class (the
     generic bots of :mod:`tablesim.games.bots` are added); ``referees``: referee name (the rules'
-    ``referee_name(config)``) -> factory ``(game, config, seed) -> Referee``; ``drawing``:
+    ``referee_name(config)``) -> :class:`tablesim.games.core.RefereeFactory`
+    ``(game, config, seed) -> Referee``; ``drawing``:
     ``state -> tablesim.sim.view.layout.TableLayout``; ``controller``: ``() -> Controller`` of the
     window (:mod:`tablesim.sim.view.interact`); ``codec``: ``config -> ActionCodec`` (fixed action
     ids); ``features``: ``(game, config, codec) -> Features`` (observation planes);
@@ -55,7 +56,7 @@ class GameSpec:
         string; None when the game has no such part."""
         return load(getattr(self, kind))
 
-    def referee_factory(self, name: str) -> Callable[..., Any] | None:
+    def referee_factory(self, name: str) -> RefereeFactory[Any, Any, Any] | None:
         """The factory of referee ``name`` of this game (None: not one of its referees)."""
         ref = self.referees.get(name)
         return None if ref is None else load(ref)
@@ -177,7 +178,7 @@ def make_bot(game_name: str, bot_name: str, seed: int, budget: int | None = None
     return classes[bot_name](get_game(game_name), seed, budget)
 
 
-def referee_factory(name: str, game_name: str) -> Callable[..., Any]:
+def referee_factory(name: str, game_name: str) -> RefereeFactory[Any, Any, Any]:
     """The factory of referee ``name`` for the game ``game_name`` (ConfigError when that game's
     spec declares no such referee)."""
     spec = game_spec(game_name)
