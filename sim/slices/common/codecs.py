@@ -113,6 +113,9 @@ class ActionCodec:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.n = layout.n
+        self._table: dict[int, Any] = {}
+        """:meth:`_lookup`: action -> legal move of the state it was built for (``_table_of``)."""
+        self._table_of: object = None
 
     def encode(self, move: Any) -> int:
         """The action id of ``move`` (the same id in every state)."""
@@ -139,7 +142,7 @@ class ActionCodec:
         from tablesim.games.registry import get_game
 
         self.layout.split(action)  # range check
-        if getattr(self, "_table_of", None) is not state:
+        if self._table_of is not state:
             self._table = {self.encode(m): m for m in get_game(self.game).legal_moves(state)}
             self._table_of = state
         move = self._table.get(action)

@@ -157,6 +157,12 @@ class TowerController(BaseController):
         self._pixel: tuple[float, float] | None = None
         self._turn_drag: list[float] | None = None
         self._spot_cache: dict[tuple[str, int], list[Any]] | None = None
+        self._supply_all: tuple[str, ...] = ()
+        """:meth:`supply_items`: the full supply whose slots are laid out (a game's, a round's)."""
+        self._supply_cache: tuple[tuple[Any, ...], tuple[Item, ...]] | None = None
+        """:meth:`supply_items`: (the key it was built for, the items)."""
+        self._said: str | None = None
+        """:meth:`_refresh`: the ghost's words last printed to the window's figures."""
 
     # ---- the game's geometry (subclasses) ----
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
@@ -214,11 +220,11 @@ class TowerController(BaseController):
         many times between two moves): the same items, meshes included, until it changes."""
         origin, edge = self.frame()
         names = tuple(self.supply())
-        full = getattr(self, "_supply_all", ())
+        full = self._supply_all
         if not set(names) <= set(full):  # a new supply (a game, a round): its slots
             full = self._supply_all = names
         key = (self.catalogue, full, names, tuple(origin), edge)
-        cached = getattr(self, "_supply_cache", None)
+        cached = self._supply_cache
         if cached is not None and cached[0] == key:
             return list(cached[1])
         present = set(names)
@@ -321,7 +327,7 @@ class TowerController(BaseController):
         self._find_ghost()
         if stats_on():  # the window's figures: the ghost's words as they change
             text = self.ghost_text()
-            if text != getattr(self, "_said", None):
+            if text != self._said:
                 self._said = text
                 stats_line(f"ghost {text}")
 
