@@ -64,7 +64,7 @@ VARIANTS: VariantRegistry[KatoizVariant] = VariantRegistry(
 """The game types by name (the ``type`` option's choices, in the same order)."""
 
 
-def _rules(state: object) -> KatoizVariant:
+def _rules(state: Any) -> KatoizVariant:
     cfg = getattr(state, "config", None)
     if not isinstance(cfg, KatoizConfig):
         raise StateFormatError(f"katoiz: {type(state).__name__} is not a Katoiz state")
@@ -109,7 +109,7 @@ class Katoiz(Game[KatoizState, Move, KatoizConfig]):
             raise IllegalMoveError(f"katoiz: {move!r} is not a Katoiz move")
         return _rules(state).apply(state, move)
 
-    def check_move(self, state: KatoizState, move: Any) -> None:
+    def check_move(self, state: Any, move: Any) -> None:
         """As every game, the legal moves; a person's move stamped with their seconds
         (``b3-a1 @12``, from a front end's :meth:`stamp_seconds`) is the legal move it stamps,
         where the rules take seconds (the clocks: ``apply`` says why not elsewhere)."""
