@@ -92,11 +92,17 @@ class WindowApp:
     """
 
     # caches the collaborators keep on the app (set on first use; tests reset some)
-    _shown_key: Any
-    _shown_view: Any
+    _shown_key: Any = None
+    _shown_view: Any = None
     _ghost_ids: list[str]
-    _rule_text: str
-    _ghost_for: Any
+    _rule_text: str = ""
+    _ghost_for: Any = None
+    _base_cache: tuple[Any, TableLayout] | None = None
+    """:meth:`_base_layout`: (the state, its table)."""
+    _extent: TableExtent | None = None
+    """:meth:`table_extent`: the table's fixed extent, once computed."""
+    _start_points: np.ndarray
+    """:meth:`table_extent`: the framing points of the first table (the start view's)."""
 
     def __init__(
         self,
@@ -279,7 +285,7 @@ class WindowApp:
         """The game's table for the current state (cached per state: states are frozen)."""
         from tablesim.sim.view.drawings import layout_for_state
 
-        cached = getattr(self, "_base_cache", None)
+        cached = self._base_cache
         if cached is None or cached[0] is not self.state:
             cached = (self.state, layout_for_state(self.game.name, self.state))
             self._base_cache = cached
@@ -336,7 +342,7 @@ class WindowApp:
         from :meth:`framing_points` of the first table, when the table is first built; the
         table top, the shadow area, the pointer's bound and the home view keep it however the
         pieces move afterwards."""
-        ext: TableExtent | None = getattr(self, "_extent", None)
+        ext = self._extent
         if ext is None:
             pts = np.asarray(self.framing_points(self._base_layout()), float)
             self._start_points = pts

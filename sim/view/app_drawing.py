@@ -89,10 +89,10 @@ class TableDrawing:
             view = (tuple(cam["target"]), cam["distance"], cam["yaw"], cam["pitch"], self.app.size)
             table = _recolour(base, colours)
             layout = replace(table, items=table.items + ghosts) if ghosts else table
-            if self.app._layout is not None and getattr(self.app, "_shown_key", None) == key:
+            if self.app._layout is not None and self.app._shown_key == key:
                 # the same table: the ghosts swapped, the camera moved (an orbit, a zoom, a
                 # resize) without building the table again
-                if getattr(self.app, "_shown_view", None) != view:
+                if self.app._shown_view != view:
                     self.app.renderer.set_camera(cam)
                 self.app.renderer.replace_items(self.app._ghost_ids, ghosts)
             else:

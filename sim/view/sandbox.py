@@ -261,6 +261,9 @@ class SandboxApp(SceneApp):
     ``scene``: the table to start from; ``save_to``: where ``s`` writes the scene TOML.
     """
 
+    _palette_cache: tuple[tuple[float, float], tuple[Any, ...]] | None = None
+    """:meth:`_palette_items`: (where the palette was laid out, its items), laid out once."""
+
     def __init__(self, scene: Any, *, save_to: str | Path = "sandbox.toml", **kw: Any) -> None:
         super().__init__(scene, **kw)
         self.start = scene
@@ -307,7 +310,7 @@ class SandboxApp(SceneApp):
         from tablesim.sim.model import ScenePiece
         from tablesim.sim.view.layout import polycube_item
 
-        cached = getattr(self, "_palette_cache", None)
+        cached = self._palette_cache
         if cached is not None:
             return list(cached[1])
         pts = still.points()

@@ -98,7 +98,7 @@ class StatusPanel:
         items = [it for it in self.app._layout.items if not it.id.startswith("ghost")]
         placed = tuple((it.id, tuple(it.position), tuple(it.quat)) for it in items)
         key = (placed, view, tuple(self.app.size), text)
-        cached = getattr(self, "_help_spot", None)
+        cached = self._help_spot
         if cached is not None and cached[0] == key:
             return str(cached[1])
         hulls = _screen_hulls(items, view, (int(self.app.size[0]), int(self.app.size[1])))

@@ -55,7 +55,7 @@ class TextOverlay:
         bad = sorted(set(blocks) - set(corners))
         if bad:
             raise ValueError(f"text corners {bad} (allowed: {', '.join(corners)})")
-        if getattr(self, "_text_root", None) is None:
+        if self._text_root is None:
             w, h = (v * self.r.supersample for v in self.r.size)
             self._text_root = NodePath("text-root")
             self._text_root.set_depth_test(False)
@@ -70,7 +70,7 @@ class TextOverlay:
         root = self._text_root
         w, h = (v * self.r.supersample for v in self.r.size)
         px = scale * self.r.supersample
-        shown: dict[str, tuple[tuple[Any, ...], Any]] = getattr(self, "_text_shown", {})
+        shown = self._text_shown
         self._text_shown = {}
         for corner, text in blocks.items():
             if not text:

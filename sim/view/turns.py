@@ -197,7 +197,7 @@ class TurnLoop:
         rule = getattr(self.app.controller, "rule_line", None)
         if rule is not None:  # a countdown on screen: redraw the text when it changes
             text = rule()
-            if text != getattr(self.app, "_rule_text", ""):
+            if text != self.app._rule_text:
                 self.app._rule_text = text
                 self.app._dirty = True
                 if self.app._anim is not None and self.app._anim.get("shown"):
@@ -229,7 +229,7 @@ class TurnLoop:
             return
         auto = getattr(self.app.controller, "auto_move", None)
         if self.app.seats[s].bot is None:
-            if getattr(self.app, "_ghost_for", None) is not self.app.state:
+            if self.app._ghost_for is not self.app.state:
                 # the table is the person's again: the ghost follows the pointer where it is
                 # now (not where it was when the last move began: the click plays what the
                 # ghost shows)
