@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tablesim.sim.ensemble import pool_cpu_seconds  # noqa: E402
+from tablesim.sim.pools import pool_cpu_seconds  # noqa: E402
 
 GOALS = {
     "statics_analyse": ("median_s", 0.05),
@@ -122,7 +122,7 @@ def _verdict(quick: bool, whole: bool) -> dict[str, Any]:
                      **opts)  # fmt: skip
         return {"verdict": v.verdict, "simulated_s": v.simulated_s, "replicas_run": v.replicas}
 
-    from tablesim.sim.ensemble import close_pool
+    from tablesim.sim.pools import close_pool
 
     cold = None
     if not whole:  # the whole window is too long to run twice; it finds the pool warm

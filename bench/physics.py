@@ -42,8 +42,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tablesim.sim.bullet import pybullet_module  # noqa: E402
-from tablesim.sim.ensemble import pool_cpu_seconds  # noqa: E402
 from tablesim.sim.model import Scene  # noqa: E402
+from tablesim.sim.pools import pool_cpu_seconds  # noqa: E402
 from tablesim.sim.world import World  # noqa: E402
 
 if TYPE_CHECKING:
@@ -186,8 +186,8 @@ def timed_verdicts(
     The machine is shared: ``wall_min_s`` (the least disturbed run) is the figure to compare,
     ``wall_s`` lists every run, and ``load_1m`` the load average after each. ``options`` go to
     ``simulate`` (e.g. ``early_stop=None``); ``cold=True`` stops the warm pool before each
-    call (:func:`tablesim.sim.ensemble.close_pool`)."""
-    from tablesim.sim.ensemble import close_pool
+    call (:func:`tablesim.sim.pools.close_pool`)."""
+    from tablesim.sim.pools import close_pool
     from tablesim.sim.verdict import simulate
 
     cold = options.pop("cold", False)

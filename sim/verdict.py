@@ -36,11 +36,11 @@ Where statics alone proves the scene stands, a simulated replica ends once the s
 quiet for 0.2 s (:class:`EarlyStop`; ``early_stop=None`` always runs the whole window).
 
 The ensemble stops once its verdict and its probability are settled (sequential stopping,
-:class:`tablesim.sim.ensemble.SequentialStop`: replicas are consumed in index order; the run stops when
+:class:`tablesim.sim.stopping.SequentialStop`: replicas are consumed in index order; the run stops when
 the verdict of all N is certain and the 95 % Wilson interval lies on one side of 0.5; N = 8
 standing: 5 replicas; ``sequential=None`` runs all N). Replicas run in the calling process and
 a warm process pool (``workers`` processes in all), in warm PyBullet clients
-(:mod:`tablesim.sim.ensemble`), which give the bits of fresh ones.
+(:mod:`tablesim.sim.pools`), which give the bits of fresh ones.
 
 Physics blow-ups (NaN, speeds over 5 m/s) raise :class:`tablesim.sim.world.PhysicsBlowUpError`; they are
 errors, never verdicts.
@@ -58,7 +58,6 @@ import numpy as np
 
 from tablesim.games.rng import Rng
 from tablesim.sim.config import Profile, get_profile
-from tablesim.sim.ensemble import NO_SPECULATION, Replicas, SequentialStop
 from tablesim.sim.model import (
     Scene,
     ScenePiece,
@@ -66,6 +65,8 @@ from tablesim.sim.model import (
     quat_from_euler_deg,
     quat_to_matrix,
 )
+from tablesim.sim.pools import NO_SPECULATION, Replicas
+from tablesim.sim.stopping import SequentialStop
 
 if TYPE_CHECKING:
     from tablesim.sim.escalation import Escalation
@@ -201,7 +202,7 @@ class Verdict:
     ``decided_by`` how the verdict was reached (``statics`` or ``simulation``); ``statics`` is
     the typed static report the verdict was built on. ``replicas`` is the number of replicas
     run (0 when statics decided), ``replicas_requested`` the ensemble size asked for; they differ
-    when ``sequential`` (:class:`tablesim.sim.ensemble.SequentialStop`) ended the ensemble early, and
+    when ``sequential`` (:class:`tablesim.sim.stopping.SequentialStop`) ended the ensemble early, and
     ``topple_probability`` is then the fraction of the replicas run."""
 
     verdict: VerdictName
@@ -334,10 +335,10 @@ def run_once(
     (the caller decides whether statics allows it; :func:`simulate` does); ``settled`` and
     ``simulated_s`` of the outcome say whether and when. ``abort`` is asked at every check
     (and before the world is built): when it answers True the run raises
-    :class:`tablesim.sim.ensemble.ReplicaCancelled` (a pool worker whose replica is no longer needed).
-    The world is built in the thread's warm PyBullet client (:func:`tablesim.sim.ensemble.lease_client`;
+    :class:`tablesim.sim.pools.ReplicaCancelled` (a pool worker whose replica is no longer needed).
+    The world is built in the thread's warm PyBullet client (:func:`tablesim.sim.pools.lease_client`;
     the same bits as a fresh one)."""
-    from tablesim.sim.ensemble import ReplicaCancelled, lease_client
+    from tablesim.sim.pools import ReplicaCancelled, lease_client
 
     if abort is not None and abort():
         raise ReplicaCancelled()
@@ -355,8 +356,8 @@ def _run_in(
     client: int | None,
 ) -> RunOutcome:
     """:func:`run_once` in PyBullet client ``client`` (None: a new one)."""
-    from tablesim.sim.ensemble import ReplicaCancelled
     from tablesim.sim.guard import check_positions
+    from tablesim.sim.pools import ReplicaCancelled
     from tablesim.sim.world import World, shrink_shift
 
     cfg = scene.physics
@@ -474,7 +475,7 @@ def _max_norm(rows: np.ndarray) -> float:
 def _run_replica(
     args: tuple[Scene, int, int, Perturbation, Profile, float, ToppleRule, EarlyStop | None],
 ) -> RunOutcome:
-    from tablesim.sim.ensemble import cancelled
+    from tablesim.sim.pools import cancelled
 
     scene, seed, replica, perturbation, profile, seconds, rule, stop = args
     return run_once(
@@ -518,7 +519,7 @@ def simulate(
         as :attr:`EarlyStop.min_tilt_margin_deg` allows), each replica may end once the scene
         has settled (:class:`EarlyStop`); ``None`` always simulates the whole window. Only ``method="simulate"`` reaches it for such scenes.
     sequential : stop the ensemble once its verdict and probability are settled
-        (:class:`tablesim.sim.ensemble.SequentialStop`: replicas consumed in index order, the verdict
+        (:class:`tablesim.sim.stopping.SequentialStop`: replicas consumed in index order, the verdict
         always that of all ``replicas``); ``None`` runs every replica. The verdict's
         ``replicas`` counts the replicas run, ``replicas_requested`` the ensemble size asked.
 

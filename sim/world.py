@@ -188,7 +188,7 @@ class World(ContactQueries):
         Overrides the profile's step (s), e.g. for step-halving checks.
     client:
         An already connected PyBullet client to build in instead of a new one
-        (:func:`tablesim.sim.ensemble.lease_client`): it is reset first (``resetSimulation``, which
+        (:func:`tablesim.sim.pools.lease_client`): it is reset first (``resetSimulation``, which
         every world does) and not disconnected by :meth:`close`.
 
     Use as a context manager or call :meth:`close`. All arrays are in scene order of the dynamic

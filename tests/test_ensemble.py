@@ -1,5 +1,5 @@
 """Sequential stopping, warm PyBullet clients and the warm pool of verdict ensembles
-(:mod:`tablesim.sim.ensemble`, issue #24)."""
+(:mod:`tablesim.sim.stopping`, :mod:`tablesim.sim.pools`; issue #24)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import pytest
 
 from tablesim.games.stats import wilson_interval
 from tablesim.sim.config import get_profile
-from tablesim.sim.ensemble import Replicas, SequentialStop, lease_client, warm_pool
+from tablesim.sim.pools import Replicas, lease_client, warm_pool
 from tablesim.sim.scene import load_scene, shipped_scene_path
+from tablesim.sim.stopping import SequentialStop
 from tablesim.sim.verdict import Perturbation, ToppleRule, perturb_scene, run_once, simulate
 
 Z2 = NormalDist().inv_cdf(0.975) ** 2
@@ -333,12 +334,12 @@ def test_the_switch_interval_is_short_while_the_pool_works_and_put_back_after(
     with no pool at all, it is the caller's own."""
     import sys
 
-    from tablesim.sim import ensemble
+    from tablesim.sim import pools
 
     before = sys.getswitchinterval()
     try:
         sys.setswitchinterval(0.004)
-        for workers, bad, want in ((2, -1, ensemble.SWITCH_INTERVAL), (1, -1, 0.004)):
+        for workers, bad, want in ((2, -1, pools.SWITCH_INTERVAL), (1, -1, 0.004)):
             log = tmp_path / f"{workers}.log"
             jobs = [(k, str(log), bad) for k in range(8)]
             ens = Replicas(_switch_run, jobs, workers, sequential=SequentialStop())

@@ -1,26 +1,6 @@
-"""How a verdict's replicas are run: sequential stopping, warm PyBullet clients, a warm pool.
-
-Sequential stopping (:class:`SequentialStop`)
----------------------------------------------
-A verdict of N replicas is ``topples`` when at least half of them topple. The replicas are
-*consumed in index order* (0, 1, 2, ...), whatever order the workers finish them in, and after
-replica n - 1 has been consumed (k of the n toppled) the ensemble stops when both hold:
-
-1. **the verdict of all N is already certain** (curtailment): ``2 k >= N`` (it topples whatever
-   the other N - n give) or ``2 (k + N - n) < N`` (it stands even if all of them topple). So the
-   verdict is always the one the whole ensemble would give, bit for bit;
-2. **the probability is settled**: the 95 % Wilson score interval of the topple probability from
-   the n runs lies wholly on the verdict's side of 0.5 (upper bound < 0.5 for "stands", lower
-   bound > 0.5 for "topples").
-
-For the default N = 8: all standing stops after 5 replicas (0 of 5: Wilson upper bound 0.434),
-all toppling after 4 (4 of 4: lower bound 0.510); a 50/50 scene never stops early. Ensembles
-of 4 or fewer never stop early (0 of 3 gives an upper bound of 0.56). The verdict then reports
-``replicas`` = n (the replicas run), ``replicas_requested`` = N and the topple probability
-k / n. Since the stopping point depends only on the outcomes of replicas 0..n-1, which are
-seeded, the result does not depend on the number of workers or on timing; replicas a worker
-had started beyond the stopping point are cancelled and never read (a blow-up there is not
-seen either).
+"""How a verdict's replicas are run: warm PyBullet clients, a warm pool of worker processes,
+the interpreter's switch interval while it runs (the stopping rule they obey:
+:mod:`tablesim.sim.stopping`).
 
 Warm PyBullet clients (:func:`lease_client`)
 --------------------------------------------
@@ -52,42 +32,14 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from tablesim.games.stats import Z95, wilson_interval
 from tablesim.sim.lifeline import bind_to_parent, stop_pool
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-
-# ---------------------------------------------------------------------------------------
-# The stopping rule
-# ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SequentialStop:
-    """Stop an ensemble once its verdict and its probability are settled (module docstring).
-
-    ``z``: the normal quantile of the Wilson interval (1.96: 95 %)."""
-
-    z: float = Z95
-
-    def settled(self, toppled: int, run: int, total: int) -> bool:
-        """Whether ``run`` consumed replicas of ``total``, ``toppled`` of them toppling, settle
-        the verdict (threshold: half of the replicas)."""
-        if run >= total:
-            return True
-        lo, hi = wilson_interval(toppled, run, self.z)
-        if 2 * toppled >= total:  # topples whatever the rest give
-            return lo > 0.5
-        if 2 * (toppled + total - run) < total:  # stands whatever the rest give
-            return hi < 0.5
-        return False
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain-dict form."""
-        return {**asdict(self), "interval": "wilson", "threshold": 0.5}
+    from tablesim.sim.stopping import SequentialStop
 
 
 # ---------------------------------------------------------------------------------------
@@ -495,7 +447,7 @@ class Replicas:
 
     def results(self, stop: Any) -> list[Any]:
         """The consumed replicas' outcomes in index order, each as if run with ``stop``: all
-        of them, or the first n once :class:`SequentialStop` settles the verdict."""
+        of them, or the first n once :class:`tablesim.sim.stopping.SequentialStop` settles the verdict."""
         from concurrent.futures import FIRST_COMPLETED, wait
 
         with self._lock:
