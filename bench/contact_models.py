@@ -244,7 +244,9 @@ def edge(setup: Setup, d_mm: float) -> str:
     from test_realism import overhang_scene  # type: ignore[import-not-found]  # tests/ on sys.path
 
     with built(setup, overhang_scene(d_mm * 1e-3)) as w:
-        return "t" if advance(setup, w, 2.0, lambda w: bool(w.tilts_deg()[0] > 10.0)) else "s"
+        return (
+            "t" if advance(setup, w, 2.0, lambda w: bool(w.baseline.tilts_deg()[0] > 10.0)) else "s"
+        )
 
 
 def tip_ratio(setup: Setup, d_mm: float) -> float:
@@ -256,7 +258,7 @@ def tip_ratio(setup: Setup, d_mm: float) -> float:
         every = 1
         while w.time < 2.0:
             w.step(every)
-            if w.tilts_deg()[0] >= 10.0:
+            if w.baseline.tilts_deg()[0] >= 10.0:
                 return w.time / theory
     return math.inf
 

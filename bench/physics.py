@@ -99,7 +99,7 @@ def collapse_rtf(scene: Scene, profile: str, seconds: float, speed: float = 0.5)
         mass = w.dynamics_info(pid)["mass"]
         w.apply_impulse(pid, com[i] + [0.0, 0.0, 0.005], [mass * speed, 0.2 * mass * speed, 0.0])
         out: dict[str, Any] = _timed_run(w, seconds)
-        out["moved_mm_max"] = float(w.com_displacements().max() * 1e3)
+        out["moved_mm_max"] = float(w.baseline.com_displacements().max() * 1e3)
         out["pushed"] = pid
     return out
 
@@ -110,15 +110,15 @@ def drift(scene: Scene, profile: str, seconds: float, settle: float) -> dict[str
     pen = [0.0]
 
     def sample(w: World) -> None:
-        pen[0] = max(pen[0], w.max_penetration())
+        pen[0] = max(pen[0], w.contacts.max_penetration())
 
     with World(scene, profile) as w:
         w.run(settle)
-        com0, tilt0 = w.com_positions(), w.tilts_deg()
+        com0, tilt0 = w.com_positions(), w.baseline.tilts_deg()
         every = max(1, round(0.01 / w.time_step))
         w.run(seconds, sample, every)
         disp = ((w.com_positions() - com0) ** 2).sum(axis=1) ** 0.5
-        tilt = abs(w.tilts_deg() - tilt0)
+        tilt = abs(w.baseline.tilts_deg() - tilt0)
     return {
         "settle_s": settle,
         "window_s": seconds,
@@ -356,19 +356,19 @@ def figure_rule_checks(scene: Scene, seconds: float) -> dict[str, Any]:
         sc = replace(scene, pieces=scene.pieces[:n])
         with World(sc, "verdict") as w:
             w.step(50)
-            start = w.contacts_with_static()
+            start = w.contacts.contacts_with_static()
 
             def plain(w: World = w, start: set = start) -> None:
                 w.com_positions()
-                _ = w.tip_angles_deg() > 20.0
-                _ = w.contacts_with_static() - start
-                w.max_penetration()
+                _ = w.baseline.tip_angles_deg() > 20.0
+                _ = w.contacts.contacts_with_static() - start
+                w.contacts.max_penetration()
                 w.velocities()
 
             def fast(w: World = w, start: set = start) -> None:
                 st = w.states()
-                w.tipped(20.0, st)
-                w.check_contacts(start, st)
+                w.baseline.tipped(20.0, st)
+                w.contacts.check_contacts(start, st)
                 w.velocities()
 
             def step(w: World = w) -> None:

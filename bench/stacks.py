@@ -92,7 +92,7 @@ def straight(prof: Profile, n: int, seconds: float = 5.0) -> dict[str, float]:
         for _ in range(round(seconds / (every * w.time_step))):
             w.step(every)
             worst = max(worst, float(np.linalg.norm(w.com_positions()[-1] - com0[-1])))
-        return {"top_mm": worst * 1e3, "pen_mm": w.max_penetration() * 1e3}
+        return {"top_mm": worst * 1e3, "pen_mm": w.contacts.max_penetration() * 1e3}
 
 
 def leaning(prof: Profile, n: int, margin_mm: float, seconds: float = 2.0) -> str:

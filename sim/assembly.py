@@ -151,7 +151,7 @@ def build(
             rng = Rng.from_seed(seed, "katamino-build", i)
             hand_place(world, sp, rng, quiet, on_table)
             fall = watch(world, window_s, RULE)
-            moved = float(world.com_displacements().max()) * 1e3
+            moved = float(world.baseline.com_displacements().max()) * 1e3
             report.steps.append({"piece": piece.name, "fell": list(fall.fell),
                                  "moved_mm": round(moved, 4)})  # fmt: skip
             if fall.fell:

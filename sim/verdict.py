@@ -4,7 +4,7 @@ Topple rule (one rule for every game; thresholds are parameters, see :class:`Top
 A piece *falls* during the window when any of these holds at a check instant:
 
 1. it touches a static body (the table, the Kozo board, a pedestal) that it did not touch at
-   the start (:meth:`tablesim.sim.world.World.contacts_with_static`: exact, edges and corners included)
+   the start (:meth:`tablesim.sim.world_contacts.Contacts.contacts_with_static`: exact, edges and corners included)
    after moving to it: some point of it moved more than :func:`tablesim.sim.world.shrink_shift` (the
    clearance's corner shift plus the contact tolerance, 0.19 mm). A contact the clearance
    opened (the foot of a leaning plank lifted 0.04 mm off its step) closes as the piece
@@ -369,7 +369,7 @@ def _run_in(
     with World(scene, profile, client=client) as world:
         ids = list(world.piece_ids)
         com0 = world.com_positions().copy()
-        start_contacts = world.contacts_with_static()
+        start_contacts = world.contacts.contacts_with_static()
         settle = shrink_shift(cfg)  # a new static contact needs a piece that moved to it
         fell = np.zeros(len(ids), dtype=bool)
         reasons: list[str] = [""] * len(ids)
@@ -395,27 +395,29 @@ def _run_in(
             check_positions(ids, world.time, com)  # before a blown-up pose can read as a fall
             drop = com0[:, 2] - com[:, 2]
             dropped = drop > rule.drop_fraction * edges
-            tilted = is_poly & world.tipped(rule.tilt_deg, states)
+            tilted = is_poly & world.baseline.tipped(rule.tilt_deg, states)
             now = dropped | tilted
             if rule.table_contact:
-                contacts = world.check_contacts(start_contacts, states)
+                contacts = world.contacts.check_contacts(start_contacts, states)
                 pen = contacts.max_penetration
                 for pid, sid in sorted(contacts.new):  # sorted: the same reason in every process
                     i = index[pid]
-                    if not world.moved_beyond(i, com0[i], states, settle):
+                    if not world.baseline.moved_beyond(i, com0[i], states, settle):
                         start_contacts.add((pid, sid))  # the scene's own, opened by the shrink
                         continue
                     if not fell[i] and not now[i]:
                         reasons[i] = f"touched {sid}"
                     now[i] = True
             else:
-                pen = world.max_penetration()
+                pen = world.contacts.max_penetration()
             max_pen = max(max_pen, pen)
             now &= judged
             if now.any():  # one array operation per check while nothing falls (the usual case)
                 for i in np.flatnonzero(now & ~fell).tolist():
                     if not reasons[i]:
-                        tilt = world.tip_angle_deg(i, states.quat[i]) if is_poly[i] else 0.0
+                        tilt = (
+                            world.baseline.tip_angle_deg(i, states.quat[i]) if is_poly[i] else 0.0
+                        )
                         reason = fall_reason(drop[i], rule.drop_fraction * edges[i], tilt,
                                              rule.tilt_deg)  # fmt: skip
                         reasons[i] = (
@@ -437,7 +439,7 @@ def _run_in(
         world.check()
         com = world.com_positions()
         disp = np.linalg.norm(com - com0, axis=1) * 1e3
-        tilts = world.tip_angles_deg()
+        tilts = world.baseline.tip_angles_deg()
     return RunOutcome(
         toppled=bool(fell.any()),
         first_fall_s=first,
@@ -459,7 +461,7 @@ def _quiet(world: Any, states: Any, com0: np.ndarray, stop: EarlyStop) -> bool:
         return True
     if _max_norm(com - com0) > stop.max_move:
         return False
-    if not np.isfinite(states.quat).all() or world.tipped(stop.max_tilt_deg, states).any():
+    if not np.isfinite(states.quat).all() or world.baseline.tipped(stop.max_tilt_deg, states).any():
         return False
     lin, ang = world.velocities()
     return _max_norm(lin) <= stop.max_speed and _max_norm(ang) <= stop.max_spin

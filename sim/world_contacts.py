@@ -2,8 +2,9 @@
 topple rule's clause 1), touching pairs, penetrations, and the bounds that let most pairs go
 unasked.
 
-:class:`ContactQueries` is mixed into :class:`tablesim.sim.world.World` (which re-exports every name here);
-it reads the world's book-keeping and PyBullet client and changes no solver state.
+:class:`Contacts` is composed by :class:`tablesim.sim.world.World` (``world.contacts``; the world
+re-exports the constants and :class:`ContactCheck`); it reads the world's book-keeping
+(:class:`tablesim.sim.world_bodies.BodyBook`) and PyBullet client and changes no solver state.
 """
 
 from __future__ import annotations
@@ -11,23 +12,33 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tablesim.sim.model import quat_to_matrix
+from tablesim.sim.world_bodies import (
+    FLOOR,
+    FLOOR_HALF,
+    FLOOR_TOP,
+    TABLE,
+    TABLE_HALF,
+    BodyBook,
+    Link,
+)
 from tablesim.sim.world_layout import Body
 
 if TYPE_CHECKING:
-    from tablesim.sim.world import BodyStates
+    from tablesim.sim.world_reads import BodyStates, PoseReads
 
 _DISTANCE = operator.itemgetter(8)  # of a getContactPoints tuple: the contact distance (m)
 CULL_SLACK = 1e-3
-"""Extra distance (m) under which :meth:`World.check_contacts` still asks PyBullet for closest
+"""Extra distance (m) under which :meth:`Contacts.check_contacts` still asks PyBullet for closest
 points although the bounds say the pair is apart: the bounds hold the exact boxes, so this only
 covers rounding (1e-15 m) and GJK's convergence (1e-9 m) many times over."""
 NEAR_MARGIN = 1e-3
-"""How far (m) the centres of mass may move before :meth:`World.check_contacts` recomputes which
-piece-static pairs may be close (:meth:`World._near_pairs`): pairs within ``NEAR_MARGIN`` more
+"""How far (m) the centres of mass may move before :meth:`Contacts.check_contacts` recomputes which
+piece-static pairs may be close (:meth:`Contacts._near_pairs`): pairs within ``NEAR_MARGIN`` more
 are kept and asked about, a few closest-point queries more against a dozen array operations per
 check."""
 CONTACT_TOLERANCE = 0.05e-3
@@ -40,43 +51,68 @@ The margin lies inside the box, so the solver's box-box detector sees the exact 
 closest-point query (GJK) sees the box with its edges and corners **rounded** to this radius. An
 edge of a box resting on a face tilted by theta is therefore reported r (sin theta + cos theta - 1)
 away (0.276 mm at 19.5 degrees, a corner up to (sqrt 3 - 1) r = 0.73 mm) although it touches:
-why :meth:`World.contacts_with_static` also reads the solver's contact points."""
+why :meth:`Contacts.contacts_with_static` also reads the solver's contact points."""
 
 
 @dataclass(frozen=True)
 class ContactCheck:
-    """What :meth:`World.check_contacts` read: ``new`` (dynamic id, static id) pairs touching
-    now and not in the caller's known set; ``max_penetration`` as :meth:`World.max_penetration`."""
+    """What :meth:`Contacts.check_contacts` read: ``new`` (dynamic id, static id) pairs touching
+    now and not in the caller's known set; ``max_penetration`` as :meth:`Contacts.max_penetration`."""
 
     new: set[tuple[str, str]]
     max_penetration: float
 
 
-class ContactQueries:
-    """Contact queries over a world's bodies (a mixin of :class:`tablesim.sim.world.World`, which sets the
-    attributes declared here)."""
+class Contacts:
+    """Contact queries over a world's bodies (:attr:`tablesim.sim.world.World.contacts`): they
+    read the book-keeping and the client and change no solver state.
 
-    _p: Any
-    _bodies: list[Body]
-    _by_id: dict[str, Body]
-    _by_body: dict[int, Body]
-    _dynamic: list[Body]
-    _static_names: dict[int, str]
-    _static_aabbs: tuple[list[int], list[str], np.ndarray, np.ndarray]
-    _radii_cache: tuple[tuple[int, ...], np.ndarray] | None
-    _near_cache: tuple[float, list[Body], np.ndarray, list[tuple[int, int]]] | None
+    Keeps the static bodies' bounding boxes (they never move; :meth:`statics_changed` when one
+    is added) and the near pairs of :meth:`check_contacts`."""
 
-    if TYPE_CHECKING:
+    def __init__(self, link: Link, book: BodyBook, reads: PoseReads) -> None:
+        self._link = link
+        self._book = book
+        self._reads = reads
+        self._near_cache: tuple[float, list[Body], np.ndarray, list[tuple[int, int]]] | None = None
+        """:meth:`_near_pairs`: (``within``, the dynamic bodies, their centres of mass, pairs)."""
+        self._aabbs = self._static_bounds()
 
-        @property
-        def client(self) -> int: ...
+    def statics_changed(self) -> None:
+        """A static body was added (the floor): rebuild the bounds and forget the near pairs
+        (their static indices are the old ones)."""
+        self._aabbs = self._static_bounds()
+        self._near_cache = None
 
-        @property
-        def table_body(self) -> int | None: ...
-
-        def states(self) -> BodyStates: ...
-
-        def piece_id(self, body: int) -> str: ...
+    def _static_bounds(self) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
+        """World-axis bounding boxes of the static bodies (they never move): body ids, names
+        (as in :meth:`contacts_with_static`), lower and upper corners, shapes (s, 3)."""
+        bodies, names, lo, hi = [], [], [], []
+        for body, name, halves, top in (
+            (self._book.table, TABLE, TABLE_HALF, 0.0),
+            (self._book.floor, FLOOR, FLOOR_HALF, FLOOR_TOP),
+        ):
+            if body is None:
+                continue
+            half = np.asarray(halves)
+            centre = np.array([0.0, 0.0, top - halves[2]])
+            bodies.append(body)
+            names.append(name)
+            lo.append(centre - half)
+            hi.append(centre + half)
+        for b in self._book.all:
+            if not b.static:
+                continue
+            com, q = self._link.body_pose(b)
+            rot = quat_to_matrix(q)
+            centres = com + b.box_centres @ rot.T
+            ext = b.box_halves @ np.abs(rot @ b.axes.T).T
+            bodies.append(b.body)
+            names.append(b.piece_id)
+            lo.append((centres - ext).min(axis=0))
+            hi.append((centres + ext).max(axis=0))
+        shape = (len(bodies), 3)
+        return bodies, names, np.reshape(lo, shape), np.reshape(hi, shape)
 
     def penetration(self, piece_id: str, tolerance: float = 0.0) -> float:
         """Deepest penetration (m, >= 0) of a piece into any other body or the table."""
@@ -87,11 +123,11 @@ class ContactQueries:
     ) -> tuple[float, np.ndarray]:
         """:meth:`penetration` and the contact normal at the deepest point, pointing from the
         other body into the piece (the way out; zeros when nothing penetrates)."""
-        p, cid = self._p, self.client
-        me = self._by_id[piece_id].body
-        others = [b.body for b in self._bodies if b.body != me]
-        if self.table_body is not None:
-            others.append(self.table_body)
+        p, cid = self._link.p, self._link.client
+        me = self._book.by_id[piece_id].body
+        others = [b.body for b in self._book.all if b.body != me]
+        if self._book.table is not None:
+            others.append(self._book.table)
         worst, deepest = 0.0, None
         for other in others:
             for pt in p.getClosestPoints(me, other, tolerance, physicsClientId=cid):
@@ -99,38 +135,21 @@ class ContactQueries:
                     worst, deepest = -pt[8], pt
         return worst, np.zeros(3) if deepest is None else np.asarray(deepest[7], float)
 
-    def _radii(self) -> np.ndarray:
-        """Radius (m) of a sphere about each dynamic piece's centre of mass that holds all its
-        collision boxes, shape (n,); rebuilt when pieces were added or removed."""
-        key = tuple(b.body for b in self._dynamic)
-        cached = self._radii_cache
-        if cached is None or cached[0] != key:
-            radii = [
-                float(
-                    (
-                        np.linalg.norm(b.box_centres, axis=1) + np.linalg.norm(b.box_halves, axis=1)
-                    ).max(initial=0.0)
-                )
-                for b in self._dynamic
-            ]
-            cached = self._radii_cache = (key, np.array(radii, dtype=float))
-        return cached[1]
-
     @property
     def static_bodies(self) -> list[int]:
         """Body ids of the static bodies (the table, a floor once laid, the static pieces): the
         columns of :meth:`static_distance_bounds`, the table first (a copy)."""
-        return list(self._static_aabbs[0])
+        return list(self._aabbs[0])
 
     def static_distance_bounds(self, states: BodyStates | None = None) -> np.ndarray:
         """Lower bounds (m) of the distance between each dynamic piece and each static body,
         shape (n, s), statics in the order of :attr:`static_bodies` (the table first): the gap
         between the sphere about the piece's centre of mass that holds its boxes
-        (:meth:`_radii`) and the static body's bounding box. Negative where they overlap."""
-        slo, shi = self._static_aabbs[2:]
-        com = (self.states() if states is None else states).com
+        (:meth:`tablesim.sim.world_bodies.BodyBook.radii`) and the static body's bounding box. Negative where they overlap."""
+        slo, shi = self._aabbs[2:]
+        com = (self._reads.states() if states is None else states).com
         gap = np.maximum(0.0, np.maximum(slo[None] - com[:, None], com[:, None] - shi[None]))
-        return np.sqrt((gap * gap).sum(axis=2)) - self._radii()[:, None]
+        return np.sqrt((gap * gap).sum(axis=2)) - self._book.radii()[:, None]
 
     def check_contacts(
         self,
@@ -143,18 +162,18 @@ class ContactQueries:
 
         Closest-point queries are made only for pairs outside ``known`` (the caller subtracts
         them anyway) that may be close: a dynamic piece lies inside a sphere about its centre of
-        mass (:meth:`_radii`) and a static body inside its box (built once), and a pair whose
+        mass (:meth:`tablesim.sim.world_bodies.BodyBook.radii`) and a static body inside its box (built once), and a pair whose
         sphere and box are more than ``tolerance + CULL_SLACK`` apart cannot be within
         ``tolerance`` (the closest-point distance never undercuts the exact one), so skipping it
         changes no answer. Like :meth:`contacts_with_static` it changes no solver state."""
-        p, cid = self._p, self.client
+        p, cid = self._link.p, self._link.client
         new: set[tuple[str, str]] = set()
         pen = 0.0
         pts = p.getContactPoints(physicsClientId=cid)
-        statics = self._static_names
+        statics = self._book.static_names
         if pts:
             pen = -min(map(_DISTANCE, pts))  # = max(-d): negation is exact
-            by_body = self._by_body
+            by_body = self._book.by_body
             touching = {  # body pairs, once each (a face on the table gives 4 points)
                 (pt[1], pt[2])
                 for pt in pts
@@ -166,10 +185,10 @@ class ContactQueries:
                         pair = (by_body[dyn].piece_id, statics[other])
                         if pair not in known:
                             new.add(pair)
-        sbodies, snames = self._static_aabbs[:2]
-        if self._dynamic and sbodies:
+        sbodies, snames = self._aabbs[:2]
+        if self._book.dynamic and sbodies:
             for i, j in self._near_pairs(states, tolerance + CULL_SLACK):
-                b, sname = self._dynamic[i], snames[j]
+                b, sname = self._book.dynamic[i], snames[j]
                 pair = (b.piece_id, sname)
                 if pair in known or pair in new:
                     continue
@@ -188,8 +207,8 @@ class ContactQueries:
         the centre moves: the sphere turns with the piece), so a check costs one array
         operation instead of a dozen. Pieces added or removed, or another ``within``, rebuild
         them."""
-        st = self.states() if states is None else states
-        dyn, cached = self._dynamic, self._near_cache
+        st = self._reads.states() if states is None else states
+        dyn, cached = self._book.dynamic, self._near_cache
         if (
             cached is not None
             and cached[0] == within
@@ -225,18 +244,18 @@ class ContactQueries:
         world's silent setup step at the built poses, so the set is valid then too. Neither query
         changes the solver's state, so calling this does not disturb determinism.
         """
-        p, cid = self._p, self.client
+        p, cid = self._link.p, self._link.client
         out: set[tuple[str, str]] = set()
         for pt in p.getContactPoints(physicsClientId=cid):
             if pt[8] > tolerance:
                 continue
             for dyn, other in ((pt[1], pt[2]), (pt[2], pt[1])):
-                if other in self._static_names and dyn in self._by_body:
-                    b = self._by_body[dyn]
+                if other in self._book.static_names and dyn in self._book.by_body:
+                    b = self._book.by_body[dyn]
                     if not b.static:
-                        out.add((b.piece_id, self._static_names[other]))
-        for b in self._dynamic:
-            for sbody, sname in self._static_names.items():
+                        out.add((b.piece_id, self._book.static_names[other]))
+        for b in self._book.dynamic:
+            for sbody, sname in self._book.static_names.items():
                 if (b.piece_id, sname) in out:
                     continue
                 pts = p.getClosestPoints(b.body, sbody, tolerance, physicsClientId=cid)
@@ -248,13 +267,13 @@ class ContactQueries:
         """All touching pairs in the solver's last step, as sorted id pairs (penetrating or within
         :data:`CONTACT_TOLERANCE`)."""
         out: set[tuple[str, str]] = set()
-        for pt in self._p.getContactPoints(physicsClientId=self.client):
+        for pt in self._link.p.getContactPoints(physicsClientId=self._link.client):
             if pt[8] <= CONTACT_TOLERANCE:
-                a, b = sorted((self.piece_id(pt[1]), self.piece_id(pt[2])))
+                a, b = sorted((self._book.piece_id(pt[1]), self._book.piece_id(pt[2])))
                 out.add((a, b))
         return out
 
     def max_penetration(self) -> float:
         """Deepest penetration (m, >= 0) over all contact points of the last step."""
-        pts = self._p.getContactPoints(physicsClientId=self.client)
+        pts = self._link.p.getContactPoints(physicsClientId=self._link.client)
         return max((-pt[8] for pt in pts), default=0.0) if pts else 0.0

@@ -37,7 +37,7 @@ class Body:
     ``R_body = R_piece @ axes``; ``moments``: principal moments (kg m^2). ``box_centres`` and
     ``box_halves`` (k, 3): the collision shape's child boxes as given to PyBullet, centres in the
     body frame and half extents along the piece axes (rotated into the body frame by ``axes.T``);
-    the rule checks bound distances with them (:meth:`World.check_contacts`).
+    the rule checks bound distances with them (:meth:`tablesim.sim.world_contacts.Contacts.check_contacts`).
     """
 
     piece_id: str

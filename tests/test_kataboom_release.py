@@ -49,7 +49,7 @@ def test_a_release_next_to_a_drifted_neighbour_touches_it(drift_mm: float) -> No
     world = _world_with(ref, {0.0: drift_mm})
     ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
-    assert world.penetration("b") <= PENETRATION_OK
+    assert world.contacts.penetration("b") <= PENETRATION_OK
     assert pos[2] == pytest.approx(0.0, abs=PENETRATION_OK)  # let go at rest: no lift
     shift = (pos[0] - 1.0 * ref.edge) * 1e3
     assert shift == pytest.approx(drift_mm - GAP_MM, abs=PENETRATION_OK * 1e3 + 1e-3)
@@ -61,7 +61,7 @@ def test_old_logs_keep_the_first_tables_hand_inside_the_neighbour() -> None:
     world = _world_with(ref, {0.0: 1.0})
     ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
-    assert world.penetration("b") * 1e3 == pytest.approx(1.0 - GAP_MM, abs=0.02)
+    assert world.contacts.penetration("b") * 1e3 == pytest.approx(1.0 - GAP_MM, abs=0.02)
     assert pos[0] == pytest.approx(1.0 * ref.edge, abs=1e-9)  # never moved sideways
     ref.close()
 

@@ -39,7 +39,7 @@ def _release_next_to(ref: KozoReferee, drift_mm: float) -> tuple[float, float]:
     ref._hand(world, _place(ref), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
     intended = ref.origin[0] + 1.0 * ref.edge
-    return world.penetration("b") * 1e3, (pos[0] - intended) * 1e3
+    return world.contacts.penetration("b") * 1e3, (pos[0] - intended) * 1e3
 
 
 def _place(ref: KozoReferee) -> Placement:
@@ -119,7 +119,7 @@ def test_a_seeded_physics_game_never_lets_a_piece_go_inside_another() -> None:
     def spy(world, piece, rng, hand, allowed=frozenset()):
         out = orig(world, piece, rng, hand, allowed)
         if hand.touch_mm is not None:
-            depths.append(world.penetration(piece.id))
+            depths.append(world.contacts.penetration(piece.id))
         return out
 
     kr.hand_place = spy

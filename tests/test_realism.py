@@ -62,8 +62,8 @@ def outcome(
         state = {"tilt": 0.0, "disp": 0.0, "drop": 0.0}
 
         def track(w: World) -> bool:
-            state["tilt"] = max(state["tilt"], float(w.tilts_deg()[idx].max()))
-            state["disp"] = max(state["disp"], float(w.com_displacements()[idx].max()))
+            state["tilt"] = max(state["tilt"], float(w.baseline.tilts_deg()[idx].max()))
+            state["disp"] = max(state["disp"], float(w.baseline.com_displacements()[idx].max()))
             state["drop"] = max(state["drop"], float((z0 - w.com_positions()[idx, 2]).max()))
             return state["tilt"] > FALL_TILT_DEG or state["drop"] > A / 4
 
@@ -155,7 +155,7 @@ def test_tipping_time_matches_rigid_body_theory(d_mm: float) -> None:
     with World(overhang_scene(d)) as w:
 
         def reached(w: World) -> bool:
-            if w.tilts_deg()[0] >= theta_end:
+            if w.baseline.tilts_deg()[0] >= theta_end:
                 hit.append(w.time)
                 return True
             return False
@@ -214,7 +214,7 @@ def test_cube_slides_down_a_30_degree_ramp_at_g_sin_minus_mu_cos() -> None:
     with World(_ramp_scene(30.0)) as w:
 
         def reached(w: World) -> bool:
-            if w.com_displacements()[0] >= 0.02:
+            if w.baseline.com_displacements()[0] >= 0.02:
                 hit.append(w.time)
                 return True
             return False
@@ -270,15 +270,15 @@ def test_resting_tower_is_calm_in_both_profiles() -> None:
     pen = {"max": 0.0}
 
     def watch_pen(w: World) -> None:
-        pen["max"] = max(pen["max"], w.max_penetration())
+        pen["max"] = max(pen["max"], w.contacts.max_penetration())
 
     with World(scene, "verdict") as w:
         w.run(5.0, watch_pen, every=50)
-        assert w.com_displacements().max() < verdict_limit
+        assert w.baseline.com_displacements().max() < verdict_limit
         assert np.isfinite(w.pose_array()).all()
     with World(scene, "display") as w:
         w.run(10.0, watch_pen, every=96)
-        assert w.com_displacements().max() < 0.1e-3
+        assert w.baseline.com_displacements().max() < 0.1e-3
         assert np.isfinite(w.pose_array()).all()
     assert pen["max"] < 0.2e-3
 

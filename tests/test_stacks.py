@@ -54,7 +54,7 @@ def watch_straight(n: int, profile: str, seconds: float = 5.0) -> tuple[float, f
             com = w.com_positions()
             worst = max(worst, float(np.linalg.norm(com[-1] - com0[-1])))
             upright = upright and bool((com0[:, 2] - com[:, 2]).max() < A / 2)
-        return worst, w.max_penetration(), upright
+        return worst, w.contacts.max_penetration(), upright
 
 
 # ---------------------------------------------------------------------- goal 1: straight stacks
@@ -132,7 +132,7 @@ def test_pybullet_leans_as_its_contact_springs_say() -> None:
     for dt in (1e-3, 2.5e-4):
         with World(stack(n, frac), damped, time_step=dt) as w:
             w.run(2.0)
-            lean = float(np.radians(w.tip_angles_deg()[-1]))
+            lean = float(np.radians(w.baseline.tip_angles_deg()[-1]))
         assert lean == pytest.approx(expected, rel=0.15), dt
 
 
@@ -231,10 +231,10 @@ def test_exact_profile_contacts_are_rigid() -> None:
     spring_sink = weight / 4 / (1e5 / 2)
     with World(stack(5), "verdict") as w:
         w.run(0.4)
-        assert w.max_penetration() > 0.5 * spring_sink
+        assert w.contacts.max_penetration() > 0.5 * spring_sink
     with World(stack(5), EXACT) as w:
         w.run(0.4)
-        assert w.max_penetration() < 1e-9
+        assert w.contacts.max_penetration() < 1e-9
     end = {}
     for name, extra in (("si", {}), ("dantzig-no-cfm", {"constraintSolverType": 3})):
         with World(stack(5), replace(EXACT, extra=extra)) as w:

@@ -102,8 +102,8 @@ def test_the_overhang_state_it_draws() -> None:
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     with World(scene, "verdict") as world:
         world.run(0.4)
-        moved = dict(zip(world.piece_ids, world.com_displacements(), strict=True))
-        tilt = dict(zip(world.piece_ids, world.tilts_deg(), strict=True))
+        moved = dict(zip(world.piece_ids, world.baseline.com_displacements(), strict=True))
+        tilt = dict(zip(world.piece_ids, world.baseline.tilts_deg(), strict=True))
         a = world.config.cube_edge("kozo")
     assert moved.pop("4L") > rule.drop_fraction * a and tilt.pop("4L") > rule.tilt_deg
     assert max(moved.values()) < stands.max_move and max(tilt.values()) < stands.max_tilt_deg

@@ -137,7 +137,7 @@ def test_arbitrary_pose_is_reported_back_exactly_before_stepping() -> None:
         got_pos, got_q = w.poses()["R"]
         np.testing.assert_allclose(got_pos, pos, atol=1e-14)
         assert _same_rotation(got_q, q, atol=1e-14)
-        assert w.tilts_deg()[0] == pytest.approx(0.0, abs=1e-6)
+        assert w.baseline.tilts_deg()[0] == pytest.approx(0.0, abs=1e-6)
         assert w.time == 0.0
         assert w.piece_ids == ["R"]
 
@@ -149,7 +149,7 @@ def test_tilt_reports_the_rotation_since_build() -> None:
     with World(_scene(cube, ground=False, config=cfg)) as w:
         w.set_velocity("c", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
         w.run(0.5)
-        assert w.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
+        assert w.baseline.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
 
 
 def test_tip_angle_ignores_yaw() -> None:
@@ -161,8 +161,8 @@ def test_tip_angle_ignores_yaw() -> None:
         with World(_scene(cube, ground=False, config=cfg)) as w:
             w.set_velocity("c", (0.0, 0.0, 0.0), axis)
             w.run(0.5)
-            assert w.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
-            assert w.tip_angles_deg()[0] == pytest.approx(tipped, abs=1e-6)
+            assert w.baseline.tilts_deg()[0] == pytest.approx(math.degrees(0.5), rel=1e-6)
+            assert w.baseline.tip_angles_deg()[0] == pytest.approx(tipped, abs=1e-6)
 
 
 def test_resting_cube_stays_put() -> None:
@@ -179,10 +179,10 @@ def test_resting_cube_stays_put() -> None:
         com = w.com_positions()[0]
         assert abs(com[2] - A / 2) < 0.02e-3
         assert np.hypot(com[0] - A / 2, com[1] - A / 2) < 0.02e-3
-        assert w.tilts_deg()[0] < 0.05
+        assert w.baseline.tilts_deg()[0] < 0.05
         assert w.speeds()[0] < 1e-4
-        assert w.contacts_with_static() == {("c", "table")}
-        assert 0.0 <= w.max_penetration() < 0.02e-3
+        assert w.contacts.contacts_with_static() == {("c", "table")}
+        assert 0.0 <= w.contacts.max_penetration() < 0.02e-3
 
 
 def test_static_pieces_do_not_move_under_load() -> None:
@@ -199,8 +199,8 @@ def test_static_pieces_do_not_move_under_load() -> None:
         np.testing.assert_array_equal(before[1], after[1])
         assert w.piece_ids == ["bar"]
         assert w.static_ids == ["ped"]
-        assert w.contacts_with_static() == {("bar", "ped")}
-        assert w.com_displacements()[0] < 0.05e-3
+        assert w.contacts.contacts_with_static() == {("bar", "ped")}
+        assert w.baseline.com_displacements()[0] < 0.05e-3
 
 
 def test_clearance_shrinks_horizontal_axes_only() -> None:
@@ -276,10 +276,18 @@ def _hash_in_process(profile: str, queries: bool = False) -> str:
         i = w.piece_ids.index("4T")
         w.apply_impulse("4T", w.com_positions()[i] + [0, 0, 0.005], [1e-2, 4e-3, 0])
         if queries:  # read-only queries every 10 steps must not change the trajectory
-            w.run(0.6, lambda w: (w.contacts_with_static(), w.max_penetration(), w.poses()), 10)
+            w.run(
+                0.6,
+                lambda w: (
+                    w.contacts.contacts_with_static(),
+                    w.contacts.max_penetration(),
+                    w.poses(),
+                ),
+                10,
+            )
         else:
             w.run(0.6)
-        assert w.com_displacements().max() > 1e-3  # the push really moved something
+        assert w.baseline.com_displacements().max() > 1e-3  # the push really moved something
         return hashlib.sha256(w.pose_array().tobytes()).hexdigest()
 
 
@@ -315,8 +323,8 @@ def test_worlds_are_independent() -> None:
     cube = ScenePiece("c", ((0, 0, 0),), "kozo", (0.0, 0.0, 0.05))
     with World(_scene(cube)) as w1, World(_scene(cube)) as w2:
         w1.run(0.2)
-        assert w1.com_displacements()[0] > 0.01  # fell 5 cm onto the table
-        assert w2.com_displacements()[0] == 0.0
+        assert w1.baseline.com_displacements()[0] > 0.01  # fell 5 cm onto the table
+        assert w2.baseline.com_displacements()[0] == 0.0
         assert w1.client != w2.client
 
 
@@ -375,7 +383,7 @@ def test_reference_tower_is_a_valid_resting_scene() -> None:
     scene = reference_tower()
     with World(scene) as w:
         assert len(w.piece_ids) == 12
-        assert w.contacts_with_static() == {("5V", "board"), ("3L", "board")}
+        assert w.contacts.contacts_with_static() == {("5V", "board"), ("3L", "board")}
 
 
 def test_contact_pairs_name_the_touching_pieces() -> None:
@@ -389,7 +397,7 @@ def test_contact_pairs_name_the_touching_pieces() -> None:
     )
     with World(Scene("pairs", pieces), "verdict") as w:
         w.step(5)
-        pairs = w.contact_pairs()
+        pairs = w.contacts.contact_pairs()
     assert pairs == {("high", "low"), ("low", "table"), ("alone", "table")}
 
 
@@ -418,9 +426,11 @@ def test_bar_resting_on_an_edge_and_the_table_touches_the_table() -> None:
     r (sin theta + cos theta - 1) = 0.276 mm away; the contact set must still name the table."""
     theta = math.asin(1 / 3)
     with World(bar_off_a_cube()) as w:
-        assert w.contacts_with_static() == {("cube", "table")}  # the bar starts on the cube
+        assert w.contacts.contacts_with_static() == {
+            ("cube", "table")
+        }  # the bar starts on the cube
         w.run(1.0)
-        tilt = w.tip_angles_deg()[w.piece_ids.index("bar")]
+        tilt = w.baseline.tip_angles_deg()[w.piece_ids.index("bar")]
         assert tilt == pytest.approx(math.degrees(theta), abs=0.4)
         assert tilt < 20.0
         pts = pybullet_module().getClosestPoints(
@@ -428,7 +438,7 @@ def test_bar_resting_on_an_edge_and_the_table_touches_the_table() -> None:
         )
         rounded = 1e-3 * (math.sin(theta) + math.cos(theta) - 1)  # 0.276 mm
         assert min(pt[8] for pt in pts) == pytest.approx(rounded, abs=0.03e-3)
-        assert ("bar", "table") in w.contacts_with_static()
+        assert ("bar", "table") in w.contacts.contacts_with_static()
 
 
 def test_a_face_near_but_not_on_a_static_body_is_not_a_contact() -> None:
@@ -439,7 +449,7 @@ def test_a_face_near_but_not_on_a_static_body_is_not_a_contact() -> None:
         # clearance takes 0.1 mm off each horizontal face of the cube, so place it accordingly
         cube = ScenePiece("c", CUBE_CELLS, "kozo", (-gap + 0.1e-3, 0.0, 0.0))
         with World(_scene(wall, cube)) as w:
-            assert (("c", "wall") in w.contacts_with_static()) is expected
+            assert (("c", "wall") in w.contacts.contacts_with_static()) is expected
 
 
 def test_a_sleeping_world_only_counts_steps_and_stays_bit_identical() -> None:

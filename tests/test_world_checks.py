@@ -1,4 +1,4 @@
-"""The topple rule's fast reads (:meth:`tablesim.sim.world.World.states`, ``tipped``, ``check_contacts``)
+"""The topple rule's fast reads (:meth:`tablesim.sim.world.World.states`, ``baseline.tipped``, ``contacts.check_contacts``)
 give exactly the answers of the plain per-piece reads (``com_positions``, ``tip_angles_deg``,
 ``contacts_with_static``, ``max_penetration``) they replace in the rule loops (issue #24)."""
 
@@ -21,25 +21,25 @@ def _compare_at(world: World, known: set[tuple[str, str]]) -> tuple[int, int]:
     """Assert the fast reads equal the plain ones now; return (new contacts, pieces tipped)."""
     st = world.states()
     assert np.array_equal(st.com, world.com_positions())  # the same doubles
-    tips = world.tip_angles_deg()
+    tips = world.baseline.tip_angles_deg()
     for i in range(len(tips)):
-        assert world.tip_angle_deg(i) == tips[i]
+        assert world.baseline.tip_angle_deg(i) == tips[i]
     for limit in (1.0, 20.0, 45.0):
-        assert np.array_equal(world.tipped(limit, st), tips > limit)
+        assert np.array_equal(world.baseline.tipped(limit, st), tips > limit)
     for k in (set(), known):
-        got = world.check_contacts(k, st)
-        assert got.new == world.contacts_with_static() - k
-        assert got.max_penetration == world.max_penetration()
+        got = world.contacts.check_contacts(k, st)
+        assert got.new == world.contacts.contacts_with_static() - k
+        assert got.max_penetration == world.contacts.max_penetration()
     # The bounds that let check_contacts skip closest-point queries never exceed a distance.
-    bounds = world.static_distance_bounds(st)
-    bodies = world.static_bodies
+    bounds = world.contacts.static_distance_bounds(st)
+    bodies = world.contacts.static_bodies
     for i, pid in enumerate(world.piece_ids):
         for j, sbody in enumerate(bodies):
             pts = pybullet_module().getClosestPoints(
                 world.body_id(pid), sbody, 1.0, physicsClientId=world.client
             )
             assert bounds[i, j] <= min(pt[8] for pt in pts) + 1e-9, (pid, j)
-    return len(world.check_contacts(known, st).new), int((tips > 20.0).sum())
+    return len(world.contacts.check_contacts(known, st).new), int((tips > 20.0).sum())
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_fast_reads_equal_the_plain_reads_through_a_collapse(name: str, seconds:
     bit. The runs must really reach new contacts and tipped pieces, or nothing was compared."""
     scene = load_scene(shipped_scene_path(name))
     with World(scene, "verdict") as world:
-        known = world.contacts_with_static()
+        known = world.contacts.contacts_with_static()
         seen_contacts = seen_tipped = 0
         for _ in range(round(seconds / 0.01)):
             world.step(10)
@@ -67,12 +67,12 @@ def test_tipped_at_its_limit_is_decided_by_the_exact_angle() -> None:
     scene = load_scene(shipped_scene_path("kozo-overhang"))
     with World(scene, "verdict") as world:
         world.step(60)  # the 4L is tipping
-        tips = world.tip_angles_deg()
+        tips = world.baseline.tip_angles_deg()
         i = int(np.argmax(tips))
         assert tips[i] > 1.0
         below = math.nextafter(float(tips[i]), -math.inf)
-        assert not world.tipped(float(tips[i]))[i]
-        assert world.tipped(below)[i]
+        assert not world.baseline.tipped(float(tips[i]))[i]
+        assert world.baseline.tipped(below)[i]
 
 
 def _cube_at(height: float) -> Scene:
@@ -92,8 +92,8 @@ def test_a_cube_near_the_table_touches_within_the_tolerance(gap_mm: float, touch
     # The cube is built with the contact skin (1 um lower face), so aim the face at the gap.
     with World(_cube_at(gap_mm * 1e-3 + 1e-6), "verdict") as world:
         expected = {("c", "table")} if touches else set()
-        assert world.check_contacts().new == expected
-        assert world.contacts_with_static() == expected
+        assert world.contacts.check_contacts().new == expected
+        assert world.contacts.contacts_with_static() == expected
 
 
 def _would_reject(row: np.ndarray) -> bool:
@@ -179,8 +179,8 @@ def test_tipped_with_limits_outside_half_a_turn() -> None:
     with World(scene, "verdict") as world:
         world.step(60)
         n = len(world.piece_ids)
-        assert not world.tipped(180.0).any() and not world.tipped(200.0).any()
-        assert world.tipped(-1.0).all() and world.tipped(-1.0).shape == (n,)
+        assert not world.baseline.tipped(180.0).any() and not world.baseline.tipped(200.0).any()
+        assert world.baseline.tipped(-1.0).all() and world.baseline.tipped(-1.0).shape == (n,)
 
 
 def test_deepest_penetration_reads_the_depth_and_the_way_out() -> None:
@@ -189,13 +189,13 @@ def test_deepest_penetration_reads_the_depth_and_the_way_out() -> None:
     0.501 mm with the normal straight up, the way out, and ``penetration`` says the same depth."""
     a = PhysicsConfig().kozo_cube
     with World(_cube_at(12e-3), "verdict") as world:
-        depth, normal = world.deepest_penetration("c")
+        depth, normal = world.contacts.deepest_penetration("c")
         assert depth == 0.0 and normal.tolist() == [0.0, 0.0, 0.0]
         world.set_pose("c", (a / 2, a / 2, a / 2 - 0.5e-3), (0, 0, 0, 1))
-        depth, normal = world.deepest_penetration("c")
+        depth, normal = world.contacts.deepest_penetration("c")
         assert depth == pytest.approx(0.5e-3 + 1e-6, abs=1e-9)
         assert np.allclose(normal, (0.0, 0.0, 1.0), atol=1e-9)
-        assert world.penetration("c") == depth
+        assert world.contacts.penetration("c") == depth
 
 
 def test_near_pairs_kept_between_checks_still_find_a_piece_that_creeps_in() -> None:
@@ -210,8 +210,8 @@ def test_near_pairs_kept_between_checks_still_find_a_piece_that_creeps_in() -> N
             gap = max(0.03e-3, 12e-3 - 0.4e-3 * k)  # the last moves end 0.03 mm above
             com = (a / 2, a / 2, gap + a / 2 + 1e-6)  # the skin: the face is 1 um lower
             world.set_pose("c", com, (0, 0, 0, 1))
-            got = world.check_contacts(set(), world.states()).new
-            assert got == world.contacts_with_static(), gap
+            got = world.contacts.check_contacts(set(), world.states()).new
+            assert got == world.contacts.contacts_with_static(), gap
             touched += bool(got)
         assert touched == 1
 

@@ -36,7 +36,7 @@ def test_a_cube_pushed_off_the_table_rests_on_the_floor() -> None:
         assert com[0] > 2.0
         assert com[2] == pytest.approx(-0.75 + A / 2, abs=0.5e-3)
         assert np.abs(w.speeds()).max() < 1e-3
-        assert ("c", FLOOR) in w.contacts_with_static()
+        assert ("c", FLOOR) in w.contacts.contacts_with_static()
 
 
 def test_a_tower_that_stays_on_the_table_has_no_floor() -> None:

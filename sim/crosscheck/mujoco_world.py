@@ -187,7 +187,9 @@ def judge(
     radii = np.array([radius(p) for p in dyn])
     settle = shrink_shift(cfg, TOUCH)
 
-    def moved(i: int, c: np.ndarray) -> bool:  # tablesim.sim.world.World.moved_beyond's bound
+    def moved(
+        i: int, c: np.ndarray
+    ) -> bool:  # tablesim.sim.world_reads.Baseline.moved_beyond's bound
         rel = data.xmat[bodies[i]].reshape(3, 3) @ mat0[i].T
         angle = math.acos(max(-1.0, min(1.0, (float(np.trace(rel)) - 1.0) / 2.0)))
         return float(np.linalg.norm(c[i] - com0[i])) + 2 * math.sin(angle / 2) * radii[i] > settle

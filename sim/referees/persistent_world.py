@@ -122,7 +122,7 @@ def hand_place(
         com_w = pos + r_piece @ body.com_local
         q_body = matrix_to_quat(r_piece @ body.axes)
         world.set_pose(piece.id, com_w, q_body)
-        if world.penetration(piece.id) <= PENETRATION_OK:
+        if world.contacts.penetration(piece.id) <= PENETRATION_OK:
             break
         if attempt < 4:
             scale /= 2
@@ -181,7 +181,7 @@ def _touch(
         ok = False
         for _ in range(TOUCH_ROUNDS):
             _set_pose(world, piece.id, pos + moved, r_piece)
-            depth, normal = world.deepest_penetration(piece.id)
+            depth, normal = world.contacts.deepest_penetration(piece.id)
             if depth <= PENETRATION_OK:
                 ok = True
                 break
@@ -241,7 +241,7 @@ def watch(
     ids = world.piece_ids
     edges = np.array([world.edges[pid] for pid in ids])
     poly = np.array([world.polycube[pid] for pid in ids], dtype=bool)
-    start = world.contacts_with_static()
+    start = world.contacts.contacts_with_static()
     for pid, allowed in world.static_allowed.items():
         start |= {(pid, s) for s in allowed}
     com0 = world.com_positions()
@@ -263,22 +263,22 @@ def watch(
             on_check(world, t)
         states = world.states()  # each body read once (sim.world: the rule's fast reads)
         drop = com0[:, 2] - states.com[:, 2]
-        tilted = poly & world.tipped(rule.tilt_deg, states)
+        tilted = poly & world.baseline.tipped(rule.tilt_deg, states)
         dropped = drop > rule.drop_fraction * edges
         now = dropped | tilted
         why = {
             int(i): fall_reason(
                 float(drop[i]),
                 rule.drop_fraction * float(edges[i]),
-                world.tip_angle_deg(int(i), states.quat[i]) if poly[i] else 0.0,
+                world.baseline.tip_angle_deg(int(i), states.quat[i]) if poly[i] else 0.0,
                 rule.tilt_deg,
             )
             for i in np.flatnonzero(now)
         }
         if rule.table_contact:
-            for pid, sid in sorted(world.check_contacts(start, states).new):
+            for pid, sid in sorted(world.contacts.check_contacts(start, states).new):
                 k = index[pid]
-                if not world.moved_beyond(k, com0[k], states, settle):
+                if not world.baseline.moved_beyond(k, com0[k], states, settle):
                     start.add((pid, sid))  # the scene's own contact, opened by the clearance
                     continue
                 now[k] = True
