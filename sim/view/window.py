@@ -96,7 +96,16 @@ def _showbase() -> Any:
 
 
 _EXPOSURE_MASK, _STRUCTURE_NOTIFY_MASK = 1 << 15, 1 << 17  # X.h event masks
-_EXPOSE, _MAP_NOTIFY = 12, 19  # X.h event types
+_EXPOSE, _DESTROY_NOTIFY, _MAP_NOTIFY = 12, 17, 19  # X.h event types
+
+
+def _quiet_x11() -> None:
+    """Panda3D's X11 messages off (fatal ones kept): once the window is destroyed from
+    outside, its last frame and its clean-up still talk to it, and each answer was printed as
+    ``:display:x11display(error): BadWindow`` on the way out."""
+    from panda3d.core import Notify, NS_fatal
+
+    Notify.ptr().get_category(":display:x11display").set_severity(NS_fatal)
 
 
 class _XWatch:
@@ -148,6 +157,8 @@ class _XWatch:
             lib.XSync(dpy, 0)
         finally:
             lib.XSetErrorHandler(old)
+        self.destroyed = False
+        """Set once the X server said the window was destroyed (DestroyNotify)."""
 
     def _on_error(self, display: Any, event: Any) -> int:
         self._errors.append(1)
@@ -158,6 +169,8 @@ class _XWatch:
         lib = self._lib
         if lib is None:
             return False
+        if self.destroyed:
+            return True
         self._errors.clear()
         old = lib.XSetErrorHandler(self._ct.cast(self._handler, self._ct.c_void_p))
         try:
@@ -165,7 +178,10 @@ class _XWatch:
             lib.XSync(self._dpy, 0)
         finally:
             lib.XSetErrorHandler(old)
-        return not ok or bool(self._errors)
+        if not ok or self._errors:
+            _quiet_x11()
+            return True
+        return False
 
     def exposed(self) -> bool:
         """True when the X server said since the last call that the window's picture was lost
@@ -181,6 +197,9 @@ class _XWatch:
             lib.XNextEvent(self._dpy, self._event)
             kind = int.from_bytes(self._event.raw[:4], sys.byteorder)
             seen = seen or kind in (_EXPOSE, _MAP_NOTIFY)
+            if kind == _DESTROY_NOTIFY:
+                self.destroyed = True
+                _quiet_x11()
         return seen
 
     def close(self) -> None:
@@ -305,6 +324,10 @@ class _Driver:
             time.sleep(self.due - start)
             start = time.monotonic()
         self.due = max(self.due + 1.0 / FRAME_RATE, start)
+        if self.xwatch.exposed():  # the X server lost the picture (or never showed it)
+            self.app.renderer.invalidate()
+        if self.xwatch.destroyed:  # destroyed without a window manager: end, quietly
+            return self.stop("the window was destroyed")
         dt, self.ticked = start - self.ticked, start
         c0 = time.thread_time()
         self.app.tick(min(dt, MAX_DT))
@@ -318,8 +341,6 @@ class _Driver:
                 return self.stop("the window was destroyed")
             if self.refresh > 0:
                 self.app.renderer.invalidate()
-        if self.xwatch.exposed():
-            self.app.renderer.invalidate()
         # the pointer is read last, right before the frame is drawn: the ghost drawn is where
         # the pointer is now (Panda3D asks the X server: XQueryPointer, not the last event)
         read = time.monotonic()
