@@ -345,8 +345,9 @@ class _Driver:
         # the pointer is now (Panda3D asks the X server: XQueryPointer, not the last event)
         read = time.monotonic()
         xy = self.pointer()
-        moved = xy is not None and xy != self.app._mouse
-        if moved:
+        moved = False
+        if xy is not None and xy != self.app._mouse:
+            moved = True
             self.app.mouse_move(*xy)
         c2 = time.thread_time()
         self.app.frame()
