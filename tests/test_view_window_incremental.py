@@ -87,6 +87,7 @@ def _cpu_s(pid: int) -> float:
 
 
 @NEEDS_X
+@pytest.mark.slow  # a real window watched for 4.5 s: about 12 s
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_an_idle_window_sends_the_x_server_nothing(shots) -> None:  # noqa: ANN001, F811
     """A still table costs the X server (nearly) nothing: the idle frames neither draw nor
