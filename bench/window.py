@@ -14,6 +14,11 @@ last line). Figures, not pass/fail, next to the goals of issue 32:
 - ``judged_gap_ms``: the worst gap between two frames from the moment a placement is typed
   to the verdict and its film's end, a person having waited 8 s before dropping (goal
   <= 100 ms);
+- ``*_cpu_ms_per_frame``, ``*_worst_frame_cpu_ms``: the program's main-thread CPU per frame
+  while the ghost follows the pointer and during the judged move (all; the pointer's move:
+  pick, snap, legality; drawing), and the most one frame took: CPU time, so they hold on a
+  loaded machine where the wall-clock figures above do not; ``ghost_read_to_drawn_worst_ms``:
+  the longest wall time from reading a moved pointer to its frame drawn;
 - ``load``: the 1-minute load average before and after (the machine may be shared).
 """
 
@@ -119,6 +124,29 @@ class Program:
             self.proc.wait(10)
 
 
+FRAMES_LINE = re.compile(
+    r"frames (\d+), worst gap this second (\d+) ms, CPU this second (\d+) ms; main thread "
+    r"([\d.]+) ms \(tick ([\d.]+), pointer and ghost ([\d.]+), draw ([\d.]+)\), worst frame "
+    r"([\d.]+) ms CPU, pointer read to drawn worst ([\d.]+) ms"
+)
+
+
+def cpu_figures(p: Program, first: int, last: int, prefix: str) -> dict[str, Any]:
+    """The main thread's CPU per frame (ms: all, the pointer's move, drawing) and the worst
+    frame's, from the once-a-second lines of events ``first..last`` (load-independent: CPU
+    time, not wall time)."""
+    rows = [m.groups() for _, e in p.events()[first:last] if (m := FRAMES_LINE.match(e))]
+    if len(rows) < 2:
+        return {}
+    n = int(rows[-1][0]) - int(rows[0][0])
+    main, move, draw = (sum(float(r[k]) for r in rows[1:]) for k in (3, 5, 6))
+    return {f"{prefix}_cpu_ms_per_frame": round(main / max(n, 1), 2),
+            f"{prefix}_move_cpu_ms_per_frame": round(move / max(n, 1), 2),
+            f"{prefix}_draw_cpu_ms_per_frame": round(draw / max(n, 1), 2),
+            f"{prefix}_worst_frame_cpu_ms": max(float(r[7]) for r in rows[1:]),
+            f"{prefix}_read_to_drawn_worst_ms": max(float(r[8]) for r in rows[1:])}  # fmt: skip
+
+
 def frames_at(p: Program, after: int) -> tuple[int, float]:
     i, t = p.wait_for(r"^frames \d+", after)
     n = int(re.match(r"frames (\d+)", p.events()[i][1]).group(1))  # type: ignore[union-attr]
@@ -133,7 +161,8 @@ def ghost_figures(display: str) -> dict[str, Any]:
         p.type_move("take 2a")
         p.wait_for(r"^played take 2a")
         time.sleep(1.0)
-        n0, t0 = frames_at(p, len(p.events()))
+        first = len(p.events())
+        n0, t0 = frames_at(p, first)
         moves = 0
         end = time.monotonic() + 5.0
         k = 0
@@ -144,6 +173,7 @@ def ghost_figures(display: str) -> dict[str, Any]:
             moves += 1
         n1, t1 = frames_at(p, len(p.events()))
         fps = (n1 - n0) / (t1 - t0)
+        cpu = cpu_figures(p, first, len(p.events()), "ghost")
         lags = []
         for j in range(8):  # jumps between two spots; read back until the picture changed
             p.point(0.42 if j % 2 else 0.58, 0.4)
@@ -163,7 +193,7 @@ def ghost_figures(display: str) -> dict[str, Any]:
         return {"ghost_fps": round(fps, 1), "pointer_moves": moves,
                 "grab_ms_median": round(float(np.median(grabs)), 1),
                 "ghost_lag_ms_median": round(float(np.median(lags)), 1),
-                "ghost_lag_ms_worst": round(max(lags), 1)}  # fmt: skip
+                "ghost_lag_ms_worst": round(max(lags), 1), **cpu}  # fmt: skip
     finally:
         p.close()
 
@@ -192,9 +222,10 @@ def judged_figures(display: str) -> dict[str, Any]:
         time.sleep(1.2)  # the next once-a-second frames line
         gaps = [int(m.group(1)) for _, e in p.events()[typed:]
                 if (m := re.search(r"worst gap this second (\d+) ms", e))]  # fmt: skip
+        cpu = cpu_figures(p, typed, len(p.events()), "judged")
         return {"verdict_after_typed_s": round(t_played - t_typed, 2),
                 "table_yours_again_s": round(t_yours - t_typed, 2),
-                "judged_gap_ms": max(gaps) if gaps else None}  # fmt: skip
+                "judged_gap_ms": max(gaps) if gaps else None, **cpu}  # fmt: skip
     finally:
         p.close()
 

@@ -34,3 +34,24 @@ def test_the_sandbox_counts_one_piece(tmp_path: Path) -> None:
                     'at = [0, 0, 0]\n')  # fmt: skip
     with SandboxApp(load_scene(path), size=(320, 180), replicas=1) as app:
         assert app.status_lines()[0] == "sandbox one: 1 piece"
+
+
+def test_a_one_game_tournament_says_one_game() -> None:
+    """Before: "1 games of catego"."""
+    r = run_cli("tournament", "catego", "--players", "random,random", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("1 game of catego, 2 seats"), r.stdout
+
+
+def test_a_one_run_sweep_says_one_run(tmp_path: Path) -> None:
+    """Before: "1 runs (grid)" (the dry run) and "1 runs -> ..." with "in 1 runs" per point."""
+    spec = tmp_path / "one.toml"
+    spec.write_text('[sweep]\nmode = "grid"\nseed = 1\n\n[parameters]\nscene = ["cantilever-safe"]\n'
+                    'kozo_cube_mm = [16.0]\nseconds = 0.2\nreplicas = 1\nmethod = "simulate"\n')  # fmt: skip
+    r = run_cli("sweep", str(spec), "--out", str(tmp_path / "r.csv"), "--dry-run")
+    assert r.returncode == 0, r.stderr
+    assert "1 run (grid)" in r.stdout, r.stdout
+    r = run_cli("sweep", str(spec), "--out", str(tmp_path / "r.csv"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("1 run -> "), r.stdout
+    assert "1 runs" not in r.stdout and "1 replicas" not in r.stdout, r.stdout

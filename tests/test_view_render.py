@@ -502,3 +502,47 @@ def test_private_xvfb_exits_cleanly_and_goes_away() -> None:
             break
         time.sleep(0.1)
     assert gone, f"Xvfb {pid} still running"
+
+
+def test_gl_shadow_camera_covers_every_piece_and_stays_put_when_one_goes_far() -> None:
+    """The gl backend's shadow map (the key light's lens, sized from the table's fixed extent,
+    ``sim.view.table_extent``): every block on a 0.3 m table casts its shadow, the farthest
+    included (the table beyond each block along the key light darker than on its lit side);
+    when one block is carried far off (1.5 m: the sandbox's "take a piece far away"), the
+    table drawn with the same extent shows the other blocks' shadows with the same pixels
+    (the lens neither grows nor moves: before the fixed extent the shadows became large
+    blocky rectangles). A lens sized from the moved layout instead changes them (checked by
+    hand, ``show(moved, same, None)``: 4.3 levels on average at a shadow, this test fails)."""
+    if "gl" not in available_backends():
+        pytest.skip("the gl backend is not available here")
+    from tablesim.sim.view.layout import TableLayout, box_item
+    from tablesim.sim.view.shadows import light_direction
+    from tablesim.sim.view.table_extent import table_extent
+
+    spots = [(-0.15, -0.15), (0.15, -0.15), (-0.15, 0.15), (0.15, 0.15), (0.0, 0.0)]
+    blocks = tuple(box_item(f"b{k}", (0.02, 0.02, 0.05), (x - 0.01, y - 0.01, 0.0), (0.5, 0.5, 0.5))
+                   for k, (x, y) in enumerate(spots))  # fmt: skip
+    lay = TableLayout("blocks", blocks, {"yaw": 20.0, "pitch": -55.0, "fill": 0.9})
+    ext = table_extent(lay.points())
+    size = (480, 320)
+    with Renderer(size, backend="gl") as r:
+        view = r.show(lay, None, ext)
+        before = r.render().astype(float)
+        d = light_direction(view)[:2]
+        d = d / np.linalg.norm(d)
+        samples = []
+        for x, y in spots:
+            shade = view.project(np.array([[x + 0.022 * d[0], y + 0.022 * d[1], 0.0]]), size)[0]
+            lit = view.project(np.array([[x - 0.022 * d[0], y - 0.022 * d[1], 0.0]]), size)[0]
+            assert _at(before, shade, 1).mean() < 0.8 * _at(before, lit, 1).mean(), (x, y)
+            samples.append(shade)
+        far = lay.item("b1").posed(((1.5, 1.5, 0.0), (0.0, 0.0, 0.0, 1.0)))
+        moved = TableLayout(lay.name, (*blocks[:1], far, *blocks[2:]), lay.camera)
+        same = {"target": list(view.look_at), "yaw": 20.0, "pitch": -55.0, "fov": view.fov,
+                "distance": float(np.linalg.norm(np.subtract(view.pos, view.look_at)))}  # fmt: skip
+        assert r.show(moved, same, ext).pos == pytest.approx(view.pos)
+        after = r.render().astype(float)
+    for k, xy in enumerate(samples):
+        if k == 1:  # the block taken away: its shadow is gone
+            continue
+        assert np.abs(_at(after, xy, 2) - _at(before, xy, 2)).mean() < 2.0, k

@@ -10,14 +10,18 @@ of frames, printed with ``TABLESIM_WINDOW_DEBUG``).
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import start_xvfb
 from test_view_window import (  # noqa: F401  (fixtures)
     NEEDS_X,
     OVER_THE_BOARD,
+    Window,
     ghost_share,
     kozo_holding_4l,
     shots,
@@ -74,3 +78,41 @@ def test_window_draws_a_moved_ghost_at_once_and_a_still_table_not_again(
         assert rects > 0 and skipped > whole, err
     finally:
         w.kill()
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU time (user + system, s) of process ``pid`` so far (/proc: Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@NEEDS_X
+@pytest.mark.slow  # a real window watched for 4.5 s: about 12 s
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_idle_window_sends_the_x_server_nothing(shots) -> None:  # noqa: ANN001, F811
+    """A still table costs the X server (nearly) nothing: the idle frames neither draw nor
+    flip. Before, every idle frame flipped, and the tiny window sent its whole frame buffer
+    (2 MB at 960x540) to the X server 60 times a second: its own Xvfb's CPU was 40 ms a
+    second (0.7 ms a frame, measured). Expected: at most 10 ms a second over 3 s, the whole
+    redraw every 0.5 s (``REFRESH_S``, about 1.5 ms of the server's each) included. CPU time,
+    not wall time, so a loaded machine does not change it much."""
+    started = start_xvfb()
+    if started is None:
+        pytest.skip("Xvfb did not start")
+    server, display = started
+    try:
+        w = Window(display, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
+                             "--window"], "tablesim kozo", shots)  # fmt: skip
+        try:
+            w.point(0.02, 0.02)  # the pointer still, over the bare table
+            time.sleep(1.5)
+            c0, t0 = _cpu_s(server.pid), time.monotonic()
+            time.sleep(3.0)
+            used = (_cpu_s(server.pid) - c0) / (time.monotonic() - t0)
+            assert w.proc.poll() is None
+            assert used <= 0.010, f"the X server spent {used * 1e3:.0f} ms a second"
+        finally:
+            w.kill()
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -64,6 +64,13 @@ VARIANTS: VariantRegistry[KatoizVariant] = VariantRegistry(
 """The game types by name (the ``type`` option's choices, in the same order)."""
 
 
+TYPE_TITLES: Mapping[str, str] = {"stapeltoren": "Stapeltoren", "3-set": "3-set"}
+"""The game types' names as the rulebook's headings give them ("Game Type 1: Stapeltoren",
+"Game Type 2: 3-set (3-stel)"); Stapeltje is named by its target height, as the rulebook
+does ("Stapeltje-four" ... "Stapeltje-seven": :data:`HEIGHT_WORDS`)."""
+HEIGHT_WORDS: Mapping[int, str] = {4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
 def _rules(state: Any) -> KatoizVariant:
     cfg = getattr(state, "config", None)
     if not isinstance(cfg, KatoizConfig):
@@ -108,6 +115,17 @@ class Katoiz(Game[KatoizState, Move, KatoizConfig]):
         if not isinstance(move, Move):
             raise IllegalMoveError(f"katoiz: {move!r} is not a Katoiz move")
         return _rules(state).apply(state, move)
+
+    def heading(self, state: Any) -> str:
+        """The game and the type being played, in the rulebook's words (``Katoiz:
+        Stapeltoren``, ``Katoiz: 3-set``, ``Katoiz: Stapeltje-five``): what a window's status
+        panel names instead of the bare title."""
+        cfg = getattr(state, "config", None)
+        if not isinstance(cfg, KatoizConfig):
+            raise StateFormatError(f"katoiz: {type(state).__name__} is not a Katoiz state")
+        if cfg.type == "stapeltje":
+            return f"{self.title}: Stapeltje-{HEIGHT_WORDS.get(cfg.height, str(cfg.height))}"
+        return f"{self.title}: {TYPE_TITLES.get(cfg.type, cfg.type)}"
 
     def check_move(self, state: Any, move: Any) -> None:
         """As every game, the legal moves; a person's move stamped with their seconds

@@ -14,6 +14,7 @@ import argparse
 import time
 from pathlib import Path
 
+from tablesim.games.core import counted
 from tablesim.games.play import make_seats, play_game
 from tablesim.games.registry import get_game
 from tablesim.sim.cli import COMMAND_HELP
@@ -85,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     rec = play_game(game, config, make_seats("catego", roles, args.seed), args.seed)
     assert rec.result is not None
     scores = " vs ".join(f"{r} {s:g}" for r, s in zip(roles, rec.result.scores, strict=True))
-    print(f"=== catego, strong bot vs random bot (seed {args.seed}): {scores} in {rec.turns} turns")
+    print(f"=== catego, strong bot vs random bot (seed {args.seed}): {scores} in "
+          f"{counted(rec.turns, 'turn')}")  # fmt: skip
     print(game.describe(rec.final_state))
     print()
 
@@ -139,7 +141,7 @@ def _picture_size(path: Path) -> str:
     with Image.open(path) as img:
         frames = getattr(img, "n_frames", 1)
         size = f"{img.size[0]}x{img.size[1]}"
-    return size + (f", {frames} frames" if frames > 1 else "")
+    return size + (f", {counted(frames, 'frame')}" if frames > 1 else "")
 
 
 def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]]:
@@ -162,7 +164,7 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     rec = play_game(game, config, seats, seed, on_move=on_move)
     assert rec.result is not None
     scores = " vs ".join(f"{r} {s:g}" for r, s in zip(roles, rec.result.scores, strict=True))
-    print(f"  result: {scores} in {rec.turns} turns")
+    print(f"  result: {scores} in {counted(rec.turns, 'turn')}")
     print()
     if out_dir is not None:
         header = log_header(game, config, seed, seats, version())

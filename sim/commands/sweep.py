@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tablesim.games.core import counted
 from tablesim.sim.cli import COMMAND_HELP, UsageError
 from tablesim.sim.commands._common import MAX_WORKERS, int_in
 
@@ -90,7 +91,7 @@ def collapse_summary(columns: list[str], rows: list[dict]) -> list[str]:
     for pt in next(iter(series.values()), []):
         lines.append(
             f"  {x} {pt.x:g}: {pt.p:.3f} ({pt.low:.3f}-{pt.high:.3f}), "
-            f"{pt.toppled} of {pt.replicas} replicas in {pt.runs} runs"
+            f"{pt.toppled} of {counted(pt.replicas, 'replica')} in {counted(pt.runs, 'run')}"
         )
     return lines
 
@@ -143,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             check_output(Path(args.out), args.format, args.overwrite)
             swept = [a.name for a in spec.axes if a.swept]
-            print(f"{spec.source}: {spec.count} runs ({spec.mode}); swept: {', '.join(swept)}")
+            print(f"{spec.source}: {counted(spec.count, 'run')} ({spec.mode}); "
+                  f"swept: {', '.join(swept)}")  # fmt: skip
             print("columns: " + ",".join(job.columns()))
             return 0
         rep = run_with_args(job, args, "sweep")
@@ -157,14 +159,15 @@ def run(args: argparse.Namespace) -> int:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     verdicts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     print(
-        f"{spec.count} runs -> {rep.out} ({rep.kept} kept from an earlier start, {rep.computed} "
+        f"{counted(spec.count, 'run')} -> {rep.out} ({rep.kept} kept from an earlier start, {rep.computed} "
         f"computed in {rep.wall_s:.1f} s); verdicts: {verdicts}"
     )
     for line in collapse_summary(job.columns(), rep.rows):
         print(line)
     if counts.get("error"):
         print(
-            f"tablesim sweep: {counts['error']} run(s) ended in an error (see the error column)",
+            f"tablesim sweep: {counted(counts['error'], 'run')} ended in an error (see the error "
+            "column)",
             file=sys.stderr,
         )
     return 0

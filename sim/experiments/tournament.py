@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tablesim.games.core import ConfigError, canonical_json
+from tablesim.games.core import ConfigError, canonical_json, counted
 from tablesim.games.limits import MAX_TOURNAMENT_GAMES
 from tablesim.games.play import series_seed, wilson_interval
 from tablesim.games.registry import bot_classes, get_game
@@ -251,7 +251,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], players: Sequence[str], seats: 
 def format_summary(summary: Mapping[str, Any], game: str) -> str:
     """The summary as a readable table."""
     lines = [
-        f"{summary['games']} games of {game}, {summary['seats']} seats, seats rotated",
+        f"{counted(summary['games'], 'game')} of {game}, {summary['seats']} seats, seats rotated",
         f"  {'entry':<5} {'bot':<12} {'games':>6} {'wins':>6} {'win rate':>9}  95% interval",
     ]
     for p in summary["players"]:

@@ -334,8 +334,16 @@ class WindowApp:
     def framing_points(self, layout: TableLayout) -> np.ndarray:
         """The points (N, 3) m the first camera frames: the table's items and the
         controller's own (a tower game's supply: never cut off at the edges), a subclass adds
-        where things will come, e.g. the area thrown dice can land in."""
-        return self._with_supply(layout).points()
+        where things will come, e.g. the area thrown dice can land in; a controller's own
+        ``framing_points()`` (N, 3) are added (a Katamino 3-D box to be built: its full
+        height)."""
+        pts = np.asarray(self._with_supply(layout).points(), float)
+        extra = getattr(self.controller, "framing_points", None)
+        if extra is not None:
+            more = np.asarray(extra(), float).reshape(-1, 3)
+            if len(more):
+                pts = np.concatenate([pts.reshape(-1, 3), more])
+        return pts
 
     def table_extent(self) -> TableExtent:
         """The table's fixed extent (:mod:`tablesim.sim.view.table_extent`): computed once,

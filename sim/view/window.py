@@ -64,7 +64,9 @@ STATS = "TABLESIM_WINDOW_STATS"
 standard output as they happen, ``window: T ...`` lines (T: seconds on the monotonic clock) for
 each move played and each moment a person's clock starts, once a second the frames drawn so far
 and the worst gap between two frames in that second and the process's CPU time in it (every
-thread: the load-independent figure on a shared machine), and at exit the frames drawn, the frames
+thread: the load-independent figure on a shared machine), the main thread's CPU in it split into
+the app's tick, the pointer's move (pick, ghost) and drawing, the most CPU one frame took, and the
+longest time from reading a moved pointer to its frame drawn, and at exit the frames drawn, the frames
 per second and the worst gap between two frames (``bench/window.py`` reads them)."""
 
 
@@ -93,6 +95,19 @@ def _showbase() -> Any:
     return ShowBase(windowType="none")
 
 
+_EXPOSURE_MASK, _STRUCTURE_NOTIFY_MASK = 1 << 15, 1 << 17  # X.h event masks
+_EXPOSE, _DESTROY_NOTIFY, _MAP_NOTIFY = 12, 17, 19  # X.h event types
+
+
+def _quiet_x11() -> None:
+    """Panda3D's X11 messages off (fatal ones kept): once the window is destroyed from
+    outside, its last frame and its clean-up still talk to it, and each answer was printed as
+    ``:display:x11display(error): BadWindow`` on the way out."""
+    from panda3d.core import Notify, NS_fatal
+
+    Notify.ptr().get_category(":display:x11display").set_severity(NS_fatal)
+
+
 class _XWatch:
     """Whether the window still exists on the X server: ``xdotool windowclose`` (or any
     client) can destroy it with no window manager to ask first, and Panda3D then draws into
@@ -119,6 +134,9 @@ class _XWatch:
             lib.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]
             lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
             lib.XCloseDisplay.argtypes = [ctypes.c_void_p]
+            lib.XSelectInput.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_long]
+            lib.XPending.argtypes = [ctypes.c_void_p]
+            lib.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
             dpy = lib.XOpenDisplay(None)
         except (OSError, AttributeError):
             return
@@ -130,6 +148,17 @@ class _XWatch:
         kind = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
         self._handler = kind(self._on_error)
         self._attrs = ctypes.create_string_buffer(512)  # XWindowAttributes (< 200 bytes)
+        self._event = ctypes.create_string_buffer(256)  # an XEvent (a union of 24 longs)
+        # the window's Expose and map events come to this connection too (any client may
+        # select them): the picture is sent again when the X server lost it
+        old = lib.XSetErrorHandler(ctypes.cast(self._handler, ctypes.c_void_p))
+        try:
+            lib.XSelectInput(dpy, handle, _EXPOSURE_MASK | _STRUCTURE_NOTIFY_MASK)
+            lib.XSync(dpy, 0)
+        finally:
+            lib.XSetErrorHandler(old)
+        self.destroyed = False
+        """Set once the X server said the window was destroyed (DestroyNotify)."""
 
     def _on_error(self, display: Any, event: Any) -> int:
         self._errors.append(1)
@@ -140,6 +169,8 @@ class _XWatch:
         lib = self._lib
         if lib is None:
             return False
+        if self.destroyed:
+            return True
         self._errors.clear()
         old = lib.XSetErrorHandler(self._ct.cast(self._handler, self._ct.c_void_p))
         try:
@@ -147,7 +178,29 @@ class _XWatch:
             lib.XSync(self._dpy, 0)
         finally:
             lib.XSetErrorHandler(old)
-        return not ok or bool(self._errors)
+        if not ok or self._errors:
+            _quiet_x11()
+            return True
+        return False
+
+    def exposed(self) -> bool:
+        """True when the X server said since the last call that the window's picture was lost
+        or not yet shown (Expose, MapNotify: a window mapped after its first frame was drawn,
+        uncovered, or moved). The idle window sends nothing to the X server
+        (:meth:`~tablesim.sim.view.frame_draw.FrameDrawer.idle_frame`), so such a picture is
+        drawn again whole. Reads only events already received (no round trip)."""
+        lib = self._lib
+        if lib is None:
+            return False
+        seen = False
+        while lib.XPending(self._dpy):
+            lib.XNextEvent(self._dpy, self._event)
+            kind = int.from_bytes(self._event.raw[:4], sys.byteorder)
+            seen = seen or kind in (_EXPOSE, _MAP_NOTIFY)
+            if kind == _DESTROY_NOTIFY:
+                self.destroyed = True
+                _quiet_x11()
+        return seen
 
     def close(self) -> None:
         if self._lib is not None and self._dpy:
@@ -187,6 +240,14 @@ class _Driver:
         self.stats_at = self.started
         self.refreshed = self.started
         self.cpu_started = self.cpu_at = time.process_time()
+        self.cpu_parts = [0.0, 0.0, 0.0]
+        """The main thread's CPU (s) this second in the app's tick, in the pointer's move (the
+        pick, the ghost snapped and checked) and in drawing (stats)."""
+        self.worst_cpu = 0.0
+        """The most main-thread CPU (s) one frame took this second (tick to drawn)."""
+        self.to_drawn = 0.0
+        """The longest wall time (s) this second from reading a moved pointer to the frame
+        with its ghost drawn (and shown: the engine flips as it draws)."""
         refresh = os.environ.get("TABLESIM_WINDOW_REFRESH")
         self.refresh = REFRESH_S if refresh is None else float(refresh)
         self.mods: set[str] = set()
@@ -259,17 +320,20 @@ class _Driver:
         if self.app.closed or self.win.is_closed():
             return self.stop()
         start = time.monotonic()
-        if start < self.due:  # paced: sleep (never spin) to the frame's due time, then read
-            time.sleep(self.due - start)  # the pointer (the freshest place for the ghost)
+        if start < self.due:  # paced: sleep (never spin) to the frame's due time
+            time.sleep(self.due - start)
             start = time.monotonic()
         self.due = max(self.due + 1.0 / FRAME_RATE, start)
+        if self.xwatch.exposed():  # the X server lost the picture (or never showed it)
+            self.app.renderer.invalidate()
+        if self.xwatch.destroyed:  # destroyed without a window manager: end, quietly
+            return self.stop("the window was destroyed")
         dt, self.ticked = start - self.ticked, start
-        xy = self.pointer()
-        if xy is not None and xy != self.app._mouse:
-            self.app.mouse_move(*xy)
+        c0 = time.thread_time()
         self.app.tick(min(dt, MAX_DT))
         if self.app.closed:
             return self.stop()
+        c1 = time.thread_time()
         now = time.monotonic()
         if now - self.refreshed >= (self.refresh if self.refresh > 0 else REFRESH_S):
             self.refreshed = now
@@ -277,9 +341,25 @@ class _Driver:
                 return self.stop("the window was destroyed")
             if self.refresh > 0:
                 self.app.renderer.invalidate()
+        # the pointer is read last, right before the frame is drawn: the ghost drawn is where
+        # the pointer is now (Panda3D asks the X server: XQueryPointer, not the last event)
+        read = time.monotonic()
+        xy = self.pointer()
+        moved = False
+        if xy is not None and xy != self.app._mouse:
+            moved = True
+            self.app.mouse_move(*xy)
+        c2 = time.thread_time()
         self.app.frame()
         self.frames += 1
         done = time.monotonic()
+        c3 = time.thread_time()
+        self.cpu_parts[0] += c1 - c0
+        self.cpu_parts[1] += c2 - c1
+        self.cpu_parts[2] += c3 - c2
+        self.worst_cpu = max(self.worst_cpu, c3 - c0)
+        if moved:
+            self.to_drawn = max(self.to_drawn, done - read)
         if self.frames > 1:
             self.worst_gap = max(self.worst_gap, done - self.last_frame)
             self.second_gap = max(self.second_gap, done - self.last_frame)
@@ -287,10 +367,15 @@ class _Driver:
         if self.stats and done - self.stats_at >= 1.0:  # once a second: frames so far
             self.stats_at = done
             cpu = time.process_time()
+            tick, move, draw = (v * 1e3 for v in self.cpu_parts)
             stats_line(f"frames {self.frames}, worst gap this second "
                        f"{self.second_gap * 1e3:.0f} ms, CPU this second "
-                       f"{(cpu - self.cpu_at) * 1e3:.0f} ms")  # fmt: skip
+                       f"{(cpu - self.cpu_at) * 1e3:.0f} ms; main thread {tick + move + draw:.1f} "
+                       f"ms (tick {tick:.1f}, pointer and ghost {move:.1f}, draw {draw:.1f}), "
+                       f"worst frame {self.worst_cpu * 1e3:.1f} ms CPU, pointer read to "
+                       f"drawn worst {self.to_drawn * 1e3:.1f} ms")  # fmt: skip
             self.second_gap, self.cpu_at = 0.0, cpu
+            self.cpu_parts, self.worst_cpu, self.to_drawn = [0.0, 0.0, 0.0], 0.0, 0.0
         if self.max_frames is not None and self.frames >= self.max_frames:
             return self.stop()
         return task.cont

@@ -68,6 +68,27 @@ class KaitoController(PathController):
         kind = {"remove": "remove", "place": "place"}.get(self.state.phase, "move")
         return Move(kind, (index,))
 
+    def framing_points(self) -> np.ndarray:
+        """The corners (N, 3) m of the two rows the captured tiles are laid in (in front of
+        the board and behind it, a board's width each, and a row's room beyond the far one):
+        the home view frames them from the start, so captures lie neither at the picture's
+        edges nor under the status text (issue 32)."""
+        from tablesim.sim.slices.kaito.drawing import THICKNESS, TILE, cell_centre
+
+        if self.state is None:
+            return np.zeros((0, 3))
+        table = self._table()
+        pts = []
+        # the drawing's rows of captured tiles, and beyond the far one a row's room for the
+        # status text over the top of the picture
+        for row in (-1.6, table.size + 0.6, table.size + 2.0):
+            for k in (0, table.size - 1):
+                c = cell_centre(table, (k, row))
+                for dx in (-TILE / 2, TILE / 2):
+                    for dy in (-TILE / 2, TILE / 2):
+                        pts.append((c[0] + dx, c[1] + dy, c[2] + THICKNESS))
+        return np.asarray(pts, float)
+
     def _table(self) -> Any:
         from tablesim.sim.slices.kaito.state_layout import kaito_state_table
 

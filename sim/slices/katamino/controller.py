@@ -138,6 +138,20 @@ class KataminoController(BaseController):
         straight = bool(getattr(self.state, "straight_horizontal", False))
         return tuple(_norm(o) for o in orientations_of(name, self.dims(), straight))
 
+    def framing_points(self) -> np.ndarray:
+        """The corners (8, 3) m of the box a 3-D solo mode builds on the board (its cells'
+        bounds, full height): the home view frames them, so a tall construction's top is in
+        the picture before the first piece is placed; (0, 3) on a flat board or in a duel."""
+        if self.game is None or self.state is None or self.duel or self.dims() != 3:
+            return np.zeros((0, 3))
+        from tablesim.sim.slices.katamino.drawing import _edge, board_origin
+
+        cells = np.asarray(self.family().stage_target(self.state).cells, float)
+        lo, hi = cells.min(axis=0), cells.max(axis=0) + 1
+        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                            for z in (lo[2], hi[2])])  # fmt: skip
+        return board_origin(self.table()) + corners * _edge()
+
     def table(self) -> Any:
         """The :class:`KataminoTable` drawn for the state."""
         from tablesim.sim.slices.katamino.state_layout import katamino_state_table
