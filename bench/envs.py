@@ -192,6 +192,7 @@ def reference_env(game: str) -> Any:
     env = tablesim.env(game, **STAND_IN.get(game, {}))
     env.match.game = _ReferenceRules(env.match.game, _reference_legal(game))
     env.match.codec.legal_ids = lambda state: None
+    env.match.codec.encode_many = lambda moves: None
     return env
 
 
