@@ -29,9 +29,9 @@ from env_lockstep import lockstep  # noqa: E402
 
 import tablesim  # noqa: E402
 from tablesim.games.catego import CategoState  # noqa: E402
-from tablesim.games.registry import get_game  # noqa: E402
 from tablesim.games.kaito import rules as kaito_rules  # noqa: E402
 from tablesim.games.katoiz import stapeltoren  # noqa: E402
+from tablesim.games.registry import get_game  # noqa: E402
 from tablesim.sim.slices.common.features import F32  # noqa: E402
 
 # ---- the references (the code before this round) ------------------------------------------
