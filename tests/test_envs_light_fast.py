@@ -17,22 +17,18 @@ tests)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from env_lockstep import lockstep
 
-sys.path.insert(0, str(Path(__file__).parent))
-from env_lockstep import lockstep  # noqa: E402
-
-import tablesim  # noqa: E402
-from tablesim.games.catego import CategoState  # noqa: E402
-from tablesim.games.kaito import rules as kaito_rules  # noqa: E402
-from tablesim.games.katoiz import stapeltoren  # noqa: E402
-from tablesim.games.registry import get_game  # noqa: E402
-from tablesim.sim.slices.common.features import F32  # noqa: E402
+import tablesim
+from tablesim.games.catego import GAME as CATEGO
+from tablesim.games.catego import CategoState
+from tablesim.games.kaito import rules as kaito_rules
+from tablesim.games.katoiz import stapeltoren
+from tablesim.sim.slices.common.features import F32
 
 # ---- the references (the code before this round) ------------------------------------------
 
@@ -40,7 +36,7 @@ from tablesim.sim.slices.common.features import F32  # noqa: E402
 def catego_legal(state: Any) -> tuple[int, ...]:
     """Catego's legal columns from the pad rebuilt from the history (nothing kept)."""
     fresh = CategoState(state.config, state.rng, state.roll, state.history)
-    g = get_game("catego")
+    g = CATEGO
     if g.is_terminal(fresh):
         return ()
     seat = fresh.turn % fresh.config.players
@@ -235,7 +231,8 @@ def test_a_wrong_trade_id_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     real = KaitoCodec.encode_many
 
     def shifted(self: Any, moves: Any) -> list[int]:
-        return [a + 1 if m.buy else a for a, m in zip(real(self, moves), moves, strict=True)]
+        ids = real(self, moves) or []
+        return [a + 1 if m.buy else a for a, m in zip(ids, moves, strict=True)]
 
     monkeypatch.setattr(KaitoCodec, "encode_many", shifted)
     _fails("kaito", seeds=range(6))
@@ -267,7 +264,7 @@ def test_a_stale_trade_memo_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     _fails("kaito", seeds=range(6))
 
 
-class _KeyedOnMoverOnly(dict):  # type: ignore[type-arg]
+class _KeyedOnMoverOnly(dict[Any, Any]):
     """A memo that forgets the held tiles in its key (a wrong cache)."""
 
     def get(self, key: Any, default: Any = None) -> Any:

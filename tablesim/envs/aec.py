@@ -146,7 +146,7 @@ class TableGameEnv(AECEnv):
 
     def _set_infos(self) -> None:
         sel = self.agent_selection
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         if sel in self.infos:
             self.infos[sel] = {
                 "legal_moves": self.match.lazy_move_texts(),
