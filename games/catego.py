@@ -165,6 +165,30 @@ class CategoState:
             rows[t % cfg.players][index[entry.column]] = entry.value
         return tuple(tuple(row) for row in rows)
 
+    @cached_property
+    def column_sides(self) -> tuple[int, ...]:
+        """Per column (in ``config.columns`` order): the side that takes it, ``VOID`` for a
+        complete column nobody takes, ``OPEN`` while an entry is missing (what
+        :func:`column_results` says, kept per state for the observation planes)."""
+        return tuple(_column_side(self.config, cells) for cells in zip(*self.rows, strict=True))
+
+
+OPEN = -1
+""":attr:`CategoState.column_sides` of a column still missing an entry."""
+VOID = -2
+""":attr:`CategoState.column_sides` of a complete column that no side takes (a tie)."""
+
+
+def _column_side(cfg: CategoConfig, cells: Sequence[int | None]) -> int:
+    if None in cells:
+        return OPEN
+    if cfg.partnerships:
+        values = [sum(cells[s] or 0 for s in side) for side in cfg.sides]
+    else:
+        values = [v or 0 for v in cells]
+    side = column_winner(values, cfg.tie_rule)
+    return VOID if side is None else side
+
 
 # ---- scoring ------------------------------------------------------------------------------
 
@@ -533,7 +557,12 @@ class Catego(Game[CategoState, int, CategoConfig]):
         if rows is not None:  # the pad extended by the new entry (the same as rebuilding it)
             row = list(rows[seat])
             row[cfg.columns.index(move)] = state.roll[0] + state.roll[1]
-            after.__dict__["rows"] = (*rows[:seat], tuple(row), *rows[seat + 1 :])
+            new_rows = after.__dict__["rows"] = (*rows[:seat], tuple(row), *rows[seat + 1 :])
+            sides = state.__dict__.get("column_sides")
+            if sides is not None:  # only the written column can change
+                j = cfg.columns.index(move)
+                side = _column_side(cfg, [r[j] for r in new_rows])
+                after.__dict__["column_sides"] = (*sides[:j], side, *sides[j + 1 :])
         return after
 
     def result(self, state: CategoState) -> Result:

@@ -190,6 +190,7 @@ def checking_pick(game: str) -> Any:
         if game == "catego":
             fresh = CategoState(state.config, state.rng, state.roll, state.history)
             assert state.rows == fresh.rows
+            assert state.column_sides == fresh.column_sides
         return int(rng.choice(ids))
 
     return pick
@@ -296,6 +297,14 @@ def test_catego_pad_extended_in_the_wrong_column_fails(monkeypatch: pytest.Monke
         return after
 
     monkeypatch.setattr(catego.Catego, "apply", apply)
+    _fails("catego")
+
+
+def test_catego_column_kept_for_the_wrong_side_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablesim.games import catego
+
+    real = catego._column_side
+    monkeypatch.setattr(catego, "_column_side", lambda cfg, cells: max(real(cfg, cells), 0))
     _fails("catego")
 
 

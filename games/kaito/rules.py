@@ -292,8 +292,10 @@ def mon_values(held: Iterable[str]) -> list[int]:
 
 def _trade_options(state: KaitoState, tile: str) -> list[tuple[str, tuple[int, ...]]]:
     """``(buy, pay)`` pairs open to the mover after capturing ``tile`` (trades only).
-    (Remembered per mover, held tiles and tile: the held tiles change only on a capture.)"""
-    key = (state.player, state.held, tile)
+    (Remembered per mover, held tiles and the captured tile's kind when it joins the mover's
+    tiles, all the options depend on: the held tiles change only on a capture.)"""
+    me = state.player
+    key = (me, state.held, tile[1] if tile_colour(tile) != me else "")
     hit = _TRADES.get(key)
     if hit is None:
         if len(_TRADES) > 20_000:  # bound the memory of a long run
@@ -303,6 +305,8 @@ def _trade_options(state: KaitoState, tile: str) -> list[tuple[str, tuple[int, .
 
 
 _TRADES: dict[tuple[int, tuple[tuple[str, ...], tuple[str, ...]], str], Any] = {}
+"""(mover, held tiles, the captured tile's kind if it is the opponent's, else "") -> the
+trade options (:func:`_trade_options`)."""
 
 
 def _trade_options_of(state: KaitoState, tile: str) -> list[tuple[str, tuple[int, ...]]]:

@@ -27,16 +27,17 @@ class CategoFeatures(Features):
         h[4] = max(self.columns)
         h[8] = 12
         h[10:12] = config.points_at_stake
-        from tablesim.games.catego import column_winner
+        from tablesim.games.catego import VOID
 
-        self._winner = column_winner
+        self._void = VOID
         self._labels = [float(c) for c in self.columns]
         self._blank = [0.0] * (4 * len(self.columns))
         self._pack = struct.Struct(f"={13 * len(self.columns)}f").pack
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        # one pass over the pad (games.catego.column_results and side_scores, inlined: the
-        # observation is built every step; tests/test_envs_rollout_record.py holds it equal)
+        # the pad and the state's column_sides (games.catego.column_results and side_scores,
+        # kept per state: the observation is built every step; tests/test_envs_light_fast.py
+        # and tests/test_envs_rollout_record.py hold it equal)
         cfg = state.config
         rows = state.rows
         n = cfg.players
@@ -48,20 +49,15 @@ class CategoFeatures(Features):
         vals += self._blank[: (4 - top) * ncols]
         vals += self._labels
         mine = cfg.side_of(seat)
-        sides, tie_rule = cfg.sides, cfg.tie_rule
-        singles = not cfg.partnerships  # a side's value is its one seat's entry
-        scores = [0] * len(sides)
+        scores = [0] * len(cfg.sides)
         won, lost, void = [0.0] * ncols, [0.0] * ncols, [0.0] * ncols
-        for j, cells in enumerate(zip(*rows, strict=True)):
-            if None in cells:
-                continue
-            values = list(cells) if singles else [sum(cells[s] for s in team) for team in sides]
-            side = self._winner(values, tie_rule)
-            if side is None:
-                void[j] = 1.0
-            else:
+        nobody = self._void
+        for j, side in enumerate(state.column_sides):  # (kept per state, extended per entry)
+            if side >= 0:
                 (won if side == mine else lost)[j] = 1.0
                 scores[side] += self.columns[j]
+            elif side == nobody:
+                void[j] = 1.0
         vals += won
         vals += lost
         vals += void
