@@ -4,7 +4,7 @@ definitions, move for move.
 The fast paths: Catego's pad extended by each entry and its legal columns kept with the
 state, its planes packed with ``struct``; Kaito's and Katoiz-Stapeltoren's moves made once and
 shared, sorted by their fields, their trade options and distinct supply tiles remembered;
-the codecs' ``encode_many``; Kaito's and Katoiz's planes written in fewer numpy calls. The
+the codecs' ``encode_many``; Kaito's planes written in fewer numpy calls. The
 references below are the definitions before issue 36's round 11 (main at 087a687): the moves
 listed and sorted by their plain definitions (fresh ``Move`` values, every trade option
 computed), the planes built by the old code. :func:`env_lockstep.lockstep` plays seeded masked

@@ -46,30 +46,16 @@ class StapeltorenFeatures(Features):
         self.high[1:9] = config.supply
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from tablesim.sim.slices.katoiz.codec import _tile_kinds, tile_kind
+        from tablesim.sim.slices.katoiz.codec import tile_kind
 
-        # the counts gathered in a Python dict and written in one assignment (numpy's cost
-        # per item dominated)
-        kinds = _tile_kinds()
-        cells: dict[int, float] = {}
-        for t in state.supply:
-            j = kinds[t]
-            if j < 0:
-                j = tile_kind(t)  # (names the blank tile)
-            cells[j] = cells.get(j, 0.0) + 1.0
-        for k in range(min(4, self.players)):
-            count, high = 30 * (1 + k), 30 * (5 + k)
-            for stack in state.stacks[self.relative(seat, k)]:
-                t = stack[-1]
-                j = kinds[t]
-                if j < 0:
-                    j = tile_kind(t)
-                cells[count + j] = cells.get(count + j, 0.0) + 1.0
-                if len(stack) > cells.get(high + j, 0.0):
-                    cells[high + j] = float(len(stack))
         out = np.zeros(self.shape, F32)
-        if cells:
-            out.reshape(-1)[list(cells)] = list(cells.values())
+        for t in state.supply:
+            out[0, tile_kind(t)] += 1
+        for k in range(min(4, self.players)):
+            for stack in state.stacks[self.relative(seat, k)]:
+                j = tile_kind(stack[-1])
+                out[1 + k, j] += 1
+                out[5 + k, j] = max(out[5 + k, j], len(stack))
         out[9] = 1.0 if state.starting else _fitting_kinds(state.roll)
         out[10] = float(self.game.current_player(state) == seat)
         out[11] = float(state.starting)
