@@ -26,7 +26,9 @@ anchors measured on a quiet machine (``x_anchor``: not the same process, so only
 ``reference`` (:func:`reference_figure`, issue 36 round 10): Katamino and Kozo rollouts with
 the rules' move tables beside the same rollouts on the reference path the tables replaced
 (``legal_moves_reference``, every move encoded), in the same process, and their ratio.
-``--baseline ROOT`` times another checkout (the tree before a change) against this one.
+``--baseline ROOT`` times another checkout (the tree before a change) against this one
+(``--rounds``: how many alternations, best of; on a loaded machine take more rounds and
+episodes).
 
 ``vector`` (:func:`vector_figure`, also in ``bench/all.py``): ``tablesim.vector_env(game, n)``
 for Catego, Kaito and Katoiz (Stapeltoren) at n = 256 and 1024, masked random actions drawn by numpy over all n games (their cost
@@ -192,6 +194,7 @@ def reference_env(game: str) -> Any:
     env = tablesim.env(game, **STAND_IN.get(game, {}))
     env.match.game = _ReferenceRules(env.match.game, _reference_legal(game))
     env.match.codec.legal_ids = lambda state: None
+    env.match.codec.encode_many = lambda moves: None
     return env
 
 
@@ -353,6 +356,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--episodes", type=int, default=20, help="rollout episodes per game")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--rounds", type=int, default=2, help="--baseline: alternations (best of)")
     ap.add_argument("--baseline", metavar="ROOT", help="also time another checkout's rollouts "
                     "against this one's, alternately in fresh processes (e.g. the tree before "
                     "a change: git archive <commit> | tar -x -C ROOT)")  # fmt: skip
@@ -402,8 +406,9 @@ def main() -> None:
     base: dict[str, Any] = {}
     if args.baseline:
         games = args.games.split(",")
-        print(f"against --baseline {args.baseline} (fresh processes, alternately, best of 2):")
-        base = baseline_figure(args.baseline, games, args.episodes, args.seed)
+        print(f"against --baseline {args.baseline} (fresh processes, alternately, best of "
+              f"{args.rounds}):")  # fmt: skip
+        base = baseline_figure(args.baseline, games, args.episodes, args.seed, args.rounds)
         for game, b in base.items():
             print(f"{game:9s} baseline {b['baseline_steps_per_s']:10.1f}  this "
                   f"{b['steps_per_s']:10.1f} steps/s ({b['x_baseline']}x)  goal "

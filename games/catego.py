@@ -60,7 +60,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from numbers import Integral
-from typing import Any
+from typing import Any, cast
 
 from tablesim.games._config import check_choice
 from tablesim.games.core import (
@@ -105,9 +105,10 @@ class CategoConfig:
     partnerships: bool = False
     first_entry: str = "competitors"
 
-    @property
+    @cached_property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        """The seats of each side: ``((0, 2), (1, 3))`` in partnerships, else one per seat."""
+        """The seats of each side: ``((0, 2), (1, 3))`` in partnerships, else one per seat
+        (computed once per config: read several times a move)."""
         if self.partnerships:
             return ((0, 2), (1, 3))
         return tuple((seat,) for seat in range(self.players))
@@ -163,6 +164,30 @@ class CategoState:
         for t, entry in enumerate(self.history):
             rows[t % cfg.players][index[entry.column]] = entry.value
         return tuple(tuple(row) for row in rows)
+
+    @cached_property
+    def column_sides(self) -> tuple[int, ...]:
+        """Per column (in ``config.columns`` order): the side that takes it, ``VOID`` for a
+        complete column nobody takes, ``OPEN`` while an entry is missing (what
+        :func:`column_results` says, kept per state for the observation planes)."""
+        return tuple(_column_side(self.config, cells) for cells in zip(*self.rows, strict=True))
+
+
+OPEN = -1
+""":attr:`CategoState.column_sides` of a column still missing an entry."""
+VOID = -2
+""":attr:`CategoState.column_sides` of a complete column that no side takes (a tie)."""
+
+
+def _column_side(cfg: CategoConfig, cells: Sequence[int | None]) -> int:
+    if None in cells:
+        return OPEN
+    if cfg.partnerships:
+        values = [sum(cells[s] or 0 for s in side) for side in cfg.sides]
+    else:
+        values = [v or 0 for v in cells]
+    side = column_winner(values, cfg.tie_rule)
+    return VOID if side is None else side
 
 
 # ---- scoring ------------------------------------------------------------------------------
@@ -480,12 +505,18 @@ class Catego(Game[CategoState, int, CategoConfig]):
         """The open columns of the current player's row that the first-entry rule allows.
 
         If that rule would leave nothing (only possible with fewer columns than players, which
-        ``make_config`` refuses), it is waived and every open column is legal.
+        ``make_config`` refuses), it is waived and every open column is legal. (Kept with the
+        state once asked: states are frozen, and ``apply`` and the environments ask again.)
         """
+        cached = state.__dict__.get("_legal_moves")
+        if cached is not None:
+            return cast("tuple[int, ...]", cached)
         open_cols = self.open_columns(state)
-        blocked = self.first_entry_blocks(state)
+        blocked = self.first_entry_blocks(state) if state.turn < state.config.players else {}
         legal = tuple(label for label in open_cols if label not in blocked)
-        return legal or open_cols
+        legal = legal or open_cols
+        state.__dict__["_legal_moves"] = legal
+        return legal
 
     def apply(self, state: CategoState, move: int) -> CategoState:
         """Write the current roll in column ``move``; the next roll is drawn unless it is over."""
@@ -518,9 +549,21 @@ class Catego(Game[CategoState, int, CategoConfig]):
             raise GameError("catego: state has no roll to write")
         history = (*state.history, Entry(state.roll, move))
         if len(history) >= cfg.players * len(cfg.columns):
-            return CategoState(cfg, state.rng, None, history)
-        roll, rng = _roll(state.rng)
-        return CategoState(cfg, rng, roll, history)
+            after = CategoState(cfg, state.rng, None, history)
+        else:
+            roll, rng = _roll(state.rng)
+            after = CategoState(cfg, rng, roll, history)
+        rows = state.__dict__.get("rows")
+        if rows is not None:  # the pad extended by the new entry (the same as rebuilding it)
+            row = list(rows[seat])
+            row[cfg.columns.index(move)] = state.roll[0] + state.roll[1]
+            new_rows = after.__dict__["rows"] = (*rows[:seat], tuple(row), *rows[seat + 1 :])
+            sides = state.__dict__.get("column_sides")
+            if sides is not None:  # only the written column can change
+                j = cfg.columns.index(move)
+                side = _column_side(cfg, [r[j] for r in new_rows])
+                after.__dict__["column_sides"] = (*sides[:j], side, *sides[j + 1 :])
+        return after
 
     def result(self, state: CategoState) -> Result:
         """Scores per seat (a team's score for both partners), winners, and the luck report."""

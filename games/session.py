@@ -411,7 +411,7 @@ class Session(Generic[S, M, C]):
         self.state = after
         for obs in self.observers:
             obs.move_played(self, played)
-        if self.over:
+        if self.observers and self.over:  # (the result only when someone is told it)
             result = self.game.result(after)
             for obs in self.observers:
                 obs.game_over(self, result)

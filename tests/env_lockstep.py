@@ -34,6 +34,7 @@ def reference_env(game: str, legal: Callable[[Any], tuple[Any, ...]], **options:
     env = tablesim.env(game, **options)
     env.match.game = ReferenceRules(env.match.game, legal)
     env.match.codec.legal_ids = lambda state: None  # every legal move encoded one by one
+    env.match.codec.encode_many = lambda moves: None  # (not by the codec's arithmetic)
     return env
 
 

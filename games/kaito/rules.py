@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from numbers import Integral
+from operator import attrgetter
 from typing import Any
 
 from tablesim.games._config import check_choice
@@ -290,7 +291,25 @@ def mon_values(held: Iterable[str]) -> list[int]:
 
 
 def _trade_options(state: KaitoState, tile: str) -> list[tuple[str, tuple[int, ...]]]:
-    """``(buy, pay)`` pairs open to the mover after capturing ``tile`` (trades only)."""
+    """``(buy, pay)`` pairs open to the mover after capturing ``tile`` (trades only).
+    (Remembered per mover, held tiles and the captured tile's kind when it joins the mover's
+    tiles, all the options depend on: the held tiles change only on a capture.)"""
+    me = state.player
+    key = (me, state.held, tile[1] if tile_colour(tile) != me else "")
+    hit = _TRADES.get(key)
+    if hit is None:
+        if len(_TRADES) > 20_000:  # bound the memory of a long run
+            _TRADES.clear()
+        hit = _TRADES[key] = _trade_options_of(state, tile)
+    return hit
+
+
+_TRADES: dict[tuple[int, tuple[tuple[str, ...], tuple[str, ...]], str], Any] = {}
+"""(mover, held tiles, the captured tile's kind if it is the opponent's, else "") -> the
+trade options (:func:`_trade_options`)."""
+
+
+def _trade_options_of(state: KaitoState, tile: str) -> list[tuple[str, tuple[int, ...]]]:
     me = state.player
     opp = 1 - me
     mine = state.held[me] + ((tile,) if tile_colour(tile) != me else ())
@@ -309,21 +328,39 @@ def _legal_moves(state: KaitoState) -> tuple[Move, ...]:
     if phase == "remove":
         return (Move("remove", tuple(c for c, t in enumerate(state.board) if t == OPENING)),)
     if phase == "place":
-        return tuple(Move("place", (c,)) for c, t in enumerate(state.board) if t is None)
+        return tuple(_move("place", c) for c, t in enumerate(state.board) if t is None)
     if state.outcome is not None:
         return ()
     out: list[Move] = []
     for cell in state.targets:
         tile = state.board[cell]
         assert tile is not None  # targets only lists cells with a tile
-        out.append(Move("move", (cell,)))
+        out.append(_move("move", cell))
         if state.config.end_check == "capture":
             board = list(state.board)
             board[cell] = None
             if material_loss(board) is not None:
                 continue  # the capture ends the game at once: no trade
-        out.extend(Move("move", (cell,), buy, pay) for buy, pay in _trade_options(state, tile))
-    return tuple(sorted(out))
+        out.extend(_move("move", cell, buy, pay) for buy, pay in _trade_options(state, tile))
+    return tuple(sorted(out, key=_MOVE_ORDER))
+
+
+_MOVES: dict[tuple[str, int, str, tuple[int, ...]], Move] = {}
+
+
+def _move(kind: str, cell: int, buy: str = "", pay: tuple[int, ...] = ()) -> Move:
+    """``Move(kind, (cell,), buy, pay)``, one value per fields kept and shared by every
+    position that lists it (moves are frozen values; making them was a large part of a step)."""
+    key = (kind, cell, buy, pay)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(kind, (cell,), buy, pay)
+    return move
+
+
+_MOVE_ORDER = attrgetter("kind", "cells", "buy", "pay")
+"""A move's fields in declaration order: sorting by them is the dataclass's own order, with
+the comparisons done on plain tuples."""
 
 
 def _is_int(value: Any) -> bool:
@@ -427,7 +464,8 @@ class Kaito(Game[KaitoState, Move, KaitoConfig]):
             raise IllegalMoveError("kaito: the game is over")
         if not isinstance(move, Move):
             raise IllegalMoveError(f"kaito: {move!r} is not a Kaito move")
-        if move not in state.move_set:
+        # (the listed moves: found by identity, as the environment passes them, unhashed)
+        if move not in state.moves:
             raise IllegalMoveError(self._why_illegal(state, move))
         board = list(state.board)
         if move.kind == "remove":

@@ -75,7 +75,13 @@ def _rules(state: Any) -> KatoizVariant:
     cfg = getattr(state, "config", None)
     if not isinstance(cfg, KatoizConfig):
         raise StateFormatError(f"katoiz: {type(state).__name__} is not a Katoiz state")
-    return VARIANTS.get(cfg.type)
+    variant = _BY_TYPE.get(cfg.type)  # (asked several times a move: the registry's once)
+    if variant is None:
+        variant = _BY_TYPE[cfg.type] = VARIANTS.get(cfg.type)
+    return variant
+
+
+_BY_TYPE: dict[str, KatoizVariant] = {}
 
 
 class Katoiz(Game[KatoizState, Move, KatoizConfig]):

@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 from tablesim.games.core import (
@@ -92,15 +93,41 @@ class TorenState:
         return _legal(self)
 
 
-def _distinct(tiles: tuple[int, ...]) -> list[int]:
-    """One tile per code (the lowest id): duplicates are interchangeable."""
+def _distinct(tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """One tile per code (the lowest id): duplicates are interchangeable. (Remembered per
+    supply: a supply changes by one tile a turn, and every position asks.)"""
+    hit = _DISTINCT.get(tiles)
+    if hit is not None:
+        return hit
     seen: set[str] = set()
     out = []
     for t in tiles:
         if TILE_CODES[t] not in seen:
             seen.add(TILE_CODES[t])
             out.append(t)
-    return out
+    if len(_DISTINCT) > 4096:  # bound the memory of a long run
+        _DISTINCT.clear()
+    hit = _DISTINCT[tiles] = tuple(out)
+    return hit
+
+
+_DISTINCT: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MOVES: dict[tuple[str, int, int], Move] = {}
+
+
+def _move(kind: str, tile: int, dst: int) -> Move:
+    """``Move(kind, tile, dst=dst)``, one value per fields kept and shared by every position
+    that lists it (moves are frozen values; making them was a fifth of a step)."""
+    key = (kind, tile, dst)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(kind, tile, dst=dst)
+    return move
+
+
+_MOVE_ORDER = attrgetter("kind", "tile", "src", "dst", "rem", "secs")
+"""A move's fields in declaration order: sorting by them is the dataclass's own order, with
+the comparisons done on plain tuples."""
 
 
 def _legal(state: TorenState) -> tuple[Move, ...]:
@@ -110,19 +137,19 @@ def _legal(state: TorenState) -> tuple[Move, ...]:
     cfg = state.config
     tiles = _distinct(state.supply)
     if state.starting:
-        return tuple(sorted(Move("start", t) for t in tiles))
+        return tuple(sorted((_move("start", t, -1) for t in tiles), key=_MOVE_ORDER))
     need = 2 if cfg.two_matches else 1
     fitting = [t for t in tiles if fits(t, state.roll)]
     stacks = state.stacks[state.seat]
     moves = [
-        Move("add", t, dst=i)
+        _move("add", t, i)
         for t in fitting
         for i, stack in enumerate(stacks)
         if MATCH[t][stack[-1]] >= need
     ]
     if not moves and cfg.colour_die:
-        moves = [Move("new", t) for t in fitting]
-    return tuple(sorted(moves)) or (PASS,)
+        moves = [_move("new", t, -1) for t in fitting]
+    return tuple(sorted(moves, key=_MOVE_ORDER)) or (PASS,)
 
 
 def _why_illegal(state: TorenState, move: Move, legal: tuple[Move, ...]) -> str:

@@ -88,6 +88,7 @@ class TableGameEnv(AECEnv):
         self.render_mode = render_mode
         self._picture = Picture(self.match.game.name, render_mode, size)
         self.possible_agents = [agent_name(s) for s in range(self.match.players)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         obs = self.match.observation_space()
         planes = obs["observation"]
         if self.channels == "last" and len(planes.shape) == 3:
@@ -139,24 +140,25 @@ class TableGameEnv(AECEnv):
     def _select(self) -> None:
         seat = self.match.current_seat()
         if seat is not None:
-            self.agent_selection = agent_name(seat)
+            self.agent_selection = self.possible_agents[seat]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
     def _set_infos(self) -> None:
-        here = {
-            "legal_moves": self.match.lazy_move_texts(),
-            "legal_actions": self.match.legal_actions,
-        }
-        self.infos = {a: (dict(here) if a == self.agent_selection else {}) for a in self.agents}
+        sel = self.agent_selection
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if sel in self.infos:
+            self.infos[sel] = {
+                "legal_moves": self.match.lazy_move_texts(),
+                "legal_actions": self.match.legal_actions,
+            }
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The public table and, for the agent to move, the legal actions."""
         mask = self.match.mask()
         if agent != self.agent_selection or self.terminations.get(agent, False):
             mask = np.zeros_like(mask)
-        seat = self.possible_agents.index(agent)
-        obs = self.match.observation(seat)
+        obs = self.match.observation(self._seat_of[agent])
         if self.channels == "last" and isinstance(obs, np.ndarray) and obs.ndim == 3:
             obs = np.ascontiguousarray(np.moveaxis(obs, 0, -1))
         return {"observation": obs, "action_mask": mask}

@@ -17,7 +17,6 @@ have no hidden hands).
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable, Sequence
 from typing import Any, overload
@@ -138,6 +137,9 @@ class Match:
         self._by_id: dict[int, Any] = {}
         self._move_at: Callable[[int], Any] | None = None  # the codec's (legal_ids)
         self._ids_of: dict[Any, int] = {}
+        self._tables: dict[tuple[Any, ...], Any] = {}  # legal ints -> ids, by_id, mask, list
+        self._mask: np.ndarray | None = None  # (None: made from _ids when asked)
+        self._ids_list: list[int] | None = None
         self._at: Any = None  # the state _refresh read (see current_seat, terminal)
         self._over = False
         self._seat: int | None = None
@@ -167,20 +169,47 @@ class Match:
         fast = None if over or refused or ids is None else ids(state)
         if fast is not None:  # the ids from the rules' arrays, the moves made when read
             self._ids, self._move_at = fast
-            self._legal, self._by_id = None, {}
+            self._legal, self._by_id, self._mask, self._ids_list = None, {}, None, None
             return
         self._move_at = None
-        self._legal = () if over else self.game.legal_moves(state)
+        legal = () if over else self.game.legal_moves(state)
         if refused:  # moves the physics table refused here are not offered again
-            self._legal = tuple(m for m in self._legal if m not in refused)
-        ids = [self._encode(m) for m in self._legal]
-        self._by_id = dict(zip(ids, self._legal, strict=True))
-        if len(self._by_id) != len(ids):
+            legal = tuple(m for m in legal if m not in refused)
+        self._legal = legal
+        if not legal or type(legal[0]) is not int:  # (moves hashed in Python: no gain)
+            self._ids, self._by_id, self._mask, self._ids_list = self._tables_of(legal)
+            return
+        try:  # the ids, mask and id -> move table of a tuple of moves met before (Catego)
+            self._ids, self._by_id, self._mask, self._ids_list = self._tables[legal]
+            return
+        except KeyError:
+            pass
+        entry = self._tables[legal] = self._tables_of(legal)
+        if len(self._tables) > 50_000:  # bound the memory of a long run
+            self._tables.clear()
+            self._tables[legal] = entry
+        self._ids, self._by_id, self._mask, self._ids_list = entry
+
+    def _tables_of(
+        self, legal: tuple[Any, ...]
+    ) -> tuple[np.ndarray, dict[int, Any], np.ndarray, list[int]]:
+        """The ids of the moves ``legal`` (in order), the id -> move table, the mask and the
+        ids as Python ints (EnvError when two moves share an id)."""
+        many = getattr(self.codec, "encode_many", None)  # (a codec's own arithmetic)
+        ids = None if many is None else many(legal)
+        if ids is None:
+            encode = self._encode
+            ids = [encode(m) for m in legal]
+        by_id = dict(zip(ids, legal, strict=True))
+        if len(by_id) != len(ids):
             raise EnvError(
                 f"{self.game.name}: two legal moves share an action id in this position "
                 "(sim.slices.common.codecs); please report it"
             )
-        self._ids = np.asarray(ids, dtype=np.int64)
+        arr = np.asarray(ids, dtype=np.int64)
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        mask[arr] = 1
+        return arr, by_id, mask, arr.tolist()
 
     def _encode(self, move: Any) -> int:
         """``codec.encode(move)``, remembered per move value (a codec's id depends on the move
@@ -211,6 +240,8 @@ class Match:
     @property
     def legal_actions(self) -> list[int]:
         """The legal moves' action ids, in the same order as :attr:`legal`."""
+        if self._ids_list is not None:
+            return list(self._ids_list)
         return list(self._ids.tolist())  # (Python ints)
 
     def _legal_move(self, action: int) -> Any:
@@ -227,7 +258,9 @@ class Match:
 
     def play(self, action: int) -> None:
         """Play action ``action`` for the seat to move (EnvError when it is not legal)."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if type(action) is not int and (
+            isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))
+        ):
             raise EnvError(f"{self.game.name}: an action is an integer, got {action!r}")
         a = int(action)
         move = self._legal_move(a)
@@ -244,8 +277,11 @@ class Match:
         session (the one move loop: measured, applied, recorded)."""
         if self.session is None:
             raise EnvError(f"{self.game.name}: reset the environment before playing")
-        with contextlib.suppress(TableRefused):  # not played: the same seat chooses again,
-            self.session.play(move)  # the refused move left out of the mask (_refresh)
+        try:  # (not contextlib.suppress: a microsecond a step)
+            self.session.play(move)
+        except TableRefused:  # not played: the same seat chooses again, the refused move
+            self._refresh()  # left out of the mask
+            return
         self._refresh()
 
     def terminal(self) -> bool:
@@ -304,6 +340,8 @@ class Match:
 
     def mask(self) -> np.ndarray:
         """``int8`` array of length ``n_actions``: 1 where the action is legal."""
+        if self._mask is not None:
+            return self._mask.copy()
         m = np.zeros(self.n_actions, dtype=np.int8)
         m[self._ids] = 1
         return m

@@ -132,6 +132,12 @@ class ActionCodec:
         state that is not over."""
         return None
 
+    def encode_many(self, moves: Sequence[Any]) -> list[int] | None:
+        """``[encode(m) for m in moves]`` by the codec's own arithmetic (games whose moves
+        hash slowly: Kaito, Katoiz), the same ids and errors; None (the default) where the
+        environment should encode the moves one by one (remembering each move's id)."""
+        return None
+
     def segment(self, action: int) -> str:
         """The kind of move an action is (its segment's name)."""
         return self.layout.split(int(action))[0]

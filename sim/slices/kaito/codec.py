@@ -3,6 +3,7 @@ the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -50,6 +51,25 @@ class KaitoCodec(ActionCodec):
         if trade is None:
             raise EnvError(f"kaito: trade {move.buy} {move.pay} is not a minimal payment")
         return self.layout.id("move", move.cells[0], trade)
+
+    def encode_many(self, moves: Sequence[Any]) -> list[int] | None:
+        """The ids of ``moves`` as :meth:`encode` gives them, the place and move arithmetic
+        inlined (a remove, or anything unusual, through :meth:`encode`)."""
+        place, move = self.layout.offsets["place"], self.layout.offsets["move"]
+        n, index, out = len(self.trades), self.trade_index, []
+        for m in moves:
+            kind, cells = m.kind, m.cells
+            c = cells[0] if cells else -1
+            if kind == "move" and 0 <= c < KAITO_CELLS and type(m.pay) is tuple:
+                trade = index.get((m.buy, m.pay))
+                if trade is not None:
+                    out.append(move + c * n + trade)
+                    continue
+            elif kind == "place" and 0 <= c < KAITO_CELLS:
+                out.append(place + c)
+                continue
+            out.append(self.encode(m))
+        return out
 
     def decode(self, action: int, state: Any) -> Any:
         from tablesim.games.kaito.rules import Move

@@ -11,6 +11,7 @@ from tablesim.sim.slices.common.features import F32, Features
 
 KAITO_KINDS = ("S", "H", "3", "2", "1")
 KAITO_COUNTS = (7, 3, 2, 2, 3)
+_KIND = {kind: i for i, kind in enumerate(KAITO_KINDS)}
 
 
 _AT: tuple[dict[str, int], ...] = tuple(
@@ -45,10 +46,14 @@ class KaitoFeatures(Features):
         if state.kaito is not None:
             cells.append(11 * 36 + state.kaito)
         flat[cells] = 1
-        for base, held in ((12, state.held[seat]), (17, state.held[1 - seat])):
+        # the constant planes 12-24 in one assignment (counts of held tiles by kind, then the
+        # turn and phase flags)
+        consts = [0.0] * 13
+        for base, held in ((0, state.held[seat]), (5, state.held[1 - seat])):
             for tile in held:
-                out[base + KAITO_KINDS.index(tile[1])] += 1
-        out[22] = float(self.game.current_player(state) == seat)
-        out[23] = float(state.phase == "remove")
-        out[24] = float(state.phase == "place")
+                consts[base + _KIND[tile[1]]] += 1
+        consts[10] = float(self.game.current_player(state) == seat)
+        consts[11] = float(state.phase == "remove")
+        consts[12] = float(state.phase == "place")
+        out[12:] = np.array(consts, F32)[:, None, None]
         return out

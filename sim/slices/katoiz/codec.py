@@ -3,6 +3,7 @@ the scheme: :mod:`tablesim.sim.slices.common.codecs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -74,6 +75,31 @@ class KatoizCodec(ActionCodec):
         if k == "pass":
             return self.layout.id("pass", 0)
         return self.layout.id("move", move.src, move.dst)
+
+    def encode_many(self, moves: Sequence[Any]) -> list[int] | None:
+        """Stapeltoren's ids of ``moves`` as :meth:`encode` gives them, the arithmetic inlined
+        (anything unusual through :meth:`encode`); None for the other types."""
+        if self.type != "stapeltoren":
+            return None
+        kinds, stacks, off = _tile_kinds(), self.stacks, self.layout.offsets
+        add, start, new = off["add"], off["start"], off["new"]
+        out = []
+        for m in moves:
+            kind, tile = m.kind, m.tile
+            j = kinds[tile] if 0 <= tile < len(kinds) else -1
+            if j >= 0:
+                if kind == "add":
+                    if 0 <= m.dst < stacks:
+                        out.append(add + j * stacks + m.dst)
+                        continue
+                elif kind == "start":
+                    out.append(start + j)
+                    continue
+                elif kind == "new":
+                    out.append(new + j)
+                    continue
+            out.append(self.encode(m))
+        return out
 
     def decode(self, action: int, state: Any) -> Any:
         from tablesim.games.katoiz.components import Move
