@@ -64,7 +64,7 @@ def test_mujoco_witness_over_the_drop_family_slow() -> None:
     barrier / impact energy (stacks up to 9 cubes, the issue's case first) its answer does
     not depend on its step and is "stands", as rigid-impact theory says of a flat landing whose
     impulse line lies inside every support face. (Measured over all 37: 199 s of CPU, every
-    band case stands; docs/architecture.md.) About 100 s."""
+    band case stands; docs/architecture.md.) About 100 s of CPU (508 s of wall time at load 20)."""
     from tablesim.sim.experiments.drop_witness import witness, witness_drops
 
     drops = witness_drops(0)

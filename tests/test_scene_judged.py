@@ -86,9 +86,10 @@ def test_a_judged_file_leaves_the_unjudged_piece_s_fall_out() -> None:
     every = parse_scene(TWO_CUBES.format(judged=""))
     only = parse_scene(TWO_CUBES.format(judged='judged = ["c0"]'))
     assert only.judged == ("c0",)
-    kw = {"replicas": 1, "seconds": 0.3, "workers": 1}
-    assert simulate(every, method="simulate", **kw).verdict == "topples"
-    v = simulate(only, method="auto", **kw)
+    assert (
+        simulate(every, method="simulate", replicas=1, seconds=0.3, workers=1).verdict == "topples"
+    )
+    v = simulate(only, method="auto", replicas=1, seconds=0.3, workers=1)
     assert (v.verdict, v.decided_by) == ("stands", "simulation")
 
 
