@@ -9,7 +9,13 @@ family's margin is; standing drops by barrier / impact energy, x10-30, x30-100, 
 the replicas here).
 
     python bench/corpus.py [--seed 0] [--per-bin 2] [--profiles verdict,display,exact]
-                           [--steps 1e-3,0.5e-3] [--json] [--quick]
+                           [--steps 1e-3,0.5e-3] [--json] [--quick] [--witness]
+
+``--witness`` (needs the ``crosscheck`` extra): the drop family against the MuJoCo witness
+instead (:mod:`tablesim.sim.experiments.drop_witness`): the issue's case, the seeded drops
+the energy bound leaves undecided and some it decides; the expected answer is the bound's
+where it decides, else the witness's where it does not depend on its step (0.1 and 0.05 ms);
+agreement per bin of barrier / impact energy, and the bound against the witness.
 
 ``--quick``: one case per bin and side (a minute). The goal (issue #31): every verdict right at
 margins >= 0.5 mm and >= 0.5 degree in every family.
@@ -51,6 +57,64 @@ def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:
     }
 
 
+def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int,
+                 decided: int, echo: bool) -> list[dict[str, Any]]:  # fmt: skip
+    """The drop family against the MuJoCo witness (see the module docstring): one row per
+    scene and profile, with the witness's probabilities per step and its answer."""
+    from tablesim.sim.experiments.drop_witness import witness, witness_drops
+
+    rows = []
+    for d in witness_drops(seed, undecided, decided):
+        w = witness(d.scene, seed)
+        expected = d.bound or w.answer
+        for profile, step in runs:
+            t0 = time.process_time()
+            v = simulate(d.scene, profile=profile, time_step=step, workers=1, seed=seed)
+            r = {
+                "case": d.scene.name,
+                "family": "drop",
+                "bin": d.bin,
+                "ratio": round(d.ratio, 5),
+                "bound": d.bound,
+                "witness": w.answer,
+                "witness_p": {f"{k * 1e3:g}ms": w.p(k) for k in w.toppled},
+                "witness_cpu_s": round(w.cpu_s, 3),
+                "expected": expected,
+                "profile": profile if step is None else f"{profile}@{step * 1e3:g}ms",
+                "verdict": v.verdict,
+                "p": v.topple_probability,
+                "right": None if expected is None else v.verdict == expected,
+                "cpu_s": round(time.process_time() - t0, 3),
+            }
+            rows.append(r)
+            if echo:
+                print(f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={d.bound}"
+                      f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
+                      flush=True)  # fmt: skip
+    return rows
+
+
+def summarise_witness(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement with the expected answer per (profile, bin); the bound against the witness
+    where both answer; how often the witness is step-independent."""
+    table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for r in rows:
+        if r["right"] is not None:
+            cell = table[r["profile"]][r["bin"]]
+            cell[0] += int(r["right"])
+            cell[1] += 1
+    scenes = {r["case"]: r for r in rows}.values()
+    both = [r for r in scenes if r["bound"] is not None and r["witness"] is not None]
+    band = [r for r in scenes if r["bound"] is None]
+    return {
+        "agreement": {p: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())}
+                      for p, bins in table.items()},  # fmt: skip
+        "bound_vs_witness": f"{sum(r['bound'] == r['witness'] for r in both)}/{len(both)}",
+        "witness_step_independent_in_band": f"{sum(r['witness'] is not None for r in band)}/{len(band)}",
+        "witness_cpu_per_scene_s": round(sum(r["witness_cpu_s"] for r in scenes) / max(1, len(scenes)), 2),
+    }  # fmt: skip
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Accuracy per (profile, family, bin), and the wrong cases at margins >= 0.5."""
     table: dict[str, dict[str, dict[str, list[int]]]] = defaultdict(
@@ -87,10 +151,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default="", help="only these families (comma-separated)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--witness", action="store_true", help="the drop family against MuJoCo")
     args = ap.parse_args(argv)
     if args.per_bin < 1:
         print(f"bench/corpus.py: --per-bin {args.per_bin}: must be 1 or more", file=sys.stderr)
         return 2
+    if args.witness:
+        runs_w: list[tuple[str, float | None]] = [(p, None) for p in args.profiles.split(",") if p]
+        runs_w += [("verdict", float(s)) for s in args.steps.split(",") if s]
+        n = 6 if args.quick else 12 * args.per_bin
+        wrows = witness_rows(args.seed, runs_w, n, n // 2, not args.json)
+        wout = {"seed": args.seed, **summarise_witness(wrows)}
+        if args.json:
+            wout["rows"] = wrows
+        print(json.dumps(wout, indent=1))
+        return 0
     cases = generate(args.seed, 1 if args.quick else args.per_bin)
     cases += drop_cases(args.seed, 6 if args.quick else 12 * args.per_bin)
     if args.families:

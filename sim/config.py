@@ -143,7 +143,9 @@ class Profile:
       their CFM, so contacts are rigid (resting penetration ~1e-13 m) and a tall leaning stack no
       longer bends on them; ``globalCFM`` 1e-6 keeps its matrix regular (with 0, the 4 points of
       a face make it singular, Dantzig fails and Bullet falls back to Gauss-Seidel every step,
-      bit for bit). 2 ms step (the verdict is the same at 1 and 0.5 ms, measured). It gets every
+      bit for bit). 2 ms step (the verdict is the same at 1 and 0.5 ms, measured). Contact
+      damping :data:`EXACT_CONTACT_DAMPING` (1000 N s/m per body, not 3): with rigid contacts
+      it only sets the ERP's push-out time constant, 40 ms, so an impact lands plastically. It gets every
       leaning stack of the #19 table right where the verdict profile does not, at about 4x its
       CPU on a 20-stack and 6x on the shipped scenes (``bench/contact_models.py``;
       docs/architecture.md, "Contact model").
@@ -205,10 +207,23 @@ DISPLAY = Profile(
 )
 LCP_DANTZIG = 3
 """pybullet's ``CONSTRAINT_SOLVER_LCP_DANTZIG`` (``pybullet`` is imported lazily elsewhere)."""
+EXACT_CONTACT_DAMPING = 1000.0
+"""Contact damping (N s/m per body) of the direct-solver profiles. Their MLCP takes a contact's
+ERP, ``erp = dt k / (dt k + c)`` (k, c: the pair's series stiffness and summed damping), but
+not its CFM: contacts are rigid, and the ERP only sets how fast a penetration is pushed out,
+at ``erp pen / dt = pen k / (dt k + c)``, a time constant tau = dt + c / k. With the verdict's
+c = 3 (tau = dt + 0.1 ms) an impact's penetration (up to v dt when Bullet first sees it: its
+box-box detector makes no point before the boxes overlap) is pushed out within a step at
+about the impact speed, so a dropped piece rebounds (measured: 0.54-0.56 of its impact speed)
+and what it does to the stack depends on the step (issue #31). With 1000 (series 2000 N s/m
+against 5e4 N/m: tau = 40 ms) the push-out is at most v dt / tau, 0.05 v at 2 ms: a plastic
+landing, as the profiles' restitution 0 means. A resting contact (penetration ~1e-13 m) does
+not feel it."""
 EXACT = replace(
     VERDICT,
     name="exact",
     time_step=2e-3,
+    contact_damping=EXACT_CONTACT_DAMPING,
     maximal_coordinates=False,
     extra={"constraintSolverType": LCP_DANTZIG, "globalCFM": 1e-6},
     escalate_below_deg=None,
@@ -217,6 +232,7 @@ DISPLAY_EXACT = replace(
     DISPLAY,
     name="display-exact",
     time_step=1.0 / 180.0,
+    contact_damping=EXACT_CONTACT_DAMPING,
     maximal_coordinates=False,
     extra=EXACT.extra,
     escalate_below_deg=None,

@@ -19,6 +19,15 @@ the springs' bending only ever moves weight towards the edge it leans over, so o
 margins Gauss-Seidel topples what rigid statics topples (every stack from -0.1 to -2 mm,
 measured at three steps).
 
+Impacts escalate too, whatever the margin: a scene with a dynamic piece that touches nothing
+as written (:func:`in_the_air`: it falls and lands) runs in the direct solver. Gauss-Seidel's
+impact step sets a stack that a piece lands on turning (measured: a domino landing flat from
+25 mm on a 3-cube leaning stack spins all three cubes at 0.7-1.8 rad/s within 2 ms, whatever
+the contact stiffness (1e5-1e8 N/m), damping (3-1000 N s/m), split impulse or iterations
+(50-1000)), where rigid-impact theory gives no turn to a flat landing whose impulse line lies
+inside every support face, and the MuJoCo witness and the direct solver (none) agree
+(issue #31; docs/architecture.md, "Drops"). No shipped scene has such a piece.
+
 The display profile escalates the same way (to ``display-exact``: the display's anchors,
 sleeping and restitution on the direct solver, at 1/180 s), so ``simulate(profile="display")``
 gives the verdict's answer on thin margins too. The live view (:mod:`tablesim.sim.view.live`) steps its
@@ -30,6 +39,7 @@ disagree with the verdict.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -75,10 +85,19 @@ class Escalation:
     mass_ratio: float = 1.0
     """The largest mass ratio on the load path (:func:`mass_ratio`) when it raised the
     threshold (else 1.0)."""
+    impact: tuple[str, ...] = ()
+    """The pieces let go in the air (:func:`in_the_air`) when they are the reason."""
 
     @property
     def reason(self) -> str:
         """One sentence for the explanation."""
+        if self.impact:
+            return (
+                f"Impact: {', '.join(repr(p) for p in self.impact)} let go touching nothing,"
+                f" and the {self.requested} profile's Gauss-Seidel solver spins a stack that a"
+                f" piece lands on, so the runs used the direct solver ({self.profile.name}"
+                f" profile, {self.profile.time_step * 1e3:g} ms step)."
+            )
         if self.mass_ratio > 1.0:
             return (
                 f"Heavy on light: a piece {self.mass_ratio:.1f} times the mass of the one under"
@@ -101,12 +120,15 @@ class Escalation:
         out: dict[str, Any] = {
             "profile": self.profile.name,
             "time_step": self.profile.time_step,
-            "tilt_margin_deg": round(self.tilt_margin_deg, 4),
+            "tilt_margin_deg": None if math.isnan(self.tilt_margin_deg)
+            else round(self.tilt_margin_deg, 4),
             "below_deg": self.below_deg,
             "reason": self.reason,
-        }
+        }  # fmt: skip
         if self.mass_ratio > 1.0:
             out["mass_ratio"] = round(self.mass_ratio, 4)
+        if self.impact:
+            out["impact"] = list(self.impact)
         return out
 
 
@@ -140,6 +162,40 @@ def mass_ratio(scene: Scene, statics: StaticReport) -> float:
     return best
 
 
+def in_the_air(scene: Scene, statics: StaticReport) -> tuple[str, ...]:
+    """The dynamic pieces of ``scene`` let go in the air: each falls freely and lands, an
+    impact. A piece is in the air when it is in no contact of statics' contact set and its
+    boxes (as written, before the clearance) are more than
+    :func:`tablesim.sim.world.shrink_shift` (0.19 mm) from every other piece's and from the
+    table: a smaller gap is one the clearance or a settling contact makes (the topple rule's own
+    bound), not a drop (a leaning plank whose foot the clearance lifts 0.04 mm off a step, and
+    whose edge contact the contact set does not list, is not in the air). Empty when there is
+    no contact set."""
+    from tablesim.sim.contacts import obb_separations, posed_boxes
+    from tablesim.sim.world import shrink_shift
+
+    cs = statics.contact_set
+    if cs is None:
+        return ()
+    touching = {cs.names[b] for c in cs.contacts for b in (c.body_a, c.body_b) if b >= 0}
+    loose = [p for p in scene.pieces if not p.static and p.id not in touching]
+    if not loose:  # every shipped scene: nothing more to compute
+        return ()
+    cfg = scene.physics
+    gap = shrink_shift(cfg)
+    out = []
+    for p in loose:
+        mine = posed_boxes(p, cfg)
+        if scene.ground and min(float(b.corners()[:, 2].min()) for b in mine) <= gap:
+            continue
+        others = [b for q in scene.pieces if q.id != p.id for b in posed_boxes(q, cfg)]
+        pairs_a = [a for a in mine for _ in others]
+        pairs_b = [b for _ in mine for b in others]
+        if not others or float(obb_separations(pairs_a, pairs_b).min()) > gap:
+            out.append(p.id)
+    return tuple(out)
+
+
 def escalation(
     profile: Profile, own_step: float, statics: StaticReport, scene: Scene | None = None
 ) -> Escalation | None:
@@ -153,7 +209,15 @@ def escalation(
     half of it to half of that, so a step-halving check still halves the step."""
     below = profile.escalate_below_deg
     tilt = statics.tilt_margin_deg
-    if below is None or tilt is None:
+    if below is None:
+        return None
+    target = get_profile(profile.escalate_to)
+    step = target.time_step * (profile.time_step / own_step)
+    falling = () if scene is None else in_the_air(scene, statics)
+    if falling:  # an impact: Gauss-Seidel spins the stack it lands on (see the module doc)
+        return Escalation(target.with_step(step), math.nan if tilt is None else tilt, below,
+                          profile.name, impact=falling)  # fmt: skip
+    if tilt is None:
         return None
     ratio = 1.0
     if not tilt < below:
@@ -161,8 +225,6 @@ def escalation(
         if not tilt < below * max(1.0, ratio / MASS_RATIO_SCALE):
             return None
         below = round(below * ratio / MASS_RATIO_SCALE, 4)
-    target = get_profile(profile.escalate_to)
-    step = target.time_step * (profile.time_step / own_step)
     return Escalation(target.with_step(step), tilt, below, profile.name, ratio)
 
 
@@ -191,7 +253,8 @@ def live_display(scene: Scene, profile: Profile | str = "display") -> LiveDispla
     if statics is None or esc is None:
         return LiveDisplay(prof, "")
     points = int(statics.contacts.get("points", 0))
-    thin = f"tilt margin {esc.tilt_margin_deg:.2f} deg"
+    thin = (f"an impact: {', '.join(esc.impact)} let go in the air" if esc.impact
+            else f"tilt margin {esc.tilt_margin_deg:.2f} deg")  # fmt: skip
     if points <= LIVE_DIRECT_MAX_POINTS:
         note = f"display: direct solver, as the verdict ({thin})"
         return LiveDisplay(esc.profile, note, esc, True, points)

@@ -133,7 +133,7 @@ class Scene:
     named view for the renderer. ``judged``: the ids of the pieces the topple rule judges (None:
     every dynamic piece, as every shipped scene); a piece left out (a piece dropped onto a
     stack, which lands and settles) moves with the others but its own fall is not the scene's.
-    In memory only: the scene file format has no such key yet.
+    The scene file's top-level ``judged`` (``scenes/README.md``).
     """
 
     name: str

@@ -120,6 +120,7 @@ _TOP_KEYS = (
     "camera",
     "base",
     "piece",
+    "judged",
 )
 _BASE_KEYS = ("kind", "id", "color")
 _BASE_KINDS = ("kozo",)
@@ -709,6 +710,7 @@ def _build(
     # overlaps of pieces off the table or of absurd size mean nothing (and overflow)
     for k, message in [] if misplaced else check_geometry(pieces, config, ground=ground):
         col.add(paths[k], message)
+    judged = _read_judged(col, data["judged"], pieces) if "judged" in data else None
 
     if col.problems:
         raise InvalidSceneError(source, sorted(col.problems, key=_problem_order))
@@ -721,7 +723,44 @@ def _build(
         ground=ground,
         camera=camera,
         source=source,
+        judged=judged,
     )
+
+
+def _read_judged(
+    col: ProblemCollector, value: Any, pieces: Sequence[ScenePiece]
+) -> tuple[str, ...] | None:
+    """The top-level ``judged``: the ids of the pieces the topple rule judges
+    (:attr:`tablesim.sim.model.Scene.judged`), a non-empty array of distinct ids of the scene's
+    dynamic pieces, in any order (kept as written); None after reporting every problem."""
+    dynamic = [p.id for p in pieces if not p.static]
+    static = {p.id for p in pieces if p.static}
+    if not isinstance(value, list):
+        col.add("judged", f"expected an array of piece ids, got {describe_value(value)}")
+        return None
+    if not value:
+        col.add("judged", "must name one or more pieces (leave the key out to judge every piece)")
+        return None
+    ok = True
+    seen: set[str] = set()
+    for k, pid in enumerate(value):
+        path = f"judged[{k}]"
+        if col.string(pid, path) is None:
+            ok = False
+        elif pid in seen:
+            col.add(path, f"{pid!r} is named twice")
+            ok = False
+        elif pid in static:
+            col.add(path, f"{pid!r} is static: only a dynamic piece can fall")
+            ok = False
+        elif pid not in dynamic:
+            near = difflib.get_close_matches(pid, dynamic, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            col.add(path, f"no dynamic piece {pid!r} ({hint}dynamic pieces: {', '.join(dynamic)})")
+            ok = False
+        else:
+            seen.add(pid)
+    return tuple(value) if ok else None
 
 
 def _problem_order(p: InputProblem) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from tablesim.sim.model import Scene
-from tablesim.sim.verdict import ToppleRule
+from tablesim.sim.verdict import ToppleRule, fall_reason
 from tablesim.sim.world import piece_mass_properties, shrink_shift, shrunk_half_extents
 
 _TABLE_HALF = (2.0, 2.0, 0.05)
@@ -219,10 +219,10 @@ def judge(
             if pid in out.fell or pid not in judged:  # (Scene.judged: a dropped piece is not)
                 continue
             why = ""
-            if drop[i] > rule.drop_fraction * edges[i]:
-                why = f"dropped {drop[i] * 1e3:.1f} mm"
-            elif poly[i] and tilt[i] > rule.tilt_deg:
-                why = f"tilted {tilt[i]:.0f} deg"
+            limit = rule.drop_fraction * edges[i]
+            if drop[i] > limit or (poly[i] and tilt[i] > rule.tilt_deg):
+                # the larger fraction of its limit, as the PyBullet rule names it
+                why = fall_reason(drop[i], limit, tilt[i] if poly[i] else 0.0, rule.tilt_deg)
             elif rule.table_contact and bodies[i] in touched:
                 why = "touched a static body"
             if why:

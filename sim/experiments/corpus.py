@@ -395,33 +395,44 @@ def drop_on_stack(n: int, frac: float, piece: str, height_mm: float,
     return Case("drop", scene, "topples", -b.landed_margin_mm, "mm")
 
 
-def drop_cases(seed: int = 0, count: int = 24) -> list[Case]:
-    """Seeded drop cases: up to ``count`` standing and ``count // 2`` toppling ones, drawn from
-    stacks of 3-14 cubes, leans giving a stack margin of 0.5-8.85 mm (straight), every piece of
-    :data:`DROP_PIECES`, drops of 5-50 mm; undecided draws are skipped (they are most: with the
-    bound's generous fraction only light pieces from low drops onto short stacks decide)."""
+def drop_draws(seed: int = 0, draws: int = 4000) -> list[tuple[int, float, str, float]]:
+    """The seeded drops behind :func:`drop_cases`, decided or not: ``(n, frac, piece,
+    height_mm)`` for stacks of 3-14 cubes, leans giving a stack margin of -2-8.85 mm (a
+    quarter straight), every piece of :data:`DROP_PIECES`, drops of 5-50 mm (more low ones:
+    they are the ones the bound decides)."""
     from tablesim.games.rng import Rng
 
     cfg = PhysicsConfig()
     a, c = cfg.kozo_cube, cfg.clearance
     rng = Rng.from_seed(seed, "corpus-drops")
-    stands: list[Case] = []
-    topples: list[Case] = []
-    for _ in range(4000):
-        if len(stands) >= count and len(topples) >= count // 2:
-            break
+    out = []
+    for _ in range(draws):
         n, rng = rng.choice((3, 4, 5, 9, 14))
         piece, rng = rng.choice(tuple(DROP_PIECES))
         u, rng = rng.random()
         v, rng = rng.random()
-        h = 5.0 + 45.0 * v * v  # more low drops: they are the ones the bound decides
+        h = 5.0 + 45.0 * v * v
         w, rng = rng.random()
         if w < 0.25:
             frac = 0.0
         else:  # stack margin a/2 - c/2 - n s / 2 from -2 mm to 8.85 mm
             m = -2.0 + (a / 2 - c / 2) / MM * u + 2.0 * (1 - u)
             frac = max(0.0, 2 * (a / 2 - c / 2 - m * MM) / (n * a))
-        case = drop_on_stack(n, round(frac, 5), piece, round(h, 1), cfg)
+        out.append((n, round(frac, 5), piece, round(h, 1)))
+    return out
+
+
+def drop_cases(seed: int = 0, count: int = 24) -> list[Case]:
+    """Seeded drop cases: up to ``count`` standing and ``count // 2`` toppling ones from
+    :func:`drop_draws`; undecided draws are skipped (they are most: with the bound's generous
+    fraction only light pieces from low drops onto short stacks decide)."""
+    cfg = PhysicsConfig()
+    stands: list[Case] = []
+    topples: list[Case] = []
+    for n, frac, piece, h in drop_draws(seed):
+        if len(stands) >= count and len(topples) >= count // 2:
+            break
+        case = drop_on_stack(n, frac, piece, h, cfg)
         if case is None:
             continue
         if case.expected == "stands" and len(stands) < count:
