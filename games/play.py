@@ -294,6 +294,7 @@ def balance(
     options: Mapping[str, Any] | None = None,
     budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_game: Callable[[int, Result], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games with seats rotated, and summarise them.
 
@@ -303,6 +304,7 @@ def balance(
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
     ``mean_length`` (moves), ``ends`` (games per way of ending, :func:`end_label`).
+    ``on_game(i, result)`` sees each game's result (seats as played) as it ends.
     Deterministic: no timings.
     """
     if games < 1:
@@ -331,6 +333,8 @@ def balance(
         for seat in result.winners:
             wins_seat[seat] += 1
             wins[order[seat]] += 1
+        if on_game is not None:
+            on_game(i, result)
         if progress is not None:
             progress(i + 1, games)
     lo, hi = wilson_interval(wins_seat[0], games)
