@@ -357,9 +357,10 @@ def balance(
 
 def end_label(result: Result) -> str:
     """How a game ended, for counting: the result's ``end`` text (Kaito's ``reason``) with
-    seat names (``P2``) and numbers made ``#``, so games ending the same way count together."""
+    seat names (``P2``) and numbers made ``#``, so games ending the same way count together; a
+    number inside a word stays ("no 3-set can be formed", not "no #-set")."""
     text = str(result.detail.get("end", result.detail.get("reason", "(no end given)")))
-    return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
+    return re.sub(r"(?<![\w-])\d+(?![\w-])", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 
 def series_seed(seed: int, index: int) -> int:
