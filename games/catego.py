@@ -663,6 +663,9 @@ class Catego(Game[CategoState, int, CategoConfig]):
             )
         return "\n".join(lines)
 
+    undo_limit = "but never a roll once the next dice are seen (a written roll stands)"
+    """What ``help`` adds to ``undo`` (:meth:`undo_refusal` refuses the rest)."""
+
     def undo_refusal(self, played: Any) -> str | None:
         """Why the move ``played`` (a :class:`tablesim.games.session.Played`) cannot be taken back, or
         None: once it is written the next dice are rolled and seen, and a take-back would let

@@ -117,6 +117,8 @@ class TerminalHuman:
             own_undo = getattr(self.game, "undo_help", None)
             if own_undo is not None and self._is_game_move(state, "undo", legal):
                 commands["undo"] = own_undo(state)  # the game's own move, not the loop's
+            elif getattr(self.game, "undo_limit", ""):  # what the game refuses to take back
+                commands["undo"] += f", {self.game.undo_limit}"  # type: ignore[attr-defined]
             print(
                 "  commands: " + "; ".join(f"{k}: {v}" for k, v in commands.items()), file=self.out
             )
