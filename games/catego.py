@@ -74,6 +74,7 @@ from tablesim.games.core import (
     Result,
     StateFormatError,
     check_state_header,
+    counted,
     json_int,
     parse_int_list,
     state_config,
@@ -693,7 +694,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
             else:
                 text += (
                     f"; column {move} is complete, {_side_name(state.config, side)} "
-                    f"takes {move} points"
+                    f"takes {counted(move, 'point')}"
                 )
         return text
 
