@@ -150,7 +150,7 @@ def test_catego(tmux) -> None:
     help_then(t, "undo:", "quit:")
     t.type(move)
     t.wait(rf"^turn 1: P1 \(human\): P1 rolled .*, writes \d+ in column {move}$")
-    t.wait(r"^turn 2: P2 \(random\): ")
+    t.wait(r"^turn 2: P2 \(random\): P2 rolled \d\+\d=\d+, writes")
     quit_game(t)
 
 
@@ -204,6 +204,7 @@ def test_katoiz_stapeltje_clock_counts_a_persons_seconds(tmux) -> None:
     t.type(move)
     m = t.wait(rf"turn \d+: P1 \(human\): P1 rolled .*: {re.escape(move)} @(\d+)", at)
     assert int(m.group(1)) >= 2, m.group(0)
+    t.wait(r"turn \d+: P2 \(random\): P2 rolled \w+ \+ \w+", at)  # a bot's dice are shown
     quit_game(t)
 
 
