@@ -120,6 +120,13 @@ def _katamino() -> list[Case]:
                         "smart", duel, slow=(2, 2)))  # fmt: skip
     out.append(Case("katamino-duel3d", "katamino", {"mode": "duel3d"}, "smart",
                     frozenset({"the most matches won of #"}), slow=(2, 2)))  # fmt: skip
+    # The solo modes, one seat: the puzzle solved, or the player stops ("quit" is a move: the
+    # random bot draws it among the placements)
+    solved = frozenset({"solved: all # stages", "solved: # stage", "quit after # of # stages",
+                        "quit after # of # stage"})  # fmt: skip
+    for mode in ("solo", "solo3d", "construction", "puzzle3d", "traditional", "picture"):
+        out.append(Case(f"katamino-{mode}", "katamino", {"mode": mode}, "smart", solved,
+                        players=1, slow=(2, 4)))  # fmt: skip
     return out
 
 
@@ -197,9 +204,12 @@ PAIRINGS = ("smart-smart", "smart-random")
 
 
 def roles_for(case: Case, pairing: str) -> list[str]:
-    """The seats' bots: all smart, or one smart bot against random ones."""
+    """The seats' bots: all smart, or one smart bot against random ones (a solo game's one
+    seat: the smart bot, or the random bot alone)."""
     if pairing == "smart-smart":
         return [case.smart] * case.players
+    if case.players == 1:
+        return ["random"]
     return [case.smart] + ["random"] * (case.players - 1)
 
 
