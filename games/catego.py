@@ -74,6 +74,7 @@ from tablesim.games.core import (
     Result,
     StateFormatError,
     check_state_header,
+    counted,
     json_int,
     parse_int_list,
     state_config,
@@ -706,6 +707,9 @@ class Catego(Game[CategoState, int, CategoConfig]):
             )
         return "\n".join(lines)
 
+    undo_limit = "but never a roll once the next dice are seen (a written roll stands)"
+    """What ``help`` adds to ``undo`` (:meth:`undo_refusal` refuses the rest)."""
+
     def undo_refusal(self, played: Any) -> str | None:
         """Why the move ``played`` (a :class:`tablesim.games.session.Played`) cannot be taken back, or
         None: once it is written the next dice are rolled and seen, and a take-back would let
@@ -733,7 +737,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
             else:
                 text += (
                     f"; column {move} is complete, {_side_name(state.config, side)} "
-                    f"takes {move} points"
+                    f"takes {counted(move, 'point')}"
                 )
         return text
 

@@ -117,6 +117,8 @@ class TerminalHuman:
             own_undo = getattr(self.game, "undo_help", None)
             if own_undo is not None and self._is_game_move(state, "undo", legal):
                 commands["undo"] = own_undo(state)  # the game's own move, not the loop's
+            elif getattr(self.game, "undo_limit", ""):  # what the game refuses to take back
+                commands["undo"] += f", {self.game.undo_limit}"  # type: ignore[attr-defined]
             print(
                 "  commands: " + "; ".join(f"{k}: {v}" for k, v in commands.items()), file=self.out
             )
@@ -294,6 +296,7 @@ def balance(
     options: Mapping[str, Any] | None = None,
     budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_game: Callable[[int, Result], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games with seats rotated, and summarise them.
 
@@ -303,6 +306,7 @@ def balance(
     Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
     ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
     ``mean_length`` (moves), ``ends`` (games per way of ending, :func:`end_label`).
+    ``on_game(i, result)`` sees each game's result (seats as played) as it ends.
     Deterministic: no timings.
     """
     if games < 1:
@@ -331,6 +335,8 @@ def balance(
         for seat in result.winners:
             wins_seat[seat] += 1
             wins[order[seat]] += 1
+        if on_game is not None:
+            on_game(i, result)
         if progress is not None:
             progress(i + 1, games)
     lo, hi = wilson_interval(wins_seat[0], games)
@@ -353,9 +359,10 @@ def balance(
 
 def end_label(result: Result) -> str:
     """How a game ended, for counting: the result's ``end`` text (Kaito's ``reason``) with
-    seat names (``P2``) and numbers made ``#``, so games ending the same way count together."""
+    seat names (``P2``) and numbers made ``#``, so games ending the same way count together; a
+    number inside a word stays ("no 3-set can be formed", not "no #-set")."""
     text = str(result.detail.get("end", result.detail.get("reason", "(no end given)")))
-    return re.sub(r"\d+", "#", re.sub(r"\bP\d+\b", "P#", text))
+    return re.sub(r"(?<![\w-])\d+(?![\w-])", "#", re.sub(r"\bP\d+\b", "P#", text))
 
 
 def series_seed(seed: int, index: int) -> int:

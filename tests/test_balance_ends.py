@@ -18,3 +18,11 @@ def test_balance_counts_every_game_once_by_its_end() -> None:
     assert sum(rep["ends"].values()) == 6
     assert all(not any(ch.isdigit() for ch in end) for end in rep["ends"])
     assert not any("turn cap" in end for end in rep["ends"])
+
+
+def test_a_number_inside_a_word_is_kept() -> None:
+    # "no #-set can be formed" was what balance printed for 3-set's printed end
+    res = Result((1.0, 0.0), (0,), {"end": "no 3-set can be formed with the tiles left"})
+    assert end_label(res) == "no 3-set can be formed with the tiles left"
+    res = Result((1.0, 0.0), (0,), {"end": "the turn cap (200 turns) was reached"})
+    assert end_label(res) == "the turn cap (# turns) was reached"

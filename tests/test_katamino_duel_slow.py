@@ -189,9 +189,14 @@ def test_equal_bots_win_40_to_60_percent_from_either_seat_over_the_whole_deck(
     # 96 % probability; the CLI's figures are in docs/rules/katamino-duo.md). Before, the
     # cards lay one way round and the child-adult sides were picked by predicted signs:
     # smart seat 0 won 7 of 12 difficult sides, the child 2 of 18 two-coloured sides.
+    # Issue 33 asks 45-55 % for every mode: met by two smart bots here and by two random
+    # ones in child-adult (50.0 %); between two random bots the handicap decks stay at the
+    # 40-60 bound only (43.0 % at difficult, 58.9 % at expert: the speeds are whole levels,
+    # docs/rules/katamino-duo.md), still open.
     f = deck_figures(mode, level, weaker)
-    assert FAIR[0] <= f.smart <= FAIR[1], (f.smart, [s for s in f.sides])
-    assert FAIR[0] <= f.random <= FAIR[1], (f.random, [s for s in f.sides])
+    assert 0.45 <= f.smart <= 0.55, (f.smart, [s for s in f.sides])
+    low, high = (0.45, 0.55) if mode != "handicap" else FAIR
+    assert low <= f.random <= high, (f.random, [s for s in f.sides])
 
 
 def test_the_exact_random_chance_agrees_with_played_games() -> None:

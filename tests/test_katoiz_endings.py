@@ -220,3 +220,17 @@ def test_a_home_is_frozen_by_an_empty_corner_or_an_empty_corner_neighbour() -> N
     # every home frozen: no position can reach the target, the search says so at once
     other = SIDES[g.sides[1]][1]
     assert not target_reachable(replace(start, stacks=with_heights({corner: 0, other: 0})))
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="still open (issue 33): 4-player Stapeltje caps")
+@pytest.mark.parametrize(("level", "seed"), [(1, 8423031862502617157), (2, 3079806505923914669)])
+def test_four_smart_bots_do_not_reach_the_cap(level: int, seed: int) -> None:
+    # Found by the full count (docs/balance-ends.md): `balance katoiz --type stapeltje --level
+    # 1 --players smart,smart,smart,smart` seed 1, game 3 (level 2: seed 0, game 33) reaches
+    # the 300-turn cap: homes 3, 3, 3, 3, 229 of 300 turns blocked, one tile handed back and
+    # forth by two different seats (c3-a4 by P2, a4-c3 by P4: no bot repeats its own
+    # position). The dead-position search proves the end only past REACH_LIMIT (600
+    # positions; 5,000 prove it at turn 299), so the game is taken to be alive until the cap.
+    state, res = session_result({"level": level}, ["smart"] * 4, seed)
+    assert end_kind(state) != "cap", res.detail["end"]

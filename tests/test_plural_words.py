@@ -55,3 +55,25 @@ def test_a_one_run_sweep_says_one_run(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("1 run -> "), r.stdout
     assert "1 runs" not in r.stdout and "1 replicas" not in r.stdout, r.stdout
+
+
+def test_a_catego_column_worth_one_takes_1_point() -> None:
+    # issue 33: "takes 1 points" (the short variant's column 1)
+    from tablesim.games.catego import GAME
+
+    state = GAME.new_game(GAME.make_config({"columns": [1, 2]}, players=2), 0)
+    texts = []
+    while not GAME.is_terminal(state):
+        move = GAME.legal_moves(state)[0]
+        texts.append(GAME.describe_move(state, move))
+        state = GAME.apply(state, move)
+    taken = [t for t in texts if "column 1 is complete," in t]
+    assert taken and all(t.endswith("takes 1 point") for t in taken), texts
+
+
+def test_balance_says_1_win() -> None:
+    # "player 2 (random): 1 wins" (seen running the issue's balance commands)
+    p = run_cli("balance", "katoiz", "--type", "stapeltje", "--level", "2", "--players",
+                "smart,random", "--games", "10")  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "player 2 (random): 1 win (10.0%" in p.stdout and "1 wins" not in p.stdout

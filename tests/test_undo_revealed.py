@@ -97,3 +97,26 @@ def test_the_terminal_says_why_a_catego_undo_is_refused() -> None:
     assert p.returncode == 0, p.stderr
     assert "undo refused: catego: the dice rolled after '2'" in p.stdout
     assert "undone:" not in p.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "limit"),
+    [("catego", "never a roll once the next dice are seen"),
+     ("kozo", "never a move after which something fell")],
+)  # fmt: skip
+def test_help_says_what_undo_will_not_take_back(game: str, limit: str) -> None:
+    # issue 33: "Decide what undo means where chance or a physical outcome has been revealed
+    # ..., say it": help said only "take back your last move (and the bots' moves after it)"
+    import io
+
+    from tablesim.games.play import TerminalHuman
+    from tablesim.games.registry import get_game
+
+    g = get_game(game)
+    opts = {"table": "stand-in"} if game == "kozo" else {}
+    state = g.new_game(g.make_config(opts, players=2), 4)
+    out = io.StringIO()
+    first = g.format_move(state, g.legal_moves(state)[0])
+    TerminalHuman(g, io.StringIO(f"help\n{first}\n"), out).choose(state)
+    undo = next(part for part in out.getvalue().split("; ") if part.startswith("undo:"))
+    assert "take back your last move" in undo and limit in undo, undo

@@ -1074,6 +1074,9 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             lines.append(f"P{state.to_move + 1} to {what}{extra}{size}")
         return "\n".join(lines)
 
+    undo_limit = "but never a move after which something fell (a physical outcome stands)"
+    """What ``help`` adds to ``undo`` (:meth:`undo_refusal` refuses the rest)."""
+
     def undo_refusal(self, played: Any) -> str | None:
         """Why the move ``played`` (a :class:`tablesim.games.session.Played`) cannot be taken back, or
         None: a move after which something fell (the tower toppled and the round ended, or a

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         won = rep["wins"][i]
         lo, hi = wilson_interval(won, rep["games"])
         print(
-            f"  player {i + 1} ({role}): {won} wins ({won / rep['games']:.1%}, "
+            f"  player {i + 1} ({role}): {counted(won, 'win')} ({won / rep['games']:.1%}, "
             f"95% CI {lo:.1%}-{hi:.1%})"
         )
     for s, w in enumerate(rep["wins_by_seat"]):
