@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from tablesim.games.kataboom import GAME, CarefulBot  # noqa: E402
 from tablesim.games.kataboom.rules import _candidates  # noqa: E402
-from tablesim.games.play import make_seats, play_game  # noqa: E402
+from tablesim.games.session import make_seats, play_game  # noqa: E402
 from tablesim.sim.assembly import DEFAULT_PIECES, TALL, assemble, free_standing  # noqa: E402
 
 

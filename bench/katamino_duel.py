@@ -25,7 +25,7 @@ from tablesim.games.bots import RandomBot  # noqa: E402
 from tablesim.games.katamino.duel import BOTS, DUEL_GAME  # noqa: E402
 from tablesim.games.katamino.duel_cards import LEVELS, cards, failures  # noqa: E402
 from tablesim.games.katamino.duel_race import _completable, good_placements  # noqa: E402
-from tablesim.games.play import Seat, play_game  # noqa: E402
+from tablesim.games.session import Seat, play_game  # noqa: E402
 
 CASES = (("duel", "easy"), ("duel", "normal"), ("duel", "expert"), ("child-adult", "normal"),
          ("handicap", "difficult"), ("duel3d", "normal"))  # fmt: skip

@@ -39,8 +39,9 @@ if str(ROOT) not in sys.path:
 
 import tablesim.sim.verdict as verdict_mod  # noqa: E402
 from tablesim.games.kozo import GAME, CarefulBot  # noqa: E402
-from tablesim.games.play import make_seats, play_game, wilson_interval  # noqa: E402
 from tablesim.games.rng import Rng, derive_seed  # noqa: E402
+from tablesim.games.session import make_seats, play_game  # noqa: E402
+from tablesim.games.stats import wilson_interval  # noqa: E402
 from tablesim.sim.model import Scene  # noqa: E402
 from tablesim.sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch  # noqa: E402
 from tablesim.sim.scene import load_scene, shipped_scene_path  # noqa: E402

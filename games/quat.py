@@ -1,6 +1,6 @@
 """Quaternions (x, y, z, w), the convention PyBullet and every tablesim pose use: the one
 conversion to and from rotation matrices, and from Euler angles, and their product. Pure numpy, shared by the
-rules (games.kozo.geometry), the physics (sim.model, tablesim.sim.world) and the view."""
+rules (games.kozo.blocks), the physics (sim.model, tablesim.sim.world) and the view."""
 
 from __future__ import annotations
 

@@ -85,7 +85,10 @@ __all__ = [
     "UndoRefused",
     "UndoRequest",
     "bot_seed_for",
+    "log_header",
     "make_seats",
+    "parse_players",
+    "play_game",
     "replay_log",
 ]
 
@@ -134,6 +137,14 @@ def make_seats(
             s = bot_seed_for(seed, i, role)
             seats.append(Seat(role, make_bot(game_name, role, s, budget), s, budget))
     return seats
+
+
+def parse_players(text: str) -> list[str]:
+    """Split ``"human,strong"`` into roles; ConfigError on empty names."""
+    roles = [r.strip() for r in text.split(",")]
+    if not roles or any(not r for r in roles):
+        raise ConfigError(f"--players {text!r}: give a comma-separated list such as human,random")
+    return roles
 
 
 # ---------------------------------------------------------------------------------------
@@ -185,9 +196,9 @@ class Observer:
 
 class UndoRequest(GameError):
     """Raised by a human input (``human(state)`` in :meth:`Session.step` / :meth:`Session.run`;
-    :class:`tablesim.games.play.TerminalHuman` when a person types ``undo``) to take back moves instead
-    of choosing one: :meth:`Session.run` then calls ``undo(to_human=True)`` and asks again.
-    The only undo request of the project (``tablesim.games.play`` re-exports it)."""
+    :class:`tablesim.games.terminal.TerminalHuman` when a person types ``undo``) to take back
+    moves instead of choosing one: :meth:`Session.run` then calls ``undo(to_human=True)`` and
+    asks again. The only undo request of the project."""
 
 
 class Divergence(GameError):
@@ -698,3 +709,50 @@ def replay_log(
         None,
         session,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# One game to the end
+# ---------------------------------------------------------------------------------------
+class _OnMove(Observer, Generic[S, M]):
+    """Calls ``on_move(state_before, seat, move, state_after)`` after every move."""
+
+    def __init__(self, on_move: Callable[[S, int, M, S], None]) -> None:
+        self.on_move = on_move
+
+    def move_played(self, session: Session[Any, Any, Any], played: Played[S, M]) -> None:
+        self.on_move(played.before, played.seat, played.move, played.after)
+
+
+def play_game(
+    game: Game[S, M, C],
+    config: C,
+    seats: Sequence[Seat[S, M]],
+    seed: int,
+    *,
+    human: Callable[[S], M] | None = None,
+    on_move: Callable[[S, int, M, S], None] | None = None,
+    max_turns: int = 100_000,
+    referee: Referee[S, M] | None = None,
+) -> Record:
+    """Play one game to the end in a :class:`~games.session.Session` and return its record.
+
+    ``human(state)`` chooses for human seats; ``on_move(state_before, seat, move, state_after)``
+    is called after every move (printing, logging) with the move as measured. Games whose
+    ``referee_name(config)`` is set have every move measured by ``referee`` (made from the
+    registry and closed here when not given). Raises GameError if a bot returns an illegal
+    move or the game exceeds ``max_turns``.
+    """
+    observers = [_OnMove(on_move)] if on_move is not None else []
+    with Session(
+        game, config, seed, seats, referee=referee, observers=observers, max_turns=max_turns
+    ) as session:
+        session.run(human)
+        return session.record()
+
+
+def log_header(
+    game: Game[S, M, C], config: C, seed: int, seats: Sequence[Seat[S, M]], version: str
+) -> dict[str, Any]:
+    """The header object of a log (see :mod:`tablesim.games.log`)."""
+    return header_json(game.name, game.config_to_json(config), seed, seats, version)

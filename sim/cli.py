@@ -348,8 +348,8 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     if interrupts.pending() is not None:
         return ()
     from tablesim.games.core import GameError
+    from tablesim.games.log import LogError
     from tablesim.games.outputs import OutputError
-    from tablesim.games.play import LogError
     from tablesim.games.polycubes import PieceError
 
     return (UsageError, GameError, LogError, PieceError, OutputError)

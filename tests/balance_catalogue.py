@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tablesim.games.balance import balance, end_label  # noqa: E402
 from tablesim.games.core import Result  # noqa: E402
-from tablesim.games.play import balance, end_label  # noqa: E402
 
 TARGET = "P#'s home stack reached #"
 STALEMATE = "stalemate: no roll lets any player move a tile"

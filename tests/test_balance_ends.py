@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tablesim.games.balance import balance, end_label
 from tablesim.games.core import Result
-from tablesim.games.play import balance, end_label
 
 
 def test_end_labels_group_games_that_ended_the_same_way() -> None:

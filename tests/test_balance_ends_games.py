@@ -3,7 +3,7 @@ games showed "(no end given)"). The expected reasons are the rulebooks' ends."""
 
 from __future__ import annotations
 
-from tablesim.games.play import balance
+from tablesim.games.balance import balance
 
 GAMES = 6
 

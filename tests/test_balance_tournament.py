@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tablesim.games.balance import balance
 from tablesim.games.core import ConfigError
-from tablesim.games.play import balance
 from tablesim.games.registry import bot_classes, game_names, get_game
 from tablesim.sim.experiments.tournament import TournamentJob, summarize
 

@@ -46,11 +46,8 @@ def test_katamino_placements_match_reference_on_random_boards() -> None:
 def test_kozo_spots_of_many_pieces_match_one_at_a_time() -> None:
     """``candidate_spots_many`` (all orientations of all pieces in one numpy pass, cells
     padded) equals ``candidate_spots`` piece by piece, on towers of seeded random games."""
-    from tablesim.games.kozo.geometry import (
-        candidate_spots,
-        candidate_spots_many,
-        piece_orientations,
-    )
+    from tablesim.games.kozo.blocks import piece_orientations
+    from tablesim.games.kozo.placement import candidate_spots, candidate_spots_many
     from tablesim.games.kozo.rules import tower_blocks
     from tablesim.games.registry import get_game
 

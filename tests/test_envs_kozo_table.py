@@ -18,15 +18,14 @@ import pytest
 from env_lockstep import lockstep
 
 from tablesim.games.kozo import rules as R
-from tablesim.games.kozo.geometry import (
+from tablesim.games.kozo.blocks import build_blocks, piece_orientations
+from tablesim.games.kozo.placement import (
     PlacementError,
     balance_candidates,
     balance_candidates_many,
     balance_ok_many,
-    build_blocks,
     check_balance,
     check_polycube,
-    piece_orientations,
 )
 from tablesim.games.kozo.state import PLACE
 

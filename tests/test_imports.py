@@ -144,7 +144,8 @@ def test_every_games_module_imported_pulls_in_no_higher_layer() -> None:
 
 def test_import_games_pulls_no_heavy_library() -> None:
     code = (
-        "import sys, tablesim.games, tablesim.games.polycubes, tablesim.games.play\n"
+        "import sys, tablesim.games, tablesim.games.polycubes, tablesim.games.terminal\n"
+        "import tablesim.games.balance\n"
         "import tablesim.games.registry, tablesim.games.session, tablesim.games.log\n"
         "import tablesim.games.quat\n"
         "from tablesim.games.registry import game_names, get_game\n"

@@ -175,8 +175,8 @@ def test_human_against_strong_through_the_command_line() -> None:
     # who wins; the command line must end the same way (not just with either winner)
     import io
 
-    from tablesim.games.play import TerminalHuman
     from tablesim.games.session import Session
+    from tablesim.games.terminal import TerminalHuman
 
     with Session.new("kaito", ["strong", "human"], seed) as s:
         human = TerminalHuman(s.game, io.StringIO("\n".join(lines) + "\n"), io.StringIO())

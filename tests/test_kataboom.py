@@ -334,7 +334,7 @@ def test_careful_bot_plays_safe_and_is_seeded() -> None:
 
 @pytest.mark.slow
 def test_careful_beats_random_on_the_stand_in() -> None:
-    from tablesim.games.play import make_seats, play_game
+    from tablesim.games.session import make_seats, play_game
 
     wins = 0
     for seed in range(18):

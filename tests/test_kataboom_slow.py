@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tablesim.games.kataboom import GAME
-from tablesim.games.log import parse_log
-from tablesim.games.play import log_header, log_lines, make_seats, play_game
-from tablesim.games.session import replay_log
+from tablesim.games.log import log_lines, parse_log
+from tablesim.games.session import log_header, make_seats, play_game, replay_log
 
 CAREFUL_GAMES = 20
 SEEDED_GAMES = 200

@@ -18,9 +18,8 @@ from tablesim.games.kataboom import GAME, KataboomMove
 from tablesim.games.kataboom.geometry import orientations
 from tablesim.games.kataboom.rules import kataboom_pieces
 from tablesim.games.kataboom.state import NUDGE, PLACE, Item
-from tablesim.games.log import parse_log
-from tablesim.games.play import log_header, log_lines, make_seats, play_game
-from tablesim.games.session import replay_log
+from tablesim.games.log import log_lines, parse_log
+from tablesim.games.session import log_header, make_seats, play_game, replay_log
 from tablesim.sim.cli import main
 from tablesim.sim.slices.kataboom.referee import KataboomReferee
 

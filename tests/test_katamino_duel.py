@@ -33,8 +33,8 @@ from tablesim.games.katamino.duel_cards import (
 )
 from tablesim.games.katamino.duel_race import all_placements
 from tablesim.games.katamino.game import GAME as KATAMINO
-from tablesim.games.play import Seat, play_game
 from tablesim.games.rng import Rng
+from tablesim.games.session import Seat, play_game
 
 G = DUEL_GAME
 

@@ -23,9 +23,9 @@ from tablesim.games.katamino import difficulty
 from tablesim.games.katamino.duel import BOTS, DUEL_GAME, DuelMove, DuelState
 from tablesim.games.katamino.duel_cards import piece
 from tablesim.games.katamino.game import GAME as KATAMINO
-from tablesim.games.log import parse_log
-from tablesim.games.play import Resignation, Seat, TerminalHuman, log_header, log_lines, play_game
-from tablesim.games.session import replay_log
+from tablesim.games.log import log_lines, parse_log
+from tablesim.games.session import Seat, log_header, play_game, replay_log
+from tablesim.games.terminal import Resignation, TerminalHuman
 
 G = DUEL_GAME
 SIMULATED = -1.0

@@ -14,8 +14,8 @@ import pytest
 from tablesim.games.katamino.duel import DUEL_GAME
 from tablesim.games.katamino.duel_cards import piece
 from tablesim.games.katamino.solo import cell_text
-from tablesim.games.play import Resignation, TerminalHuman
 from tablesim.games.registry import get_game
+from tablesim.games.terminal import Resignation, TerminalHuman
 
 
 @pytest.mark.parametrize(("mode", "seed"), [("duel", 4), ("duel3d", 1)])

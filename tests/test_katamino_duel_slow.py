@@ -31,7 +31,7 @@ from tablesim.games.katamino.duel_cards import (
 from tablesim.games.katamino.duel_fairness import FAIR, deck_figures, random_chance, side_state
 from tablesim.games.katamino.duel_race import default_speeds
 from tablesim.games.katamino.generate_duel import main as generate_main
-from tablesim.games.play import Seat, play_game
+from tablesim.games.session import Seat, play_game
 
 pytestmark = pytest.mark.slow
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tablesim.games.balance import balance
 from tablesim.games.katamino.duel import DUEL_GAME
 from tablesim.games.katamino.solo import SOLO_GAME, SmartSoloBot
 from tablesim.games.katamino.solo_data import challenges
-from tablesim.games.play import balance
 
 
 def _solo(mode: str, card: int, number: int):

@@ -97,8 +97,8 @@ def test_help_says_what_undo_does_in_a_solo_game() -> None:
     # last piece of the stage ("`undo` takes back the last piece of the current stage").
     import io
 
-    from tablesim.games.play import Resignation, TerminalHuman
     from tablesim.games.registry import get_game
+    from tablesim.games.terminal import Resignation, TerminalHuman
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": "solo", "card": 1, "challenge": 1},
@@ -117,8 +117,8 @@ def test_the_solo_prompt_counts_the_moves_by_piece() -> None:
     import io
     from collections import Counter
 
-    from tablesim.games.play import Resignation, TerminalHuman
     from tablesim.games.registry import get_game
+    from tablesim.games.terminal import Resignation, TerminalHuman
 
     game = get_game("katamino")
     state = game.new_game(game.make_config({"mode": "solo", "card": 2, "challenge": 3},

@@ -11,7 +11,7 @@ import pytest
 from tablesim.games.core import IllegalMoveError
 from tablesim.games.katoiz import GAME
 from tablesim.games.katoiz.components import Move
-from tablesim.games.play import TerminalHuman
+from tablesim.games.terminal import TerminalHuman
 
 
 def _state(level: int = 4):

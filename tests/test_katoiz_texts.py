@@ -31,7 +31,7 @@ def test_a_forced_pass_is_played_for_a_person() -> None:
     import io
     from dataclasses import replace
 
-    from tablesim.games.play import TerminalHuman
+    from tablesim.games.terminal import TerminalHuman
 
     cfg = GAME.make_config({"type": "stapeltje", "level": 1}, players=2)
     state = GAME.new_game(cfg, 0)

@@ -14,8 +14,9 @@ import pytest
 
 from tablesim.games.core import ConfigError, IllegalMoveError, MoveParseError, StateFormatError
 from tablesim.games.kozo import GAME, Item, KozoMove, KozoState, Outcome, RefereeRequiredError
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.bots import CarefulBot, GreedyBot
-from tablesim.games.kozo.geometry import (
+from tablesim.games.kozo.placement import (
     BalanceNotOnPolycubeError,
     BalanceOnBalanceError,
     BalanceOverhangError,
@@ -27,7 +28,6 @@ from tablesim.games.kozo.geometry import (
     OverlapError,
     TouchesBalanceCubeError,
     UnsupportedError,
-    piece_orientations,
 )
 from tablesim.games.kozo.state import CUBE, NOCUBE, PLACE, TAKE
 from tablesim.games.polycubes import get_catalogue
@@ -522,7 +522,7 @@ def test_bots_are_seeded_and_registered() -> None:
 def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set() -> None:
     import io
 
-    from tablesim.games.play import TerminalHuman
+    from tablesim.games.terminal import TerminalHuman
 
     out = io.StringIO()
     # The first text names 3I over the chimney (refused, but 3I is now touched); the second
@@ -544,7 +544,7 @@ def test_a_human_is_bound_to_the_piece_named_and_may_play_off_the_candidate_set(
 def test_vectorised_candidates_equal_the_rule_checks() -> None:
     """legal_moves uses candidate_spots (all positions at once); it must agree with lowering
     each position by drop_height and asking check_polycube, on towers met in play."""
-    from tablesim.games.kozo.geometry import (
+    from tablesim.games.kozo.placement import (
         PlacementError,
         candidate_spots,
         check_polycube,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tablesim.games.balance import balance
 from tablesim.games.kozo.bots import GreedyBot, margins
 from tablesim.games.kozo.state import PLACE, TAKE
-from tablesim.games.play import balance
 from tablesim.games.registry import get_game
 
 GAME = get_game("kozo")

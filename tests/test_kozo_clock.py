@@ -17,9 +17,9 @@ from conftest import run_cli
 
 from tablesim.games.core import MoveParseError
 from tablesim.games.kozo import BOTS, GAME, KozoMove
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.bots import PLACE_SIGMA, placement_seconds
 from tablesim.games.kozo.clock import round_clock
-from tablesim.games.kozo.geometry import piece_orientations
 from tablesim.games.kozo.state import CUBE, PLACE, Outcome
 
 LEGACY = Path(__file__).resolve().parent / "data" / "kozo-legacy"

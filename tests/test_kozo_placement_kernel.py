@@ -1,4 +1,4 @@
-"""The Kozo polycube rules are coded once (``games.kozo.geometry.placement_verdicts``): the
+"""The Kozo polycube rules are coded once (``games.kozo.placement.placement_verdicts``): the
 rule check of one placement (``check_polycube``) and the candidates of a position
 (``candidate_spots``) both judge with it. Here both are held to a reference written from the
 rule relations of the module docstring (plain loops over cube and box pairs), on generated
@@ -11,9 +11,8 @@ import random
 import numpy as np
 import pytest
 
-from tablesim.games.kozo.geometry import (
-    GRID,
-    Blocks,
+from tablesim.games.kozo.blocks import GRID, Blocks, build_blocks, piece_orientations
+from tablesim.games.kozo.placement import (
     ChimneyError,
     OnBalanceCubeError,
     OutsideBaseError,
@@ -21,12 +20,10 @@ from tablesim.games.kozo.geometry import (
     PlacementError,
     TouchesBalanceCubeError,
     UnsupportedError,
-    build_blocks,
     candidate_spots,
     check_polycube,
     drop_height,
     footprint_positions,
-    piece_orientations,
 )
 from tablesim.games.kozo.rules import q4
 

@@ -111,7 +111,7 @@ def test_a_seeded_physics_game_never_lets_a_piece_go_inside_another() -> None:
     """Invariant over a seeded game of the default table (careful vs greedy, one round): every
     release of the touching hand penetrates nothing by more than the 0.02 mm it allows."""
     import tablesim.sim.slices.kozo.referee as kr
-    from tablesim.games.play import make_seats, play_game
+    from tablesim.games.session import make_seats, play_game
 
     depths: list[float] = []
     orig = kr.hand_place

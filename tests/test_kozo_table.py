@@ -14,11 +14,11 @@ from conftest import run_cli
 from table_helpers import measure_and_apply
 
 from tablesim.games.kozo import GAME, KozoMove, KozoState
-from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.rules import check_tower
 from tablesim.games.kozo.state import CUBE, PLACE
-from tablesim.games.play import make_seats, play_game
 from tablesim.games.rng import derive_seed
+from tablesim.games.session import make_seats, play_game
 from tablesim.sim.scene import load_scene
 from tablesim.sim.slices.kozo.referee import KozoReferee, items_from_scene
 
@@ -170,7 +170,7 @@ def test_shipped_kozo_tower_is_a_legal_end_position() -> None:
     assert len(items) == 24
     check_tower(c, items)
     # The same tower with one balance cube moved onto another fails its rule.
-    from tablesim.games.kozo.geometry import BalanceOnBalanceError
+    from tablesim.games.kozo.placement import BalanceOnBalanceError
 
     b1 = next(i for i in items if i.name == "b1")
     b2 = next(i for i in items if i.name == "b2")

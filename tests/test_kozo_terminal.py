@@ -8,15 +8,11 @@ import io
 
 import pytest
 
-from tablesim.games.kozo.geometry import (
-    OVERHANG_VISIBLE_MM,
-    BalanceOverhangError,
-    build_blocks,
-    check_balance,
-)
-from tablesim.games.play import TerminalHuman, prompt_summary
+from tablesim.games.kozo.blocks import build_blocks
+from tablesim.games.kozo.placement import OVERHANG_VISIBLE_MM, BalanceOverhangError, check_balance
 from tablesim.games.polycubes import BALANCE_CUBE_MM, KOZO_CUBE_MM
 from tablesim.games.registry import get_game
+from tablesim.games.terminal import TerminalHuman, prompt_summary
 
 
 @pytest.mark.parametrize("game", ["kozo", "kataboom"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from tablesim.games.play import TerminalHuman
 from tablesim.games.registry import get_game
+from tablesim.games.terminal import TerminalHuman
 
 
 def _kaito_after_opening() -> tuple[object, object]:

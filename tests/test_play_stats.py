@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablesim.games.play import wilson_interval
+from tablesim.games.stats import wilson_interval
 
 
 def test_wilson_interval_reference_values() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.polycubes import CATALOGUES
 from tablesim.sim.model import Scene, ScenePiece
 from tablesim.sim.scene import load_scene, parse_scene, resolve_scene, shipped_scene_path

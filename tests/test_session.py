@@ -161,7 +161,7 @@ def test_an_undo_typed_at_the_terminal_is_handled_by_run() -> None:
     instead of an error (two UndoRequest classes made it escape run before)."""
     import io
 
-    from tablesim.games.play import TerminalHuman
+    from tablesim.games.terminal import TerminalHuman
 
     with Session.new("kaito", ["random", "human"], 2) as s:
         asked: list[int] = []

@@ -109,8 +109,8 @@ def test_help_says_what_undo_will_not_take_back(game: str, limit: str) -> None:
     # ..., say it": help said only "take back your last move (and the bots' moves after it)"
     import io
 
-    from tablesim.games.play import TerminalHuman
     from tablesim.games.registry import get_game
+    from tablesim.games.terminal import TerminalHuman
 
     g = get_game(game)
     opts = {"table": "stand-in"} if game == "kozo" else {}

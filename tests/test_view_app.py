@@ -173,9 +173,8 @@ def test_play_headless_is_unchanged(capsys) -> None:  # noqa: ANN001
 
 
 def test_record_of_a_finished_game_replays(tmp_path) -> None:  # noqa: ANN001
-    from tablesim.games.log import parse_log
-    from tablesim.games.play import log_header, log_lines
-    from tablesim.games.session import replay_log
+    from tablesim.games.log import log_lines, parse_log
+    from tablesim.games.session import log_header, replay_log
     from tablesim.sim.cli import version
 
     with Harness("katamino", options={"mode": "traditional"}, players=("human",), seed=0) as h:

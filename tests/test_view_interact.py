@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.sim.slices.common.towers import ILLEGAL, LEGAL, snap_half
 from tablesim.sim.slices.kozo.referee import KozoReferee
 from tablesim.sim.view.harness import Harness

@@ -337,7 +337,7 @@ def test_play_typed_move_and_one_r_turns_once_and_ghost_colours(xdisplay: str, s
         assert code == 0, err
         assert "move 1: P1 (human): take 4L" in out
         # one r: one quarter turn about the table's up axis from r0 (twice would be a half)
-        from tablesim.games.kozo.geometry import piece_orientations
+        from tablesim.games.kozo.blocks import piece_orientations
         from tablesim.sim.slices.common.towers import turned_cells
 
         cells = piece_orientations("kozo-standard", "4L")

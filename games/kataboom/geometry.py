@@ -3,7 +3,7 @@ straight down onto it, and the rules a placement must pass.
 
 Grid frame: one unit is the Katamino cube edge (19 mm); the table top is z = 0; the starting
 model sits around the origin. A piece is named by its orientation index ``rot`` (one of the
-distinct proper rotations of :func:`tablesim.games.kozo.geometry.piece_orientations`, cells normalised to
+distinct proper rotations of :func:`tablesim.games.kozo.blocks.piece_orientations`, cells normalised to
 their minimum corner) and the minimum corner ``pos`` of its cells. Settled pieces are slightly
 off the grid; their cubes are represented by their axis-aligned bounding boxes (a slightly
 tilted cube's box is a little larger, so a piece lowered onto it stops a hair higher, never
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tablesim.games.core import IllegalMoveError
-from tablesim.games.kozo.geometry import Blocks, build_blocks, piece_orientations
+from tablesim.games.kozo.blocks import Blocks, build_blocks, piece_orientations
 from tablesim.games.polycubes import Cells
 
 CATALOGUE = "katamino-duo"

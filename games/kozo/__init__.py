@@ -1,7 +1,9 @@
 """Kozo (ACTOP): build a tower of polycubes around the chimney; whoever topples it loses the
-round's points. Pure rules (:mod:`tablesim.games.kozo.rules`), geometry and placement rules
-(:mod:`tablesim.games.kozo.geometry`), the seeded stand-in judge (:mod:`tablesim.games.kozo.judge`) and bots
-(:mod:`tablesim.games.kozo.bots`). The physics table that measures moves is :mod:`tablesim.sim.slices.kozo.referee`.
+round's points. Pure rules (:mod:`tablesim.games.kozo.rules`), the grid frame and the tower as
+boxes (:mod:`tablesim.games.kozo.blocks`), the placement rules
+(:mod:`tablesim.games.kozo.placement`), the seeded stand-in judge
+(:mod:`tablesim.games.kozo.judge`) and bots (:mod:`tablesim.games.kozo.bots`). The physics table
+that measures moves is :mod:`tablesim.sim.slices.kozo.referee`.
 """
 
 from tablesim.games.kozo.bots import BOTS, CarefulBot, GreedyBot

@@ -23,7 +23,7 @@ import numpy as np
 from tablesim.games._stacking import StackingBot
 from tablesim.games.bots import RandomBot as GenericRandomBot
 from tablesim.games.core import Bot, Game, GameError
-from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.judge import support_margin, topple_risk
 from tablesim.games.kozo.rules import Kozo, tower_blocks
 from tablesim.games.kozo.state import CUBE, PLACE, TAKE, KozoMove, KozoState

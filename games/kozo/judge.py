@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tablesim.games.kozo.geometry import Blocks
+from tablesim.games.kozo.blocks import Blocks
 from tablesim.games.kozo.state import CUBE, NOCUBE, PLACE, KozoConfig, KozoMove, Outcome, Pose
 from tablesim.games.rng import Rng
 

@@ -50,24 +50,22 @@ from tablesim.games.core import (
     state_head,
     state_rng,
 )
+from tablesim.games.kozo.blocks import Blocks, build_blocks, piece_orientations
 from tablesim.games.kozo.clock import SECS_LIMIT, RoundClock, round_clock
-from tablesim.games.kozo.geometry import (
-    Blocks,
+from tablesim.games.kozo.judge import stand_in_outcome, support_margin, topple_risk
+from tablesim.games.kozo.placement import (
     OutsideBaseError,
     PlacementError,
     balance_candidates,
     balance_candidates_many,
     balance_ok_many,
-    build_blocks,
     candidate_rows_of,
     candidate_spots_many,
     check_balance,
     check_polycube,
     drop_height,
     footprint_rows,
-    piece_orientations,
 )
-from tablesim.games.kozo.judge import stand_in_outcome, support_margin, topple_risk
 from tablesim.games.kozo.state import (
     CUBE,
     MOVE_KINDS,

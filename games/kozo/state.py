@@ -1,6 +1,6 @@
 """Kozo values: config, moves and their measured outcomes, placed items, the state.
 
-All are frozen; poses are tuples of floats in the grid frame of :mod:`tablesim.games.kozo.geometry`
+All are frozen; poses are tuples of floats in the grid frame of :mod:`tablesim.games.kozo.blocks`
 (cube edges). A *measured* move carries an :class:`Outcome`: what the table (physics, or the
 seeded stand-in judge) saw while the move was made. Two moves that differ only in their outcome
 are equal (the outcome is not part of the move's identity or its text), so a measured move is

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from tablesim.games.balance import balance
 from tablesim.games.core import canonical_json, counted
-from tablesim.games.play import balance, parse_players, wilson_interval
 from tablesim.games.registry import get_game
+from tablesim.games.session import parse_players
+from tablesim.games.stats import wilson_interval
 from tablesim.sim.cli import COMMAND_HELP
 from tablesim.sim.commands._common import MAX_GAMES, add_game_arguments, int_in, parse_game_options
 from tablesim.sim.commands.list import GameHelpAction

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from tablesim.games.core import counted
-from tablesim.games.play import make_seats, play_game
 from tablesim.games.registry import get_game
+from tablesim.games.session import make_seats, play_game
 from tablesim.sim.cli import COMMAND_HELP
 from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 
@@ -148,7 +148,8 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
     to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
     seed, move texts)."""
-    from tablesim.games.play import log_header, log_lines
+    from tablesim.games.log import log_lines
+    from tablesim.games.session import log_header
     from tablesim.sim.cli import version
     from tablesim.sim.commands._common import atomic_write_text
 

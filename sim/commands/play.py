@@ -10,9 +10,9 @@ from typing import Any
 
 from tablesim.games.core import GameError, TableRefused, canonical_json, counted
 from tablesim.games.outputs import check_output
-from tablesim.games.play import Resignation, TerminalHuman, UndoRequest, parse_players
 from tablesim.games.registry import game_names, get_game
-from tablesim.games.session import Observer, Played, Session, make_seats
+from tablesim.games.session import Observer, Played, Session, UndoRequest, make_seats, parse_players
+from tablesim.games.terminal import Resignation, TerminalHuman
 from tablesim.sim.cli import COMMAND_HELP, version
 from tablesim.sim.commands._common import (
     add_force_argument,

@@ -41,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament and print the summary (or one JSON line with --json)."""
-    from tablesim.games.play import parse_players
     from tablesim.games.registry import get_game
+    from tablesim.games.session import parse_players
     from tablesim.sim.experiments.executors import ExecutorError
     from tablesim.sim.experiments.results import ResultsError
     from tablesim.sim.experiments.tournament import TournamentJob, format_summary, summarize

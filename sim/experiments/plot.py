@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablesim.games.play import wilson_interval
+from tablesim.games.stats import wilson_interval
 from tablesim.sim.experiments.results import ResultsError, read_table
 from tablesim.sim.experiments.tournament import summarize
 

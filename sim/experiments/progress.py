@@ -94,7 +94,7 @@ class Progress:
 
 
 def progress_callback(label: str, unit: str = "game") -> Callable[[int, int], None]:
-    """A ``progress(done, total)`` callback (as ``tablesim.games.play.balance`` takes) drawing one bar
+    """A ``progress(done, total)`` callback (as ``tablesim.games.balance.balance`` takes) drawing one bar
     with an ETA on stderr when it is a terminal."""
     state: dict[str, Progress] = {}
 

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from tablesim.games.kozo import GAME
-from tablesim.games.kozo.geometry import piece_orientations
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.state import CUBE, PLACE, TAKE, KozoConfig, KozoMove
 from tablesim.games.rng import Rng
 from tablesim.sim.config import MM, PhysicsConfig
@@ -364,7 +364,7 @@ def game_rows(
     the intended tower of a whole game is not the tower the table held: a balance cube written
     0.2 mm above a tilted piece, a piece 1.7 mm past its support's edge where the table's tilted
     neighbour props it.) ``table_cpu_s`` is the turn's share of the game, bots included."""
-    from tablesim.games.play import make_seats
+    from tablesim.games.session import make_seats
     from tablesim.sim.slices.kozo.referee import KozoReferee
 
     cfg = table_config(release)
@@ -506,7 +506,7 @@ def game_tower(seed: int, turn: int, release: str | None = None) -> Scene:
     seeded careful-vs-greedy game: the table's settled tower before the turn plus the turn's
     released pieces, without judging the earlier turns. ValueError when the game ends first.
     (``tests/data/kozo-game-s3-t10.json`` is seed 3, turn 10: no rigid equilibrium, stands.)"""
-    from tablesim.games.play import make_seats
+    from tablesim.games.session import make_seats
     from tablesim.sim.slices.kozo.referee import KozoReferee
 
     cfg = table_config(release)

@@ -22,11 +22,12 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from tablesim.games.balance import series_seed
 from tablesim.games.core import ConfigError, canonical_json, counted
 from tablesim.games.limits import MAX_TOURNAMENT_GAMES
-from tablesim.games.play import series_seed, wilson_interval
 from tablesim.games.registry import bot_classes, get_game
 from tablesim.games.session import Session, make_seats
+from tablesim.games.stats import wilson_interval
 
 COLUMNS = (
     "run",

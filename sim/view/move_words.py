@@ -1,5 +1,5 @@
 """The words the window's move line answers besides moves: ``moves`` and ``help`` (``?``),
-as the terminal's prompt answers them (:mod:`tablesim.games.play`): the legal moves (or the
+as the terminal's prompt answers them (:mod:`tablesim.games.terminal`): the legal moves (or the
 game's own listing where listing them would give a puzzle away), the syntax and examples."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ class KozoCodec(ActionCodec):
     game = "kozo"
 
     def __init__(self, config: Any) -> None:
-        from tablesim.games.kozo.geometry import piece_orientations
+        from tablesim.games.kozo.blocks import piece_orientations
         from tablesim.games.polycubes import get_catalogue
 
         self.pieces = tuple(p.name for p in get_catalogue(config.catalogue).pieces)

@@ -108,7 +108,7 @@ class KozoController(TowerController):
 
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
         """The catalogue's orientations (the move's ``rN``)."""
-        from tablesim.games.kozo.geometry import piece_orientations
+        from tablesim.games.kozo.blocks import piece_orientations
 
         return piece_orientations(self.state.config.catalogue, piece)
 

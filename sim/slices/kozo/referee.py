@@ -47,8 +47,8 @@ import numpy as np
 
 from tablesim.games.core import Referee, TableRefused
 from tablesim.games.kozo import state as kozo
+from tablesim.games.kozo.blocks import piece_orientations
 from tablesim.games.kozo.clock import clock_of_steps, wait_after_turn
-from tablesim.games.kozo.geometry import piece_orientations
 from tablesim.games.kozo.rules import REFEREE
 from tablesim.games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome
 from tablesim.games.rng import Rng

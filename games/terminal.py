@@ -1,57 +1,21 @@
-"""Players at a terminal, the generic play loop and balance runs.
+"""A person at a terminal: :class:`TerminalHuman` asks for moves, re-prompts on a bad one and
+understands ``help``, ``moves``, ``undo`` and ``quit``.
 
-Nothing here knows any particular game: it talks to :class:`tablesim.games.core.Game` only, and plays
-through :class:`tablesim.games.session.Session` (the one checked path: parse, measure, apply, record).
-The log format is in :mod:`tablesim.games.log`; replay is :func:`tablesim.games.session.replay_log`.
+Nothing here knows any particular game: it talks to :class:`tablesim.games.core.Game` only
+(and to the optional hooks a game may offer, named on each method). The play loop it answers is
+:class:`tablesim.games.session.Session`.
 """
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any, Generic
+from collections.abc import Callable, Sequence
+from typing import IO, Any
 
-from tablesim.games.core import C, ConfigError, Game, GameError, M, Referee, Result, S
-from tablesim.games.log import LOG_FORMAT, LogError, Record, header_json, log_lines
-from tablesim.games.registry import get_game
-from tablesim.games.rng import derive_seed
-from tablesim.games.session import (
-    Observer,
-    Played,
-    Seat,
-    Session,
-    UndoRequest,
-    bot_seed_for,
-    make_seats,
-)
-from tablesim.games.stats import wilson_interval
+from tablesim.games.core import Game, GameError
+from tablesim.games.session import UndoRequest
 
-__all__ = [
-    "LOG_FORMAT",
-    "LogError",
-    "Record",
-    "Seat",
-    "Resignation",
-    "TerminalHuman",
-    "UndoRequest",
-    "balance",
-    "bot_seed_for",
-    "log_header",
-    "log_lines",
-    "make_seats",
-    "parse_players",
-    "play_game",
-    "wilson_interval",
-]
-
-
-def parse_players(text: str) -> list[str]:
-    """Split ``"human,strong"`` into roles; ConfigError on empty names."""
-    roles = [r.strip() for r in text.split(",")]
-    if not roles or any(not r for r in roles):
-        raise ConfigError(f"--players {text!r}: give a comma-separated list such as human,random")
-    return roles
+__all__ = ["COMMANDS", "MAX_MOVE_CHARS", "Resignation", "TerminalHuman", "prompt_summary"]
 
 
 class Resignation(GameError):
@@ -235,137 +199,3 @@ def prompt_summary(texts: Sequence[str], limit: int = 8) -> str:
         counts[word] = counts.get(word, 0) + 1
     groups = ", ".join(f"{w} ({n})" for w, n in counts.items())
     return f"{len(texts)} moves: {groups}; 'moves' lists them, 'help' explains them"
-
-
-# ---------------------------------------------------------------------------------------
-# The loop
-# ---------------------------------------------------------------------------------------
-class _OnMove(Observer, Generic[S, M]):
-    """Calls ``on_move(state_before, seat, move, state_after)`` after every move."""
-
-    def __init__(self, on_move: Callable[[S, int, M, S], None]) -> None:
-        self.on_move = on_move
-
-    def move_played(self, session: Session[Any, Any, Any], played: Played[S, M]) -> None:
-        self.on_move(played.before, played.seat, played.move, played.after)
-
-
-def play_game(
-    game: Game[S, M, C],
-    config: C,
-    seats: Sequence[Seat[S, M]],
-    seed: int,
-    *,
-    human: Callable[[S], M] | None = None,
-    on_move: Callable[[S, int, M, S], None] | None = None,
-    max_turns: int = 100_000,
-    referee: Referee[S, M] | None = None,
-) -> Record:
-    """Play one game to the end in a :class:`~games.session.Session` and return its record.
-
-    ``human(state)`` chooses for human seats; ``on_move(state_before, seat, move, state_after)``
-    is called after every move (printing, logging) with the move as measured. Games whose
-    ``referee_name(config)`` is set have every move measured by ``referee`` (made from the
-    registry and closed here when not given). Raises GameError if a bot returns an illegal
-    move or the game exceeds ``max_turns``.
-    """
-    observers = [_OnMove(on_move)] if on_move is not None else []
-    with Session(
-        game, config, seed, seats, referee=referee, observers=observers, max_turns=max_turns
-    ) as session:
-        session.run(human)
-        return session.record()
-
-
-def log_header(
-    game: Game[S, M, C], config: C, seed: int, seats: Sequence[Seat[S, M]], version: str
-) -> dict[str, Any]:
-    """The header object of a log (see :mod:`tablesim.games.log`)."""
-    return header_json(game.name, game.config_to_json(config), seed, seats, version)
-
-
-# ---------------------------------------------------------------------------------------
-# Balance
-# ---------------------------------------------------------------------------------------
-def balance(
-    game_name: str,
-    roles: Sequence[str],
-    games: int,
-    seed: int,
-    *,
-    options: Mapping[str, Any] | None = None,
-    budget: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_game: Callable[[int, Result], None] | None = None,
-) -> dict[str, Any]:
-    """Play ``games`` seeded games with seats rotated, and summarise them.
-
-    Game ``i`` uses seed ``series_seed(seed, i)`` and seats the players rotated by ``i`` (seat
-    s gets player ``(s + i) % n``), so each player sits in each seat equally often: the same
-    games as ``tablesim tournament`` with the same players and seed.
-    Returns a JSON-ready dict: ``games``, ``players``, ``wins`` (per entry of ``roles``),
-    ``wins_by_seat``, ``draws``, ``first_player_win_rate`` (rate and Wilson 95 % interval),
-    ``mean_length`` (moves), ``ends`` (games per way of ending, :func:`end_label`).
-    ``on_game(i, result)`` sees each game's result (seats as played) as it ends.
-    Deterministic: no timings.
-    """
-    if games < 1:
-        raise ConfigError(f"--games must be >= 1, got {games}")
-    game = get_game(game_name)
-    n = len(roles)
-    config = game.make_config(options or {}, players=n)
-    wins = [0] * n
-    wins_seat = [0] * n
-    draws = 0
-    total_len = 0
-    ends: dict[str, int] = {}
-    for i in range(games):
-        gseed = series_seed(seed, i)
-        order = [(s + i) % n for s in range(n)]
-        seats = make_seats(game_name, [roles[j] for j in order], gseed, budget)
-        if any(s.bot is None for s in seats):
-            raise ConfigError("balance needs bots in every seat (no 'human')")
-        with Session(game, config, gseed, seats) as session:
-            result = session.run()
-        total_len += session.turns
-        if not result.winners:
-            draws += 1
-        end = end_label(result)
-        ends[end] = ends.get(end, 0) + 1
-        for seat in result.winners:
-            wins_seat[seat] += 1
-            wins[order[seat]] += 1
-        if on_game is not None:
-            on_game(i, result)
-        if progress is not None:
-            progress(i + 1, games)
-    lo, hi = wilson_interval(wins_seat[0], games)
-    return {
-        "game": game_name,
-        "games": games,
-        "players": list(roles),
-        "wins": wins,
-        "wins_by_seat": wins_seat,
-        "draws": draws,
-        "first_player_win_rate": {
-            "rate": round(wins_seat[0] / games, 6),
-            "low": round(lo, 6),
-            "high": round(hi, 6),
-        },
-        "mean_length": round(total_len / games, 6),
-        "ends": dict(sorted(ends.items())),
-    }
-
-
-def end_label(result: Result) -> str:
-    """How a game ended, for counting: the result's ``end`` text (Kaito's ``reason``) with
-    seat names (``P2``) and numbers made ``#``, so games ending the same way count together; a
-    number inside a word stays ("no 3-set can be formed", not "no #-set")."""
-    text = str(result.detail.get("end", result.detail.get("reason", "(no end given)")))
-    return re.sub(r"(?<![\w-])\d+(?![\w-])", "#", re.sub(r"\bP\d+\b", "P#", text))
-
-
-def series_seed(seed: int, index: int) -> int:
-    """The seed (63 bits) of game ``index`` of a seeded series: ``balance`` and ``tournament``
-    share it, so the same players and seed give the same games in both."""
-    return derive_seed("tournament", int(seed), index) & ((1 << 63) - 1)

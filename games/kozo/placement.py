@@ -1,16 +1,10 @@
-"""Kozo geometry, pure: the base grid, placed items as blocks, every placement rule, candidates.
+"""The Kozo placement rules, pure: one typed error per rule of the leaflet, the polycube and
+balance cube checks, and the candidate spots the bots and the prompt list.
 
-Units are Kozo cube edges (1.0 = 17.8 mm by default) in the *grid frame*: the origin is the
-minimum corner of the base's 3x3 grid of squares, on the board's top face; x and y run over
-``[0, 3]``, z up. The chimney is the centre square ``[1, 2] x [1, 2]`` (the square edge is the
-cube edge, an inference recorded in ``docs/rules/kozo.md``).
-
-A placed item (polycube or balance cube) is kept as its *settled* pose: position of its piece
-frame and a unit quaternion (x, y, z, w). For the rule checks every cube of an item becomes its
-world axis-aligned bounding box (a :class:`Blocks` row), which is exact for an unrotated item
-and slightly larger for a tilted one; every comparison then uses the rule tolerance ``tol``
-(default 0.1 edge = 1.8 mm), so a settled tower that moved by a fraction of a millimetre under
-the hand noise still reads as the grid tower it is.
+Positions are in the grid frame of :mod:`tablesim.games.kozo.blocks` (Kozo cube edges), and the
+tower is its :class:`~tablesim.games.kozo.blocks.Blocks`. Every comparison uses the rule
+tolerance ``tol`` (default 0.1 edge = 1.8 mm), so a settled tower that moved by a fraction of a
+millimetre under the hand noise still reads as the grid tower it is.
 
 Rule relations between two boxes (all with ``tol``):
 
@@ -30,13 +24,9 @@ from functools import lru_cache
 import numpy as np
 
 from tablesim.games.core import IllegalMoveError
-from tablesim.games.polycubes import KOZO_CUBE_MM, Cells, get_catalogue, orientations
-from tablesim.games.quat import quat_to_matrix
+from tablesim.games.kozo.blocks import CHIMNEY, GRID, Blocks
+from tablesim.games.polycubes import KOZO_CUBE_MM, Cells
 
-GRID = 3.0
-"""Grid side in cube edges (three squares)."""
-CHIMNEY = (1.0, 2.0)
-"""The chimney square's extent along x and along y."""
 STEP = 0.5
 """Candidate positions are on a half-cube lattice."""
 
@@ -116,68 +106,6 @@ class BalanceOverhangError(PlacementError):
     """ "The placed Balance Cube may not extend over the edges of the Polycube it is placed on.\""""
 
     rule = "balance-no-overhang"
-
-
-# ---------------------------------------------------------------------------------------
-# Pieces and orientations
-# ---------------------------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def piece_orientations(catalogue: str, piece: str) -> tuple[Cells, ...]:
-    """The distinct proper rotations of a piece (at most 24), normalised and sorted.
-
-    A rotation index ``r`` in a move is the position in this tuple; its cells have their minimum
-    corner at the origin, so a move's position is the minimum corner of the placed piece.
-    """
-    cells = get_catalogue(catalogue).piece(piece).cells
-    return orientations(cells, "rotations")
-
-
-@dataclass(frozen=True)
-class Blocks:
-    """Axis-aligned boxes of the tower: ``lo``/``hi`` (n, 3) corners, ``owner`` (n,) the index
-    of the item each box belongs to, ``balance`` (n,) True for balance cubes."""
-
-    lo: np.ndarray
-    hi: np.ndarray
-    owner: np.ndarray
-    balance: np.ndarray
-    names: tuple[str, ...]
-
-    @property
-    def size(self) -> int:
-        """Number of boxes."""
-        return int(self.lo.shape[0])
-
-
-def item_boxes(cells: Cells, edge: float, pose: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """World AABBs (lo, hi), each (k, 3), of the cubes of an item posed at ``pose`` =
-    (x, y, z, qx, qy, qz, qw); ``edge`` is the item's cube edge in Kozo edges."""
-    p = np.asarray(pose[:3], dtype=float)
-    r = quat_to_matrix(pose[3:7])
-    centres = p + ((np.asarray(cells, dtype=float) + 0.5) * edge) @ r.T
-    ext = np.abs(r) @ np.full(3, edge / 2)
-    return centres - ext, centres + ext
-
-
-def build_blocks(items: Sequence[tuple[str, Cells, float, Sequence[float], bool]]) -> Blocks:
-    """Blocks of a tower from ``(name, cells, edge, pose, is_balance)`` items."""
-    los, his, owners, bal = [], [], [], []
-    for i, (_, cells, edge, pose, is_bal) in enumerate(items):
-        lo, hi = item_boxes(cells, edge, pose)
-        los.append(lo)
-        his.append(hi)
-        owners.extend([i] * len(lo))
-        bal.extend([is_bal] * len(lo))
-    if not los:
-        z = np.zeros((0, 3))
-        return Blocks(z, z, np.zeros(0, dtype=int), np.zeros(0, dtype=bool), ())
-    return Blocks(
-        np.vstack(los),
-        np.vstack(his),
-        np.asarray(owners, dtype=int),
-        np.asarray(bal, dtype=bool),
-        tuple(it[0] for it in items),
-    )
 
 
 def _overlap_1d(
