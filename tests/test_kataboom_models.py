@@ -22,9 +22,8 @@ def build(number: int, settle_s: float = 1.0):
 def test_every_model_stands_on_the_table(number: int) -> None:
     cfg, table = build(number)
     with table:
-        world = (
-            table._fresh()
-        )  # raises ModelFallsError when a piece falls in 1 s (the game's settling)
+        # raises ModelFallsError when a piece falls in 1 s (the game's settling)
+        world = table.fresh_world()
         assert table.base_report is not None and table.base_report.fell == []
         # Nothing moved more than 1 mm from where the model puts it (resting creep of the
         # verdict profile is a few tenths of a millimetre in seconds).

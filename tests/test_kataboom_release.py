@@ -15,7 +15,7 @@ from tablesim.games.core import TableRefused
 from tablesim.games.kataboom import GAME
 from tablesim.games.rng import Rng
 from tablesim.sim.model import ScenePiece
-from tablesim.sim.referees.persistent_world import PENETRATION_OK
+from tablesim.sim.referees.persistent_world import PENETRATION_OK, PersistentWorld
 from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
 GAP_MM = 0.2
@@ -31,13 +31,9 @@ def _cube(ref: KataboomReferee, name: str, x: float, shift_mm: float = 0.0) -> S
     return ScenePiece(name, ((0, 0, 0),), "katamino", pos, source="katamino-duo:test")
 
 
-def _world_with(ref: KataboomReferee, drifts: dict[float, float]):  # type: ignore[no-untyped-def]
+def _world_with(ref: KataboomReferee, drifts: dict[float, float]) -> PersistentWorld:
     """A Kataboom world (no model) with one cube per grid x, drifted by ``drifts[x]`` mm."""
-    from tablesim.sim.model import Scene
-    from tablesim.sim.referees.persistent_world import PersistentWorld
-
-    world = PersistentWorld(Scene("kataboom-table", (), ref.phys))
-    ref._world = world
+    world = ref.fresh_world(model=False)
     for i, (x, d) in enumerate(sorted(drifts.items())):
         world.add_piece(_cube(ref, f"n{i}", x, d))
     return world
@@ -47,7 +43,7 @@ def _world_with(ref: KataboomReferee, drifts: dict[float, float]):  # type: igno
 def test_a_release_next_to_a_drifted_neighbour_touches_it(drift_mm: float) -> None:
     ref = _table()
     world = _world_with(ref, {0.0: drift_mm})
-    ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
+    ref.let_go(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
     assert world.contacts.penetration("b") <= PENETRATION_OK
     assert pos[2] == pytest.approx(0.0, abs=PENETRATION_OK)  # let go at rest: no lift
@@ -59,7 +55,7 @@ def test_a_release_next_to_a_drifted_neighbour_touches_it(drift_mm: float) -> No
 def test_old_logs_keep_the_first_tables_hand_inside_the_neighbour() -> None:
     ref = _table(release="lift")
     world = _world_with(ref, {0.0: 1.0})
-    ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
+    ref.let_go(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
     assert world.contacts.penetration("b") * 1e3 == pytest.approx(1.0 - GAP_MM, abs=0.02)
     assert pos[0] == pytest.approx(1.0 * ref.edge, abs=1e-9)  # never moved sideways
@@ -72,10 +68,10 @@ def test_a_spot_narrowed_by_more_than_the_rest_tolerance_is_refused_with_the_rul
     ref = _table()
     world = _world_with(ref, {0.0: 0.8, 2.0: -0.8})
     with pytest.raises(TableRefused, match="places it as they wish"):
-        ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
+        ref.let_go(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     assert "b" not in world.piece_ids
     ref.refuse = False  # a game without refusals: let go by the first tables' hand, counted
-    ref._hand(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
+    ref.let_go(world, _cube(ref, "b", 1.0), Rng.from_seed(0, "test"))
     assert ref.untouched == 1 and "b" in world.piece_ids
     ref.close()
 

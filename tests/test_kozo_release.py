@@ -34,9 +34,9 @@ def _cube(ref: KozoReferee, name: str, x: float, shift_mm: float = 0.0) -> Scene
 def _release_next_to(ref: KozoReferee, drift_mm: float) -> tuple[float, float]:
     """Put a cube at grid x = 0 drifted ``drift_mm`` towards x = 1, then let a cube go at
     x = 1 through the table's hand; the second cube's penetration (mm) and its x shift (mm)."""
-    world = ref._fresh()
+    world = ref.fresh_world()
     world.add_piece(_cube(ref, "a", 0.0, drift_mm))
-    ref._hand(world, _place(ref), Rng.from_seed(0, "test"))
+    ref.let_go(world, _place(ref), Rng.from_seed(0, "test"))
     pos, _ = world.pose("b")
     intended = ref.origin[0] + 1.0 * ref.edge
     return world.contacts.penetration("b") * 1e3, (pos[0] - intended) * 1e3
@@ -51,7 +51,8 @@ def test_a_release_next_to_a_drifted_neighbour_touches_it(drift_mm: float) -> No
     ref = _table()
     depth, shift = _release_next_to(ref, drift_mm)
     assert depth <= PENETRATION_OK * 1e3
-    pos, _ = ref._world.pose("b")  # type: ignore[union-attr]
+    assert ref.world is not None
+    pos, _ = ref.world.pose("b")
     assert pos[2] == pytest.approx(ref.origin[2], abs=PENETRATION_OK)  # let go at rest: no lift
     # moved out by the overlap, no further (to within the 0.02 mm a pose may overlap)
     assert shift == pytest.approx(drift_mm - GAP_MM, abs=PENETRATION_OK * 1e3 + 1e-3)
@@ -72,14 +73,14 @@ def test_a_spot_narrower_than_the_piece_by_more_than_the_tolerance_is_refused() 
     the 1.8 mm tolerance; the release is refused with the reason, the world rebuilt later."""
     ref = _table()
     ref.refuse = True
-    world = ref._fresh()
+    world = ref.fresh_world()
     world.add_piece(_cube(ref, "a", 0.0, 1.6))
     world.add_piece(_cube(ref, "c", 2.0, -1.6))
     with pytest.raises(IllegalMoveError, match="touching, not inside"):
-        ref._hand(world, _place(ref), Rng.from_seed(0, "test"))
+        ref.let_go(world, _place(ref), Rng.from_seed(0, "test"))
     assert "b" not in world.piece_ids
     ref.refuse = False  # the default: let go by the first tables' hand, and counted
-    ref._hand(world, _place(ref), Rng.from_seed(0, "test"))
+    ref.let_go(world, _place(ref), Rng.from_seed(0, "test"))
     assert ref.untouched == 1 and "b" in world.piece_ids
     ref.close()
 
@@ -87,7 +88,7 @@ def test_a_spot_narrower_than_the_piece_by_more_than_the_tolerance_is_refused() 
 def test_hand_place_without_touch_keeps_the_old_hand() -> None:
     """``Hand.touch_mm = None`` is the first tables' hand bit for bit (assembly and old logs)."""
     ref = _table()
-    world = ref._fresh()
+    world = ref.fresh_world()
     piece = _cube(ref, "b", 1.0)
     assert hand_place(world, piece, Rng.from_seed(0, "t"), Hand(0.0, 0.0, 0.3)) == (1.0, 0.0)
     pos, _ = world.pose("b")

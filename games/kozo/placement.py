@@ -305,39 +305,43 @@ def covered_fraction(lo: np.ndarray, hi: np.ndarray, blocks: Blocks, on_poly: np
 
 def drop_height(cells: Cells, x: float, y: float, blocks: Blocks, tol: float) -> float:
     """Height z at which a polycube lowered straight down at (x, y) comes to rest: the highest
-    top under any of its cubes (their horizontal overlap larger than ``tol``), else the base."""
-    c = np.asarray(cells, dtype=float)
-    if not blocks.size:
-        return 0.0
-    lo = c + np.array([x, y, 0.0])
-    hi = lo + 1.0
-    ox = _overlap_1d(lo[:, None, 0], hi[:, None, 0], blocks.lo[None, :, 0], blocks.hi[None, :, 0])
-    oy = _overlap_1d(lo[:, None, 1], hi[:, None, 1], blocks.lo[None, :, 1], blocks.hi[None, :, 1])
-    horiz = (ox > tol) & (oy > tol)
-    if not horiz.any():
-        return 0.0
-    need = blocks.hi[None, :, 2] - c[:, None, 2]
-    return max(0.0, float(need[horiz].max()))
+    top under any of its cubes (their horizontal overlap larger than ``tol``), else the base
+    (:func:`rest_heights` of one position, unrounded)."""
+    xy = np.array([[x, y]], dtype=float)
+    z, _, _ = rest_heights(xy, np.asarray(cells, dtype=float)[None], blocks, tol)
+    return float(z[0])
 
 
-def _lowered(
+def rest_heights(
     xy: np.ndarray, c: np.ndarray, blocks: Blocks, tol: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Rest heights ``z`` (N,) and legality ``ok`` (N,) of pieces lowered straight down at the
-    positions ``xy`` (N, 2) onto ``blocks``; ``c`` holds the cells, (N, k, 3) per
-    position or (1, k, 3) for one piece at every position. Legality is
-    :func:`placement_verdicts` at the rest height."""
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The one coding of "lowered straight down": the heights ``z`` (N,) at which pieces
+    lowered at the positions ``xy`` (N, 2) come to rest on ``blocks`` (the highest top under
+    any of their cubes whose footprint overlaps it by more than ``tol`` along x and y, else the
+    base), unrounded; ``c`` holds the cells, (N, k, 3) per position or (1, k, 3) for one piece
+    at every position. Also the cubes' minimum corners in x, y (N, k, 2) and their
+    :func:`xy_overlaps` with the blocks, which the rules reuse."""
     lo_xy = c[..., :2] + xy[:, None, :]  # (N, k, 2)
     ox, oy = xy_overlaps(lo_xy, blocks)
     horiz = (ox > tol) & (oy > tol)  # (N, k, n)
     need = np.where(horiz, blocks.hi[None, None, :, 2] - c[..., None, 2], 0.0)
     need = need.reshape(len(xy), -1)
     z = np.zeros(len(xy)) if not need.shape[1] else np.maximum(need.max(axis=1), 0.0)
+    return z, lo_xy, (ox, oy)
+
+
+def _lowered(
+    xy: np.ndarray, c: np.ndarray, blocks: Blocks, tol: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rest heights ``z`` (N,; rounded to 1e-4 edge as in move texts) and legality ``ok`` (N,)
+    of pieces lowered straight down (:func:`rest_heights`) at the positions ``xy`` (N, 2) onto
+    ``blocks``; ``c`` as there. Legality is :func:`placement_verdicts` at the rest height."""
+    z, lo_xy, overlaps = rest_heights(xy, c, blocks, tol)
     z = np.round(z, 4) + 0.0
     lo = np.concatenate(
         [lo_xy, np.broadcast_to(c[..., 2:] + z[:, None, None], (*lo_xy.shape[:2], 1))], axis=2
     )
-    return z, placement_verdicts(lo, blocks, tol, (ox, oy)).broken < 0
+    return z, placement_verdicts(lo, blocks, tol, overlaps).broken < 0
 
 
 def candidate_spots(cells: Cells, blocks: Blocks, tol: float) -> list[tuple[float, float, float]]:

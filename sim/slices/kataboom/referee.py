@@ -126,12 +126,22 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         return Scene("kataboom-table", tuple(pieces), self.phys, seconds=self.config.window_s)
 
     # ------------------------------------------------------------------ the world
-    def _fresh(self) -> PersistentWorld:
-        """A new world with the starting model built and settled."""
+    @property
+    def world(self) -> PersistentWorld | None:
+        """The table's current world (the cached position; None before the first move and
+        after :meth:`close`): a read for tests and tools, which must not step it."""
+        return self._world
+
+    def fresh_world(self, *, model: bool = True) -> PersistentWorld:
+        """A new world, owned by the table from now on (closed with it; the world it held
+        before is closed), with the starting model built and settled (``model=False``: an
+        empty table). ModelFallsError when the model does not stand."""
         if self._world is not None:
             self._world.close()
         world = PersistentWorld(Scene("kataboom-table", (), self.phys))
         self._world = world
+        if not model:
+            return world
         lift = self.config.lift_mm * 1e-3 / self.edge
         for p in get_model(self.config.model).pieces:
             x, y, z = p.pos
@@ -152,7 +162,7 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         if move.kind == PLACE:
             piece = self.scene_piece(move.piece, move.rot, move.pos)
             rng = Rng.from_seed(self.seed, "kataboom-hand", index)
-            self._hand(world, piece, rng)
+            self.let_go(world, piece, rng)
         elif move.kind == NUDGE:
             world.rebase()
             point = np.asarray(move.pos, float) * self.edge
@@ -168,8 +178,8 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
 
         return watch(world, cfg.window_s, KATABOOM_RULE, on_check=on_check)
 
-    def _hand(self, world: PersistentWorld, piece: ScenePiece, rng: Rng) -> None:
-        """Put a placed piece down with seeded hand noise: with ``release = touch`` (new
+    def let_go(self, world: PersistentWorld, piece: ScenePiece, rng: Rng) -> None:
+        """Put a placed piece down in ``world`` with the seeded hand noise ``rng``: with ``release = touch`` (new
         games) moved out of any neighbour along the contact normals, by at most the rest
         tolerance (:data:`tablesim.games.kataboom.geometry.REST_TOL`, 0.95 mm), and let go at
         rest touching; with ``lift`` (older logs) the first tables' hand."""
@@ -195,7 +205,7 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         key = (self.seed, state.config, state.moves)
         if self._world is not None and self._key == key:
             return self._world
-        world = self._fresh()
+        world = self.fresh_world()
         self.rebuilds += 1
         for i, mv in enumerate(state.moves):
             self._run(world, mv, i)

@@ -207,7 +207,15 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         return Scene("kozo-table", tuple(pieces), self.phys, seconds=cfg.window_s)
 
     # ------------------------------------------------------------------ the world
-    def _fresh(self) -> PersistentWorld:
+    @property
+    def world(self) -> PersistentWorld | None:
+        """The table's current world (the cached round; None before the first move and after
+        :meth:`close`): a read for tests and tools, which must not step it."""
+        return self._world
+
+    def fresh_world(self) -> PersistentWorld:
+        """A new world of the empty base, owned by the table from now on (closed with it); the
+        world it held before is closed."""
         self._drop_idle()
         self._forget_snapshots()
         if self._world is not None:
@@ -215,8 +223,9 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         self._world = PersistentWorld(Scene("kozo-table", (base_piece(self.phys),), self.phys))
         return self._world
 
-    def _hand(self, world: PersistentWorld, place: Placement, rng: Rng) -> None:
-        """Put the piece down with seeded hand noise (see the module docstring)."""
+    def let_go(self, world: PersistentWorld, place: Placement, rng: Rng) -> None:
+        """Put the piece down in ``world`` with the seeded hand noise ``rng`` (see the module
+        docstring); TableRefused when ``refuse`` is set and no touching pose exists."""
         cfg = self.config
         allowed = {BASE_ID} if place.on_board else set()
         if cfg.release == "touch":
@@ -341,7 +350,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
                 self._balance_counter += 1
             place = self.placement(move, self._balance_counter if move.kind == kozo.CUBE else 0)
             rng = Rng.from_seed(self.seed, "kozo-hand", round_no, index)
-            self._hand(world, place, rng)
+            self.let_go(world, place, rng)
         else:
             world.rebase()
         if move.kind != kozo.PLACE:
@@ -383,7 +392,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         key = self._state_key(state)
         if self._world is not None and self._key == key:
             return self._world
-        world = self._fresh()
+        world = self.fresh_world()
         self._balance_counter = 0
         self.rebuilds += 1
         for i, mv in enumerate(state.moves):
