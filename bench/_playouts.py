@@ -10,13 +10,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tablesim.games.core import Game
+from tablesim.games.core import C, Game, M, S
 from tablesim.games.rng import Rng
 
 
-def random_playouts(
-    game: Game[Any, Any, Any], config: Any, games: int, stream: str
-) -> dict[str, Any]:
+def random_playouts(game: Game[S, M, C], config: C, games: int, stream: str) -> dict[str, Any]:
     """Play ``games`` playouts (seeds 0..games-1; moves drawn from ``Rng.from_seed(seed,
     stream)``); return wall and CPU seconds, playouts per second, the mean number of moves per
     game and the mean time of one ``legal_moves`` call in microseconds."""

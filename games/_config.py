@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from tablesim.games.core import ConfigError, Game, Option
+from tablesim.games.core import C, ConfigError, Game, M, Option, S
 
 
 def merged_options(
-    game: Game[Any, Any, Any], values: Mapping[str, Any] | None, players: Any
+    game: Game[S, M, C], values: Mapping[str, Any] | None, players: Any
 ) -> dict[str, Any]:
     """The option defaults of ``game`` overlaid with ``values``.
 
@@ -60,7 +60,17 @@ def check_ranges(
             raise ConfigError(f"{game}: option {key!r} = {merged[key]!r} (allowed: {allowed})")
 
 
-def options_to_json(game: Game[Any, Any, Any], config: Any) -> dict[str, Any]:
+class _Seated(Protocol):
+    """A config that says how many seats it has (every flat-option config does)."""
+
+    @property
+    def players(self) -> int: ...
+
+
+SC = TypeVar("SC", bound=_Seated)
+
+
+def options_to_json(game: Game[S, M, SC], config: SC) -> dict[str, Any]:
     """``players`` then every option of ``game`` as stored in ``config``."""
     out: dict[str, Any] = {"players": config.players}
     for opt in game.options:

@@ -19,9 +19,27 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from tablesim.games.core import Bot, ConfigError, Game, RefereeFactory
+
+if TYPE_CHECKING:  # the shipped games' types, for the typed lookups of get_game (no import)
+    from tablesim.games.catego import CategoConfig, CategoState
+    from tablesim.games.kaito.rules import KaitoConfig, KaitoState
+    from tablesim.games.kaito.rules import Move as KaitoMove
+    from tablesim.games.kataboom.state import KataboomConfig, KataboomMove, KataboomState
+    from tablesim.games.katamino.family import ModeConfig, ModeMove, ModeState
+    from tablesim.games.katoiz.components import Move as KatoizMove
+    from tablesim.games.katoiz.config import KatoizConfig
+    from tablesim.games.katoiz.state import KatoizState
+    from tablesim.games.kozo.state import KozoConfig, KozoMove, KozoState
+
+AnyGame = Game[Any, Any, Any]
+"""A game found by a name known only at run time (a command line's ``GAME``, a log's header):
+its state, move and config types are erased there. A shipped game named by a literal string
+(``get_game("kozo")``) is typed: :func:`get_game`'s overloads give its own types, so mypy checks
+what the caller does with its states and moves; functions that take a game are generic in
+``S, M, C``."""
 
 Ref = Any
 """A ``"module:attr"`` string (imported when first used) or the object itself."""
@@ -152,9 +170,24 @@ def game_spec(name: str) -> GameSpec:
     return spec
 
 
-def get_game(name: str) -> Game[Any, Any, Any]:
-    """The Game object registered under ``name`` (ConfigError if unknown)."""
-    game: Game[Any, Any, Any] = game_spec(name).part("rules")
+@overload
+def get_game(name: Literal["catego"]) -> Game[CategoState, int, CategoConfig]: ...
+@overload
+def get_game(name: Literal["kaito"]) -> Game[KaitoState, KaitoMove, KaitoConfig]: ...
+@overload
+def get_game(name: Literal["kataboom"]) -> Game[KataboomState, KataboomMove, KataboomConfig]: ...
+@overload
+def get_game(name: Literal["katamino"]) -> Game[ModeState, ModeMove, ModeConfig]: ...
+@overload
+def get_game(name: Literal["katoiz"]) -> Game[KatoizState, KatoizMove, KatoizConfig]: ...
+@overload
+def get_game(name: Literal["kozo"]) -> Game[KozoState, KozoMove, KozoConfig]: ...
+@overload
+def get_game(name: str) -> AnyGame: ...
+def get_game(name: str) -> AnyGame:
+    """The Game object registered under ``name`` (ConfigError if unknown); typed by the
+    shipped game's own types when ``name`` is its literal name (:data:`AnyGame`)."""
+    game: AnyGame = game_spec(name).part("rules")
     return game
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Generic
 
-from tablesim.games.core import Game, GameError
+from tablesim.games.core import C, Game, GameError, M, S
 from tablesim.games.session import UndoRequest
 
 __all__ = ["COMMANDS", "MAX_MOVE_CHARS", "Resignation", "TerminalHuman", "prompt_summary"]
@@ -38,7 +38,7 @@ MAX_MOVE_CHARS = 1000
 """The longest move text read from a person or a log (the longest real move is a few dozen)."""
 
 
-class TerminalHuman:
+class TerminalHuman(Generic[S, M, C]):
     """Asks a person for moves on a terminal; re-prompts on a bad or illegal move.
 
     Besides moves it understands ``help``, ``moves``, ``undo`` and ``quit``/``resign``
@@ -53,7 +53,7 @@ class TerminalHuman:
     ``clock``: rules never read a clock themselves.
     """
 
-    def __init__(self, game: Game[Any, Any, Any], inp: IO[str], out: IO[str],
+    def __init__(self, game: Game[S, M, C], inp: IO[str], out: IO[str],
                  roles: Sequence[str] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self.game, self.inp, self.out, self.clock = game, inp, out, clock
@@ -64,14 +64,14 @@ class TerminalHuman:
         name = self.game.player_name(seat)
         return f"{name} ({self.roles[seat]})" if self.roles else name
 
-    def _listing(self, state: Any, legal: Sequence[Any]) -> str | None:
+    def _listing(self, state: S, legal: Sequence[M]) -> str | None:
         """What the prompt lists instead of the legal moves, where the game says (a
         ``prompt_listing(state)`` hook: a Katamino race lists none, since its legal moves are
         the placements the solver kept completable and would give the puzzle away)."""
         hook = getattr(self.game, "prompt_listing", None)
         return None if hook is None else hook(state)
 
-    def _command(self, text: str, state: Any, legal: Sequence[Any], seat: int) -> bool:
+    def _command(self, text: str, state: S, legal: Sequence[M], seat: int) -> bool:
         """Handle a command word; True when ``text`` was one (and was not a move)."""
         word = text.lower()
         listing = self._listing(state, legal)
@@ -107,7 +107,7 @@ class TerminalHuman:
             raise Resignation(seat, self.game.player_name(seat))
         return False
 
-    def _is_game_move(self, state: Any, text: str, legal: Sequence[Any]) -> bool:
+    def _is_game_move(self, state: S, text: str, legal: Sequence[M]) -> bool:
         """True when the game reads ``text`` as one of its moves (legal now or not: a game
         with its own ``undo`` explains why there is nothing to undo)."""
         try:
@@ -116,7 +116,7 @@ class TerminalHuman:
             return False
         return True
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: S) -> M:
         """Prompt until a legal move is typed (EOF raises GameError; ``undo`` and ``quit``
         raise UndoRequest and Resignation); stamped with the seconds it took, where timed."""
         shown = self.clock()
@@ -124,7 +124,7 @@ class TerminalHuman:
         stamp = getattr(self.game, "stamp_seconds", None)
         return move if stamp is None else stamp(state, move, self.clock() - shown)
 
-    def _ask(self, state: Any) -> Any:
+    def _ask(self, state: S) -> M:
         legal = self.game.legal_moves(state)
         seat = self.game.current_player(state)
         if seat is None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tablesim.api import game_names, load_scene, make_bot, simulate, solve
+    from tablesim.games.registry import get_game
     from tablesim.sim.view.table_view import TableView
 
 # Nothing is imported at import time: the ``tablesim`` command's start (``from

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tablesim.games.core import ConfigError, Game, counted
+from tablesim.games.core import C, ConfigError, Game, M, S, counted
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(accepts_extra=True)
 
 
-def parse_game_options(game: Game[Any, Any, Any], extra: Sequence[str]) -> dict[str, Any]:
+def parse_game_options(game: Game[S, M, C], extra: Sequence[str]) -> dict[str, Any]:
     """Parse ``--option value`` pairs declared by ``game.options``; ConfigError on anything else."""
     if not game.options and extra:
         raise ConfigError(f"{game.name} takes no options; got {' '.join(extra)}")

@@ -148,6 +148,7 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     """One round of Kozo at the physics table, careful bot vs greedy bot; its log is written
     to ``out_dir/kozo-game.jsonl`` (replayable with ``tablesim replay``). Returns (config,
     seed, move texts)."""
+    from tablesim.games.kozo.state import KozoMove, KozoState
     from tablesim.games.log import log_lines
     from tablesim.games.session import log_header
     from tablesim.sim.cli import version
@@ -159,7 +160,7 @@ def _kozo_round(seed: int, out_dir: Path | None) -> tuple[object, int, list[str]
     seats = make_seats("kozo", roles, seed)
     print(f"=== kozo, one round at the physics table: careful bot vs greedy bot (seed {seed})")
 
-    def on_move(before: object, seat: int, move: object, after: object) -> None:
+    def on_move(before: KozoState, seat: int, move: KozoMove, after: KozoState) -> None:
         print(f"  {roles[seat]}: {game.describe_move(before, move)}")
 
     rec = play_game(game, config, seats, seed, on_move=on_move)

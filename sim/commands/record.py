@@ -42,6 +42,7 @@ from tablesim.sim.commands.render import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from tablesim.games.log import LogHeader
     from tablesim.sim.config import Profile
     from tablesim.sim.model import Scene
 
@@ -98,7 +99,7 @@ def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, lis
     return number, texts
 
 
-def judged_frame_bound(header: object, fps: float, slow: float) -> int:
+def judged_frame_bound(header: LogHeader, fps: float, slow: float) -> int:
     """The most frames a film of one judged move of this log's game can have, known before the
     log is replayed: a move's watch runs at most ``max(hold_s, window_s)`` s of table time (Kozo:
     ``hold_s`` after a polycube, ``window_s`` after the turn's end; Kataboom: ``window_s``), and
@@ -110,9 +111,9 @@ def judged_frame_bound(header: object, fps: float, slow: float) -> int:
     from tablesim.sim.verdict import ToppleRule
     from tablesim.sim.view.film import film_frame_count
 
-    game = get_game(header.game)  # type: ignore[attr-defined]
+    game = get_game(header.game)
     try:
-        config = game.config_from_json(header.config)  # type: ignore[attr-defined]
+        config = game.config_from_json(header.config)
     except ConfigError as exc:
         raise UsageError(f"header 'config': {exc}") from None
     seconds = max(float(getattr(config, "hold_s", 0.0)), float(config.window_s))
