@@ -57,8 +57,9 @@ def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:
     }
 
 
-def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int,
-                 decided: int, echo: bool) -> list[dict[str, Any]]:  # fmt: skip
+def witness_rows(
+    seed: int, runs: list[tuple[str, float | None]], undecided: int, decided: int, echo: bool
+) -> list[dict[str, Any]]:
     """The drop family against the MuJoCo witness (see the module docstring): one row per
     scene and profile, with the witness's probabilities per step and its answer."""
     from tablesim.sim.experiments.drop_witness import witness, witness_drops
@@ -88,9 +89,11 @@ def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int
             }
             rows.append(r)
             if echo:
-                print(f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={d.bound}"
-                      f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
-                      flush=True)  # fmt: skip
+                print(
+                    f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={d.bound}"
+                    f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
+                    flush=True,
+                )
     return rows
 
 
@@ -107,12 +110,15 @@ def summarise_witness(rows: list[dict[str, Any]]) -> dict[str, Any]:
     both = [r for r in scenes if r["bound"] is not None and r["witness"] is not None]
     band = [r for r in scenes if r["bound"] is None]
     return {
-        "agreement": {p: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())}
-                      for p, bins in table.items()},  # fmt: skip
+        "agreement": {
+            p: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())} for p, bins in table.items()
+        },
         "bound_vs_witness": f"{sum(r['bound'] == r['witness'] for r in both)}/{len(both)}",
         "witness_step_independent_in_band": f"{sum(r['witness'] is not None for r in band)}/{len(band)}",
-        "witness_cpu_per_scene_s": round(sum(r["witness_cpu_s"] for r in scenes) / max(1, len(scenes)), 2),
-    }  # fmt: skip
+        "witness_cpu_per_scene_s": round(
+            sum(r["witness_cpu_s"] for r in scenes) / max(1, len(scenes)), 2
+        ),
+    }
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -135,7 +141,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 f: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())} for f, bins in fams.items()
             }
             for p, fams in table.items()
-        },  # fmt: skip
+        },
         "cpu_per_case_s": {p: round(sum(v) / len(v), 3) for p, v in cpu.items()},
         "wrong_at_margin_ge_0.5": wide_wrong,
     }
@@ -180,9 +186,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(r)
             if not args.json:
                 mark = "ok " if r["right"] else "BAD"
-                print(f"{mark} {r['profile']:16s} {r['family']:18s} {r['case']:44s}"
-                      f" {r['margin']:7.3f} {r['unit']:3s} {r['verdict']:8s} p={r['p']:.2f}"
-                      f" {r['cpu_s']:.2f}s", flush=True)  # fmt: skip
+                print(
+                    f"{mark} {r['profile']:16s} {r['family']:18s} {r['case']:44s}"
+                    f" {r['margin']:7.3f} {r['unit']:3s} {r['verdict']:8s} p={r['p']:.2f}"
+                    f" {r['cpu_s']:.2f}s",
+                    flush=True,
+                )
     out = {"seed": args.seed, "cases": len(cases), **summarise(rows)}
     if args.json:
         out["rows"] = rows

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,21 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench._timings import time_stats  # noqa: E402
 from tablesim.games.kataboom import GAME, CarefulBot  # noqa: E402
 from tablesim.games.kataboom.rules import _candidates  # noqa: E402
 from tablesim.games.session import make_seats, play_game  # noqa: E402
 from tablesim.sim.assembly import DEFAULT_PIECES, TALL, assemble, free_standing  # noqa: E402
-
-
-def _stats(xs: list[float]) -> dict[str, float]:
-    if not xs:
-        return {"n": 0}
-    return {
-        "n": len(xs),
-        "mean_s": round(statistics.fmean(xs), 4),
-        "median_s": round(statistics.median(xs), 4),
-        "max_s": round(max(xs), 4),
-    }
 
 
 def careful_games(models: list[int]) -> dict[str, Any]:
@@ -79,17 +68,19 @@ def careful_games(models: list[int]) -> dict[str, Any]:
             t = time.perf_counter()
             rec = play_game(GAME, cfg, make_seats("kataboom", ["careful", "careful"], i), i)
             res = rec.result.to_json() if rec.result else {}
-            games.append({
-                "model": model,
-                "seconds": round(time.perf_counter() - t, 2),
-                "turns": rec.turns,
-                "end": res.get("detail", {}).get("end"),
-                "winner": res.get("winner"),
-            })  # fmt: skip
+            games.append(
+                {
+                    "model": model,
+                    "seconds": round(time.perf_counter() - t, 2),
+                    "turns": rec.turns,
+                    "end": res.get("detail", {}).get("end"),
+                    "winner": res.get("winner"),
+                }
+            )
     finally:
         CarefulBot.choose = orig_choose  # type: ignore[method-assign]
         KataboomReferee.measure = orig_measure  # type: ignore[method-assign]
-    return {"decision": _stats(decisions), "measure": _stats(measures), "games": games}
+    return {"decision": time_stats(decisions), "measure": time_stats(measures), "games": games}
 
 
 def candidates() -> dict[str, Any]:
@@ -125,12 +116,14 @@ def assembly(quick: bool) -> dict[str, Any]:
     for board in () if quick else TALL:
         t = time.perf_counter()
         v = free_standing(board, DEFAULT_PIECES[board])
-        stand.append({
-            "board": board,
-            "verdict": None if v is None else v.verdict,
-            "method": None if v is None else v.method,
-            "seconds": round(time.perf_counter() - t, 2),
-        })  # fmt: skip
+        stand.append(
+            {
+                "board": board,
+                "verdict": None if v is None else v.verdict,
+                "method": None if v is None else v.method,
+                "seconds": round(time.perf_counter() - t, 2),
+            }
+        )
     return {"assemble": out, "stand": stand}
 
 
@@ -150,17 +143,21 @@ def main() -> int:
     for row in figures["candidates"]["first_position"]:
         print(f"candidates: model {row['model']}: {row['moves']} placements in {row['seconds']} s")
     d, m = c["decision"], c["measure"]
-    print(f"careful decision: mean {d.get('mean_s')} s, median {d.get('median_s')} s, "
-          f"max {d.get('max_s')} s over {d.get('n')} decisions")  # fmt: skip
+    print(
+        f"careful decision: mean {d.get('mean_s')} s, median {d.get('median_s')} s, "
+        f"max {d.get('max_s')} s over {d.get('n')} decisions"
+    )
     print(f"table measure (3 s window): mean {m.get('mean_s')} s over {m.get('n')} moves")
     for g in c["games"]:
         print(f"  game on model {g['model']}: {g['turns']} moves, {g['end']}, "
               f"{g['seconds']} s")  # fmt: skip
     a = figures["assembly"]["assemble"]
-    print(f"assembly 3x3x4: ok={a['ok']} in {a['seconds']} s ({a.get('seconds_per_piece')} s a "
-          f"piece; {a['solutions_tried']} solutions tried, {a['judge_calls']} partial "
-          f"structures judged; build {a['build_seconds']} s for {a['table_seconds']} s of "
-          "table time)")  # fmt: skip
+    print(
+        f"assembly 3x3x4: ok={a['ok']} in {a['seconds']} s ({a.get('seconds_per_piece')} s a "
+        f"piece; {a['solutions_tried']} solutions tried, {a['judge_calls']} partial "
+        f"structures judged; build {a['build_seconds']} s for {a['table_seconds']} s of "
+        "table time)"
+    )
     for s in figures["assembly"]["stand"]:
         print(f"free-standing {s['board']}: {s['verdict']} ({s['method']}) in {s['seconds']} s")
     if args.json:

@@ -27,8 +27,14 @@ from tablesim.games.katamino.duel_cards import LEVELS, cards, failures  # noqa: 
 from tablesim.games.katamino.duel_race import _completable, good_placements  # noqa: E402
 from tablesim.games.session import Seat, play_game  # noqa: E402
 
-CASES = (("duel", "easy"), ("duel", "normal"), ("duel", "expert"), ("child-adult", "normal"),
-         ("handicap", "difficult"), ("duel3d", "normal"))  # fmt: skip
+CASES = (
+    ("duel", "easy"),
+    ("duel", "normal"),
+    ("duel", "expert"),
+    ("child-adult", "normal"),
+    ("handicap", "difficult"),
+    ("duel3d", "normal"),
+)
 
 
 def match(mode: str, level: str, games: int) -> dict[str, Any]:
@@ -49,12 +55,16 @@ def match(mode: str, level: str, games: int) -> dict[str, Any]:
             later += 1
             later_won += d["winner"] == smart
     return {
-        "mode": mode, "level": level, "games": games, "smart_games": won,
-        "later_duels": later, "smart_later_duels": later_won,
+        "mode": mode,
+        "level": level,
+        "games": games,
+        "smart_games": won,
+        "later_duels": later,
+        "smart_later_duels": later_won,
         "wall_s_per_game": round((time.perf_counter() - w0) / games, 3),
         "cpu_s_per_game": round((time.process_time() - c0) / games, 3),
         "moves_per_game": round(turns / games, 1),
-    }  # fmt: skip
+    }
 
 
 def legal_time(mode: str, seed: int = 0) -> dict[str, Any]:
@@ -71,8 +81,12 @@ def legal_time(mode: str, seed: int = 0) -> dict[str, Any]:
         raise RuntimeError("no player to move at the start of the race")
     p = st.seats[seat]
     assert moves and good_placements(DUEL_GAME.target(p), DUEL_GAME.remaining(p), p.placed)
-    return {"mode": mode, "moves": len(moves), "wall_ms": round(1e3 * (time.perf_counter() - w0), 1),
-            "cpu_ms": round(1e3 * (time.process_time() - c0), 1)}  # fmt: skip
+    return {
+        "mode": mode,
+        "moves": len(moves),
+        "wall_ms": round(1e3 * (time.perf_counter() - w0), 1),
+        "cpu_ms": round(1e3 * (time.process_time() - c0), 1),
+    }
 
 
 def verify_time(level: str) -> dict[str, Any]:
@@ -80,8 +94,12 @@ def verify_time(level: str) -> dict[str, Any]:
     card = cards(level)[0]
     w0, c0 = time.perf_counter(), time.process_time()
     bad = failures(card.halves, LEVELS[level])
-    return {"card": card.id, "failures": len(bad), "wall_s": round(time.perf_counter() - w0, 3),
-            "cpu_s": round(time.process_time() - c0, 3)}  # fmt: skip
+    return {
+        "card": card.id,
+        "failures": len(bad),
+        "wall_s": round(time.perf_counter() - w0, 3),
+        "cpu_s": round(time.process_time() - c0, 3),
+    }
 
 
 def main() -> int:
@@ -98,18 +116,25 @@ def main() -> int:
         print(f"verify {v['card']}: {v['failures']} failures, {v['cpu_s']} s CPU ({v['wall_s']} s)")
     legal = [legal_time(m) for m in ("duel", "duel3d")]
     for row in legal:
-        print(f"legal_moves {row['mode']}: {row['moves']} moves, {row['cpu_ms']} ms CPU "
-              f"({row['wall_ms']} ms wall)")  # fmt: skip
+        print(
+            f"legal_moves {row['mode']}: {row['moves']} moves, {row['cpu_ms']} ms CPU "
+            f"({row['wall_ms']} ms wall)"
+        )
     rows = [match(m, lv, args.games) for m, lv in CASES]
     for r in rows:
-        print(f"{r['mode']:<11} {r['level']:<9} smart won {r['smart_games']}/{r['games']} games, "
-              f"{r['smart_later_duels']}/{r['later_duels']} duels after a gift; "
-              f"{r['cpu_s_per_game']} s CPU a game ({r['wall_s_per_game']} s wall), "
-              f"{r['moves_per_game']} moves")  # fmt: skip
+        print(
+            f"{r['mode']:<11} {r['level']:<9} smart won {r['smart_games']}/{r['games']} games, "
+            f"{r['smart_later_duels']}/{r['later_duels']} duels after a gift; "
+            f"{r['cpu_s_per_game']} s CPU a game ({r['wall_s_per_game']} s wall), "
+            f"{r['moves_per_game']} moves"
+        )
     print(f"load average (1 min): {os.getloadavg()[0]:.2f}")
     if args.json:
-        print(json.dumps({"load_1min": os.getloadavg()[0], "verify": verify, "legal": legal,
-                          "matches": rows}))  # fmt: skip
+        print(
+            json.dumps(
+                {"load_1min": os.getloadavg()[0], "verify": verify, "legal": legal, "matches": rows}
+            )
+        )
     return 0
 
 

@@ -48,11 +48,14 @@ def solve_mode(mode: str, per_mode: int) -> dict[str, Any]:
         assert G.result(state).winners == (0,)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     return {
-        "mode": mode, "challenges": len(picked), "moves": moves,
-        "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
+        "mode": mode,
+        "challenges": len(picked),
+        "moves": moves,
+        "wall_s": round(wall, 3),
+        "cpu_s": round(cpu, 3),
         "ms_per_move_wall": round(1000 * wall / moves, 2),
         "s_per_challenge_wall": round(wall / len(picked), 3),
-    }  # fmt: skip
+    }
 
 
 def timed(fn, repeat: int = 5) -> float:  # noqa: ANN001
@@ -89,11 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load (1 min): {os.getloadavg()[0]:.2f}")
     for k, v in figures.items():
         print(f"{k:32} {v}")
-    print(f"{'mode':12} {'chall.':>6} {'moves':>6} {'wall s':>8} {'cpu s':>8} {'ms/move':>8} "
-          f"{'s/chall.':>8}")  # fmt: skip
+    print(
+        f"{'mode':12} {'chall.':>6} {'moves':>6} {'wall s':>8} {'cpu s':>8} {'ms/move':>8} "
+        f"{'s/chall.':>8}"
+    )
     for r in rows:
-        print(f"{r['mode']:12} {r['challenges']:>6} {r['moves']:>6} {r['wall_s']:>8} "
-              f"{r['cpu_s']:>8} {r['ms_per_move_wall']:>8} {r['s_per_challenge_wall']:>8}")  # fmt: skip
+        print(
+            f"{r['mode']:12} {r['challenges']:>6} {r['moves']:>6} {r['wall_s']:>8} "
+            f"{r['cpu_s']:>8} {r['ms_per_move_wall']:>8} {r['s_per_challenge_wall']:>8}"
+        )
     if args.json:
         print(json.dumps({"load_1min": os.getloadavg()[0], **figures, "modes": rows}))
     return 0

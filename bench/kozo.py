@@ -27,7 +27,6 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import tablesim.sim.verdict as verdict_mod  # noqa: E402
+from bench._timings import time_stats  # noqa: E402
 from tablesim.games.kozo import GAME, CarefulBot  # noqa: E402
 from tablesim.games.rng import Rng, derive_seed  # noqa: E402
 from tablesim.games.session import make_seats, play_game  # noqa: E402
@@ -45,17 +45,6 @@ from tablesim.games.stats import wilson_interval  # noqa: E402
 from tablesim.sim.model import Scene  # noqa: E402
 from tablesim.sim.referees.persistent_world import Hand, PersistentWorld, hand_place, watch  # noqa: E402
 from tablesim.sim.scene import load_scene, shipped_scene_path  # noqa: E402
-
-
-def _stats(xs: list[float]) -> dict[str, float]:
-    if not xs:
-        return {"n": 0}
-    return {
-        "n": len(xs),
-        "mean_s": round(statistics.fmean(xs), 4),
-        "median_s": round(statistics.median(xs), 4),
-        "max_s": round(max(xs), 4),
-    }
 
 
 def figure_careful(games: int, rounds: int = 3) -> dict[str, Any]:
@@ -104,12 +93,12 @@ def figure_careful(games: int, rounds: int = 3) -> dict[str, Any]:
         "games": games,
         "rounds": rounds,
         "careful_wins": wins,
-        "per_game": _stats(game_times),
-        "per_careful_move": _stats(decisions),
-        "per_careful_move_cpu": _stats(decisions_cpu),
+        "per_game": time_stats(game_times),
+        "per_careful_move": time_stats(decisions),
+        "per_careful_move_cpu": time_stats(decisions_cpu),
         "verdicts": len(verdicts),
-        "verdict_lp_settled": _stats(lp),
-        "verdict_simulated": _stats(simulated),
+        "verdict_lp_settled": time_stats(lp),
+        "verdict_simulated": time_stats(simulated),
         "fraction_settled_by_lp": round(len(lp) / len(verdicts), 4) if verdicts else None,
     }
 
@@ -193,8 +182,15 @@ def plot_calibration(calibration: dict[str, Any], path: str) -> None:
     theory = [50 * math.erfc((2.0 / g) / math.sqrt(2.0)) for g in grid]
     fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
     ax.plot(grid, theory, color="#2980b9", label="theory: 1 - Phi(2 mm / sigma)")
-    ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", color="#c0392b", capsize=4,
-                label=f"measured ({rows[0]['placements']} placements each, 95 % interval)")  # fmt: skip
+    ax.errorbar(
+        xs,
+        ys,
+        yerr=[lo, hi],
+        fmt="o",
+        color="#c0392b",
+        capsize=4,
+        label=f"measured ({rows[0]['placements']} placements each, 95 % interval)",
+    )
     ax.set_xlabel("hand noise sigma (mm, each horizontal axis)")
     ax.set_ylabel("topple rate (%)")
     ax.set_title("cantilever-safe placed by hand (centre of mass 2 mm in)", fontsize=10)

@@ -164,9 +164,12 @@ def direct_display() -> list[dict[str, Any]]:
     rows = []
     for label, scene in cases:
         statics = analyse(scene, clearance=scene.physics.clearance)
-        row: dict[str, Any] = {"scene": label, "points": int(statics.contacts["points"]),
-                               "tilt_margin_deg": statics.tilt_margin_deg,
-                               "live_escalates": live_display(scene).escalated}  # fmt: skip
+        row: dict[str, Any] = {
+            "scene": label,
+            "points": int(statics.contacts["points"]),
+            "tilt_margin_deg": statics.tilt_margin_deg,
+            "live_escalates": live_display(scene).escalated,
+        }
         for key, prof in (("display", DISPLAY), ("direct", DISPLAY_EXACT)):
             with World(scene, prof) as w:
                 c0 = time.process_time()
@@ -188,8 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", default=[], help="profile field=value")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
-    ap.add_argument("--direct-display", action="store_true",
-                    help="only the escalated display's cost (direct_display)")  # fmt: skip
+    ap.add_argument(
+        "--direct-display",
+        action="store_true",
+        help="only the escalated display's cost (direct_display)",
+    )
     args = ap.parse_args(argv)
     if args.direct_display:
         rows = direct_display()

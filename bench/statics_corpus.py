@@ -27,10 +27,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 TESTS = (
-    "tests/test_statics.py", "tests/test_statics_tilt.py", "tests/test_verdict_physics.py",
-    "tests/test_kataboom_models.py", "tests/test_contacts_incremental.py", "tests/test_verdict.py",
+    "tests/test_statics.py",
+    "tests/test_statics_tilt.py",
+    "tests/test_verdict_physics.py",
+    "tests/test_kataboom_models.py",
+    "tests/test_contacts_incremental.py",
+    "tests/test_verdict.py",
     "tests/test_kozo_careful.py",
-)  # fmt: skip
+)
 SHIPPED = ("kozo-tower", "kozo-marginal", "kozo-overhang", "cantilever-safe", "cantilever-tips")
 
 Call = tuple[Any, Any, dict[str, Any]]

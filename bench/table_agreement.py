@@ -64,8 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default="column,beam")
     ap.add_argument("--games", type=int, default=0, help="seeded careful-vs-greedy games")
     ap.add_argument("--max-turns", type=int, default=12)
-    ap.add_argument("--kataboom", type=int, default=0,
-                    help="seeded Kataboom games per model (hand noise 0, no nudges)")  # fmt: skip
+    ap.add_argument(
+        "--kataboom",
+        type=int,
+        default=0,
+        help="seeded Kataboom games per model (hand noise 0, no nudges)",
+    )
     ap.add_argument("--models", default="1", help="Kataboom starting models, e.g. 1,2,3")
     ap.add_argument("--release", default=None, help="the table's hand (default: the game's)")
     ap.add_argument("--json", action="store_true")

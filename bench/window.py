@@ -57,12 +57,18 @@ class Program:
     """One run of ``tablesim`` with a window and its stats lines."""
 
     def __init__(self, display: str, args: list[str], title: str) -> None:
-        self.env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT),
-                        TABLESIM_WINDOW_STATS="1")  # fmt: skip
+        self.env = dict(
+            os.environ, DISPLAY=display, PYTHONPATH=str(ROOT), TABLESIM_WINDOW_STATS="1"
+        )
         self.display = display
-        self.proc = subprocess.Popen([sys.executable, "-m", "tablesim.sim.cli", *args], cwd=ROOT,
-                                     env=self.env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tablesim.sim.cli", *args],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
         end = time.monotonic() + 120
@@ -79,8 +85,9 @@ class Program:
             self.lines.append(line)
 
     def x(self, *args: str) -> str:
-        return subprocess.run(["xdotool", *args], env=self.env, capture_output=True,
-                              text=True, timeout=30).stdout.strip()  # fmt: skip
+        return subprocess.run(
+            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30
+        ).stdout.strip()
 
     def events(self) -> list[tuple[float, str]]:
         from test_view_window_wait import stats_events
@@ -140,11 +147,13 @@ def cpu_figures(p: Program, first: int, last: int, prefix: str) -> dict[str, Any
         return {}
     n = int(rows[-1][0]) - int(rows[0][0])
     main, move, draw = (sum(float(r[k]) for r in rows[1:]) for k in (3, 5, 6))
-    return {f"{prefix}_cpu_ms_per_frame": round(main / max(n, 1), 2),
-            f"{prefix}_move_cpu_ms_per_frame": round(move / max(n, 1), 2),
-            f"{prefix}_draw_cpu_ms_per_frame": round(draw / max(n, 1), 2),
-            f"{prefix}_worst_frame_cpu_ms": max(float(r[7]) for r in rows[1:]),
-            f"{prefix}_read_to_drawn_worst_ms": max(float(r[8]) for r in rows[1:])}  # fmt: skip
+    return {
+        f"{prefix}_cpu_ms_per_frame": round(main / max(n, 1), 2),
+        f"{prefix}_move_cpu_ms_per_frame": round(move / max(n, 1), 2),
+        f"{prefix}_draw_cpu_ms_per_frame": round(draw / max(n, 1), 2),
+        f"{prefix}_worst_frame_cpu_ms": max(float(r[7]) for r in rows[1:]),
+        f"{prefix}_read_to_drawn_worst_ms": max(float(r[8]) for r in rows[1:]),
+    }
 
 
 def frames_at(p: Program, after: int) -> tuple[int, float]:
@@ -154,8 +163,11 @@ def frames_at(p: Program, after: int) -> tuple[int, float]:
 
 
 def ghost_figures(display: str) -> dict[str, Any]:
-    p = Program(display, ["play", "kozo", "--players", "human,human", "--table", "stand-in",
-                          "--window"], "tablesim kozo")  # fmt: skip
+    p = Program(
+        display,
+        ["play", "kozo", "--players", "human,human", "--table", "stand-in", "--window"],
+        "tablesim kozo",
+    )
     try:
         p.wait_for(r"^yours P1")
         p.type_move("take 2a")
@@ -190,10 +202,14 @@ def ghost_figures(display: str) -> dict[str, Any]:
             t = time.monotonic()
             p.grab()
             grabs.append((time.monotonic() - t) * 1e3)
-        return {"ghost_fps": round(fps, 1), "pointer_moves": moves,
-                "grab_ms_median": round(float(np.median(grabs)), 1),
-                "ghost_lag_ms_median": round(float(np.median(lags)), 1),
-                "ghost_lag_ms_worst": round(max(lags), 1), **cpu}  # fmt: skip
+        return {
+            "ghost_fps": round(fps, 1),
+            "pointer_moves": moves,
+            "grab_ms_median": round(float(np.median(grabs)), 1),
+            "ghost_lag_ms_median": round(float(np.median(lags)), 1),
+            "ghost_lag_ms_worst": round(max(lags), 1),
+            **cpu,
+        }
     finally:
         p.close()
 
@@ -202,8 +218,11 @@ def judged_figures(display: str) -> dict[str, Any]:
     from test_view_window_wait import SEED, plan
 
     place1, cube1, place2 = plan()
-    p = Program(display, ["play", "kozo", "--players", "human,careful", "--seed", str(SEED),
-                          "--window"], "tablesim kozo")  # fmt: skip
+    p = Program(
+        display,
+        ["play", "kozo", "--players", "human,careful", "--seed", str(SEED), "--window"],
+        "tablesim kozo",
+    )
     try:
         at = 0
         for text in (place1, cube1):
@@ -220,12 +239,18 @@ def judged_figures(display: str) -> dict[str, Any]:
         at, t_played = p.wait_for(r"^played .*@", at)
         end, t_yours = p.wait_for(r"^yours P1", at)
         time.sleep(1.2)  # the next once-a-second frames line
-        gaps = [int(m.group(1)) for _, e in p.events()[typed:]
-                if (m := re.search(r"worst gap this second (\d+) ms", e))]  # fmt: skip
+        gaps = [
+            int(m.group(1))
+            for _, e in p.events()[typed:]
+            if (m := re.search(r"worst gap this second (\d+) ms", e))
+        ]
         cpu = cpu_figures(p, typed, len(p.events()), "judged")
-        return {"verdict_after_typed_s": round(t_played - t_typed, 2),
-                "table_yours_again_s": round(t_yours - t_typed, 2),
-                "judged_gap_ms": max(gaps) if gaps else None, **cpu}  # fmt: skip
+        return {
+            "verdict_after_typed_s": round(t_played - t_typed, 2),
+            "table_yours_again_s": round(t_yours - t_typed, 2),
+            "judged_gap_ms": max(gaps) if gaps else None,
+            **cpu,
+        }
     finally:
         p.close()
 

@@ -47,8 +47,12 @@ def rollouts(game: str, episodes: int, seed: int, physics: bool) -> dict[str, fl
     steps = masked_random(env, episodes, seed)
     cpu = time.process_time() - t0
     env.close()
-    return {"episodes": episodes, "steps": steps, "cpu_s": round(cpu, 3),
-            "steps_per_s": round(steps / cpu, 1) if cpu > 0 else float("inf")}  # fmt: skip
+    return {
+        "episodes": episodes,
+        "steps": steps,
+        "cpu_s": round(cpu, 3),
+        "steps_per_s": round(steps / cpu, 1) if cpu > 0 else float("inf"),
+    }
 
 
 def main() -> None:

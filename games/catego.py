@@ -584,8 +584,11 @@ class Catego(Game[CategoState, int, CategoConfig]):
         # number for that column wins the points"; "The team that scores the most total
         # points wins the game" (a shared top names no winner)
         side = "team" if len(cfg.sides[0]) > 1 else "player"
-        end = (f"every column filled: the {side} with the most points" if winners
-               else "every column filled: a tie on points, no winner")  # fmt: skip
+        end = (
+            f"every column filled: the {side} with the most points"
+            if winners
+            else "every column filled: a tie on points, no winner"
+        )
         detail = {
             "end": end,
             "points_at_stake": cfg.points_at_stake,
@@ -720,8 +723,10 @@ class Catego(Game[CategoState, int, CategoConfig]):
         if after.roll is None:
             return None
         a, b = after.roll
-        return (f"catego: the dice rolled after {played.text!r} ({a}+{b}) have been seen; "
-                "a written roll stands")  # fmt: skip
+        return (
+            f"catego: the dice rolled after {played.text!r} ({a}+{b}) have been seen; "
+            "a written roll stands"
+        )
 
     def describe_move(self, state: CategoState, move: int) -> str:
         """E.g. ``"P1 rolled 4+6=10, writes 10 in column 12"`` (plus the column's outcome)."""

@@ -338,9 +338,13 @@ def _result(line: _Line, lineno: int) -> ResultEntry:
     if obj["state"] is not None and not _is_digest(obj["state"]):
         raise line.bad("state", "a digest of 16 hex digits or null")
     return ResultEntry(
-        obj["turns"], obj["winner"], tuple(obj["winners"]), tuple(obj["scores"]), obj["state"],
+        obj["turns"],
+        obj["winner"],
+        tuple(obj["winners"]),
+        tuple(obj["scores"]),
+        obj["state"],
         lineno,
-    )  # fmt: skip
+    )
 
 
 def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:

@@ -342,8 +342,9 @@ def _compute_mass_properties(
     outer = [[sum(d[i] * d[j] for d in dev) for j in range(3)] for i in range(3)]
     trace = outer[0][0] + outer[1][1] + outer[2][2]
     # 6 n^2 I / (m_cube a^2) = n^3 E + 6 (tr M E - M), an integer matrix
-    whole = [[(n**3 + 6 * trace if i == j else 0) - 6 * outer[i][j] for j in range(3)]
-             for i in range(3)]  # fmt: skip
+    whole = [
+        [(n**3 + 6 * trace if i == j else 0) - 6 * outer[i][j] for j in range(3)] for i in range(3)
+    ]
     scale = Fraction(1, 6 * n * n)
     unit = m_cube * edge**2
     inertia = np.array([[float(whole[i][j] * scale) * unit for j in range(3)] for i in range(3)])
@@ -393,8 +394,11 @@ def _jacobi_eigh(a: list[list[float]]) -> tuple[list[float], list[list[float]]]:
         if col[big] < 0:
             col[:] = [-x for x in col]
     x, y, z = cols
-    det = (x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0])
-           + x[2] * (y[0] * z[1] - y[1] * z[0]))  # fmt: skip
+    det = (
+        x[0] * (y[1] * z[2] - y[2] * z[1])
+        - x[1] * (y[0] * z[2] - y[2] * z[0])
+        + x[2] * (y[0] * z[1] - y[1] * z[0])
+    )
     if det < 0:
         cols[2] = [-w for w in z]
     return values, [[cols[j][i] for j in range(3)] for i in range(3)]
@@ -520,9 +524,19 @@ SOMA_CELLS: dict[str, Cells] = {
 }
 
 _PALETTE = (
-    "#c0392b", "#2980b9", "#27ae60", "#f1c40f", "#8e44ad", "#e67e22",
-    "#16a085", "#f6b8d8", "#2c3e50", "#e84393", "#7f8c8d", "#556b00",
-)  # fmt: skip
+    "#c0392b",
+    "#2980b9",
+    "#27ae60",
+    "#f1c40f",
+    "#8e44ad",
+    "#e67e22",
+    "#16a085",
+    "#f6b8d8",
+    "#2c3e50",
+    "#e84393",
+    "#7f8c8d",
+    "#556b00",
+)
 """Piece colours in catalogue order: any two at least 20 apart in CIE76 delta-E (issue 32: a
 pumpkin beside an orange, 17, read as one colour; tests/test_piece_colours.py)."""
 _MORE = ("#4a0e0e", "#0022cc", "#c8f53c", "#0a0a3c")

@@ -698,8 +698,10 @@ def replay_log(
         session.close()
     note = ""
     if log.header.undone:
-        note = (f"; played with {log.header.undone} move(s) taken back by undo "
-                "(practice, not rated play)")  # fmt: skip
+        note = (
+            f"; played with {log.header.undone} move(s) taken back by undo "
+            "(practice, not rated play)"
+        )
     if upto is not None:
         return ReplayReport(True, session.turns, f"moves 1..{upto} reproduced{note}", None, session)
     return ReplayReport(

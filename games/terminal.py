@@ -53,9 +53,14 @@ class TerminalHuman(Generic[S, M, C]):
     ``clock``: rules never read a clock themselves.
     """
 
-    def __init__(self, game: Game[S, M, C], inp: IO[str], out: IO[str],
-                 roles: Sequence[str] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: Game[S, M, C],
+        inp: IO[str],
+        out: IO[str],
+        roles: Sequence[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.game, self.inp, self.out, self.clock = game, inp, out, clock
         self.roles = list(roles) if roles is not None else None
 
@@ -133,8 +138,11 @@ class TerminalHuman(Generic[S, M, C]):
         only = forced(state) if forced is not None else None
         if only is not None:  # a blocked turn: nothing to choose, played for the person
             print(self.game.describe(state), file=self.out)
-            print(f"{self.who(seat)}: no move is possible; "
-                  f"{self.game.format_move(state, only)} is played for you", file=self.out)  # fmt: skip
+            print(
+                f"{self.who(seat)}: no move is possible; "
+                f"{self.game.format_move(state, only)} is played for you",
+                file=self.out,
+            )
             return only
         first = True
         while True:
@@ -147,8 +155,12 @@ class TerminalHuman(Generic[S, M, C]):
             if shown is None:
                 shown = ", ".join(self.game.format_move(state, m) for m in legal[:40])
                 more = f" (+{len(legal) - 40} more)" if len(legal) > 40 else ""
-            print(f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ", end="",
-                  file=self.out, flush=True)  # fmt: skip
+            print(
+                f"{self.who(seat)}, your move [{shown}{more}] (help: commands): ",
+                end="",
+                file=self.out,
+                flush=True,
+            )
             line = self.inp.readline(MAX_MOVE_CHARS + 1)
             if not line:
                 raise GameError("input ended before the game did")

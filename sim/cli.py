@@ -116,10 +116,16 @@ def version() -> str:
 class _VersionAction(argparse.Action):
     """``--version``: the version looked up only when asked (importlib.metadata is slow)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # fmt: skip
-        super().__init__(option_strings, dest, nargs=0, default=default,
-                         help=help or "show the version and exit")  # fmt: skip
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=default, help=help or "show the version and exit"
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
         print(f"tablesim {version()}")
@@ -208,8 +214,10 @@ def _main_within_handlers(argv: Sequence[str] | None) -> int:
         return code
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
-        print(f"tablesim: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"tablesim: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+            file=sys.stderr,
+        )
         return 128 + signum if signum != signal.SIGINT else EXIT_INTERRUPTED
     except SystemExit as exc:  # the start-up handler's exit, from a signal before main
         return exc.code if isinstance(exc.code, int) else EXIT_FAILED
@@ -220,16 +228,19 @@ def _main_within_handlers(argv: Sequence[str] | None) -> int:
         if exc.errno not in _WRITE_ERRNOS:
             raise
         _silence_stdout()
-        print(f"tablesim: error: cannot write standard output: {exc.strerror or exc}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"tablesim: error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr
+        )
         return EXIT_BAD_INPUT
     except Exception:
         noted = _interrupts_note()
         if noted is None:
             raise
         # an import (numpy's C code) turned Ctrl-C into an ImportError: still an interrupt
-        print(f"tablesim: {'terminated' if noted == signal.SIGTERM else 'interrupted'}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"tablesim: {'terminated' if noted == signal.SIGTERM else 'interrupted'}",
+            file=sys.stderr,
+        )
         return 128 + noted
 
 
@@ -427,8 +438,10 @@ def run_command(args: argparse.Namespace) -> int:
             return EXIT_OK
         except OSError as exc:
             if exc.errno in _NAME_ERRNOS:  # a name over 255 bytes, a symlink loop: bad input
-                print(f"{name}: error: {_shorten(exc.filename)}: {exc.strerror or exc}",
-                      file=sys.stderr)  # fmt: skip
+                print(
+                    f"{name}: error: {_shorten(exc.filename)}: {exc.strerror or exc}",
+                    file=sys.stderr,
+                )
                 return EXIT_BAD_INPUT
             if exc.errno not in _WRITE_ERRNOS:
                 raise
@@ -446,15 +459,20 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"{name}: error: the input is nested too deeply", file=sys.stderr)
             return EXIT_BAD_INPUT
         except MemoryError:
-            print(f"{name}: error: out of memory (the input or the work is too large; "
-                  "see README \"Limits\")", file=sys.stderr)  # fmt: skip
+            print(
+                f"{name}: error: out of memory (the input or the work is too large; "
+                'see README "Limits")',
+                file=sys.stderr,
+            )
             return EXIT_BAD_INPUT
     except Exception:
         signum = interrupts.pending()
         if signum is not None or _EARLY:  # an import turned Ctrl-C into another exception
             signum = signum if signum is not None else _EARLY[-1]
-            print(f"{name}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"{name}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}",
+                file=sys.stderr,
+            )
             return 128 + signum
         traceback.print_exc()
         print(REPORT_LINE, file=sys.stderr)

@@ -146,6 +146,16 @@ class _Pool:
     def close(self, kill: bool = False) -> None:
         stop_pool(self.executor, kill=kill)
 
+    def processes(self) -> list[Any]:
+        """The executor's live worker processes (``multiprocessing.Process``; none before its
+        first task): the one place that reads ``ProcessPoolExecutor``'s private table."""
+        return list((getattr(self.executor, "_processes", None) or {}).values())
+
+    @property
+    def broken(self) -> bool:
+        """Whether the executor saw a worker die (it then refuses new work)."""
+        return bool(getattr(self.executor, "_broken", False))
+
 
 _WARM: _Pool | None = None
 _WARM_LOCK = threading.Lock()
@@ -190,7 +200,7 @@ def warm_pool(workers: int) -> tuple[_Pool, bool]:
     with _WARM_LOCK:
         if _WARM is not None and _WARM.pid != os.getpid():
             _WARM = None  # inherited through a fork: not ours to use or stop
-        if _WARM is not None and getattr(_WARM.executor, "_broken", False):
+        if _WARM is not None and _WARM.broken:
             _WARM.close(kill=True)  # a worker died between verdicts (killed, out of memory)
             _WARM = None
         if _WARM is not None and _WARM.workers != workers:
@@ -230,7 +240,7 @@ def pool_cpu_seconds() -> float:
         return 0.0
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
-    for proc in list((getattr(pool.executor, "_processes", None) or {}).values()):
+    for proc in pool.processes():
         try:
             with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()

@@ -38,10 +38,14 @@ def reference_env(game: str, legal: Callable[[Any], tuple[Any, ...]], **options:
     return env
 
 
-def lockstep(game: str, legal: Callable[[Any], tuple[Any, ...]], seeds: range,
-             options: dict[str, Any] | None = None,
-             pick: Callable[[Any, np.ndarray, np.random.Generator], int] | None = None,
-             texts_every: int = 7) -> int:  # fmt: skip
+def lockstep(
+    game: str,
+    legal: Callable[[Any], tuple[Any, ...]],
+    seeds: range,
+    options: dict[str, Any] | None = None,
+    pick: Callable[[Any, np.ndarray, np.random.Generator], int] | None = None,
+    texts_every: int = 7,
+) -> int:
     """Play ``seeds`` episodes in both environments side by side; the number of steps.
     ``pick(env, legal_ids, rng)`` chooses an action (default: uniform over the mask)."""
     options = options or {}

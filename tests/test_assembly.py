@@ -132,8 +132,22 @@ def test_an_assembled_3x3x4_box_stands() -> None:
 
 def test_cli_assemble_and_stand(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     out = tmp_path / "box.toml"
-    assert main(["katamino", "assemble", "--board", "1x2x2", "--pieces", "katamino-duo:W,W",
-                 "--json", "--scene-out", str(out)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "katamino",
+                "assemble",
+                "--board",
+                "1x2x2",
+                "--pieces",
+                "katamino-duo:W,W",
+                "--json",
+                "--scene-out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     obj = json.loads(capsys.readouterr().out)
     assert obj["ok"] and obj["plan"]["found"] and len(obj["plan"]["order"]) == 2
     assert obj["build"]["final"]["verdict"] == "stands"
@@ -177,6 +191,10 @@ def test_assemble_json_is_the_same_bytes_in_another_process(
     args = ["katamino", "assemble", "--board", "1x2x2", "--pieces", "katamino-duo:W,W", "--json"]
     assert main(args) == 0
     here = capsys.readouterr().out
-    there = subprocess.run([sys.executable, "-m", "tablesim.sim.cli", *args], capture_output=True,
-                           text=True, check=True).stdout  # fmt: skip
+    there = subprocess.run(
+        [sys.executable, "-m", "tablesim.sim.cli", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert here == there and json.loads(here)["ok"]

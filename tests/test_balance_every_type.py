@@ -37,8 +37,15 @@ def test_the_counts_catch_a_turn_cap_and_an_end_not_printed() -> None:
     # the checker itself: a 4-turn cap ends every Stapeltje game there (caps counted, no
     # winner named); a case that prints no end at all makes every end invented
     base = next(c for c in CASES if c.id == "katoiz-stapeltje-1")
-    capped = Case(base.id, base.game, {**base.options, "max_turns": 4}, base.smart,
-                  base.printed, base.guards, winner_only_at=base.winner_only_at)  # fmt: skip
+    capped = Case(
+        base.id,
+        base.game,
+        {**base.options, "max_turns": 4},
+        base.smart,
+        base.printed,
+        base.guards,
+        winner_only_at=base.winner_only_at,
+    )
     rep = play_case(capped, "smart-random", 4)
     assert rep["caps"] == 4 and rep["invented"] == 0
     bare = Case(base.id, base.game, base.options, base.smart, frozenset())

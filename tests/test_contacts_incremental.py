@@ -29,9 +29,12 @@ def _from_scratch(scene, clearance: float) -> dict:  # noqa: ANN001 - tablesim.s
         for p in scene.pieces
     ]
     found = detect_contacts(
-        bodies, [p.static for p in scene.pieces], [p.id for p in scene.pieces],
-        ground=scene.ground, tolerances=ContactTolerances(),
-    )  # fmt: skip
+        bodies,
+        [p.static for p in scene.pieces],
+        [p.id for p in scene.pieces],
+        ground=scene.ground,
+        tolerances=ContactTolerances(),
+    )
     return found.to_json()
 
 

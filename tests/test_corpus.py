@@ -43,8 +43,14 @@ def test_families_and_bins_covered() -> None:
     """Every family, both answers where the family has both, every margin bin."""
     cases = generate(0)
     fams = {c.family for c in cases}
-    assert fams == {"straight-stack", "leaning-stack", "bridge-cantilever", "heavy-on-light",
-                    "tilted-rest", "slope"}  # fmt: skip
+    assert fams == {
+        "straight-stack",
+        "leaning-stack",
+        "bridge-cantilever",
+        "heavy-on-light",
+        "tilted-rest",
+        "slope",
+    }
     for fam in fams - {"straight-stack"}:
         assert {c.expected for c in cases if c.family == fam} == {"stands", "topples"}, fam
     for fam in ("leaning-stack", "heavy-on-light", "slope"):

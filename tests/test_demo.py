@@ -14,10 +14,22 @@ from PIL import Image
 def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     p = subprocess.run(
-        [sys.executable, "-m", "tablesim.sim.cli", "demo", "--replicas", "2", "--backend", "tiny",
-         "--out", str(out)],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "demo",
+            "--replicas",
+            "2",
+            "--backend",
+            "tiny",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stderr
     # The shipped tower stands and the overhang topples (docs/rules/kozo.md, by hand).
     assert "=== kozo-tower" in p.stdout and "verdict: STANDS" in p.stdout
@@ -43,6 +55,8 @@ def test_demo_writes_its_pictures_and_a_replayable_kozo_round(tmp_path: Path) ->
     # The Kozo round's log reproduces every pose, verdict and score.
     r = subprocess.run(
         [sys.executable, "-m", "tablesim.sim.cli", "replay", str(out / "kozo-game.jsonl")],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr

@@ -266,10 +266,10 @@ def test_the_warm_pool_serves_later_verdicts_with_the_same_workers() -> None:
     pool, shared = warm_pool(1)
     assert shared
     simulate(scene, method="simulate", replicas=2, workers=2)
-    before = sorted(p.pid for p in pool.executor._processes.values())
+    before = sorted(p.pid for p in pool.processes())
     again = simulate(scene, method="simulate", replicas=2, workers=2)
     assert warm_pool(1)[0] is pool
-    assert sorted(p.pid for p in pool.executor._processes.values()) == before
+    assert sorted(p.pid for p in pool.processes()) == before
     assert again.verdict == "stands"
 
 
@@ -302,11 +302,11 @@ def test_a_warm_pool_whose_worker_died_between_verdicts_is_replaced() -> None:
     scene = load_scene(shipped_scene_path("cantilever-safe"))
     simulate(scene, method="simulate", replicas=2, workers=2)
     pool, _ = warm_pool(1)
-    victim = next(iter(pool.executor._processes.values()))
+    victim = next(iter(pool.processes()))
     os.kill(victim.pid, signal.SIGKILL)
     victim.join(10)
     deadline = time.monotonic() + 10
-    while not pool.executor._broken and time.monotonic() < deadline:
+    while not pool.broken and time.monotonic() < deadline:
         time.sleep(0.05)  # the executor notices the death in its own thread
     v = simulate(scene, method="simulate", replicas=2, workers=2)
     assert v.verdict == "stands" and warm_pool(1)[0] is not pool

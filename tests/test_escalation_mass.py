@@ -35,8 +35,9 @@ def test_mass_ratio_by_hand() -> None:
         )
 
 
-@pytest.mark.parametrize(("dims", "inside_mm"), [((2, 2, 2), 0.8), ((2, 2, 2), 1.0),
-                                                 ((3, 3, 2), 3.5)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("dims", "inside_mm"), [((2, 2, 2), 0.8), ((2, 2, 2), 1.0), ((3, 3, 2), 3.5)]
+)
 def test_heavy_on_light_stands(dims: tuple[int, int, int], inside_mm: float) -> None:
     case = heavy_on_light(dims, inside_mm)
     assert case.expected == "stands" and case.margin >= 0.5

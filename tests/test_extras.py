@@ -78,8 +78,9 @@ def test_pybullet_module_without_pybullet(monkeypatch: pytest.MonkeyPatch) -> No
         pybullet_module()
 
 
-def test_cli_exits_2_naming_the_extra(monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_cli_exits_2_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tablesim.sim import cli
 
     monkeypatch.setitem(sys.modules, "highspy", None)

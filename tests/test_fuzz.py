@@ -27,10 +27,18 @@ from tablesim.sim.cli import REPORT_LINE, main
 from tablesim.sim.experiments.spec import MAX_RUNS, PARAMETERS, SpecError, parse_spec
 from tablesim.sim.scene import PHYSICS_KEYS, InvalidSceneError, parse_scene
 
-FAST = settings(max_examples=20, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
-SLOW = settings(max_examples=200, deadline=None, derandomize=False,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+FAST = settings(
+    max_examples=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+SLOW = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -62,12 +70,15 @@ def toml_text(doc: dict[str, Any]) -> str:
     for k, v in doc.items():
         key = json.dumps(k)
         if isinstance(v, dict):
-            tables.append(f"[{key}]\n" + "".join(f"{json.dumps(a)} = {toml_value(b)}\n"
-                                                  for a, b in v.items()))  # fmt: skip
+            tables.append(
+                f"[{key}]\n" + "".join(f"{json.dumps(a)} = {toml_value(b)}\n" for a, b in v.items())
+            )
         elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
             for t in v:
-                arrays.append(f"[[{key}]]\n" + "".join(f"{json.dumps(a)} = {toml_value(b)}\n"
-                                                        for a, b in t.items()))  # fmt: skip
+                arrays.append(
+                    f"[[{key}]]\n"
+                    + "".join(f"{json.dumps(a)} = {toml_value(b)}\n" for a, b in t.items())
+                )
         else:
             head.append(f"{key} = {toml_value(v)}\n")
     return "".join(head) + "\n".join(tables) + "\n" + "\n".join(arrays)
@@ -80,11 +91,20 @@ numbers = st.one_of(
 )
 scalars = st.one_of(numbers, st.booleans(), st.text(max_size=8))
 vectors = st.lists(numbers, min_size=0, max_size=5)
-values = st.one_of(scalars, vectors, st.lists(st.lists(st.integers(-3, 3), max_size=4),
-                                              max_size=5))  # fmt: skip
+values = st.one_of(scalars, vectors, st.lists(st.lists(st.integers(-3, 3), max_size=4), max_size=5))
 
-piece_refs = st.sampled_from(["kozo-standard:3I", "kozo-standard:4L", "pentominoes:F",
-                              "katamino-duo:W1", "soma:A", "nope:X", "kozo-standard:zz", "x"])  # fmt: skip
+piece_refs = st.sampled_from(
+    [
+        "kozo-standard:3I",
+        "kozo-standard:4L",
+        "pentominoes:F",
+        "katamino-duo:W1",
+        "soma:A",
+        "nope:X",
+        "kozo-standard:zz",
+        "x",
+    ]
+)
 piece_key_values = {
     "piece": piece_refs,
     "cells": st.lists(st.lists(st.integers(-2, 3), min_size=2, max_size=3), max_size=4),
@@ -159,18 +179,28 @@ def test_any_text_is_a_scene_or_an_invalid_scene(text: str) -> None:
 # ---------------------------------------------------------------------------------------
 @st.composite
 def spec_docs(draw: Any) -> dict[str, Any]:
-    sweep = draw(st.dictionaries(
-        st.sampled_from(["mode", "seed", "repeats", "samples", "description", "bogus"]),
-        st.one_of(st.sampled_from(["grid", "random", "x"]), st.integers(-5, 10**12), scalars),
-        max_size=4,
-    ))  # fmt: skip
+    sweep = draw(
+        st.dictionaries(
+            st.sampled_from(["mode", "seed", "repeats", "samples", "description", "bogus"]),
+            st.one_of(st.sampled_from(["grid", "random", "x"]), st.integers(-5, 10**12), scalars),
+            max_size=4,
+        )
+    )
     names = st.sampled_from([*PARAMETERS, "bogus"])
     ranges = st.fixed_dictionaries(
-        {}, optional={"min": numbers, "max": numbers, "log": st.booleans(),
-                      "steps": st.one_of(st.integers(-2, 10**10), scalars)},
-    )  # fmt: skip
-    params = draw(st.dictionaries(names, st.one_of(scalars, st.lists(scalars, max_size=4),
-                                                   ranges), max_size=4))  # fmt: skip
+        {},
+        optional={
+            "min": numbers,
+            "max": numbers,
+            "log": st.booleans(),
+            "steps": st.one_of(st.integers(-2, 10**10), scalars),
+        },
+    )
+    params = draw(
+        st.dictionaries(
+            names, st.one_of(scalars, st.lists(scalars, max_size=4), ranges), max_size=4
+        )
+    )
     if draw(st.booleans()):
         params["scene"] = draw(st.sampled_from(["kozo-tower", "cantilever-safe", "nope", 3]))
     doc: dict[str, Any] = {"parameters": params}
@@ -206,8 +236,10 @@ def _start(name: str) -> tuple[Any, Any]:
 
 
 @FAST
-@given(st.sampled_from(GAMES), st.one_of(st.text(max_size=30),
-                                         st.from_regex(r"[a-z0-9 ,:@+\-.]{0,20}", fullmatch=True)))  # fmt: skip
+@given(
+    st.sampled_from(GAMES),
+    st.one_of(st.text(max_size=30), st.from_regex(r"[a-z0-9 ,:@+\-.]{0,20}", fullmatch=True)),
+)
 def test_move_text_parses_or_is_a_game_error(name: str, text: str) -> None:
     game, state = _start(name)
     try:
@@ -224,8 +256,11 @@ def test_move_text_parses_or_is_a_game_error(name: str, text: str) -> None:
 # ---------------------------------------------------------------------------------------
 def _run(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-            contextlib.redirect_stdout(out):  # fmt: skip
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        contextlib.redirect_stdout(out),
+    ):
         code = main(argv)
     return code, out.getvalue(), err.getvalue()
 
@@ -234,12 +269,44 @@ def _no_half_written(folder: Path) -> list[str]:
     return [p.name for p in folder.iterdir() if p.name.endswith((".tmp", ".partial", ".check"))]
 
 
-junk = st.one_of(st.sampled_from(["-1", "0", "1", "2", "1e308", "nan", "inf", "x", "", "--",
-                                  "3x3", "5x8", "catego", "kozo-tower", "random,random",
-                                  "human", "/sys/x.csv", "out.csv", "a.png", "-o", "bad.toml",
-                                  "game.jsonl", "spec.toml", "nope/x.csv", "o.csv", "strong",
-                                  "human,random", "pentominoes", "2x3x5", "front", "1,2,3"]),
-                 st.text(max_size=6))  # fmt: skip
+junk = st.one_of(
+    st.sampled_from(
+        [
+            "-1",
+            "0",
+            "1",
+            "2",
+            "1e308",
+            "nan",
+            "inf",
+            "x",
+            "",
+            "--",
+            "3x3",
+            "5x8",
+            "catego",
+            "kozo-tower",
+            "random,random",
+            "human",
+            "/sys/x.csv",
+            "out.csv",
+            "a.png",
+            "-o",
+            "bad.toml",
+            "game.jsonl",
+            "spec.toml",
+            "nope/x.csv",
+            "o.csv",
+            "strong",
+            "human,random",
+            "pentominoes",
+            "2x3x5",
+            "front",
+            "1,2,3",
+        ]
+    ),
+    st.text(max_size=6),
+)
 TEMPLATES: dict[str, list[str]] = {
     # a cheap, valid command line per command; the fuzzer mutates it
     "simulate": ["simulate", "cantilever-safe", "--replicas", "1", "--seconds", "0.1",
@@ -256,11 +323,37 @@ TEMPLATES: dict[str, list[str]] = {
     "render": ["render", "cantilever-safe", "-o", "r.png", "--size", "32x24", "--backend",
                "tiny", "--supersample", "1"],
 }  # fmt: skip
-EXTRA_OPTIONS = ["--seed", "--budget", "--force", "--overwrite", "--json", "--dry-run",
-                 "--method", "--step", "--seats", "--x", "--bins", "--at", "--camera",
-                 "--size", "--format", "--profile", "--show", "--distinct", "-o", "--out"]  # fmt: skip
-CAPS = {"--games": 3, "--replicas": 2, "--seconds": 0.2, "--show": 2, "--budget": 50,
-        "--size": None, "--supersample": 1}  # fmt: skip
+EXTRA_OPTIONS = [
+    "--seed",
+    "--budget",
+    "--force",
+    "--overwrite",
+    "--json",
+    "--dry-run",
+    "--method",
+    "--step",
+    "--seats",
+    "--x",
+    "--bins",
+    "--at",
+    "--camera",
+    "--size",
+    "--format",
+    "--profile",
+    "--show",
+    "--distinct",
+    "-o",
+    "--out",
+]
+CAPS = {
+    "--games": 3,
+    "--replicas": 2,
+    "--seconds": 0.2,
+    "--show": 2,
+    "--budget": 50,
+    "--size": None,
+    "--supersample": 1,
+}
 
 
 @st.composite
@@ -297,8 +390,19 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "bad.toml").write_text("[[piece]]\nbox = [1e308, 1, 1]\nat = [0, 0, 0]\n")
     code, _, err = _run(["sweep", "spec.toml", "--out", "o.csv", "--workers", "1"])
     assert code == 0, err
-    code, _, err = _run(["play", "catego", "--players", "random,random", "--headless",
-                         "--seed", "3", "--log", "game.jsonl"])  # fmt: skip
+    code, _, err = _run(
+        [
+            "play",
+            "catego",
+            "--players",
+            "random,random",
+            "--headless",
+            "--seed",
+            "3",
+            "--log",
+            "game.jsonl",
+        ]
+    )
     assert code == 0, err
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # a human seat meets end of input
     return tmp_path
@@ -397,10 +501,15 @@ def test_slow_log_lines(folder: Path, data: Any) -> None:
 # Issue #37: journal cells, API integers and output names
 # --------------------------------------------------------------------------------------
 CELLS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=60), st.text(alphabet="=+-@\t\r0123456789.e", max_size=12),
-    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
-)  # fmt: skip
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=60),
+    st.text(alphabet="=+-@\t\r0123456789.e", max_size=12),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 def _journal_cell_case(value: Any) -> None:
@@ -456,8 +565,13 @@ def test_table_text_is_neutral_in_the_file_and_plain_when_read(cells: list[str])
             assert parsed == float(given_text)
 
 
-API_VALUES = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.floats(),
-                       st.none(), st.text(max_size=5), st.booleans())  # fmt: skip
+API_VALUES = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(),
+    st.none(),
+    st.text(max_size=5),
+    st.booleans(),
+)
 
 
 def _api_int_case(value: Any) -> None:
@@ -483,8 +597,11 @@ def test_api_integers_are_checked_like_the_cli(value: Any) -> None:
     _api_int_case(value)
 
 
-NAMES = st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
-                min_size=1, max_size=300)  # fmt: skip
+NAMES = st.text(
+    alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+    min_size=1,
+    max_size=300,
+)
 
 
 def _output_name_case(folder: Path, name: str) -> None:

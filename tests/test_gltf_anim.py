@@ -26,8 +26,17 @@ def _accessor(gltf, blob: bytes, index: int) -> np.ndarray:
 @pytest.fixture(scope="module")
 def film(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     tmp = tmp_path_factory.mktemp("glb")
-    p = run_cli("record", "cantilever-tips", "-o", "tips.glb", "--seconds", str(SECONDS),
-             "--fps", str(FPS), cwd=tmp)  # fmt: skip
+    p = run_cli(
+        "record",
+        "cantilever-tips",
+        "-o",
+        "tips.glb",
+        "--seconds",
+        str(SECONDS),
+        "--fps",
+        str(FPS),
+        cwd=tmp,
+    )
     assert p.returncode == 0, p.stderr
     return tmp / "tips.glb", p.stdout
 
@@ -130,8 +139,19 @@ def test_stl_units_mm_scale_the_mesh_by_1000_and_only_stl_takes_them(tmp_path: P
     origin (read back by trimesh); ``--units mm`` with GLB is a usage error (exit 2)."""
     trimesh = pytest.importorskip("trimesh")
     for units in ("m", "mm"):
-        p = run_cli("meshes", "export", "--set", "soma", "--format", "stl", "--units", units,
-                    "-o", str(tmp_path / units), "-q")  # fmt: skip
+        p = run_cli(
+            "meshes",
+            "export",
+            "--set",
+            "soma",
+            "--format",
+            "stl",
+            "--units",
+            units,
+            "-o",
+            str(tmp_path / units),
+            "-q",
+        )
         assert p.returncode == 0, p.stderr
     names = sorted(x.name for x in (tmp_path / "m").glob("*.stl"))
     assert names and names == sorted(x.name for x in (tmp_path / "mm").glob("*.stl"))
@@ -139,6 +159,16 @@ def test_stl_units_mm_scale_the_mesh_by_1000_and_only_stl_takes_them(tmp_path: P
         m = trimesh.load(tmp_path / "m" / name)
         mm = trimesh.load(tmp_path / "mm" / name)
         assert np.allclose(mm.vertices, m.vertices * 1000.0, rtol=1e-6, atol=1e-9)
-    bad = run_cli("meshes", "export", "--set", "soma", "--format", "glb", "--units", "mm",
-                  "-o", str(tmp_path / "g"))  # fmt: skip
+    bad = run_cli(
+        "meshes",
+        "export",
+        "--set",
+        "soma",
+        "--format",
+        "glb",
+        "--units",
+        "mm",
+        "-o",
+        str(tmp_path / "g"),
+    )
     assert bad.returncode == 2 and "STL only" in bad.stderr

@@ -23,9 +23,14 @@ sys.path.insert(0, str(GOLDEN))
 from cases import CASES, FILMS, VERDICTS, film_digest  # noqa: E402
 
 QUICK = {
-    "catego-3p-random-2", "kaito-first-tile-random-4", "katamino-solo-random-1", "katoiz-stapeltoren-2", "katoiz-3-set-3", "katoiz-stapeltje-4",
+    "catego-3p-random-2",
+    "kaito-first-tile-random-4",
+    "katamino-solo-random-1",
+    "katoiz-stapeltoren-2",
+    "katoiz-3-set-3",
+    "katoiz-stapeltje-4",
     "kozo-stand-in-5",
-}  # fmt: skip
+}
 """Cases that play in about a second: the default run; the others (the physics tables,
 Kataboom, the strong and smart bots) run with ``pytest -m slow``. (catego-3p-random-2 is
 replayed by test_replay_strict.py.)"""

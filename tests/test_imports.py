@@ -18,8 +18,19 @@ from pathlib import Path
 
 from conftest import ROOT
 
-HEAVY = ("pybullet", "panda3d", "direct", "trimesh", "scipy", "mujoco", "matplotlib", "PIL",
-         "highspy", "pettingzoo", "gymnasium")  # fmt: skip
+HEAVY = (
+    "pybullet",
+    "panda3d",
+    "direct",
+    "trimesh",
+    "scipy",
+    "mujoco",
+    "matplotlib",
+    "PIL",
+    "highspy",
+    "pettingzoo",
+    "gymnasium",
+)
 """Libraries the rules layer must never import (numba and llvmlite: only the compiled Katamino
 kernel's own modules, ``games/katamino/_kernel_*.py``)."""
 
@@ -43,9 +54,18 @@ def layer(module: str) -> str:
 
 
 def test_layer_names_by_hand() -> None:
-    assert [layer(n) for n in ("tablesim.games.core", "tablesim.sim.world", "tablesim.meshes",
-                               "tablesim", "tablesim.envs.core", "games.core", "numpy.linalg")] == [
-        "games", "sim", "meshes", "api", "api", "bare", "numpy"]  # fmt: skip
+    assert [
+        layer(n)
+        for n in (
+            "tablesim.games.core",
+            "tablesim.sim.world",
+            "tablesim.meshes",
+            "tablesim",
+            "tablesim.envs.core",
+            "games.core",
+            "numpy.linalg",
+        )
+    ] == ["games", "sim", "meshes", "api", "api", "bare", "numpy"]
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -74,12 +94,21 @@ def _offending(package: str, banned: tuple[str, ...]) -> list[str]:
 def test_no_file_imports_a_top_level_folder_name() -> None:
     """Every product, test, bench and example file imports ``tablesim.games`` etc., never
     ``games`` (which would load a second copy of the module, or a user's folder)."""
-    files = [p for d in ("games", "sim", "meshes", "tablesim", "tests", "bench", "examples")
-             for p in sorted((ROOT / d).rglob("*.py")) if not (ROOT / d).is_symlink()
-             and "tablesim/games" not in p.as_posix() and "tablesim/sim" not in p.as_posix()
-             and "tablesim/meshes" not in p.as_posix()]  # fmt: skip
-    bad = [f"{p.relative_to(ROOT)}:{line}: imports {name}"
-           for p in files for line, name in _imports(p) if layer(name) == "bare"]  # fmt: skip
+    files = [
+        p
+        for d in ("games", "sim", "meshes", "tablesim", "tests", "bench", "examples")
+        for p in sorted((ROOT / d).rglob("*.py"))
+        if not (ROOT / d).is_symlink()
+        and "tablesim/games" not in p.as_posix()
+        and "tablesim/sim" not in p.as_posix()
+        and "tablesim/meshes" not in p.as_posix()
+    ]
+    bad = [
+        f"{p.relative_to(ROOT)}:{line}: imports {name}"
+        for p in files
+        for line, name in _imports(p)
+        if layer(name) == "bare"
+    ]
     assert bad == []
 
 

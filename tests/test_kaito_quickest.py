@@ -37,8 +37,10 @@ def wins_within(state: Any, n: int, me: int) -> bool:
             return True
         if n > 1 and not GAME.is_terminal(after):
             replies = [GAME.apply(after, r) for r in GAME.legal_moves(after)]
-            if all(won(r, me) or (not GAME.is_terminal(r) and wins_within(r, n - 1, me))
-                   for r in replies):  # fmt: skip
+            if all(
+                won(r, me) or (not GAME.is_terminal(r) and wins_within(r, n - 1, me))
+                for r in replies
+            ):
                 return True
     return False
 
@@ -53,8 +55,10 @@ def quickest(state: Any) -> tuple[int, set[str]]:
                 good.add(GAME.format_move(state, move))
             elif n > 1 and not GAME.is_terminal(after):
                 replies = [GAME.apply(after, r) for r in GAME.legal_moves(after)]
-                if all(won(r, me) or (not GAME.is_terminal(r) and wins_within(r, n - 1, me))
-                       for r in replies):  # fmt: skip
+                if all(
+                    won(r, me) or (not GAME.is_terminal(r) and wins_within(r, n - 1, me))
+                    for r in replies
+                ):
                     good.add(GAME.format_move(state, move))
         if good:
             return n, good

@@ -211,7 +211,7 @@ def test_collapse_makes_the_last_placer_win() -> None:
     s = GAME.apply(s, standing(s, place("A", A_X, -1, 0, 1)))  # seat 0
     s = GAME.apply(
         s, standing(s, place("X", rot("X", [(0, 0, 0), (1, 0, 0), (2, 0, 0)]), 0, 1, 1))
-    )  # fmt: skip  (seat 1)
+    )  # (seat 1)
     assert GAME.current_player(s) == 2 and s.last_placer == 1
     s = GAME.apply(s, falling(s, place("B", 0, *GAME.legal_moves(s)[0].pos)))
     assert GAME.is_terminal(s) and GAME.current_player(s) is None
@@ -282,8 +282,18 @@ def test_move_text_round_trips() -> None:
         assert GAME.parse_move(s, GAME.format_move(s, m)) == m
 
 
-@pytest.mark.parametrize("text", ["", "A at 0,0", "A r2 at 0", "A r2 at a,b", "Q r0 at 0,0",
-                                  "A r99 at 0,0", "nudge C at 1,1 push 1,0,0"])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "A at 0,0",
+        "A r2 at 0",
+        "A r2 at a,b",
+        "Q r0 at 0,0",
+        "A r99 at 0,0",
+        "nudge C at 1,1 push 1,0,0",
+    ],
+)
 def test_bad_move_text(text: str) -> None:
     with pytest.raises(MoveParseError):
         GAME.parse_move(square_state(), text)

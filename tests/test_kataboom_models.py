@@ -67,6 +67,13 @@ def test_every_model_stands_in_an_ensemble(number: int) -> None:
 
     cfg, table = build(number)
     scene = table.structure_scene(GAME.new_game(cfg, 0))
-    v = simulate(scene, seconds=5.0, replicas=6, seed=number, method="simulate", workers=1,
-                 rule=KATABOOM_RULE)  # fmt: skip
+    v = simulate(
+        scene,
+        seconds=5.0,
+        replicas=6,
+        seed=number,
+        method="simulate",
+        workers=1,
+        rule=KATABOOM_RULE,
+    )
     assert v.topple_probability == 0.0, v.explanation

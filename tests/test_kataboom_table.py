@@ -153,9 +153,19 @@ def test_seeded_bot_games_at_the_table_replay_exactly(seed: int) -> None:
 def test_play_and_replay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "g.jsonl"
     p = run_cli(
-        "play", "kataboom", "--players", "random,random", "--model", "7", "--seed", "2",
-        "--headless", "--log", str(log), "--json",
-    )  # fmt: skip
+        "play",
+        "kataboom",
+        "--players",
+        "random,random",
+        "--model",
+        "7",
+        "--seed",
+        "2",
+        "--headless",
+        "--log",
+        str(log),
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["game"] == "kataboom" and out["detail"]["end"] in ("collapse", "supply", "stuck")

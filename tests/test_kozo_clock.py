@@ -98,8 +98,16 @@ def test_the_table_clock_follows_the_move_texts() -> None:
     # hold 0.5 s, window 5 s; seat 0 starts. Turn 1 ends at 0.5 s; seat 1 places 2 s later
     # (2.5 s) and ends at 3.0 s; seat 0 places without a time (at the window's end: 8.0 s)
     # and ends at 8.5 s; seat 1 places 12 s later: 20.5 s.
-    history = ("3I r0 at 0,0,0", "cube at 1.5,0.5,1", "take 2a", "2a r0 at 0,2,0 @2",
-               "cube at 0.5,2.5,1", "2b r0 at 2,0,1", "nocube", "3L r0 at 0,0,1 @12")  # fmt: skip
+    history = (
+        "3I r0 at 0,0,0",
+        "cube at 1.5,0.5,1",
+        "take 2a",
+        "2a r0 at 0,2,0 @2",
+        "cube at 0.5,2.5,1",
+        "2b r0 at 2,0,1",
+        "nocube",
+        "3L r0 at 0,0,1 @12",
+    )
     clock = round_clock(history, 0, 2, 0.5, 5.0)
     assert clock.ends == ((0.5, 0), (3.0, 1), (8.5, 0))
     assert clock.placed == 20.5
@@ -177,8 +185,20 @@ def test_a_log_written_before_times_to_place_replays_and_is_played_again_byte_fo
     assert r.returncode == 0, r.stdout + r.stderr
     assert "reproduced" in r.stdout
     out = tmp_path / "again.jsonl"
-    r = run_cli("play", "kozo", "--players", "greedy,random", "--seed", "5", "--table",
-                "stand-in", "--bot-place-s", "0", "--log", str(out))  # fmt: skip
+    r = run_cli(
+        "play",
+        "kozo",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "5",
+        "--table",
+        "stand-in",
+        "--bot-place-s",
+        "0",
+        "--log",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == legacy.read_bytes()
 

@@ -65,8 +65,10 @@ def reference(cells: tuple, pos: tuple, blocks: Blocks, tol: float) -> str | Non
         return "overlap"
     if any(bal and rests(c, lo, hi) for c, lo, hi, bal in pairs):
         return "not-on-balance-cube"
-    if any(bal and all(_ov(c[i], c[i] + 1, lo[i], hi[i]) > -tol for i in range(3))
-           for c, lo, hi, bal in pairs):  # fmt: skip
+    if any(
+        bal and all(_ov(c[i], c[i] + 1, lo[i], hi[i]) > -tol for i in range(3))
+        for c, lo, hi, bal in pairs
+    ):
         return "not-touching-balance-cube"
     on_board = any(abs(z) <= tol for _, _, z in cubes)
     if not on_board and not any(not bal and rests(c, lo, hi) for c, lo, hi, bal in pairs):
@@ -124,11 +126,13 @@ def test_hand_placed_cases_keep_the_rules_words() -> None:
     cells = piece_orientations("kozo-standard", "3I")
     along_x = next(c for c in cells if {z for *_, z in c} == {0} and {y for _, y, _ in c} == {0})
     one = ((0, 0, 0),)
-    blocks = build_blocks([
-        ("3I", along_x, 1.0, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0), False),
-        ("B", ((0, 0, 0),), 0.5, (0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 1.0), True),
-        ("B2", ((0, 0, 0),), 0.5, (2.5, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), True),
-    ])  # fmt: skip
+    blocks = build_blocks(
+        [
+            ("3I", along_x, 1.0, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0), False),
+            ("B", ((0, 0, 0),), 0.5, (0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 1.0), True),
+            ("B2", ((0, 0, 0),), 0.5, (2.5, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), True),
+        ]
+    )
     cases = [
         (one, (2.0, 2.0, 0.0), None, ""),  # on the base, clear of the chimney
         (one, (0.0, 0.0, 1.0), None, ""),  # on the 3I

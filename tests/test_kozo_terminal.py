@@ -65,8 +65,12 @@ def test_a_balance_cube_over_an_edge_is_refused_beyond_half_a_millimetre(side: s
     assert OVERHANG_VISIBLE_MM == 0.5
     for tenth in range(0, 21):
         d = tenth / 10 / KOZO_CUBE_MM
-        x, y = {"+x": (2 - be / 2 + d, 0.5), "-x": (be / 2 - d, 0.5),
-                "+y": (0.5, 1 - be / 2 + d), "-y": (0.5, be / 2 - d)}[side]  # fmt: skip
+        x, y = {
+            "+x": (2 - be / 2 + d, 0.5),
+            "-x": (be / 2 - d, 0.5),
+            "+y": (0.5, 1 - be / 2 + d),
+            "-y": (0.5, be / 2 - d),
+        }[side]
         if tenth <= 4:
             check_balance((x, y, 1.0), be, blocks, tol=0.1)
         elif tenth >= 6:

@@ -21,8 +21,13 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-_OFFLINE = ("No matching distribution", "Could not find a version", "NewConnectionError",
-            "Network is unreachable", "Temporary failure in name resolution")  # fmt: skip
+_OFFLINE = (
+    "No matching distribution",
+    "Could not find a version",
+    "NewConnectionError",
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+)
 
 _ROLLOUTS = """
 import importlib.util, math, numpy as np, tablesim
@@ -63,16 +68,27 @@ def light_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding tablesim's wheel with only the ``rl`` extra."""
     tmp = tmp_path_factory.mktemp("light")
     wheels = tmp / "wheels"
-    build = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w",
-                  str(wheels)], tmp)  # fmt: skip
+    build = _run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(wheels)], tmp
+    )
     if build.returncode and any(s in build.stderr for s in _OFFLINE):
         pytest.skip(f"pip cannot reach a package index to build the wheel: {build.stderr[-300:]}")
     assert build.returncode == 0, build.stderr[-2000:]
     (wheel,) = wheels.glob("tablesim-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    inst = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                 "--disable-pip-version-check", f"{wheel}[rl]"], tmp)  # fmt: skip
+    inst = _run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{wheel}[rl]",
+        ],
+        tmp,
+    )
     if inst.returncode and any(s in inst.stderr for s in _OFFLINE):
         pytest.skip(f"pip cannot reach a package index: {inst.stderr[-300:]}")
     assert inst.returncode == 0, inst.stderr[-2000:]
@@ -89,16 +105,31 @@ def test_environments_rules_and_bots_without_physics(light_venv: Path, tmp_path:
     assert play.stdout.splitlines()[-2].startswith("result: "), play.stdout[-500:]
     # the 3x20 rectangle of the twelve pentominoes: 2 tilings up to the rectangle's 4
     # symmetries (a classical result: Haselgrove 1960), so 8 in all
-    solve = _run([tablesim, "solve", "--board", "3x20", "--pieces", "pentominoes", "--count",
-                  "--distinct", "--backend", "python"], tmp_path)  # fmt: skip
+    solve = _run(
+        [
+            tablesim,
+            "solve",
+            "--board",
+            "3x20",
+            "--pieces",
+            "pentominoes",
+            "--count",
+            "--distinct",
+            "--backend",
+            "python",
+        ],
+        tmp_path,
+    )
     assert solve.returncode == 0, solve.stderr[-2000:]
     assert "8 solutions, 2 distinct" in solve.stdout, solve.stdout
 
 
 def test_physics_command_names_the_extra(light_venv: Path, tmp_path: Path) -> None:
     tablesim = str(light_venv / "bin" / "tablesim")
-    for args, extra in ((["simulate", "kozo-tower"], "physics"),
-                        (["render", "kozo-tower", "-o", "t.png"], "view")):  # fmt: skip
+    for args, extra in (
+        (["simulate", "kozo-tower"], "physics"),
+        (["render", "kozo-tower", "-o", "t.png"], "view"),
+    ):
         out = _run([tablesim, *args], tmp_path)
         assert out.returncode == 2, (args, out.stderr[-2000:])
         assert "Traceback" not in out.stderr
@@ -111,6 +142,17 @@ def test_physics_command_names_the_extra(light_venv: Path, tmp_path: Path) -> No
         assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-2000:]
         (line,) = out.stderr.strip().splitlines()
         assert "'physics' extra" in line and line.endswith("--table stand-in"), line
-        ok = _run([tablesim, "play", game, "--players", "random,random", "--headless",
-                   "--table", "stand-in"], tmp_path)  # fmt: skip
+        ok = _run(
+            [
+                tablesim,
+                "play",
+                game,
+                "--players",
+                "random,random",
+                "--headless",
+                "--table",
+                "stand-in",
+            ],
+            tmp_path,
+        )
         assert ok.returncode == 0, ok.stderr[-2000:]

@@ -95,8 +95,14 @@ def test_fitting_subset_none_and_too_few() -> None:
 
 
 def test_sweep_example_spec(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
-    code, out, _ = _run(capsys, "sweep", "example:cantilever-cube-size", "--out",
-                        str(tmp_path / "r.csv"), "--dry-run")  # fmt: skip
+    code, out, _ = _run(
+        capsys,
+        "sweep",
+        "example:cantilever-cube-size",
+        "--out",
+        str(tmp_path / "r.csv"),
+        "--dry-run",
+    )
     assert code == 0 and "50 runs (grid)" in out  # 2 scenes x 5 cube edges x 5 frictions
     code, _, err = _run(capsys, "sweep", "example:nope", "--out", str(tmp_path / "r.csv"))
     assert code == 2 and "shipped: cantilever-cube-size" in err

@@ -38,8 +38,9 @@ def test_mujoco_fall_reason_is_the_larger_fraction_of_its_limit() -> None:
     first and said "dropped 11.5 mm"."""
     from tablesim.sim.crosscheck.mujoco_world import judge
 
-    out = judge(_leaning_post(25.0), seconds=0.5, time_step=2.5e-4,
-                rule=ToppleRule(check_every=0.5))  # fmt: skip
+    out = judge(
+        _leaning_post(25.0), seconds=0.5, time_step=2.5e-4, rule=ToppleRule(check_every=0.5)
+    )
     why = out.fell["post"]
     assert why.startswith("tilted"), why
     assert 55 <= float(why.split()[1]) <= 75

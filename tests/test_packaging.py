@@ -86,16 +86,21 @@ def _hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
 PHYSICS = ("pybullet", "trimesh", "scipy", "highspy", "highspy._core")
 
 
-@pytest.mark.parametrize(("argv", "stand_in"), [
-    (["play", "kozo", "--players", "random,random", "--headless"], True),
-    (["play", "kataboom", "--players", "random,random", "--headless"], True),
-    (["tournament", "kozo", "--players", "random,greedy", "--games", "2"], True),
-    (["simulate", "kozo-tower"], False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("argv", "stand_in"),
+    [
+        (["play", "kozo", "--players", "random,random", "--headless"], True),
+        (["play", "kataboom", "--players", "random,random", "--headless"], True),
+        (["tournament", "kozo", "--players", "random,greedy", "--games", "2"], True),
+        (["simulate", "kozo-tower"], False),
+    ],
+)
 def test_without_physics_kozo_and_kataboom_name_the_extra_and_the_stand_in(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
     stand_in: bool,
-) -> None:  # fmt: skip
+) -> None:
     from tablesim.sim import cli
 
     _hide(monkeypatch, *PHYSICS)
@@ -116,8 +121,10 @@ def test_other_missing_packages_say_checkout_and_wheel(
     from tablesim.sim.experiments.results import ResultsError, require_pyarrow
 
     _hide(monkeypatch, "ray", "pyarrow", "pyarrow.parquet", "mujoco")
-    for call, exc, extra in ((import_ray, ExecutorError, "ray"),
-                             (require_pyarrow, ResultsError, "parquet")):  # fmt: skip
+    for call, exc, extra in (
+        (import_ray, ExecutorError, "ray"),
+        (require_pyarrow, ResultsError, "parquet"),
+    ):
         with pytest.raises(exc) as info:
             call()
         assert install_hint(extra) in str(info.value)

@@ -46,9 +46,14 @@ def test_collapse_series_pools_replicas_by_hand(tmp_path: Path):
 
 def test_binning_of_a_sampled_parameter():
     rows = [
-        {"friction": 0.3 + 0.3 * i / 99, "verdict": "stands", "replicas_toppled": 0,
-         "replicas_simulated": 1} for i in range(100)
-    ]  # fmt: skip
+        {
+            "friction": 0.3 + 0.3 * i / 99,
+            "verdict": "stands",
+            "replicas_toppled": 0,
+            "replicas_simulated": 1,
+        }
+        for i in range(100)
+    ]
     series, _ = collapse_series(rows, "friction", bins=3)
     (pts,) = series.values()
     # three equal bins over [0.3, 0.6]: centres 0.35, 0.45, 0.55, holding 33 + 33 + 34 runs
@@ -69,8 +74,23 @@ def test_sweep_and_tournament_pngs(tmp_path: Path, capsys):
     assert main(["plot", str(src), "-o", str(out)]) == 0
     _looks_drawn(out)
     t = tmp_path / "t.csv"
-    assert main(["tournament", "catego", "--players", "random,random,random", "--games", "4",
-                 "--out", str(t), "--workers", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "tournament",
+                "catego",
+                "--players",
+                "random,random,random",
+                "--games",
+                "4",
+                "--out",
+                str(t),
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     tp = tmp_path / "t.png"
     assert main(["plot", str(t), "-o", str(tp)]) == 0
     _looks_drawn(tp)
@@ -113,8 +133,17 @@ def test_titles_name_the_scene_and_the_game(tmp_path: Path, monkeypatch: pytest.
     plot.plot_sweep(cols, rows, tmp_path / "s.png")
     assert figures[-1].axes[0].get_title().startswith("a: collapse against friction")
     trows = [
-        {"run": i, "game": "catego", "seats": "0|1", "roles": "strong|random",
-         "winners": "0", "winner_seats": "0", "scores": "1|0", "turns": 20} for i in range(4)
-    ]  # fmt: skip
+        {
+            "run": i,
+            "game": "catego",
+            "seats": "0|1",
+            "roles": "strong|random",
+            "winners": "0",
+            "winner_seats": "0",
+            "scores": "1|0",
+            "turns": 20,
+        }
+        for i in range(4)
+    ]
     plot.plot_tournament(trows, tmp_path / "t.png")
     assert figures[-1]._suptitle.get_text().startswith("catego tournament: 4 games")

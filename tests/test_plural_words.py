@@ -18,8 +18,9 @@ def test_counted_says_one_in_the_singular() -> None:
 
 def test_a_terminal_game_quit_on_its_first_turn_says_one_turn_and_one_stage() -> None:
     """A picture (one stage) quit on turn 1: before, "1 turns" and "0 of 1 stages"."""
-    r = run_cli("play", "katamino", "--mode", "picture", "--players", "human", "--headless",
-                input="quit\n")  # fmt: skip
+    r = run_cli(
+        "play", "katamino", "--mode", "picture", "--players", "human", "--headless", input="quit\n"
+    )
     assert r.returncode == 0, r.stderr
     assert "result: quit; scores 0; 1 turn\n" in r.stdout
     assert '"end": "quit after 0 of 1 stage"' in r.stdout
@@ -30,8 +31,9 @@ def test_the_sandbox_counts_one_piece(tmp_path: Path) -> None:
     from tablesim.sim.view.sandbox import SandboxApp
 
     path = tmp_path / "one.toml"
-    path.write_text('name = "one"\nunit = "mm"\n\n[[piece]]\nid = "block"\nbox = [20, 20, 20]\n'
-                    'at = [0, 0, 0]\n')  # fmt: skip
+    path.write_text(
+        'name = "one"\nunit = "mm"\n\n[[piece]]\nid = "block"\nbox = [20, 20, 20]\nat = [0, 0, 0]\n'
+    )
     with SandboxApp(load_scene(path), size=(320, 180), replicas=1) as app:
         assert app.status_lines()[0] == "sandbox one: 1 piece"
 
@@ -46,8 +48,10 @@ def test_a_one_game_tournament_says_one_game() -> None:
 def test_a_one_run_sweep_says_one_run(tmp_path: Path) -> None:
     """Before: "1 runs (grid)" (the dry run) and "1 runs -> ..." with "in 1 runs" per point."""
     spec = tmp_path / "one.toml"
-    spec.write_text('[sweep]\nmode = "grid"\nseed = 1\n\n[parameters]\nscene = ["cantilever-safe"]\n'
-                    'kozo_cube_mm = [16.0]\nseconds = 0.2\nreplicas = 1\nmethod = "simulate"\n')  # fmt: skip
+    spec.write_text(
+        '[sweep]\nmode = "grid"\nseed = 1\n\n[parameters]\nscene = ["cantilever-safe"]\n'
+        'kozo_cube_mm = [16.0]\nseconds = 0.2\nreplicas = 1\nmethod = "simulate"\n'
+    )
     r = run_cli("sweep", str(spec), "--out", str(tmp_path / "r.csv"), "--dry-run")
     assert r.returncode == 0, r.stderr
     assert "1 run (grid)" in r.stdout, r.stdout
@@ -73,7 +77,17 @@ def test_a_catego_column_worth_one_takes_1_point() -> None:
 
 def test_balance_says_1_win() -> None:
     # "player 2 (random): 1 wins" (seen running the issue's balance commands)
-    p = run_cli("balance", "katoiz", "--type", "stapeltje", "--level", "2", "--players",
-                "smart,random", "--games", "10")  # fmt: skip
+    p = run_cli(
+        "balance",
+        "katoiz",
+        "--type",
+        "stapeltje",
+        "--level",
+        "2",
+        "--players",
+        "smart,random",
+        "--games",
+        "10",
+    )
     assert p.returncode == 0, p.stderr
     assert "player 2 (random): 1 win (10.0%" in p.stdout and "1 wins" not in p.stdout

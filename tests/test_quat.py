@@ -21,7 +21,8 @@ def test_quarter_turn_about_z_maps_x_to_y() -> None:
 def test_product_is_the_composed_rotation() -> None:
     a = quat_from_euler_deg(20.0, -35.0, 70.0)
     b = quat_from_euler_deg(-50.0, 10.0, 5.0)
-    assert np.allclose(quat_to_matrix(quat_mul(a, b)), quat_to_matrix(a) @ quat_to_matrix(b),
-                       atol=1e-12)  # fmt: skip
+    assert np.allclose(
+        quat_to_matrix(quat_mul(a, b)), quat_to_matrix(a) @ quat_to_matrix(b), atol=1e-12
+    )
     one = quat_mul(a, quat_conj(a))
     assert np.allclose(one, (0.0, 0.0, 0.0, 1.0), atol=1e-15)

@@ -47,8 +47,21 @@ def _cmd(kind: str, out: Path) -> list[str]:
     base = [sys.executable, "-m", "tablesim.sim.cli"]
     if kind == "sweep":
         return [*base, "sweep", str(out.parent / "spec.toml"), "--out", str(out), "--workers", "2"]
-    return [*base, "tournament", "catego", "--players", "random,strong", "--games", "8",
-            "--seed", "5", "--out", str(out), "--workers", "2"]  # fmt: skip
+    return [
+        *base,
+        "tournament",
+        "catego",
+        "--players",
+        "random,strong",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+    ]
 
 
 def _children(pid: int) -> list[int]:

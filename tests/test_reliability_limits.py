@@ -28,13 +28,18 @@ def test_schema_states_the_loader_limits() -> None:
 @pytest.mark.parametrize(
     ("physics", "ok"),
     [
-        ("gravity = 100", True), ("gravity = 100.001", False),
-        ("density = 1", True), ("density = 0.99", False),
-        ("density = 25000", True), ("density = 25001", False),
-        ("kozo_cube_mm = 1", True), ("kozo_cube_mm = 0.999", False),
-        ("clearance_mm = 5", True), ("clearance_mm = 5.01", False),
+        ("gravity = 100", True),
+        ("gravity = 100.001", False),
+        ("density = 1", True),
+        ("density = 0.99", False),
+        ("density = 25000", True),
+        ("density = 25001", False),
+        ("kozo_cube_mm = 1", True),
+        ("kozo_cube_mm = 0.999", False),
+        ("clearance_mm = 5", True),
+        ("clearance_mm = 5.01", False),
     ],
-)  # fmt: skip
+)
 def test_physics_limits_are_closed_ranges(physics: str, ok: bool) -> None:
     text = f"[physics]\n{physics}\n{BAR}"
     if ok:
@@ -54,8 +59,9 @@ def test_positions_must_lie_on_the_table() -> None:
 
 
 def test_guard_refuses_what_no_table_does() -> None:
-    calm = dict(pos=(0.0, 0.0, 0.01), quat=(0.0, 0.0, 0.0, 1.0), lin=(0.0, 0.0, 0.0),
-                ang=(0.0, 0.0, 0.0))  # fmt: skip
+    calm = dict(
+        pos=(0.0, 0.0, 0.01), quat=(0.0, 0.0, 0.0, 1.0), lin=(0.0, 0.0, 0.0), ang=(0.0, 0.0, 0.0)
+    )
     check_body("a", 0.0, **calm)
     for change, quantity in (
         ({"pos": (float("nan"), 0.0, 0.0)}, "position"),

@@ -224,8 +224,23 @@ def test_render_and_record_refuse_a_log_that_does_not_reproduce(
     objs[-1]["winners"] = [1 - objs[-1]["winners"][0]] if objs[-1]["winners"] else [0]
     bad = _write(tmp_path, objs)
     gif = tmp_path / "f.gif"
-    code = main(["record", str(bad), "-o", str(gif), "--by-move", "--size", "32x18",
-                 "--per-move", "0.1", "--fps", "10", "--backend", "tiny"])  # fmt: skip
+    code = main(
+        [
+            "record",
+            str(bad),
+            "-o",
+            str(gif),
+            "--by-move",
+            "--size",
+            "32x18",
+            "--per-move",
+            "0.1",
+            "--fps",
+            "10",
+            "--backend",
+            "tiny",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1 and "does not reproduce: result winners" in out and not gif.exists()
     objs = _objs(KOZO)

@@ -86,12 +86,24 @@ def _generated_table(seed: int) -> tuple[Scene, dict[str, int]]:
             cat_name = PALETTE_CATALOGUES[int(rng.integers(len(PALETTE_CATALOGUES)))]
             cat = CATALOGUES[cat_name]
             pc = cat.pieces[int(rng.integers(len(cat.pieces)))]
-            piece = ScenePiece(f"x{k}", pc.cells, cat.cube, (0.0, 0.0, 0.0),
-                               source=f"{cat_name}:{pc.name}", color=pc.color)  # fmt: skip
+            piece = ScenePiece(
+                f"x{k}",
+                pc.cells,
+                cat.cube,
+                (0.0, 0.0, 0.0),
+                source=f"{cat_name}:{pc.name}",
+                color=pc.color,
+            )
             kind = cat_name
         elif form == 1:  # the Kozo table's balance cube
-            piece = ScenePiece(f"x{k}", ((0, 0, 0),), "balance", (0.0, 0.0, 0.0),
-                               source="kozo-balance", color="#f5e6c8")  # fmt: skip
+            piece = ScenePiece(
+                f"x{k}",
+                ((0, 0, 0),),
+                "balance",
+                (0.0, 0.0, 0.0),
+                source="kozo-balance",
+                color="#f5e6c8",
+            )
             kind = "kozo-balance"
         else:  # the Kozo table's posed polycube: catalogue source (form 2) or none (form 3)
             pc = CATALOGUES["kozo-standard"].pieces[int(rng.integers(12))]
@@ -120,13 +132,17 @@ def test_generated_sandbox_contents_round_trip_and_simulate(seed: int) -> None:
     for kind, k in counts.items():
         assert f"{k} {kind}" in loaded.description, (kind, k, loaded.description)
     for field in ("friction", "density", "gravity", "kozo_cube", "balance_cube", "clearance"):
-        assert getattr(loaded.physics, field) == pytest.approx(getattr(table.physics, field),
-                                                               rel=1e-12)  # fmt: skip
+        assert getattr(loaded.physics, field) == pytest.approx(
+            getattr(table.physics, field), rel=1e-12
+        )
     assert [p.id for p in loaded.pieces] == [p.id for p in table.pieces]
     cfg = table.physics
     for a, b in zip(loaded.pieces, table.pieces, strict=True):
         assert (a.static, a.cube if a.box is None else None, a.color.lower()) == (
-            b.static, b.cube if b.box is None else None, b.color.lower())  # fmt: skip
+            b.static,
+            b.cube if b.box is None else None,
+            b.color.lower(),
+        )
         assert np.allclose(a.position, b.position, rtol=0, atol=POSITION_ATOL), a.id
         assert np.allclose(a.orientation, b.orientation, rtol=0, atol=1e-15), a.id
         # the same solid in the same place: every box of the piece, corner for corner
@@ -147,8 +163,17 @@ def test_sandbox_save_of_table_balance_cubes_loads_and_names_what_it_holds(
     board, 12 polycubes and 12 balance cubes; with 3 more cubes the file holds 28 pieces."""
     start = resolve_scene("kozo-tower")
     e = start.physics.balance_cube
-    cubes = [ScenePiece(f"b{20 + k}", ((0, 0, 0),), "balance", (0.1 + 2 * e * k, 0.1, 0.0),
-                        source="kozo-balance", color="#f5e6c8") for k in range(3)]  # fmt: skip
+    cubes = [
+        ScenePiece(
+            f"b{20 + k}",
+            ((0, 0, 0),),
+            "balance",
+            (0.1 + 2 * e * k, 0.1, 0.0),
+            source="kozo-balance",
+            color="#f5e6c8",
+        )
+        for k in range(3)
+    ]
     with SandboxApp(start, size=SIZE, replicas=1) as app:
         app.table = replace(app.table, pieces=(*app.table.pieces, *cubes))
         app._restart()

@@ -53,8 +53,15 @@ def _file_text(scene: Scene) -> str:
         cells = ", ".join("[" + ", ".join(str(v) for v in c) + "]" for c in p.cells)
         at = ", ".join(repr(v * 1e3) for v in p.position)
         quat = ", ".join(repr(float(v)) for v in p.orientation)
-        out += ["", "[[piece]]", f'id = "{p.id}"', f"cells = [{cells}]", f'cube = "{p.cube}"',
-                f"at = [{at}]", f"quaternion = [{quat}]"]  # fmt: skip
+        out += [
+            "",
+            "[[piece]]",
+            f'id = "{p.id}"',
+            f"cells = [{cells}]",
+            f'cube = "{p.cube}"',
+            f"at = [{at}]",
+            f"quaternion = [{quat}]",
+        ]
     return "\n".join(out) + "\n"
 
 
@@ -115,7 +122,10 @@ def test_the_command_line_refuses_a_bad_judged_with_exit_2(tmp_path: Path) -> No
     path.write_text(TWO_CUBES.format(judged='judged = ["nope"]'))
     run = subprocess.run(
         [sys.executable, "-m", "tablesim.sim.cli", "simulate", str(path)],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert run.returncode == 2, run.stderr
     assert "bad.toml:3: judged[0]: no dynamic piece 'nope'" in run.stderr

@@ -34,9 +34,21 @@ def test_thousand_runs_all_present_and_physically_right(tmp_path: Path):
     spec.write_text(SPEC)
     out = tmp_path / "big.csv"
     p = subprocess.run(
-        [sys.executable, "-m", "tablesim.sim.cli", "sweep", str(spec), "--out", str(out), "--workers", "2"],
-        capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "sweep",
+            str(spec),
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert p.returncode == 0, p.stderr
     with open(out, newline="") as fh:
         rows = list(csv.DictReader(fh))

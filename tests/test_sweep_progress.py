@@ -88,9 +88,21 @@ def test_balance_progress_has_an_eta(monkeypatch):
 
 def test_balance_is_quiet_in_a_pipe():
     p = subprocess.run(
-        [sys.executable, "-m", "tablesim.sim.cli", "balance", "catego", "--players", "random,random",
-         "--games", "4"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "balance",
+            "catego",
+            "--players",
+            "random,random",
+            "--games",
+            "4",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     assert p.stderr == "" and "4 games of catego" in p.stdout

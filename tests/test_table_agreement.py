@@ -67,12 +67,31 @@ def test_the_first_tables_hand_knocked_the_half_millimetre_column_over() -> None
 
 def test_bin_agreement_counts_per_family_and_bin() -> None:
     def row(family: str, margin: float | None, table: str, sim: str) -> ta.AgreementRow:
-        return ta.AgreementRow(family, "x", None, margin, None, None, "touch", table,  # type: ignore[arg-type]
-                               (), None, None, sim, 0.0, 0.0, 0.0)  # fmt: skip
+        return ta.AgreementRow(
+            family,
+            "x",
+            None,
+            margin,
+            None,
+            None,
+            "touch",
+            table,  # type: ignore[arg-type]
+            (),
+            None,
+            None,
+            sim,
+            0.0,
+            0.0,
+            0.0,
+        )
 
-    rows = [row("a", 0.1, "stands", "stands"), row("a", -0.1, "topples", "stands"),
-            row("a", 3.0, "stands", "stands"), row("b", 0.7, "topples", "stands"),
-            row("b", None, "stands", "stands")]  # fmt: skip
+    rows = [
+        row("a", 0.1, "stands", "stands"),
+        row("a", -0.1, "topples", "stands"),
+        row("a", 3.0, "stands", "stands"),
+        row("b", 0.7, "topples", "stands"),
+        row("b", None, "stands", "stands"),
+    ]
     got = ta.bin_agreement(rows)
     assert got["a"] == {"<0.2": (1, 2), ">2": (1, 1)}
     assert got["b"] == {"0.5-1": (0, 1), "none": (1, 1)}

@@ -47,9 +47,12 @@ def test_a_foreign_scenes_folder_does_not_hide_the_shipped_scenes(tmp_path: Path
         "print(shipped_scene_names()); print(len(tablesim.load_scene('kozo-tower').pieces))"
     )
     p = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
-    )  # fmt: skip
+    )
     assert p.returncode == 0, p.stderr
     names, pieces = p.stdout.splitlines()
     assert "mine" not in names and "kozo-tower" in names

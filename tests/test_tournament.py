@@ -53,11 +53,30 @@ def test_one_and_two_workers_write_the_same_rows(tmp_path: Path):
         assert len(r["scores"].split("|")) == 2 and r["turns"] > 0
     out = tmp_path / "two.csv"
     p = subprocess.run(
-        [sys.executable, "-m", "tablesim.sim.cli", "tournament", "catego", "--players",
-         "random,strong,random", "--games", "4", "--seed", "5", "--budget", "10",
-         "--workers", "2", "--out", str(out), "--json"],
-        capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tablesim.sim.cli",
+            "tournament",
+            "catego",
+            "--players",
+            "random,strong,random",
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--budget",
+            "10",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert p.returncode == 0, p.stderr
     assert out.read_bytes() == ref.read_bytes()
     summary = json.loads(p.stdout)

@@ -149,8 +149,14 @@ class SpotTable:
     :func:`lattice` order, with the fields of :class:`Spots` (``xy``, ``z``, ``ok``, and,
     computed when first read, ``margin`` and ``on``), their values to the bit."""
 
-    def __init__(self, start: np.ndarray, xy: np.ndarray, z: np.ndarray, ok: np.ndarray,
-                 parts: dict[str, Any]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        start: np.ndarray,
+        xy: np.ndarray,
+        z: np.ndarray,
+        ok: np.ndarray,
+        parts: dict[str, Any],
+    ) -> None:
         self.start, self.xy, self.z, self.ok = start, xy, z, ok
         self._p = parts  # what margin and on are computed from (spot_table's arrays)
         self._margin: np.ndarray | None = None
@@ -222,8 +228,9 @@ def spot_table(
     if not blocks.size or not n_o:
         z0, none = np.zeros(0), np.zeros((0, 1), np.int64)
         parts = {"n_items": n_items, "col": none, "low": np.zeros((0, 1)), "top": np.zeros((1, 1))}
-        return SpotTable(np.zeros(n_o + 1, np.int64), np.zeros((0, 2)), z0, np.zeros(0, bool),
-                         parts)  # fmt: skip
+        return SpotTable(
+            np.zeros(n_o + 1, np.int64), np.zeros((0, 2)), z0, np.zeros(0, bool), parts
+        )
     bmin = np.floor(blocks.lo[:, :2].min(axis=0))  # lattice(): floor(min - ext) + 1 ..
     bmax = np.ceil(blocks.hi[:, :2].max(axis=0))  # .. ceil(max) - 1
     box = (int(bmin[0]), int(bmin[1]), int(bmax[0]), int(bmax[1]))
@@ -251,9 +258,19 @@ def spot_table(
     low = cz + z[:, None]  # (N, K) bottoms of the cubes
     on_table = (low <= REST_TOL).any(axis=1)
     owner = blocks.owner[order]
-    parts = {"n_items": n_items, "col": col, "low": low, "top": top, "owner": owner,
-             "o_idx": o_idx, "m5": m5, "x0": x0[col_x, order], "x1": x1[col_x, order],
-             "y0": y0[col_y, order], "y1": y1[col_y, order]}  # fmt: skip
+    parts = {
+        "n_items": n_items,
+        "col": col,
+        "low": low,
+        "top": top,
+        "owner": owner,
+        "o_idx": o_idx,
+        "m5": m5,
+        "x0": x0[col_x, order],
+        "x1": x1[col_x, order],
+        "y0": y0[col_y, order],
+        "y1": y1[col_y, order],
+    }
     table = SpotTable(start, xy, z, on_table, parts)  # (ok set below)
     if previous is not None:
         rests = table._rests(np.arange(n))  # (N, K, slots); nan tops: False

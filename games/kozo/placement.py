@@ -130,8 +130,15 @@ def _fmt(v: float) -> str:
 # ---------------------------------------------------------------------------------------
 # Polycube placement
 # ---------------------------------------------------------------------------------------
-RULES = ("within-squares", "chimney", "board", "overlap", "not-on-balance-cube",
-         "not-touching-balance-cube", "resting")  # fmt: skip
+RULES = (
+    "within-squares",
+    "chimney",
+    "board",
+    "overlap",
+    "not-on-balance-cube",
+    "not-touching-balance-cube",
+    "resting",
+)
 """The polycube rules :func:`placement_verdicts` judges, in the order they are checked (the
 ACTOP cover option comes after them, in :func:`check_polycube`)."""
 
@@ -212,8 +219,9 @@ def placement_verdicts(
     return Verdicts(broken, solid, on_balance, touch, on_poly, on_board)
 
 
-_NO_BLOCKS = Blocks(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, dtype=int),
-                    np.zeros(0, dtype=bool), ())  # fmt: skip
+_NO_BLOCKS = Blocks(
+    np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, dtype=int), np.zeros(0, dtype=bool), ()
+)
 
 
 def _first_block(hits: np.ndarray) -> int:
@@ -427,8 +435,10 @@ def _distinct_cells(xy: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...] | N
     grid = (np.arange(_CORNERS) - 3) * STEP
     if half.min() < 0 or half.max() >= _CORNERS:
         return None
-    if not (np.array_equal(grid[half[..., 0]], lo_xy[..., 0])
-            and np.array_equal(grid[half[..., 1]], lo_xy[..., 1])):  # fmt: skip
+    if not (
+        np.array_equal(grid[half[..., 0]], lo_xy[..., 0])
+        and np.array_equal(grid[half[..., 1]], lo_xy[..., 1])
+    ):
         return None
     code = half[..., 0] * _CORNERS + half[..., 1]
     used = np.bincount(code.ravel(), minlength=_CORNERS**2) > 0
@@ -460,8 +470,11 @@ def _lowered_by_cells(
     ox, oy = xy_overlaps(u[None], blocks) if n else (np.zeros((1, len(u), 0)),) * 2
     ox, oy = ox[0], oy[0]  # (M, n)
     horiz = (ox > tol) & (oy > tol)
-    top = np.where(horiz, blocks.hi[None, :, 2], -np.inf).max(axis=1) if n else np.full(
-        len(u), -np.inf)  # fmt: skip
+    top = (
+        np.where(horiz, blocks.hi[None, :, 2], -np.inf).max(axis=1)
+        if n
+        else np.full(len(u), -np.inf)
+    )
     need = top[ui] - cz[ci]  # (N, k)
     z = np.round(np.maximum(need.max(axis=1), 0.0), 4) + 0.0
     heights = np.unique(np.round(np.maximum(top[:, None] - cz[None, :], 0.0), 4) + 0.0)
@@ -497,9 +510,13 @@ def _lowered_by_cells(
 
 
 def candidate_rows_of(
-    xy: np.ndarray, c: np.ndarray, cells: tuple[np.ndarray, ...] | None, sel: np.ndarray,
-    blocks: Blocks, tol: float,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    xy: np.ndarray,
+    c: np.ndarray,
+    cells: tuple[np.ndarray, ...] | None,
+    sel: np.ndarray,
+    blocks: Blocks,
+    tol: float,
+) -> tuple[np.ndarray, np.ndarray]:
     """Rest height ``z`` and legality ``ok`` of the footprint rows ``sel`` of
     :func:`footprint_rows`' ``xy``, ``c``, ``cells``: :func:`_lowered` of those rows (by
     :func:`_lowered_by_cells`, the same bits; every row is judged on its own)."""
@@ -643,8 +660,15 @@ def balance_ok_many(
     rules in plain Python floats over the tower boxes (the same IEEE operations on the same
     values as its numpy; a tower has a few dozen boxes and a turn a few spots, where numpy's
     cost per call outweighs the arithmetic). The reference test compares them spot for spot."""
-    rows = list(zip(blocks.lo.tolist(), blocks.hi.tolist(), blocks.balance.tolist(),
-                    blocks.owner.tolist(), strict=True))  # fmt: skip
+    rows = list(
+        zip(
+            blocks.lo.tolist(),
+            blocks.hi.tolist(),
+            blocks.balance.tolist(),
+            blocks.owner.tolist(),
+            strict=True,
+        )
+    )
     over = min(tol, OVERHANG_TOL)
     c0, c1, top = CHIMNEY[0], CHIMNEY[1], GRID + tol
     out = []
@@ -676,8 +700,10 @@ def balance_ok_many(
             continue
         for cx in (lx + over, hx - over):
             for cy in (ly + over, hy - over):
-                if not any(bx0 - 1e-9 <= cx <= bx1 + 1e-9 and by0 - 1e-9 <= cy <= by1 + 1e-9
-                           for bx0, by0, bx1, by1 in tops):  # fmt: skip
+                if not any(
+                    bx0 - 1e-9 <= cx <= bx1 + 1e-9 and by0 - 1e-9 <= cy <= by1 + 1e-9
+                    for bx0, by0, bx1, by1 in tops
+                ):
                     ok = False
         out.append(ok)
     return out
@@ -692,8 +718,12 @@ def balance_candidates_many(blocks: Blocks, tol: float) -> list[tuple[float, flo
     for j, ((x0, y0, _), (x1, y1, z1)) in enumerate(boxes):
         if bal[j]:
             continue
-        if any(min(x1, bx1) - max(x0, bx0) > tol and min(y1, by1) - max(y0, by0) > tol
-               and abs(bz0 - z1) <= tol for (bx0, by0, bz0), (bx1, by1, _) in boxes):  # fmt: skip
+        if any(
+            min(x1, bx1) - max(x0, bx0) > tol
+            and min(y1, by1) - max(y0, by0) > tol
+            and abs(bz0 - z1) <= tol
+            for (bx0, by0, bz0), (bx1, by1, _) in boxes
+        ):
             continue
         out.append(((x0 + x1) / 2, (y0 + y1) / 2, z1))
     return out

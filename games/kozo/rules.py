@@ -125,8 +125,16 @@ def tower_blocks(config: KozoConfig, tower: tuple[Item, ...]) -> Blocks:
         _LAST_BLOCKS[0] = (config, tower, blocks)
         return blocks
     below = _BLOCKS.get((config, tower[:-1])) if len(tower) > 1 else None
-    items = [(it.name, item_cells(config, it), config.balance_edge if it.is_balance else 1.0,
-              it.pose, it.is_balance) for it in (tower[-1:] if below is not None else tower)]  # fmt: skip
+    items = [
+        (
+            it.name,
+            item_cells(config, it),
+            config.balance_edge if it.is_balance else 1.0,
+            it.pose,
+            it.is_balance,
+        )
+        for it in (tower[-1:] if below is not None else tower)
+    ]
     blocks = build_blocks(items)
     if below is not None:
         i = len(below.names)
@@ -186,8 +194,15 @@ class KozoPlacements:
 
     __slots__ = ("piece", "pieces", "rot", "x", "y", "z")
 
-    def __init__(self, pieces: tuple[str, ...], piece: np.ndarray, rot: np.ndarray,
-                 x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:  # fmt: skip
+    def __init__(
+        self,
+        pieces: tuple[str, ...],
+        piece: np.ndarray,
+        rot: np.ndarray,
+        x: np.ndarray,
+        y: np.ndarray,
+        z: np.ndarray,
+    ) -> None:
         self.pieces, self.piece, self.rot, self.x, self.y, self.z = pieces, piece, rot, x, y, z
         for arr in (piece, rot, x, y, z):  # (cached: shared by every caller)
             arr.flags.writeable = False
@@ -219,8 +234,7 @@ def placement_table(
     return t
 
 
-def _listed(config: KozoConfig, state: KozoState, pieces: tuple[str, ...],
-            move: KozoMove) -> bool:  # fmt: skip
+def _listed(config: KozoConfig, state: KozoState, pieces: tuple[str, ...], move: KozoMove) -> bool:
     """Whether ``move`` is a row of the placement table (place) or among the cube spots
     (cube) last made for this very state's tower: then its rules were judged there, by the
     same verdicts at the same position (``check_polycube`` without the cover option,
@@ -235,8 +249,13 @@ def _listed(config: KozoConfig, state: KozoState, pieces: tuple[str, ...],
         if move.piece not in t.pieces:
             return False
         x, y, z = move.pos
-        hit = ((t.piece == t.pieces.index(move.piece)) & (t.rot == move.rot) & (t.x == x)
-               & (t.y == y) & (t.z == z))  # fmt: skip
+        hit = (
+            (t.piece == t.pieces.index(move.piece))
+            & (t.rot == move.rot)
+            & (t.x == x)
+            & (t.y == y)
+            & (t.z == z)
+        )
         return bool(hit.any())
     last = _LAST_TABLES[1]
     if last is None or last[1] is not state.tower or last[0] is not config:
@@ -258,8 +277,9 @@ def _placement_table(
     cat = _catalogue_rows(config.catalogue)
     sets = sorted({cat.set_of[p] for p in names})
     sel = np.concatenate([cat.rows[j] for j in sets]) if sets else np.zeros(0, np.int64)
-    z, ok = candidate_rows_of(cat.xy, cat.c, cat.cells, sel, tower_blocks(config, tower),
-                              config.tolerance)  # fmt: skip
+    z, ok = candidate_rows_of(
+        cat.xy, cat.c, cat.cells, sel, tower_blocks(config, tower), config.tolerance
+    )
     ends = np.cumsum([0] + [len(cat.rows[j]) for j in sets])
     legal = np.flatnonzero(ok)  # positions in sel: (shape set, rotation, x, y) order
     cut = np.searchsorted(legal, ends)  # each shape set's slice of them
@@ -302,9 +322,12 @@ def _shape_rows(
     sets = np.cumsum((0, *rotations))
     row_rot = np.concatenate(
         [np.zeros(0, np.int64)]
-        + [np.full(counts[o], o - sets[j], dtype=np.int64)
-           for j in range(len(rotations)) for o in range(sets[j], sets[j + 1])]
-    )  # fmt: skip
+        + [
+            np.full(counts[o], o - sets[j], dtype=np.int64)
+            for j in range(len(rotations))
+            for o in range(sets[j], sets[j + 1])
+        ]
+    )
     return ends[sets].astype(np.int64), row_rot
 
 
@@ -627,9 +650,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                 )
             if not _listed(cfg, state, self.pieces_allowed(state), move):
                 check_polycube(
-                    shapes[move.rot], move.pos, blocks, tol=cfg.tolerance, cover=cfg.cover,
+                    shapes[move.rot],
+                    move.pos,
+                    blocks,
+                    tol=cfg.tolerance,
+                    cover=cfg.cover,
                     label=move.piece,
-                )  # fmt: skip
+                )
             margin = support_margin(
                 np.asarray(shapes[move.rot], float), np.asarray(move.pos), blocks, cfg.tolerance
             )
@@ -672,9 +699,13 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             polys = tuple(it.name for it in tower if not it.is_balance)
             span = cfg.hold_s if move.kind == PLACE else cfg.window_s
             outcome, rng = stand_in_outcome(
-                rng, tuple(it.pose for it in tower), names, polys,
-                topple_risk(cfg, move, margin), span,
-            )  # fmt: skip
+                rng,
+                tuple(it.pose for it in tower),
+                names,
+                polys,
+                topple_risk(cfg, move, margin),
+                span,
+            )
         _check_outcome(outcome, names)
         tower = tuple(
             Item(it.name, it.rot, it.intended, pose, it.seat)
@@ -850,8 +881,10 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
                 f"{who} kept the tower standing in {beaten} of {counted(cfg.rounds, 'round')}: "
                 f"{'won' if team_win else 'lost'} (more than half must stand)"
             )
-            detail["end"] = (f"after {counted(cfg.rounds, 'round')}: the tower stood in "
-                             f"{'more than half' if team_win else 'half or fewer'}")  # fmt: skip
+            detail["end"] = (
+                f"after {counted(cfg.rounds, 'round')}: the tower stood in "
+                f"{'more than half' if team_win else 'half or fewer'}"
+            )
             return Result(tuple(float(t) for t in totals), team_win, detail)
         top = max(totals)
         tied = [s for s in range(cfg.players) if totals[s] == top]
@@ -891,8 +924,10 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
             for piece in pieces:
                 shapes = piece_orientations(state.config.catalogue, piece)
                 lines.append("  " + rotation_lines(piece, shapes))
-        lines.append("a placement outside the eight squares is a typing error, not a touch; a "
-                     "named piece refused for another rule counts as touched")  # fmt: skip
+        lines.append(
+            "a placement outside the eight squares is a typing error, not a touch; a "
+            "named piece refused for another rule counts as touched"
+        )
         return lines
 
     def format_move(self, state: KozoState, move: KozoMove) -> str:
@@ -1088,8 +1123,7 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         if not fell and not toppled:
             return None
         what = ", ".join(fell) if fell else "the tower"
-        return (f"kozo: after {played.text!r} {what} fell; a physical outcome that was seen "
-                "stands")  # fmt: skip
+        return f"kozo: after {played.text!r} {what} fell; a physical outcome that was seen stands"
 
     def describe_move(self, state: KozoState, move: KozoMove) -> str:
         """A sentence: what was placed, and whether the tower stood."""

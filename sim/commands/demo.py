@@ -24,8 +24,12 @@ from tablesim.sim.commands._common import MAX_REPLICAS, MAX_SEED, int_in
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``demo`` subcommand."""
     p = sub.add_parser("demo", help=COMMAND_HELP["demo"])
-    p.add_argument("--replicas", type=int_in(1, MAX_REPLICAS), default=8,
-                   help="ensemble size per scene (default 8)")  # fmt: skip
+    p.add_argument(
+        "--replicas",
+        type=int_in(1, MAX_REPLICAS),
+        default=8,
+        help="ensemble size per scene (default 8)",
+    )
     p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0)
     p.add_argument(
         "-o",
@@ -41,8 +45,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-DEMO_FILES = ("kozo-tower.png", "kozo-overhang-fall.gif", "catego.png", "kozo-game.jsonl",
-              "kozo-game-fall.gif")  # fmt: skip
+DEMO_FILES = (
+    "kozo-tower.png",
+    "kozo-overhang-fall.gif",
+    "catego.png",
+    "kozo-game.jsonl",
+    "kozo-game-fall.gif",
+)
 """What the demo writes in its folder (an earlier demo's files are replaced only with --force)."""
 
 
@@ -86,8 +95,10 @@ def run(args: argparse.Namespace) -> int:
     rec = play_game(game, config, make_seats("catego", roles, args.seed), args.seed)
     assert rec.result is not None
     scores = " vs ".join(f"{r} {s:g}" for r, s in zip(roles, rec.result.scores, strict=True))
-    print(f"=== catego, strong bot vs random bot (seed {args.seed}): {scores} in "
-          f"{counted(rec.turns, 'turn')}")  # fmt: skip
+    print(
+        f"=== catego, strong bot vs random bot (seed {args.seed}): {scores} in "
+        f"{counted(rec.turns, 'turn')}"
+    )
     print(game.describe(rec.final_state))
     print()
 
@@ -188,9 +199,13 @@ def _kozo_film(out_dir: Path, kozo: tuple[object, int, list[str]], backend: str)
         return
     t0 = time.perf_counter()
     frames = judged_move_frames(
-        read_log_file(str(out_dir / "kozo-game.jsonl")), timed[-1], fps=20, slow=0.5,
-        size=(480, 270), backend=resolve_backend(backend),
-    )  # fmt: skip
+        read_log_file(str(out_dir / "kozo-game.jsonl")),
+        timed[-1],
+        fps=20,
+        slow=0.5,
+        size=(480, 270),
+        backend=resolve_backend(backend),
+    )
     film, _ = write_film(frames, out_dir / "kozo-game-fall.gif", 20)
     print(f"  {film.name}: the Kozo round's last move as the table judged it, half speed, "
           f"{_picture_size(film)} ({time.perf_counter() - t0:.1f} s)")  # fmt: skip

@@ -32,12 +32,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="solve a box, find an assembly order, build it piece by piece and judge it",
     )
     _common(a)
-    a.add_argument("--limit", type=int_in(1, 100_000), default=200,
-                   help="solutions to try for one with an order (default 200)")  # fmt: skip
-    a.add_argument("--settle", "--window", dest="window", type=float, default=2.0,
-                   metavar="SECONDS",
-                   help="seconds the table is watched after each piece (default 2; --window: "
-                   "the old spelling -- elsewhere --window opens a window)")  # fmt: skip
+    a.add_argument(
+        "--limit",
+        type=int_in(1, 100_000),
+        default=200,
+        help="solutions to try for one with an order (default 200)",
+    )
+    a.add_argument(
+        "--settle",
+        "--window",
+        dest="window",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds the table is watched after each piece (default 2; --window: "
+        "the old spelling -- elsewhere --window opens a window)",
+    )
     a.set_defaults(func=run_assemble)
     s = acts.add_parser("stand", help="verdict of a solved construction standing alone")
     _common(s)
@@ -47,19 +57,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     from tablesim.sim.constructions import DEFAULT_PIECES
 
-    p.add_argument("--board", required=True, metavar="RxCxL",
-                   help="a box ROWSxCOLSxLAYERS (layers = height), e.g. 3x3x4")  # fmt: skip
-    p.add_argument("--pieces", metavar="SET:LABELS",
-                   help="piece multiset, e.g. katamino-duo:2,3,4,5,6,A,B,W,V (default for "
-                   + ", ".join(sorted(DEFAULT_PIECES)) + ": a set that tiles it)")  # fmt: skip
-    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
-                   help="seed of the verdict ensembles")  # fmt: skip
-    p.add_argument("--replicas", type=int_in(1, 64), default=4,
-                   help="ensemble size of the final verdict (1..64)")  # fmt: skip
+    p.add_argument(
+        "--board",
+        required=True,
+        metavar="RxCxL",
+        help="a box ROWSxCOLSxLAYERS (layers = height), e.g. 3x3x4",
+    )
+    p.add_argument(
+        "--pieces",
+        metavar="SET:LABELS",
+        help="piece multiset, e.g. katamino-duo:2,3,4,5,6,A,B,W,V (default for "
+        + ", ".join(sorted(DEFAULT_PIECES))
+        + ": a set that tiles it)",
+    )
+    p.add_argument(
+        "--seed", type=int_in(0, MAX_SEED), default=0, help="seed of the verdict ensembles"
+    )
+    p.add_argument(
+        "--replicas",
+        type=int_in(1, 64),
+        default=4,
+        help="ensemble size of the final verdict (1..64)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object (byte-stable)")
-    p.add_argument("--scene-out", metavar="FILE",
-                   help="also write the construction as a scene file (for tablesim render and "
-                   "record)")  # fmt: skip
+    p.add_argument(
+        "--scene-out",
+        metavar="FILE",
+        help="also write the construction as a scene file (for tablesim render and record)",
+    )
     p.add_argument("--force", action="store_true", help="replace the --scene-out file if it exists")
 
 
@@ -112,8 +137,14 @@ def run_assemble(args: argparse.Namespace) -> int:
         raise UsageError(f"--limit {args.limit}: must be at least 1")
     if not 0 < args.window <= 30:
         raise UsageError(f"--settle {args.window}: allowed (0, 30] seconds")
-    report = assemble(board, pieces, seed=args.seed, limit=args.limit, window_s=args.window,
-                      replicas=args.replicas)  # fmt: skip
+    report = assemble(
+        board,
+        pieces,
+        seed=args.seed,
+        limit=args.limit,
+        window_s=args.window,
+        replicas=args.replicas,
+    )
     if args.scene_out and report.plan is not None and report.plan.found:
         _write_scene(args.scene_out, report.plan.order, board, pieces, "assembled")
     if args.json:

@@ -165,8 +165,13 @@ class GameHelpAction(argparse.Action):
         kw.setdefault("help", "show this help (with GAME: also the game's options) and exit")
         super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, **kw)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         from tablesim.games.core import ConfigError
         from tablesim.games.registry import get_game
 

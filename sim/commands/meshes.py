@@ -46,11 +46,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     export.add_argument("--format", dest="fmt", required=True, choices=FORMATS)
     export.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
-    export.add_argument("--force", action="store_true",
-                        help="replace files of this format already in DIR")  # fmt: skip
-    export.add_argument("--units", choices=("m", "mm"), default="m",
-                        help="STL length unit (default m; slicers assume mm); other formats "
-                        "are metres")  # fmt: skip
+    export.add_argument(
+        "--force", action="store_true", help="replace files of this format already in DIR"
+    )
+    export.add_argument(
+        "--units",
+        choices=("m", "mm"),
+        default="m",
+        help="STL length unit (default m; slicers assume mm); other formats are metres",
+    )
     export.add_argument("-q", "--quiet", action="store_true", help="print only the file count")
     export.set_defaults(func=_export)
 

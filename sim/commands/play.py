@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
         if resigned is not None:
             named = getattr(game, "names_a_winner", None)
             no_winner = named is not None and not named(session.state)
-            return _report_resignation(game, roles, resigned, session.turns, args, out,
-                                       no_winner=no_winner)  # fmt: skip
+            return _report_resignation(
+                game, roles, resigned, session.turns, args, out, no_winner=no_winner
+            )
         result = session.game.result(session.state)
         if args.log:
             atomic_write_text(args.log, "\n".join(session.log_lines(version())) + "\n")
@@ -157,9 +158,16 @@ def _own_resignation(session: Session) -> bool:
     return False
 
 
-def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
-                        args: argparse.Namespace, out: Any, *,
-                        no_winner: bool = False) -> int:  # fmt: skip
+def _report_resignation(
+    game: Any,
+    roles: list[str],
+    seat: int,
+    turns: int,
+    args: argparse.Namespace,
+    out: Any,
+    *,
+    no_winner: bool = False,
+) -> int:
     """The result line of a resigned game (exit 0); no log: the game did not finish.
     ``no_winner``: the game names no winner here (a ``names_a_winner(state)`` hook said so,
     e.g. Stapeltoren levels 1-2), so a resignation does not make one either."""
@@ -167,14 +175,28 @@ def _report_resignation(game: Any, roles: list[str], seat: int, turns: int,
     winner = others[0] if len(others) == 1 and not no_winner else None
     loser = f"{game.player_name(seat)} ({roles[seat]})"
     if args.json:
-        print(canonical_json({"game": game.name, "seed": args.seed, "players": roles,
-                              "resigned": seat, "winner": winner, "turns": turns}))  # fmt: skip
+        print(
+            canonical_json(
+                {
+                    "game": game.name,
+                    "seed": args.seed,
+                    "players": roles,
+                    "resigned": seat,
+                    "winner": winner,
+                    "turns": turns,
+                }
+            )
+        )
     elif winner is not None:
-        print(f"result: {loser} resigned; {game.player_name(winner)} ({roles[winner]}) won; "
-              f"{counted(turns, 'turn')}")  # fmt: skip
+        print(
+            f"result: {loser} resigned; {game.player_name(winner)} ({roles[winner]}) won; "
+            f"{counted(turns, 'turn')}"
+        )
     elif no_winner:
-        print(f"result: {loser} resigned; the game is stopped after {counted(turns, 'turn')} (no winner "
-              "is named in this game)")  # fmt: skip
+        print(
+            f"result: {loser} resigned; the game is stopped after {counted(turns, 'turn')} (no winner "
+            "is named in this game)"
+        )
     else:
         print(f"result: {loser} resigned; the game is abandoned after {counted(turns, 'turn')}")
     if args.log:

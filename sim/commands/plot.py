@@ -16,8 +16,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="RESULTS is a file written by `tablesim sweep` or `tablesim tournament`.",
     )
     p.add_argument("results", metavar="RESULTS")
-    p.add_argument("-o", "--out", "--output", dest="output", required=True,
-                   help="the PNG to write (--output: the old spelling)")  # fmt: skip
+    p.add_argument(
+        "-o",
+        "--out",
+        "--output",
+        dest="output",
+        required=True,
+        help="the PNG to write (--output: the old spelling)",
+    )
     add_force_argument(p)
     p.add_argument("--x", default=None, help="sweep: the parameter on the x axis")
     p.add_argument("--by", default=None, help="sweep: one line per value of this parameter")

@@ -251,8 +251,10 @@ def _run_profile(scene: Scene, name: str) -> tuple[Profile, str]:
     prof, esc = escalated_profile(scene, name)
     if esc is None:
         return prof, ""
-    return prof, (f"; thin tilt margin {esc.tilt_margin_deg:.2f} deg: run in the direct solver"
-                  f" of the {prof.name} profile, as its verdict is")  # fmt: skip
+    return prof, (
+        f"; thin tilt margin {esc.tilt_margin_deg:.2f} deg: run in the direct solver"
+        f" of the {prof.name} profile, as its verdict is"
+    )
 
 
 def run_glb(args: argparse.Namespace) -> int:
@@ -285,8 +287,9 @@ def _glb(args: argparse.Namespace, out: Path) -> int:
         written = resolve_scene(args.source)
         scene = replica_scene(written, args.replica, args.seed)
         prof, esc = _run_profile(written, args.profile)
-        track = scene_tracks(scene, seconds=args.seconds, fps=args.fps, slow=args.slow,
-                             profile=prof)  # fmt: skip
+        track = scene_tracks(
+            scene, seconds=args.seconds, fps=args.fps, slow=args.slow, profile=prof
+        )
         what = f"{scene.name}, {args.seconds:g} s of physics ({args.profile} profile{esc})"
     path, n = write_glb(out, scene, track, name=Path(out).stem)
     print(

@@ -219,8 +219,9 @@ def add_view_arguments(p: argparse.ArgumentParser, size: str, supersample: int) 
         help="scenes: replay this replica of the verdict ensemble (0: the scene as written; "
         "k > 0: the seeded perturbation `tablesim simulate --seed` used for run k)",
     )
-    p.add_argument("--seed", type=int_in(0, MAX_SEED), default=0,
-                   help="seed of the replicas (default 0)")  # fmt: skip
+    p.add_argument(
+        "--seed", type=int_in(0, MAX_SEED), default=0, help="seed of the replicas (default 0)"
+    )
     p.add_argument(
         "--supersample",
         type=int_in(1, 4),

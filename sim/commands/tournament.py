@@ -26,8 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_game_arguments(p)
-    p.add_argument("--games", type=int_in(1, MAX_GAMES), required=True,
-                   help="games per table (pairing)")  # fmt: skip
+    p.add_argument(
+        "--games", type=int_in(1, MAX_GAMES), required=True, help="games per table (pairing)"
+    )
     p.add_argument(
         "--seats",
         type=int_in(1, 16),

@@ -39,8 +39,9 @@ def display_available() -> bool:
 def require_display(what: str) -> None:
     """Raise :class:`UsageError` (exit 2) when no X display is named: ``what`` needs one."""
     if not display_available():
-        raise UsageError(f"{what} needs a display and there is none ($DISPLAY is not set); "
-                         + NO_DISPLAY_HINT)  # fmt: skip
+        raise UsageError(
+            f"{what} needs a display and there is none ($DISPLAY is not set); " + NO_DISPLAY_HINT
+        )
 
 
 def open_window_app(make: Any, what: str) -> Any:
@@ -53,13 +54,17 @@ def open_window_app(make: Any, what: str) -> Any:
         app = make()
         soft = app.renderer.software_gl
         if soft:
-            print(f"tablesim: OpenGL here is a software rasteriser ({soft}): the window uses the "
-                  "tiny backend, which is faster there (--backend gl to force OpenGL)",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"tablesim: OpenGL here is a software rasteriser ({soft}): the window uses the "
+                "tiny backend, which is faster there (--backend gl to force OpenGL)",
+                file=sys.stderr,
+            )
         return app
     except BackendUnavailableError as exc:
-        raise UsageError(f"{what} could not open on display "
-                         f"{os.environ.get('DISPLAY')} ({exc}); {NO_DISPLAY_HINT}") from None  # fmt: skip
+        raise UsageError(
+            f"{what} could not open on display "
+            f"{os.environ.get('DISPLAY')} ({exc}); {NO_DISPLAY_HINT}"
+        ) from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,8 +92,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="runs of the verdict when space runs the scene (default 8, as simulate)",
     )
     p.add_argument("--run", action="store_true", help="simulate the scene first (verdict)")
-    p.add_argument("--seconds", type=float_in(0, 60, low_open=True), default=None,
-                   help="length of a run (s)")  # fmt: skip
+    p.add_argument(
+        "--seconds", type=float_in(0, 60, low_open=True), default=None, help="length of a run (s)"
+    )
     p.add_argument("-o", "--out", help="headless: write the picture (PNG) here")
     p.add_argument(
         "--sandbox",
@@ -132,9 +138,18 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--save: a scene file ends in .toml, got {args.save!r}")
         kind, extra = SandboxApp, {"save_to": args.save}
     if window:
-        app = open_window_app(lambda: kind(scene, size=size, backend=args.backend, window=True,
-                                           seconds=args.seconds, replicas=args.replicas,
-                                           **extra), "the window")  # fmt: skip
+        app = open_window_app(
+            lambda: kind(
+                scene,
+                size=size,
+                backend=args.backend,
+                window=True,
+                seconds=args.seconds,
+                replicas=args.replicas,
+                **extra,
+            ),
+            "the window",
+        )
     else:
         app = kind(
             scene, size=size, backend="tiny", seconds=args.seconds, replicas=args.replicas, **extra
@@ -144,8 +159,7 @@ def run(args: argparse.Namespace) -> int:
             app.run_scene()
             app.finish_run()
         if window:
-            app.on_verdict = lambda head, why: print(f"{head}\n{why}" if why else head,
-                                                     flush=True)  # fmt: skip
+            app.on_verdict = lambda head, why: print(f"{head}\n{why}" if why else head, flush=True)
             app.run_window(args.frames)
             print("\n".join(app.status_lines()))  # what the window said last, verdict included
             return 0
@@ -177,9 +191,18 @@ def play_in_window(
     from tablesim.sim.commands._common import atomic_write_text
     from tablesim.sim.view.interact.tiles_app import app_for
 
-    app = open_window_app(lambda: app_for(game, options=options, players=roles, seed=seed,
-                                          backend="auto", window=True, budget=budget),
-                          "the window (--window)")  # fmt: skip
+    app = open_window_app(
+        lambda: app_for(
+            game,
+            options=options,
+            players=roles,
+            seed=seed,
+            backend="auto",
+            window=True,
+            budget=budget,
+        ),
+        "the window (--window)",
+    )
     with app:
         app.run_window(frames)
         rec = app.record()

@@ -35,8 +35,9 @@ class Case:
     unit: Literal["mm", "deg", "ratio"]
 
 
-def _static_box(pid: str, lo: tuple[float, float, float], size: tuple[float, float, float],
-                friction: float) -> ScenePiece:  # fmt: skip
+def _static_box(
+    pid: str, lo: tuple[float, float, float], size: tuple[float, float, float], friction: float
+) -> ScenePiece:
     return ScenePiece(pid, ((0, 0, 0),), None, lo, static=True, box=size, friction=friction)
 
 
@@ -134,9 +135,11 @@ def leaning_plank(
         else min(plank_margin_deg(th, r, mu) for th, r in poses)
     )
     scene = Scene(
-        f"plank-{theta_deg:g}deg-step{step_mm:g}mm-mu{mu:g}", (step, block, plank), cfg,
+        f"plank-{theta_deg:g}deg-step{step_mm:g}mm-mu{mu:g}",
+        (step, block, plank),
+        cfg,
         description="an I4 plank leaning on a block's edge, its foot on a narrow step",
-    )  # fmt: skip
+    )
     return Case("tilted-rest", scene, "stands" if stands else "topples", margin, "deg")
 
 
@@ -183,15 +186,17 @@ def bar_on_slope(theta_deg: float, mu: float, config: PhysicsConfig | None = Non
     q = (0.0, math.sin(-t / 2), 0.0, math.cos(-t / 2))  # +x rises
     length, width, thick = 100 * MM, 3 * a, 10 * MM
     origin = (0.0, -width / 2, 0.0)
-    slab = ScenePiece("slab", ((0, 0, 0),), None, origin, q, static=True,
-                      box=(length, width, thick), friction=mu)  # fmt: skip
+    slab = ScenePiece(
+        "slab", ((0, 0, 0),), None, origin, q, static=True, box=(length, width, thick), friction=mu
+    )
     lx, ly, lz = length / 2 - 1.5 * a, width / 2 - a / 2, thick  # in the slab's frame
     pos = (lx * math.cos(t) - lz * math.sin(t), origin[1] + ly, lx * math.sin(t) + lz * math.cos(t))
     bar = ScenePiece("bar", BAR3, "kozo", pos, q, friction=mu)
     limit = math.degrees(math.atan(mu))
     scene = Scene(f"slope-{theta_deg:.2f}deg-mu{mu:g}", (slab, bar), cfg)
-    return Case("slope", scene, "stands" if theta_deg <= limit else "topples",
-                abs(theta_deg - limit), "deg")  # fmt: skip
+    return Case(
+        "slope", scene, "stands" if theta_deg <= limit else "topples", abs(theta_deg - limit), "deg"
+    )
 
 
 MARGIN_BINS = (0.0, 0.2, 0.5, 1.0, 2.0, math.inf)
@@ -310,8 +315,9 @@ class DropBound:
     expected: Answer | None
 
 
-def drop_bound(n: int, frac: float, piece: str, height_mm: float,
-               config: PhysicsConfig | None = None) -> DropBound:  # fmt: skip
+def drop_bound(
+    n: int, frac: float, piece: str, height_mm: float, config: PhysicsConfig | None = None
+) -> DropBound:
     """The energy bound for ``piece`` (:data:`DROP_PIECES`) let go ``height_mm`` above the top
     of the leaning stack ``tablesim.sim.crosscheck.cases.leaning_stack(n, frac)``.
 
@@ -358,8 +364,9 @@ def drop_bound(n: int, frac: float, piece: str, height_mm: float,
     return DropBound(barrier, impact, worst / MM, expected)
 
 
-def landed_scene(n: int, frac: float, piece: str, gap_mm: float,
-                 config: PhysicsConfig | None = None) -> Scene:  # fmt: skip
+def landed_scene(
+    n: int, frac: float, piece: str, gap_mm: float, config: PhysicsConfig | None = None
+) -> Scene:
     """The leaning stack of :func:`drop_bound` with ``piece`` centred over its top cube (in x
     and y), its underside ``gap_mm`` above the top face (0: at rest on it); only the stack is
     judged (:attr:`tablesim.sim.model.Scene.judged`)."""
@@ -374,14 +381,17 @@ def landed_scene(n: int, frac: float, piece: str, gap_mm: float,
     pos = ((n - 1) * frac * a - e / 2, -ny * e / 2, n * a + gap_mm * MM)
     dropped = ScenePiece("dropped", cells, kind, pos)
     return Scene(
-        f"drop-{piece}-{gap_mm:g}mm-on-{n}-{frac:.5f}", stack.pieces + (dropped,), cfg,
+        f"drop-{piece}-{gap_mm:g}mm-on-{n}-{frac:.5f}",
+        stack.pieces + (dropped,),
+        cfg,
         description=f"a {piece} let go {gap_mm:g} mm above a leaning stack of {n} cubes",
         judged=tuple(p.id for p in stack.pieces),
-    )  # fmt: skip
+    )
 
 
-def drop_on_stack(n: int, frac: float, piece: str, height_mm: float,
-                  config: PhysicsConfig | None = None) -> Case | None:  # fmt: skip
+def drop_on_stack(
+    n: int, frac: float, piece: str, height_mm: float, config: PhysicsConfig | None = None
+) -> Case | None:
     """A drop case: :func:`landed_scene` at ``height_mm``, the answer of :func:`drop_bound`;
     None where the bound does not decide (the caller leaves such scenes out). Margin: for a
     standing stack the ratio barrier / impact energy (unit ``"ratio"``), for a toppling one

@@ -71,8 +71,9 @@ class DropScene:
         return f"x>={DROP_RATIO:g}"  # pragma: no cover - the bound decides there
 
 
-def drop_scene(n: int, frac: float, piece: str, height_mm: float,
-               config: PhysicsConfig | None = None) -> DropScene:  # fmt: skip
+def drop_scene(
+    n: int, frac: float, piece: str, height_mm: float, config: PhysicsConfig | None = None
+) -> DropScene:
     """One drop with its bound (see :class:`DropScene`)."""
     b = drop_bound(n, frac, piece, height_mm, config)
     ratio = b.barrier_j / b.impact_j if b.barrier_j > 0 else 0.0
@@ -136,8 +137,13 @@ class WitnessAnswer:
         return votes.pop() if len(votes) == 1 else None  # type: ignore[return-value]
 
 
-def witness(scene: Scene, seed: int = 0, replicas: tuple[int, ...] = WITNESS_REPLICAS,
-            steps: tuple[float, ...] = WITNESS_STEPS, seconds: float = WITNESS_SECONDS) -> WitnessAnswer:  # fmt: skip
+def witness(
+    scene: Scene,
+    seed: int = 0,
+    replicas: tuple[int, ...] = WITNESS_REPLICAS,
+    steps: tuple[float, ...] = WITNESS_STEPS,
+    seconds: float = WITNESS_SECONDS,
+) -> WitnessAnswer:
     """Run the MuJoCo witness on ``scene``'s replicas (the verdict's seeded poses, ``seed``)
     at every step of ``steps`` (``replicas[k]`` of them at ``steps[k]``) for ``seconds``."""
     import time

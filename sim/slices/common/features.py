@@ -62,8 +62,13 @@ def _rows(high: np.ndarray, rows: slice, value: float) -> None:
 # ---- shared by Kozo and Kataboom --------------------------------------------------------
 
 
-def voxels(lo: np.ndarray, hi: np.ndarray, origin: tuple[float, float], step: float,
-           shape: tuple[int, int, int]) -> np.ndarray:  # fmt: skip
+def voxels(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    origin: tuple[float, float],
+    step: float,
+    shape: tuple[int, int, int],
+) -> np.ndarray:
     """``(Z, X, Y)`` occupancy of boxes ``lo``/``hi`` (n, 3): a voxel is 1 when its centre lies
     inside a box; voxels are ``step`` wide from ``origin`` in x, y and from 0 up in z."""
     nx, ny, nz = shape

@@ -86,8 +86,9 @@ def _ghost_shape(
     return replace(polycube_item("ghost", cells, edge, (0.0, 0.0, 0.0), LEGAL), alpha=GHOST_ALPHA)
 
 
-def ghost_shape(catalogue: str, piece: str, rot: int, cells: Sequence[Sequence[int]],
-                edge: float) -> Item:  # fmt: skip
+def ghost_shape(
+    catalogue: str, piece: str, rot: int, cells: Sequence[Sequence[int]], edge: float
+) -> Item:
     """The ghost of ``piece`` in orientation ``rot`` at the origin (id ``ghost``), its mesh
     built once per (catalogue, piece, orientation, edge): a ghost following the pointer is the
     same item moved and recoloured (``dataclasses.replace``), so nothing is meshed per move."""
@@ -228,8 +229,11 @@ class TowerController(BaseController):
         if cached is not None and cached[0] == key:
             return list(cached[1])
         present = set(names)
-        items = [it for it in self._lay_out_supply(origin, edge, full)
-                 if it.id[len("supply-"):] in present]  # fmt: skip
+        items = [
+            it
+            for it in self._lay_out_supply(origin, edge, full)
+            if it.id[len("supply-") :] in present
+        ]
         self._supply_cache = (key, tuple(items))
         return items
 
@@ -253,7 +257,7 @@ class TowerController(BaseController):
                     edge,
                     (x, y, 0.0),
                     self.colour(name),
-                )  # fmt: skip
+                )
             )
             x += (ext[0] + 0.7) * edge
             depth = max(depth, ext[1] * edge)
@@ -312,8 +316,9 @@ class TowerController(BaseController):
         cells = np.asarray(self.orientations(self.selected)[self.rot])
         ext = cells.max(axis=0) + 1
         cx, cy = self.hover[0] - ext[0] / 2, self.hover[1] - ext[1] / 2
-        best = min(self.spots(), key=lambda m: (m.pos[0] - cx) ** 2 + (m.pos[1] - cy) ** 2,
-                   default=None)  # fmt: skip
+        best = min(
+            self.spots(), key=lambda m: (m.pos[0] - cx) ** 2 + (m.pos[1] - cy) ** 2, default=None
+        )
         if best is not None and math.hypot(best.pos[0] - cx, best.pos[1] - cy) <= SNAP:
             return best
         x, y = snap_half(cx), snap_half(cy)
@@ -421,8 +426,13 @@ class TowerController(BaseController):
         if key == "l":
             self.show_spots = not self.show_spots
             return None
-        turns = {"r": ("vertical", 1), "e": ("vertical", -1), "shift-r": ("vertical", -1),
-                 "t": ("horizontal", -1), "g": ("horizontal", 1)}  # fmt: skip
+        turns = {
+            "r": ("vertical", 1),
+            "e": ("vertical", -1),
+            "shift-r": ("vertical", -1),
+            "t": ("horizontal", -1),
+            "g": ("horizontal", 1),
+        }
         if self.selected is not None and key in turns:
             self.turn(*turns[key])
         return None
@@ -443,9 +453,11 @@ class TowerController(BaseController):
 
     def help(self) -> list[str]:
         """Bindings."""
-        return ["click a supply piece to take it; it floats over where it lands; click to drop",
-                "r / e: turn left / right, t / g: tip away / towards you (90 degrees)",
-                "control+left-drag: turn (sideways) or tip (up/down); l: show the legal spots"]  # fmt: skip
+        return [
+            "click a supply piece to take it; it floats over where it lands; click to drop",
+            "r / e: turn left / right, t / g: tip away / towards you (90 degrees)",
+            "control+left-drag: turn (sideways) or tip (up/down); l: show the legal spots",
+        ]
 
     def highlights(self) -> Mapping[str, tuple[float, float, float]]:
         """Nothing of the table itself (the supply is the controller's own)."""
@@ -467,8 +479,13 @@ class TowerController(BaseController):
         ghost = replace(shape, position=at, color=colour, casts_shadow=False)
         return [ghost, *self.drop_preview(cells, pos, edge, colour)]
 
-    def drop_preview(self, cells: Sequence[Sequence[int]], corner: np.ndarray, edge: float,
-                     colour: tuple[float, float, float]) -> list[Item]:  # fmt: skip
+    def drop_preview(
+        self,
+        cells: Sequence[Sequence[int]],
+        corner: np.ndarray,
+        edge: float,
+        colour: tuple[float, float, float],
+    ) -> list[Item]:
         """Flat translucent plates (ids ``ghost-drop-K``) under each column of ``cells`` at
         the landing pose (minimum corner ``corner``, m): the underside of the piece where
         letting go puts it, 0.5 mm above that surface."""
@@ -476,8 +493,10 @@ class TowerController(BaseController):
         for c in cells:
             key = (int(c[0]), int(c[1]))
             low[key] = min(low.get(key, int(c[2])), int(c[2]))
-        return [drop_plate(f"ghost-drop-{k}", corner + np.array([x, y, z]) * edge, edge, colour)
-                for k, ((x, y), z) in enumerate(sorted(low.items()))]  # fmt: skip
+        return [
+            drop_plate(f"ghost-drop-{k}", corner + np.array([x, y, z]) * edge, edge, colour)
+            for k, ((x, y), z) in enumerate(sorted(low.items()))
+        ]
 
     def ghosts(self) -> Sequence[Item]:
         """The supply (with the selection highlighted) and the ghost."""
@@ -507,8 +526,16 @@ class TowerController(BaseController):
 
 @lru_cache(maxsize=64)
 def _plate_shape(edge: float) -> Item:
-    return replace(box_item("ghost-drop", (0.94 * edge, 0.94 * edge, 0.0008), (0.0, 0.0, 0.0),
-                            LEGAL, casts_shadow=False), alpha=PREVIEW_ALPHA)  # fmt: skip
+    return replace(
+        box_item(
+            "ghost-drop",
+            (0.94 * edge, 0.94 * edge, 0.0008),
+            (0.0, 0.0, 0.0),
+            LEGAL,
+            casts_shadow=False,
+        ),
+        alpha=PREVIEW_ALPHA,
+    )
 
 
 def drop_plate(

@@ -36,11 +36,16 @@ class KaitoCodec(ActionCodec):
         self.trades = kaito_trades()
         self.trade_index = {t: i for i, t in enumerate(self.trades)}
         self.pair_index = {p: i for i, p in enumerate(KAITO_PAIRS)}
-        super().__init__(Layout(self.game, [
-            Segment("remove", (len(KAITO_PAIRS),)),
-            Segment("place", (KAITO_CELLS,)),
-            Segment("move", (KAITO_CELLS, len(self.trades))),
-        ]))  # fmt: skip
+        super().__init__(
+            Layout(
+                self.game,
+                [
+                    Segment("remove", (len(KAITO_PAIRS),)),
+                    Segment("place", (KAITO_CELLS,)),
+                    Segment("move", (KAITO_CELLS, len(self.trades))),
+                ],
+            )
+        )
 
     def encode(self, move: Any) -> int:
         if move.kind == "remove":

@@ -126,8 +126,10 @@ def _katana(d, s: float, ink: tuple[int, int, int]) -> None:  # noqa: ANN001
 def _kabuto(d, s: float, ink: tuple[int, int, int]) -> None:  # noqa: ANN001
     """A helmet: a dome, a wide neck guard and two crescent horns (kuwagata)."""
     d.chord((s * 0.27, s * 0.38, s * 0.73, s * 0.84), 180, 360, fill=ink)
-    d.polygon([(s * 0.18, s * 0.62), (s * 0.82, s * 0.62), (s * 0.74, s * 0.74),
-               (s * 0.26, s * 0.74)], fill=ink)  # fmt: skip
+    d.polygon(
+        [(s * 0.18, s * 0.62), (s * 0.82, s * 0.62), (s * 0.74, s * 0.74), (s * 0.26, s * 0.74)],
+        fill=ink,
+    )
     w = int(s * 0.05)
     d.arc((s * 0.22, s * 0.14, s * 0.52, s * 0.58), 150, 250, fill=ink, width=w)
     d.arc((s * 0.48, s * 0.14, s * 0.78, s * 0.58), 290, 30, fill=ink, width=w)
@@ -202,8 +204,7 @@ def _coordinate_labels(table: KaitoTable) -> list:
         f = cell_centre(table, (k, -0.78), 0)
         out.append(tile_item(f"label-file-{k}", label_picture(FILES[k]), f, side, LABEL_T, edge))
         r = cell_centre(table, (-0.78, k), 0)
-        out.append(tile_item(f"label-rank-{k}", label_picture(str(k + 1)), r, side, LABEL_T,
-                             edge))  # fmt: skip
+        out.append(tile_item(f"label-rank-{k}", label_picture(str(k + 1)), r, side, LABEL_T, edge))
     return out
 
 
@@ -235,8 +236,9 @@ def kaito_layout(table: KaitoTable) -> TableLayout:
         on_tile = tuple(table.kaito) in occupied
         base = cell_centre(table, table.kaito, 1 if on_tile else 0)
         down = "black" if table.kaito_up == "red" else "red"
-        items.append(cylinder_item("kaito-under", KAITO_RADIUS, KAITO_HALF, base,
-                                   SIDE_COLOURS[down]))  # fmt: skip
+        items.append(
+            cylinder_item("kaito-under", KAITO_RADIUS, KAITO_HALF, base, SIDE_COLOURS[down])
+        )
         items.append(
             cylinder_item(
                 "kaito",

@@ -110,9 +110,13 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         pos = tuple(float(v) * self.edge for v in pose[:3])
         q = tuple(float(v) for v in pose[3:7]) if len(pose) >= 7 else (0.0, 0.0, 0.0, 1.0)
         return ScenePiece(
-            name, orientations(name)[rot], "katamino", pos, q,  # type: ignore[arg-type]
+            name,
+            orientations(name)[rot],
+            "katamino",
+            pos,
+            q,  # type: ignore[arg-type]
             source=f"katamino-duo:{name}",
-        )  # fmt: skip
+        )
 
     def to_grid(self, position: Floats, quat: Floats) -> Pose:
         """A world pose (m, quaternion) as a grid-frame pose (cube edges)."""
@@ -258,9 +262,13 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         extra = [self.scene_piece(move.piece, move.rot, move.pos)] if move.kind == PLACE else []
         scene = self.structure_scene(state, extra)
         run = dict(
-            seconds=seconds, replicas=replicas, seed=seed, workers=1, rule=KATABOOM_RULE,
+            seconds=seconds,
+            replicas=replicas,
+            seed=seed,
+            workers=1,
+            rule=KATABOOM_RULE,
             profile=TABLE,  # the table's own Gauss-Seidel world, never escalated
-        )  # fmt: skip
+        )
         verdict = simulate(scene, method="auto", **run)  # type: ignore[arg-type]
         if verdict.method == "statics" and verdict.toppled:
             verdict = simulate(scene, method="simulate", **run)  # type: ignore[arg-type]

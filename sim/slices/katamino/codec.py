@@ -29,8 +29,9 @@ class Placements:
 
 
 @cache
-def placement_table(catalogue: str, pieces: tuple[str, ...], flat: bool,
-                    box: tuple[int, int, int]) -> Placements:  # fmt: skip
+def placement_table(
+    catalogue: str, pieces: tuple[str, ...], flat: bool, box: tuple[int, int, int]
+) -> Placements:
     """The orientations of ``pieces`` (all distinct proper rotations; only those lying in the
     xy plane when ``flat``) and the anchor box."""
     from tablesim.games.polycubes import get_catalogue, orientations
@@ -173,8 +174,9 @@ class KataminoCodec(ActionCodec):
             _, bx, by, bz = pl.sizes
             a = rows.anchor
             if len(a) and ((a < 0).any() or (a >= np.array([bx, by, bz])).any()):
-                raise EnvError(f"{self.game}: a placement of {name} lies outside the action "
-                               "space's box")  # fmt: skip
+                raise EnvError(
+                    f"{self.game}: a placement of {name} lies outside the action space's box"
+                )
             k = np.asarray(codec_o, dtype=np.int64)[rows.orient]
             ids = self.layout.offsets["place"] + ((k * bx + a[:, 0]) * by + a[:, 1]) * bz + a[:, 2]
             ids.flags.writeable = False

@@ -148,8 +148,9 @@ class KataminoController(BaseController):
 
         cells = np.asarray(self.family().stage_target(self.state).cells, float)
         lo, hi = cells.min(axis=0), cells.max(axis=0) + 1
-        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
-                            for z in (lo[2], hi[2])])  # fmt: skip
+        corners = np.array(
+            [[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
+        )
         return board_origin(self.table()) + corners * _edge()
 
     def table(self) -> Any:
@@ -421,9 +422,14 @@ class KataminoController(BaseController):
         """The piece held over the board, the hint."""
         out = []
         if self.ghost_move is not None and self.selected is not None:
-            out.append(self._ghost("ghost", self.selected,
-                                   [self.to_board(c) for c in self.ghost_cells],
-                                   LEGAL if self.legal else ILLEGAL))  # fmt: skip
+            out.append(
+                self._ghost(
+                    "ghost",
+                    self.selected,
+                    [self.to_board(c) for c in self.ghost_cells],
+                    LEGAL if self.legal else ILLEGAL,
+                )
+            )
         if self.hint is not None:
             out.append(self._ghost("ghost-hint", *self.hint, HINT))
         return out
@@ -452,8 +458,10 @@ class KataminoController(BaseController):
             return lines
         if self.duel and self.state.phase == "give":
             s = self.seat()
-            lines.append(f"P{s + 1}: click a piece in front of the board to give it to "
-                         f"P{2 - s} (or type give N)")  # fmt: skip
+            lines.append(
+                f"P{s + 1}: click a piece in front of the board to give it to "
+                f"P{2 - s} (or type give N)"
+            )
             return lines
         if self.selected is None:
             lines.append("press a loose piece and drag it onto the board")
@@ -467,5 +475,7 @@ class KataminoController(BaseController):
 
     def help(self) -> list[str]:
         """Bindings."""
-        return ["drag a loose piece onto the board (or click it, then click a cell)",
-                "r / e turn, f flip, x put back, h hint, w watch the solver"]  # fmt: skip
+        return [
+            "drag a loose piece onto the board (or click it, then click a cell)",
+            "r / e turn, f flip, x put back, h hint, w watch the solver",
+        ]

@@ -173,10 +173,19 @@ def _label(name: str, cells: Sequence[Sequence[int]], corner: Sequence[float]) -
     a = _edge()
     c = min((int(v[1]), int(v[0]), int(v[2]) if len(v) > 2 else 0) for v in cells)
     side = LABEL_SIDE * a
-    at = (corner[0] + (c[1] + 0.5) * a - side / 2, corner[1] + (c[0] + 0.5) * a - side / 2,
-          corner[2] + (c[2] + 1) * a)  # fmt: skip
-    return box_item(f"label-{name}", (side, side, 0.0008), at, LABEL_CARD,
-                    faces={"+z": label_picture(name)}, casts_shadow=False)  # fmt: skip
+    at = (
+        corner[0] + (c[1] + 0.5) * a - side / 2,
+        corner[1] + (c[0] + 0.5) * a - side / 2,
+        corner[2] + (c[2] + 1) * a,
+    )
+    return box_item(
+        f"label-{name}",
+        (side, side, 0.0008),
+        at,
+        LABEL_CARD,
+        faces={"+z": label_picture(name)},
+        casts_shadow=False,
+    )
 
 
 def _board_picture(table: KataminoTable, px_per_cell: int = 64) -> np.ndarray:
@@ -272,17 +281,25 @@ def katamino_layout(table: KataminoTable) -> TableLayout:
             lo = np.minimum(lo, (x, corner_y))
             hi = np.maximum(hi, (x + ext[0] * a, corner_y + ext[1] * a))
             if name in shown:
-                items.append(polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0),
-                                           piece.color))  # fmt: skip
+                items.append(
+                    polycube_item(f"piece-{name}", piece.cells, a, (x, corner_y, 0.0), piece.color)
+                )
                 items.append(_label(name, piece.cells, (x, corner_y, 0.0)))
             x += ext[0] * a + 0.010
             row_depth = max(row_depth, ext[1] * a)
         if np.isfinite(lo).all():
             m = MAT_MARGIN
-            items.insert(1, box_item(f"mat{side_no}", (hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m,
-                                                       MAT_THICKNESS),
-                                     (lo[0] - m, lo[1] - m, -MAT_THICKNESS + 1e-4), _MAT_COLOR,
-                                     receives_shadow=True, casts_shadow=False))  # fmt: skip
+            items.insert(
+                1,
+                box_item(
+                    f"mat{side_no}",
+                    (hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m, MAT_THICKNESS),
+                    (lo[0] - m, lo[1] - m, -MAT_THICKNESS + 1e-4),
+                    _MAT_COLOR,
+                    receives_shadow=True,
+                    casts_shadow=False,
+                ),
+            )
     return TableLayout(
         "katamino",
         tuple(items),

@@ -46,8 +46,9 @@ def katamino_state_table(state: Any) -> Any:
     offered: tuple[str, ...] = ()
     if state.phase == "give":  # the gifts a click can give: the legal ones, to the right
         offered = tuple(m.piece for m in DUEL_GAME.legal_moves(state) if m.kind_name == "give")
-    return KataminoTable(tuple(sorted(sliders)), tuple(placed), loose[0], loose[1], offered,
-                         slots[0], slots[1])  # fmt: skip
+    return KataminoTable(
+        tuple(sorted(sliders)), tuple(placed), loose[0], loose[1], offered, slots[0], slots[1]
+    )
 
 
 def _katamino_solo_table(state: Any) -> Any:
@@ -70,8 +71,7 @@ def _katamino_solo_table(state: Any) -> Any:
     slots = tuple(SOLO_GAME.stage_pieces(state))
     if target.dims == 2 and ey == 5 and ex <= 12:
         return KataminoTable((ex,) if ex < 12 else (), placed, tuple(loose), slots=slots)
-    return KataminoTable((), placed, tuple(loose), columns=max(1, ex), rows=max(1, ey),
-                         slots=slots)  # fmt: skip
+    return KataminoTable((), placed, tuple(loose), columns=max(1, ex), rows=max(1, ey), slots=slots)
 
 
 def katamino_state_layout(state: Any) -> TableLayout:

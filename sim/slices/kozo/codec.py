@@ -36,12 +36,17 @@ class KozoCodec(ActionCodec):
         self.rots = [len(piece_orientations(config.catalogue, n)) for n in self.pieces]
         self.base = [sum(self.rots[:i]) for i in range(len(self.pieces))]
         n = KOZO_LATTICE
-        super().__init__(Layout(self.game, [
-            Segment("place", (sum(self.rots), n, n)),
-            Segment("take", (len(self.pieces),)),
-            Segment("cube", (KOZO_SPOTS, KOZO_SPOTS)),
-            Segment("nocube", (1,)),
-        ]))  # fmt: skip
+        super().__init__(
+            Layout(
+                self.game,
+                [
+                    Segment("place", (sum(self.rots), n, n)),
+                    Segment("take", (len(self.pieces),)),
+                    Segment("cube", (KOZO_SPOTS, KOZO_SPOTS)),
+                    Segment("nocube", (1,)),
+                ],
+            )
+        )
 
     def encode(self, move: Any) -> int:
         if move.kind == "nocube":

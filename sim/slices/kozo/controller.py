@@ -34,8 +34,10 @@ __all__ = ["KozoController"]
 
 @lru_cache(maxsize=16)
 def _cube_shape(size: float) -> Item:
-    return replace(box_item("ghost-cube", (size,) * 3, (0.0, 0.0, 0.0), LEGAL, casts_shadow=False),
-                   alpha=GHOST_ALPHA)  # fmt: skip
+    return replace(
+        box_item("ghost-cube", (size,) * 3, (0.0, 0.0, 0.0), LEGAL, casts_shadow=False),
+        alpha=GHOST_ALPHA,
+    )
 
 
 class KozoController(TowerController):
@@ -122,8 +124,10 @@ class KozoController(TowerController):
 
     def top_level(self) -> float:
         """The top of the settled tower (cube edges above the board)."""
-        tops = [it.pose[2] + (self.state.config.balance_edge if it.is_balance else 1.0)
-                for it in (self.state.tower if self.state is not None else ())]  # fmt: skip
+        tops = [
+            it.pose[2] + (self.state.config.balance_edge if it.is_balance else 1.0)
+            for it in (self.state.tower if self.state is not None else ())
+        ]
         return float(max(tops, default=0.0))
 
     def supply(self) -> Sequence[str]:
@@ -155,8 +159,9 @@ class KozoController(TowerController):
         if self.hover is None:
             return None
         if self._spot_cache is None:  # the cube spots, asked once per position
-            self._spot_cache = {("cube", 0): [m for m in self.game.legal_moves(self.state)
-                                              if m.kind == "cube"]}  # fmt: skip
+            self._spot_cache = {
+                ("cube", 0): [m for m in self.game.legal_moves(self.state) if m.kind == "cube"]
+            }
         spots = self._spot_cache.get(("cube", 0), [])
         hx, hy = self.hover
         best = min(spots, key=lambda m: (m.pos[0] - hx) ** 2 + (m.pos[1] - hy) ** 2, default=None)

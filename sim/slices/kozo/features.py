@@ -36,14 +36,20 @@ class KozoFeatures(Features):
         if self._tower is not tower or self._config is not state.config:
             # the voxel planes of the tower, kept while the same tower is observed; a tower
             # one item taller adds that item's voxels (a voxel is set by any box holding it)
-            grown = (self._config is state.config and self._planes is not None
-                     and len(tower) == len(self._tower) + 1 and tower[:-1] == self._tower)  # fmt: skip
+            grown = (
+                self._config is state.config
+                and self._planes is not None
+                and len(tower) == len(self._tower) + 1
+                and tower[:-1] == self._tower
+            )
             blocks = tower_blocks(state.config, tower)
             rows = blocks.owner == len(tower) - 1 if grown else slice(None)
             lo, hi, bal = blocks.lo[rows], blocks.hi[rows], blocks.balance[rows]
             grid = (6, 6, self.LAYERS)
-            planes = (voxels(lo[~bal], hi[~bal], (0.0, 0.0), 0.5, grid),
-                      voxels(lo[bal], hi[bal], (0.0, 0.0), 0.5, grid))  # fmt: skip
+            planes = (
+                voxels(lo[~bal], hi[~bal], (0.0, 0.0), 0.5, grid),
+                voxels(lo[bal], hi[bal], (0.0, 0.0), 0.5, grid),
+            )
             if grown and self._planes is not None:
                 planes = (self._planes[0] | planes[0], self._planes[1] | planes[1])
             self._tower, self._config = tower, state.config
