@@ -65,58 +65,34 @@ def _katoiz() -> list[Case]:
     out = []
     toren = frozenset({"supply empty", "nobody could take a tile"})
     for lv in range(1, 6):
-        out.append(
-            Case(
-                f"katoiz-stapeltoren-{lv}",
-                "katoiz",
-                {"type": "stapeltoren", "level": lv},
-                "smart",
-                toren,
-                no_winner=lv <= 2,
-            )
-        )
-    threeset = frozenset(
-        {
-            "the tiles ran out",
-            "no 3-set can be formed with the tiles left",
-            "there is a disc on every tile left",
-            "three turns in a row were forfeited",
-        }
-    )
+        out.append(Case(f"katoiz-stapeltoren-{lv}", "katoiz", {"type": "stapeltoren", "level": lv},
+                        "smart", toren, no_winner=lv <= 2))  # fmt: skip
+    threeset = frozenset({"the tiles ran out", "no 3-set can be formed with the tiles left",
+                          "there is a disc on every tile left",
+                          "three turns in a row were forfeited"})  # fmt: skip
     for lv in range(1, 5):
-        out.append(
-            Case(f"katoiz-3-set-{lv}", "katoiz", {"type": "3-set", "level": lv}, "smart", threeset)
-        )
+        out.append(Case(f"katoiz-3-set-{lv}", "katoiz", {"type": "3-set", "level": lv}, "smart",
+                        threeset))  # fmt: skip
     for players in (2, 4):
         for lv in range(1, 6):
             if lv in (1, 2):  # "The game ends when one of the players has made their home stack
                 printed = frozenset({TARGET})  # four tiles high" (level 2: the agreed height)
-                guards = frozenset(
-                    {STALEMATE + "; no home stack can reach the target: a draw", DEAD}
-                )
+                guards = frozenset({STALEMATE + "; no home stack can reach the target: a draw",
+                                    DEAD})  # fmt: skip
             elif lv == 3:  # highest stack: three blocked turns, or the playing time
-                printed = frozenset(
-                    {"three blocked turns in a row", "the playing time (# s) ran out"}
-                )
+                printed = frozenset({"three blocked turns in a row",
+                                     "the playing time (# s) ran out"})  # fmt: skip
                 guards = frozenset({STALEMATE})
             else:  # the clocks: the target, or the last one out wins
                 printed = frozenset({TARGET, "every clock ran out"})
                 guards = frozenset(
                     {STALEMATE + ": the players still in pass until their clocks run out"}
                 )
-            out.append(
-                Case(
-                    f"katoiz-stapeltje-{lv}" + ("" if players == 2 else f"-{players}p"),
-                    "katoiz",
-                    {"type": "stapeltje", "level": lv},
-                    "smart",
-                    printed,
-                    guards,
-                    players=players,
-                    winner_only_at=frozenset({TARGET}) if lv <= 2 else None,
-                    slow=(50, 50) if players == 2 else (8, 8),
-                )
-            )
+            out.append(Case(f"katoiz-stapeltje-{lv}" + ("" if players == 2 else f"-{players}p"),
+                            "katoiz", {"type": "stapeltje", "level": lv}, "smart", printed,
+                            guards, players=players,
+                            winner_only_at=frozenset({TARGET}) if lv <= 2 else None,
+                            slow=(50, 50) if players == 2 else (8, 8)))  # fmt: skip
     return out
 
 
@@ -124,12 +100,8 @@ def _katamino() -> list[Case]:
     # "The player with the highest score wins the game"; "In case of a tie, players swap the
     # last duel's piece ... and duel each other one last time"; duel3d: "The person winning the
     # most matches wins the game"
-    duel = frozenset(
-        {
-            "the highest score after # duels",
-            "a tie after # duels: the last gifts swapped, one last duel decided",
-        }
-    )
+    duel = frozenset({"the highest score after # duels",
+                      "a tie after # duels: the last gifts swapped, one last duel decided"})  # fmt: skip
     out = [
         Case(
             f"katamino-duel-{lv}",
@@ -138,67 +110,29 @@ def _katamino() -> list[Case]:
             "smart",
             duel,
             slow=(2, 2),
-        )
+        )  # fmt: skip
         for lv in ("beginner", "easy", "normal", "difficult", "expert")
     ]
-    out.append(
-        Case(
-            "katamino-child-adult", "katamino", {"mode": "child-adult"}, "smart", duel, slow=(2, 2)
-        )
-    )
+    out.append(Case("katamino-child-adult", "katamino", {"mode": "child-adult"}, "smart", duel,
+                    slow=(2, 2)))  # fmt: skip
     for lv in ("difficult", "expert"):
-        out.append(
-            Case(
-                f"katamino-handicap-{lv}",
-                "katamino",
-                {"mode": "handicap", "level": lv},
-                "smart",
-                duel,
-                slow=(2, 2),
-            )
-        )
-    out.append(
-        Case(
-            "katamino-duel3d",
-            "katamino",
-            {"mode": "duel3d"},
-            "smart",
-            frozenset({"the most matches won of #"}),
-            slow=(2, 2),
-        )
-    )
+        out.append(Case(f"katamino-handicap-{lv}", "katamino", {"mode": "handicap", "level": lv},
+                        "smart", duel, slow=(2, 2)))  # fmt: skip
+    out.append(Case("katamino-duel3d", "katamino", {"mode": "duel3d"}, "smart",
+                    frozenset({"the most matches won of #"}), slow=(2, 2)))  # fmt: skip
     # The solo modes, one seat: the puzzle solved, or the player stops ("quit" is a move: the
     # random bot draws it among the placements)
-    solved = frozenset(
-        {
-            "solved: all # stages",
-            "solved: # stage",
-            "quit after # of # stages",
-            "quit after # of # stage",
-        }
-    )
+    solved = frozenset({"solved: all # stages", "solved: # stage", "quit after # of # stages",
+                        "quit after # of # stage"})  # fmt: skip
     for mode in ("solo", "solo3d", "construction", "puzzle3d", "traditional", "picture"):
-        out.append(
-            Case(
-                f"katamino-{mode}",
-                "katamino",
-                {"mode": mode},
-                "smart",
-                solved,
-                players=1,
-                slow=(2, 4),
-            )
-        )
+        out.append(Case(f"katamino-{mode}", "katamino", {"mode": mode}, "smart", solved,
+                        players=1, slow=(2, 4)))  # fmt: skip
     return out
 
 
 def _others() -> list[Case]:
-    kozo = frozenset(
-        {
-            "after # rounds: the highest total score",
-            "after # rounds: the highest total score, a tie: the player who moved later",
-        }
-    )
+    kozo = frozenset({"after # rounds: the highest total score",
+                      "after # rounds: the highest total score, a tie: the player who moved later"})  # fmt: skip
     return [
         Case("kozo", "kozo", {"table": "stand-in"}, "careful", kozo, slow=(10, 10)),
         Case(
@@ -208,7 +142,7 @@ def _others() -> list[Case]:
             "careful",
             kozo,
             slow=(10, 10),
-        ),
+        ),  # fmt: skip
         # "The last player to place a piece without causing the structure to collapse is the
         # winner"; the supply running out: the last placer wins (the issue's reading); stuck:
         # no legal placement in the candidate set, the same way (docs/rules/kataboom.md)
@@ -220,7 +154,7 @@ def _others() -> list[Case]:
             frozenset({"collapse", "supply"}),
             frozenset({"stuck"}),
             slow=(10, 10),
-        ),
+        ),  # fmt: skip
         Case(
             "kataboom-18",
             "kataboom",
@@ -229,7 +163,7 @@ def _others() -> list[Case]:
             frozenset({"collapse", "supply"}),
             frozenset({"stuck"}),
             slow=(10, 10),
-        ),
+        ),  # fmt: skip
         # "Your opponent can't move the Kaito", "... no Swords", "... no Helmets"
         Case(
             "kaito",
@@ -238,7 +172,7 @@ def _others() -> list[Case]:
             "strong",
             frozenset({"no-move", "no-katana", "no-kabuto"}),
             slow=(2, 4),
-        ),
+        ),  # fmt: skip
         Case(
             "kaito-first-tile",
             "kaito",
@@ -246,7 +180,7 @@ def _others() -> list[Case]:
             "strong",
             frozenset({"no-move", "no-katana", "no-kabuto"}),
             slow=(2, 4),
-        ),
+        ),  # fmt: skip
         # "After each column ... has all its boxes filled in ... the player with the highest
         # number for that column wins the points"
         Case(
@@ -261,7 +195,7 @@ def _others() -> list[Case]:
                 }
             ),
             slow=(6, 6),
-        ),
+        ),  # fmt: skip
     ]
 
 
@@ -294,9 +228,8 @@ def play_case(case: Case, pairing: str, games: int, seed: int = 0) -> dict[str, 
         seen.append((i, end_label(result), tuple(result.winners)))
 
     t0 = time.time()
-    rep = balance(
-        case.game, roles_for(case, pairing), games, seed, options=case.options, on_game=on_game
-    )
+    rep = balance(case.game, roles_for(case, pairing), games, seed, options=case.options,
+                  on_game=on_game)  # fmt: skip
     wall = time.time() - t0
     caps = invented = 0
     examples: list[str] = []
@@ -317,19 +250,10 @@ def play_case(case: Case, pairing: str, games: int, seed: int = 0) -> dict[str, 
             if len(examples) < 5:
                 examples.append(f"game {i}: {label!r} winners {list(winners)}: {bad}")
     assert Counter(label for _, label, _ in seen) == Counter(rep["ends"])
-    return {
-        "case": case.id,
-        "pairing": pairing,
-        "games": games,
-        "seed": seed,
-        "ends": rep["ends"],
-        "caps": caps,
-        "invented": invented,
-        "examples": examples,
-        "wins_by_seat": rep["wins_by_seat"],
-        "draws": rep["draws"],
-        "wall_s": round(wall, 1),
-    }
+    return {"case": case.id, "pairing": pairing, "games": games, "seed": seed,
+            "ends": rep["ends"], "caps": caps, "invented": invented, "examples": examples,
+            "wins_by_seat": rep["wins_by_seat"], "draws": rep["draws"],
+            "wall_s": round(wall, 1)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -123,15 +123,11 @@ def column_moves(d: float) -> tuple[KozoMove, ...]:
     column: (1.5, 0.5) first (the column overhangs it later, which is allowed), then (2.5, 0.5),
     (2.5, 1.5), (0.5, 1.5); none is on the column's load path."""
     return (
-        _place("5U", U_RING, (0, 0, 0)),
-        _cube(1.5, 0.5, 1),
-        _place("3I", UPRIGHT_3, (0, 0, 1)),
-        _cube(2.5, 0.5, 1),
-        _place("2a", UPRIGHT_2, (d, 0, 4)),
-        _cube(2.5, 1.5, 1),
-        _place("2b", UPRIGHT_2, (2 * d, 0, 6)),
-        _cube(0.5, 1.5, 1),
-    )
+        _place("5U", U_RING, (0, 0, 0)), _cube(1.5, 0.5, 1),
+        _place("3I", UPRIGHT_3, (0, 0, 1)), _cube(2.5, 0.5, 1),
+        _place("2a", UPRIGHT_2, (d, 0, 4)), _cube(2.5, 1.5, 1),
+        _place("2b", UPRIGHT_2, (2 * d, 0, 6)), _cube(0.5, 1.5, 1),
+    )  # fmt: skip
 
 
 def column_case(margin_mm: float, config: PhysicsConfig | None = None) -> TableCase:
@@ -175,15 +171,11 @@ def beam_moves(c: float) -> tuple[KozoMove, ...]:
     (c, 0, 5) on the beam's -x cell. Balance cubes on the 5U's free squares: (0.5, 0.5) first
     (before the beam overhangs it), (2.5, 0.5), (0.5, 1.5), (2.5, 1.5)."""
     return (
-        _place("5U", U_RING, (0, 0, 0)),
-        _cube(0.5, 0.5, 1),
-        _place("3I", UPRIGHT_3, (1, 0, 1)),
-        _cube(2.5, 0.5, 1),
-        _place("2a", FLAT_2, (c, 0, 4)),
-        _cube(0.5, 1.5, 1),
-        _place("2b", UPRIGHT_2, (c, 0, 5)),
-        _cube(2.5, 1.5, 1),
-    )
+        _place("5U", U_RING, (0, 0, 0)), _cube(0.5, 0.5, 1),
+        _place("3I", UPRIGHT_3, (1, 0, 1)), _cube(2.5, 0.5, 1),
+        _place("2a", FLAT_2, (c, 0, 4)), _cube(0.5, 1.5, 1),
+        _place("2b", UPRIGHT_2, (c, 0, 5)), _cube(2.5, 1.5, 1),
+    )  # fmt: skip
 
 
 def beam_case(margin_mm: float, config: PhysicsConfig | None = None) -> TableCase:
@@ -355,22 +347,9 @@ def run_case(case: TableCase, release: str | None = None, replicas: int = 8) -> 
         scene = intended_scene(ref, case.moves)
     verdict, p, sim_cpu = judge(scene, replicas)
     return AgreementRow(
-        case.family,
-        case.name,
-        case.param,
-        effective_margin_mm(scene),
-        case.margin_mm,
-        case.expected,
-        cfg.release,
-        table,
-        fell,
-        first,
-        at,
-        verdict,
-        p,
-        table_cpu,
-        sim_cpu,
-    )
+        case.family, case.name, case.param, effective_margin_mm(scene), case.margin_mm,
+        case.expected, cfg.release, table, fell, first, at, verdict, p, table_cpu, sim_cpu,
+    )  # fmt: skip
 
 
 def game_rows(
@@ -419,25 +398,13 @@ def game_rows(
             table_cpu = time.process_time() - t0
             scene = ref.tower_scene(before, released)
             verdict, p, sim_cpu = judge(scene, replicas)
-            rows.append(
-                AgreementRow(
-                    "game",
-                    f"game-s{seed}-t{turn}",
-                    None,
-                    effective_margin_mm(scene),
-                    None,
-                    None,
-                    cfg.release,
-                    "topples" if fell else "stands",
-                    tuple(out.fell) if out is not None and fell else (),
-                    out.fall_time if out is not None and fell else None,
-                    None,
-                    verdict,
-                    p,
-                    table_cpu,
-                    sim_cpu,
-                )
-            )
+            rows.append(AgreementRow(
+                "game", f"game-s{seed}-t{turn}", None, effective_margin_mm(scene), None, None,
+                cfg.release, "topples" if fell else "stands",
+                tuple(out.fell) if out is not None and fell else (),
+                out.fall_time if out is not None and fell else None,
+                None, verdict, p, table_cpu, sim_cpu,
+            ))  # fmt: skip
             before, released, t0 = state, [], time.process_time()
     return rows
 
@@ -524,10 +491,9 @@ def bin_agreement(rows: Iterable[AgreementRow]) -> dict[str, dict[str, tuple[int
 def disagreements(rows: Iterable[AgreementRow], min_margin_mm: float = 0.5) -> list[AgreementRow]:
     """The rows where the table and ``simulate`` disagree at ``|margin| >= min_margin_mm``."""
     return [
-        r
-        for r in rows
+        r for r in rows
         if not r.agree and r.margin_mm is not None and abs(r.margin_mm) >= min_margin_mm
-    ]
+    ]  # fmt: skip
 
 
 def margin_bins() -> tuple[str, ...]:
