@@ -107,15 +107,13 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
     # ------------------------------------------------------------------ geometry
     def scene_piece(self, name: str, rot: int, pose: Sequence[float]) -> ScenePiece:
         """The ScenePiece of a Kataboom piece at a grid-frame pose."""
-        pos = tuple(float(v) * self.edge for v in pose[:3])
-        q = tuple(float(v) for v in pose[3:7]) if len(pose) >= 7 else (0.0, 0.0, 0.0, 1.0)
+        e = self.edge
+        pos = (float(pose[0]) * e, float(pose[1]) * e, float(pose[2]) * e)
+        q = (0.0, 0.0, 0.0, 1.0)
+        if len(pose) >= 7:
+            q = (float(pose[3]), float(pose[4]), float(pose[5]), float(pose[6]))
         return ScenePiece(
-            name,
-            orientations(name)[rot],
-            "katamino",
-            pos,
-            q,  # type: ignore[arg-type]
-            source=f"katamino-duo:{name}",
+            name, orientations(name)[rot], "katamino", pos, q, source=f"katamino-duo:{name}"
         )
 
     def to_grid(self, position: Floats, quat: Floats) -> Pose:
