@@ -56,7 +56,9 @@ class GameSpec:
     ``state -> tablesim.sim.view.layout.TableLayout``; ``controller``: ``() -> Controller`` of the
     window (:mod:`tablesim.sim.view.interact`); ``codec``: ``config -> ActionCodec`` (fixed action
     ids); ``features``: ``(game, config, codec) -> Features`` (observation planes);
-    ``obs_bytes``: the length of the JSON observation. Parts a game lacks stay None.
+    ``obs_bytes``: the length of the JSON observation; ``vector``: the class of its batched
+    environment, ``(n, seed=, **options) -> VectorEnv`` (:func:`tablesim.vector_env`). Parts a
+    game lacks stay None.
     """
 
     name: str
@@ -68,6 +70,7 @@ class GameSpec:
     codec: Ref = None
     features: Ref = None
     obs_bytes: int = 4096
+    vector: Ref = None
 
     def part(self, kind: str) -> Any:
         """The object of part ``kind`` (``"rules"``, ``"drawing"``...), imported if named by
@@ -100,10 +103,13 @@ def _shipped(
     features: str,
     obs_bytes: int,
     table: str | None = None,
+    vector: str | None = None,
 ) -> GameSpec:
     """A shipped game's spec: rules and bots from ``rules`` (a module of ``games``), the
     adapters from ``tablesim.sim.slices`` (``drawing`` etc. as ``"module:attr"`` below it), the physics
-    table ``table`` (when judged) from ``tablesim.sim.slices.<name>:referee_factory``."""
+    table ``table`` (when judged) from ``tablesim.sim.slices.<name>:referee_factory``, the
+    batched environment ``vector`` (when there is one) as ``"module:attr"`` below
+    ``tablesim.envs``."""
     at = "tablesim.sim.slices."
     return GameSpec(
         name=name,
@@ -115,16 +121,17 @@ def _shipped(
         codec=at + codec,
         features=at + features,
         obs_bytes=obs_bytes,
+        vector=f"tablesim.envs.{vector}" if vector else None,
     )
 
 
 BUILTIN: tuple[GameSpec, ...] = (
     _shipped("catego", "tablesim.games.catego", "catego.drawing:catego_layout",
              "catego.controller:CategoController", "catego.codec:CategoCodec",
-             "catego.features:CategoFeatures", 4096),
+             "catego.features:CategoFeatures", 4096, vector="vector:CategoVectorEnv"),
     _shipped("kaito", "tablesim.games.kaito", "kaito.state_layout:kaito_state_layout",
              "kaito.controller:KaitoController", "kaito.codec:KaitoCodec",
-             "kaito.features:KaitoFeatures", 4096),
+             "kaito.features:KaitoFeatures", 4096, vector="vector_kaito:KaitoVectorEnv"),
     _shipped("kataboom", "tablesim.games.kataboom", "kataboom.state_layout:kataboom_state_layout",
              "kataboom.controller:KataboomController", "kataboom.codec:KataboomCodec",
              "kataboom.features:KataboomFeatures", 16384, table="kataboom-physics"),
@@ -133,7 +140,7 @@ BUILTIN: tuple[GameSpec, ...] = (
              "katamino.features:KataminoFeatures", 16384),
     _shipped("katoiz", "tablesim.games.katoiz", "katoiz.state_layout:katoiz_state_layout",
              "katoiz.controller:KatoizController", "katoiz.codec:KatoizCodec",
-             "katoiz.features:_katoiz", 16384),
+             "katoiz.features:_katoiz", 16384, vector="vector_katoiz:KatoizVectorEnv"),
     _shipped("kozo", "tablesim.games.kozo", "kozo.state_layout:kozo_state_layout",
              "kozo.controller:KozoController", "kozo.codec:KozoCodec",
              "kozo.features:KozoFeatures", 16384, table="kozo-physics"),

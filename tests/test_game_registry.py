@@ -221,7 +221,28 @@ def test_every_shipped_spec_names_parts_that_import() -> None:
             assert spec.part(kind) is not None, (name, kind)
         for referee in spec.referees:
             assert callable(spec.referee_factory(referee)), (name, referee)
+        assert spec.vector is None or isinstance(spec.part("vector"), type), name
         assert spec.part("rules").name == name
+
+
+def test_a_batched_environment_is_found_through_the_game_spec(toy: GameSpec) -> None:
+    """``tablesim.vector_env`` looks its class up in the game's spec (``vector``), like every
+    other part: Catego's spec copied under another name is found by that name, and a game
+    whose spec has none (the toy) is refused naming the games that have one."""
+    from tablesim.envs.vector import CategoVectorEnv, EnvError, vector_env, vector_game_names
+
+    assert vector_game_names() == ("catego", "kaito", "katoiz")  # the shipped batched games
+    copy = replace(game_spec("catego"), name="catego-batched")
+    register_game(copy)
+    try:
+        assert vector_game_names() == ("catego", "catego-batched", "kaito", "katoiz")
+        batch = vector_env("catego-batched", 2, seed=0)
+        assert isinstance(batch, CategoVectorEnv)
+        batch.reset()
+    finally:
+        unregister_game(copy.name)
+    with pytest.raises(EnvError, match=r"'toy-nim' \(games: catego, kaito, katoiz\)"):
+        vector_env("toy-nim", 2)
 
 
 def test_the_tile_games_controllers_live_in_their_own_slices() -> None:

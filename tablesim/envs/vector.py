@@ -31,10 +31,11 @@ from typing import Any
 import numpy as np
 
 from tablesim.envs.vector_base import VectorEnv, randbelow
+from tablesim.games.registry import game_names, game_spec
 from tablesim.sim.slices.common.codecs import EnvError
 from tablesim.sim.slices.common.features import F32
 
-__all__ = ["CategoVectorEnv", "VECTOR_GAMES", "vector_env"]
+__all__ = ["CategoVectorEnv", "vector_env", "vector_game_names"]
 
 
 class CategoVectorEnv(VectorEnv):
@@ -185,25 +186,22 @@ class CategoVectorEnv(VectorEnv):
         return out
 
 
-def _vector_games() -> dict[str, type[VectorEnv]]:
-    from tablesim.envs.vector_kaito import KaitoVectorEnv
-    from tablesim.envs.vector_katoiz import KatoizVectorEnv
-
-    return {"catego": CategoVectorEnv, "kaito": KaitoVectorEnv, "katoiz": KatoizVectorEnv}
-
-
-VECTOR_GAMES: tuple[str, ...] = ("catego", "kaito", "katoiz")
-"""The games with a batched vector environment."""
+def vector_game_names() -> tuple[str, ...]:
+    """The registered games with a batched vector environment (their spec's ``vector``,
+    :class:`tablesim.games.registry.GameSpec`), sorted."""
+    return tuple(n for n in game_names() if game_spec(n).vector is not None)
 
 
 def vector_env(game: str, n: int, seed: int = 0, **options: Any) -> VectorEnv:
     """``n`` games of ``game`` stepped at once in this process (module docstring); call
     ``reset()`` first. Games: ``catego``, ``kaito``, ``katoiz`` (Katoiz: type
     ``stapeltoren``)."""
-    cls = _vector_games().get(game)
+    cls: type[VectorEnv] | None = None
+    if game in game_names():
+        cls = game_spec(game).part("vector")
     if cls is None:
         raise EnvError(
             f"vector_env: no batched environment for game {game!r} (games: "
-            f"{', '.join(VECTOR_GAMES)}); use tablesim.env({game!r}) per game"
+            f"{', '.join(vector_game_names())}); use tablesim.env({game!r}) per game"
         )
     return cls(n, seed=seed, **options)
