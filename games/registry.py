@@ -169,6 +169,12 @@ def game_names() -> list[str]:
     return sorted(_SPECS)
 
 
+def judged_game_names() -> list[str]:
+    """Names of the registered games whose spec declares a referee (a physics table that
+    measures their moves: Kozo, Kataboom), sorted."""
+    return [name for name in game_names() if _SPECS[name].referees]
+
+
 def game_spec(name: str) -> GameSpec:
     """The spec registered under ``name`` (ConfigError naming the games if unknown)."""
     spec = _SPECS.get(name)

@@ -156,12 +156,12 @@ def test_kozo_state_drawn_as_its_tower() -> None:
 def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, tmp_path) -> None:  # noqa: ANN001
     """A game on the physics table: the film of a move replays the run its referee measured --
     its last sampled poses are the settled poses the game state recorded for that move."""
-    import importlib
     import json
 
+    from tablesim.games.core import make_referee
     from tablesim.games.log import read_log_file
     from tablesim.sim.cli import main
-    from tablesim.sim.view.film import JUDGED_GAMES, judged_move_run
+    from tablesim.sim.view.film import judged_move_run
 
     log = tmp_path / f"{name}.jsonl"
     args = ["play", name, "--players", players, "--seed", "2", "--headless", "--log", str(log)]
@@ -174,8 +174,7 @@ def test_film_of_a_move_is_the_judged_run(name: str, players: str, items: str, t
     number = next(i for i, t in enumerate(texts, 1) if not t.startswith(("take", "nocube")))
     state, samples = judged_move_run(read_log_file(str(log)), number)
     assert samples[0][0] == pytest.approx(0.01)  # one sample per 10 ms check of the watch
-    module, attr = JUDGED_GAMES[name].split(":")
-    table = getattr(importlib.import_module(module), attr)(config, seed)
+    table = make_referee(game.referee_name(config), game, config, seed)  # as the game was played
     last = samples[-1][1]
     assert {it.name for it in getattr(state, items)} <= set(last)  # every piece was filmed
     for item in getattr(state, items):

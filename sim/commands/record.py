@@ -83,10 +83,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _judged_game(ref: str) -> bool:
     """True for the log of a game whose moves a physics table judged (Kozo, Kataboom)."""
-    from tablesim.sim.view.film import JUDGED_GAMES
+    from tablesim.games.registry import judged_game_names
 
     header = read_game_log(ref).header
-    return header.game in JUDGED_GAMES and header.config.get("table", "physics") == "physics"
+    return header.game in judged_game_names() and header.config.get("table", "physics") == "physics"
 
 
 def _judged_move_number(log: object, args: argparse.Namespace) -> tuple[int, list[str]]:

@@ -201,19 +201,13 @@ def write_film(frames: Iterable[np.ndarray], path: str | Path, fps: float) -> tu
     return out, count
 
 
-JUDGED_GAMES: dict[str, str] = {
-    "kozo": "tablesim.sim.slices.kozo.referee:KozoReferee",
-    "kataboom": "tablesim.sim.slices.kataboom.referee:KataboomReferee",
-}
-"""Games whose moves a physics table judges (with ``table = "physics"``) -> that referee."""
-
-
 def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[str, Any]]]]:
     """The judged run of move ``number`` (1-based) of a Kozo or Kataboom game (``log``: a
     :class:`tablesim.games.log.GameLog`) on the physics table.
 
     The whole log is replayed in a :class:`tablesim.games.session.Session` whose referee is the game's
-    physics table (:data:`JUDGED_GAMES`), the referee that measured it (same seed, same moves,
+    physics table (its spec's referee, :func:`tablesim.games.registry.judged_game_names`), the
+    referee that measured it (same seed, same moves,
     so the same verdict-profile world bit for bit), every recorded field checked as
     ``tablesim replay`` does; the World's poses are sampled at every check instant of move
     ``number``'s watch (every 10 ms of simulated time) through the table's read-only observer
@@ -223,11 +217,13 @@ def judged_move_run(log: Any, number: int) -> tuple[Any, list[tuple[float, dict[
     """
 
     from tablesim.games.core import PhysicsTable
+    from tablesim.games.registry import judged_game_names
     from tablesim.games.session import Session
 
     game_name = log.header.game
-    if game_name not in JUDGED_GAMES:
-        raise ValueError(f"{game_name}: no physics table (judged games: {', '.join(JUDGED_GAMES)})")
+    judged = judged_game_names()
+    if game_name not in judged:
+        raise ValueError(f"{game_name}: no physics table (judged games: {', '.join(judged)})")
     if not (1 <= number <= len(log.moves)):
         raise ValueError(f"move {number}: the log has moves 1..{len(log.moves)}")
     samples: list[tuple[float, dict[str, Any]]] = []
