@@ -107,3 +107,37 @@ def test_a_wait_simulated_past_the_placement_is_redone_not_fatal(secs: float | N
     finally:
         plain.close()
         live.close()
+
+
+def test_an_undo_while_a_wait_is_simulated_rebuilds_the_table() -> None:
+    """P2's wait runs ahead (12 s on a clock) when P1 takes the balance cube back and puts
+    another: that cube is judged as on a table that never simulated a wait (the world the
+    wait stepped is stale and rebuilt), and the next wait starts from the new cube."""
+    cfg = GAME.make_config({}, players=2)
+    start = GAME.new_game(cfg, 3)
+    plain, live = KozoReferee(cfg, 3), KozoReferee(cfg, 3)
+    reading: list[float | None] = [None]
+    live.idle_clock = lambda: reading[0]
+    bot = make_bot("kozo", "greedy", 3)
+    try:
+        place = bot.choose(start)
+        a = plain.measure(start, place)
+        assert live.measure(start, place) == a
+        cube_phase = GAME.apply(start, a)
+        cubes = [m for m in GAME.legal_moves(cube_phase) if m.kind == "cube"]
+        assert len(cubes) >= 2
+        assert live.measure(cube_phase, cubes[0]) == plain.measure(cube_phase, cubes[0])
+        idle = live._idle
+        assert idle is not None
+        reading[0] = 12.0
+        end = time.monotonic() + 60
+        while idle.stepped < 5 and time.monotonic() < end:
+            time.sleep(0.01)
+        assert idle.stepped >= 5
+        reading[0] = None  # undo: P1's cube phase again, another cube
+        again = live.measure(cube_phase, cubes[-1])
+        assert again == plain.measure(cube_phase, cubes[-1])
+        assert live._idle is not None and live._idle is not idle
+    finally:
+        plain.close()
+        live.close()
