@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -70,18 +71,24 @@ def test_the_next_wait_never_reads_the_clock_of_the_move_being_judged() -> None:
         assert bot[0].kind == PLACE and bot[0].secs is not None  # the bot placed after a wait
 
 
+def tables() -> tuple[Any, Any, KozoReferee, KozoReferee, list[float | None], Any]:
+    """A seeded two-player game (seed 3), a plain table, a live one whose simulated wait reads
+    ``reading[0]`` (None: no clock), and the greedy bot that plays it."""
+    cfg = GAME.make_config({}, players=2)
+    state = GAME.new_game(cfg, 3)
+    plain, live = KozoReferee(cfg, 3), KozoReferee(cfg, 3)
+    reading: list[float | None] = [None]
+    live.idle_clock = lambda: reading[0]
+    return cfg, state, plain, live, reading, make_bot("kozo", "greedy", 3)
+
+
 @pytest.mark.parametrize("secs", [None, pytest.param(6.2, marks=pytest.mark.slow)])
 def test_a_wait_simulated_past_the_placement_is_redone_not_fatal(secs: float | None) -> None:
     """Whatever a clock told the simulated wait (here 12 s), the bot to move placing inside
     the 5-second window (its own time, None) or after it (6.2 s) is judged as on a table that
     simulates the wait at the drop, bit for bit: the world that ran ahead is rebuilt (the
     old code died: "no snapshot 2.4 s into the window", "ran past the placement")."""
-    cfg = GAME.make_config({}, players=2)
-    state = GAME.new_game(cfg, 3)
-    plain, live = KozoReferee(cfg, 3), KozoReferee(cfg, 3)
-    reading: list[float | None] = [None]
-    live.idle_clock = lambda: reading[0]
-    bot = make_bot("kozo", "greedy", 3)
+    cfg, state, plain, live, reading, bot = tables()
     try:
         for _ in range(2):  # the round's first turn: a placement, its balance cube
             move = bot.choose(state)
@@ -113,12 +120,7 @@ def test_an_undo_while_a_wait_is_simulated_rebuilds_the_table() -> None:
     """P2's wait runs ahead (12 s on a clock) when P1 takes the balance cube back and puts
     another: that cube is judged as on a table that never simulated a wait (the world the
     wait stepped is stale and rebuilt), and the next wait starts from the new cube."""
-    cfg = GAME.make_config({}, players=2)
-    start = GAME.new_game(cfg, 3)
-    plain, live = KozoReferee(cfg, 3), KozoReferee(cfg, 3)
-    reading: list[float | None] = [None]
-    live.idle_clock = lambda: reading[0]
-    bot = make_bot("kozo", "greedy", 3)
+    _, start, plain, live, reading, bot = tables()
     try:
         place = bot.choose(start)
         a = plain.measure(start, place)

@@ -494,7 +494,7 @@ class TowerController(BaseController):
         a second piece beside the one in the hand)."""
         items: list[Item] = []
         for it in self.supply_items():
-            if it.id == f"supply-{self.selected}":
+            if self.selected is not None and it.id == f"supply-{self.selected}":
                 items.extend(self.slot_marks(self.selected))
             else:
                 items.append(it)
