@@ -191,22 +191,22 @@ def _simulate_once(
             bodies.append(p.createMultiBody(0, wall, -1, pos, q, physicsClientId=cid))
         box = p.createCollisionShape(p.GEOM_BOX, halfExtents=[edge / 2] * 3, physicsClientId=cid)
         dice = []
-        k = tray / TRAY  # 1.0 for the standard tray: the same numbers to the bit
+        scale = tray / TRAY  # 1.0 for the standard tray: the same numbers to the bit
         for i in range(n):
             vals = []
             for _ in range(9):
                 v, rng = rng.random()
                 vals.append(v)
             start = [
-                cx - 0.06 * k + 0.02 * k * vals[0],
-                cy - 0.06 * k + (i - (n - 1) / 2) * 0.03 * k + 0.01 * k * vals[1],
+                cx - 0.06 * scale + 0.02 * scale * vals[0],
+                cy - 0.06 * scale + (i - (n - 1) / 2) * 0.03 * scale + 0.01 * scale * vals[1],
                 0.06 + 0.03 * vals[2],
             ]
             euler = [2 * math.pi * vals[3], 2 * math.pi * vals[4], 2 * math.pi * vals[5]]
             body = p.createMultiBody(
                 0.004, box, -1, start, p.getQuaternionFromEuler(euler), physicsClientId=cid
             )
-            speed = (0.35 + 0.3 * vals[6]) * math.sqrt(k)
+            speed = (0.35 + 0.3 * vals[6]) * math.sqrt(scale)
             heading = math.radians(35 + 20 * (vals[7] - 0.5))
             p.resetBaseVelocity(
                 body,
