@@ -42,9 +42,9 @@ def until(app, done, timeout: float = 60.0) -> None:  # noqa: ANN001
 
 def test_the_next_wait_never_reads_the_clock_of_the_move_being_judged() -> None:
     """The worker has measured P1's balance cube (12 s on P1's clock) and the main thread
-    has not taken it yet: the wait the table simulates for the next turn must not step. Then
-    the bot's turn and P1's next turn come without error (the old code stepped at once on
-    P1's 12 s and died when the bot placed at 6.2 s)."""
+    has not taken it yet: the wait the table simulates for the next turn must not step (the
+    old code stepped at once on P1's 12 s; the bot's placement then found the world past its
+    moment: the slow real-window test plays on through the bot's turn)."""
     with Harness("kozo", players=("human", "greedy"), seed=3, size=(160, 90)) as h:
         app = h.app
         app.threaded = True  # as in a window: judged in a worker thread
@@ -66,9 +66,6 @@ def test_the_next_wait_never_reads_the_clock_of_the_move_being_judged() -> None:
         assert idle is not None  # the next turn's wait exists, waiting for its clock
         time.sleep(0.5)  # the old code stepped some 100 intervals in this time
         assert idle.stepped == 0
-        until(app, lambda: app.human_to_move() and len(app.moves) >= 4)
-        bot = [m for m in app.moves[2:4]]
-        assert bot[0].kind == PLACE and bot[0].secs is not None  # the bot placed after a wait
 
 
 def tables() -> tuple[Any, Any, KozoReferee, KozoReferee, list[float | None], Any]:
@@ -116,6 +113,7 @@ def test_a_wait_simulated_past_the_placement_is_redone_not_fatal(secs: float | N
         live.close()
 
 
+@pytest.mark.slow  # a guard (the old code rebuilt here too): about 2.5 s
 def test_an_undo_while_a_wait_is_simulated_rebuilds_the_table() -> None:
     """P2's wait runs ahead (12 s on a clock) when P1 takes the balance cube back and puts
     another: that cube is judged as on a table that never simulated a wait (the world the
