@@ -345,3 +345,28 @@ def test_kozo_legal_spots_of_a_domino_on_the_empty_board() -> None:
         assert got == want
         drawn = [it.id for it in h.app.items() if it.id.startswith("ghost-spot-")]
         assert len(drawn) == 6
+
+
+def test_the_nudged_piece_is_marked_through_its_film_until_the_next_move() -> None:
+    """A push of 2.5 mN s moves a piece about a millimetre (under a pixel at the start view):
+    the piece pushed is drawn white (PUSHED) from the click on, and not after the next move."""
+    from tablesim.sim.slices.kataboom.controller import PUSHED
+
+    with Harness("kataboom", options={"table": "stand-in"}, seed=1) as h:
+        names = [it.name for it in h.app.state.structure]
+        drawn = {it.id: it for it in h.app.items()}
+        top = max(names, key=lambda n: drawn[n].top())
+        assert tuple(drawn[top].color) != PUSHED
+        h.key("n")
+        assert h.click_item(top)
+        h.app.frame()
+        assert tuple(next(it for it in h.app.items() if it.id == top).color) == PUSHED
+        img = h.app.renderer.render().astype(int)
+        x, y = h.item_pixel(top)
+        assert img[int(y), int(x)].min() > 150  # a light piece on the screen
+        h.settle()
+        legal = h.app.game.legal_moves(h.app.state)
+        assert h.app.play(next(m for m in legal if m.kind != "nudge"))
+        h.settle()
+        h.app.frame()
+        assert tuple(next(it for it in h.app.items() if it.id == top).color) != PUSHED

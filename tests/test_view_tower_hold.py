@@ -269,3 +269,35 @@ def test_ghost_and_preview_blends_stay_apart_from_every_piece_and_the_spot_plate
                 hb = _hue(a * np.asarray(g) + (1 - a) * under)
                 gap = min(min(abs(hb - _hue(c)), 360 - abs(hb - _hue(c))) for c in colours)
                 assert gap >= 12.0, (g, a, under, hb, gap)
+
+
+@pytest.mark.parametrize("game", ["kozo", "kataboom"])
+def test_the_held_piece_leaves_its_supply_slot_empty_but_for_a_faint_mark(game: str) -> None:
+    """A piece taken from the supply is in the hand: its slot shows the table under a faint
+    pale mark (the blend, by hand, of SLOT at SLOT_ALPHA over the wood beside the slot), not
+    a piece drawn there (it was: a yellow 2a stayed in the slot while the ghost was held)."""
+    from tablesim.sim.slices.common.towers import SLOT, SLOT_ALPHA
+
+    opts = {"table": "stand-in"} if game == "kozo" else {}
+    with Harness(game, options=opts, seed=5, size=(480, 270)) as h:
+        c = h.app.controller
+        piece = next(it.id for it in h.app.items() if it.id.startswith("supply-"))[7:]
+        _, edge = _frame(h)
+        # a point of the slot's footprint: the bottom face's triangle centre nearest its middle
+        tri = next(it for it in h.app.items() if it.id == f"supply-{piece}").world_triangles()
+        cen = tri.mean(axis=1)
+        bottom = cen[np.abs(cen[:, 2] - cen[:, 2].min()) < 1e-6]
+        centre = bottom[np.argmin(np.linalg.norm(bottom - bottom.mean(axis=0), axis=1))]
+        y = (centre[1] - bottom[:, 1].min()) / edge - 0.5  # cells behind it in the slot
+        h.click_item(f"supply-{piece}")  # Kozo: a move (touch-move); Kataboom: a selection
+        assert c.selected == piece
+        h.app.frame()
+        ids = {it.id for it in h.app.items()}
+        assert f"supply-{piece}" not in ids
+        img = h.app.renderer.render().astype(float)
+        sx, sy = h.pixel_of(centre)
+        fx, fy = h.pixel_of(centre + np.array([0.0, -(y + 1.3) * edge, 0.0]))  # bare table
+        wood = img[int(fy), int(fx)]
+        want = SLOT_ALPHA * np.asarray(SLOT) * 255 + (1 - SLOT_ALPHA) * wood
+        got = img[int(sy), int(sx)]
+        assert np.abs(got - want).max() < 16, (got, want, wood)

@@ -53,6 +53,8 @@ class Animator:
                 try:
                     prev = old.item(it.id)
                 except KeyError:
+                    if it.id.startswith("slot-"):  # a held piece's mark in its slot: no glide
+                        continue
                     prev = replace(it, position=(it.position[0], it.position[1],
                                                  it.position[2] + 0.06))  # fmt: skip
                 if np.allclose(prev.position, it.position) and np.allclose(prev.quat, it.quat):

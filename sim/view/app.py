@@ -38,7 +38,7 @@ worker :mod:`tablesim.sim.view.work`. :class:`SceneApp` lives in :mod:`tablesim.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -97,6 +97,8 @@ class WindowApp:
     _ghost_ids: list[str]
     _rule_text: str = ""
     _ghost_for: Any = None
+    _person_clock: Callable[[], float | None] | None = None
+    """The clock of the person the table is handed to (:meth:`TurnLoop._person_waited`)."""
     _base_cache: tuple[Any, TableLayout] | None = None
     """:meth:`_base_layout`: (the state, its table)."""
     _extent: TableExtent | None = None

@@ -165,8 +165,12 @@ class Throw:
         return len(self.times)
 
 
-def _simulate_once(n: int, rng: Rng, centre: Sequence[float], edge: float) -> tuple[Throw, bool]:
-    """One throw of ``n`` dice from ``rng``; (the throw, whether every die lies flat)."""
+def _simulate_once(
+    n: int, rng: Rng, centre: Sequence[float], edge: float, tray: float = TRAY
+) -> tuple[Throw, bool]:
+    """One throw of ``n`` dice from ``rng`` into a tray of half-size ``tray`` (the throw's
+    start, spread and speed scaled with it: :data:`TRAY`'s throw unchanged); (the throw,
+    whether every die lies flat)."""
     from tablesim.sim.bullet import connect_direct, pybullet_module
 
     p = pybullet_module()
@@ -177,31 +181,32 @@ def _simulate_once(n: int, rng: Rng, centre: Sequence[float], edge: float) -> tu
         ground = p.createCollisionShape(p.GEOM_PLANE, physicsClientId=cid)
         bodies = [p.createMultiBody(0, ground, physicsClientId=cid)]
         wall = p.createCollisionShape(
-            p.GEOM_BOX, halfExtents=[TRAY, 0.005, 0.03], physicsClientId=cid
+            p.GEOM_BOX, halfExtents=[tray, 0.005, 0.03], physicsClientId=cid
         )
         cx, cy = float(centre[0]), float(centre[1])
         for k in range(4):
             a = k * math.pi / 2
-            pos = [cx + (TRAY + 0.005) * math.sin(a), cy - (TRAY + 0.005) * math.cos(a), 0.03]
+            pos = [cx + (tray + 0.005) * math.sin(a), cy - (tray + 0.005) * math.cos(a), 0.03]
             q = p.getQuaternionFromEuler([0, 0, a])
             bodies.append(p.createMultiBody(0, wall, -1, pos, q, physicsClientId=cid))
         box = p.createCollisionShape(p.GEOM_BOX, halfExtents=[edge / 2] * 3, physicsClientId=cid)
         dice = []
+        scale = tray / TRAY  # 1.0 for the standard tray: the same numbers to the bit
         for i in range(n):
             vals = []
             for _ in range(9):
                 v, rng = rng.random()
                 vals.append(v)
             start = [
-                cx - 0.06 + 0.02 * vals[0],
-                cy - 0.06 + (i - (n - 1) / 2) * 0.03 + 0.01 * vals[1],
+                cx - 0.06 * scale + 0.02 * scale * vals[0],
+                cy - 0.06 * scale + (i - (n - 1) / 2) * 0.03 * scale + 0.01 * scale * vals[1],
                 0.06 + 0.03 * vals[2],
             ]
             euler = [2 * math.pi * vals[3], 2 * math.pi * vals[4], 2 * math.pi * vals[5]]
             body = p.createMultiBody(
                 0.004, box, -1, start, p.getQuaternionFromEuler(euler), physicsClientId=cid
             )
-            speed = 0.35 + 0.3 * vals[6]
+            speed = (0.35 + 0.3 * vals[6]) * math.sqrt(scale)
             heading = math.radians(35 + 20 * (vals[7] - 0.5))
             p.resetBaseVelocity(
                 body,
@@ -246,7 +251,12 @@ def _simulate_once(n: int, rng: Rng, centre: Sequence[float], edge: float) -> tu
 
 
 def simulate_throw(
-    n: int, seed: int, *, centre: Sequence[float] = (0.0, 0.0), edge: float = DIE_EDGE
+    n: int,
+    seed: int,
+    *,
+    centre: Sequence[float] = (0.0, 0.0),
+    edge: float = DIE_EDGE,
+    tray: float = TRAY,
 ) -> Throw:
     """Throw ``n`` dice (1 to 4) towards ``centre`` (x, y on the table, m) from a seeded
     stream; re-throw from the stream's next draws until every die rests flat on the table
@@ -256,7 +266,7 @@ def simulate_throw(
         raise ValueError(f"dice: throw 1 to 4 dice, got {n!r}")
     rng = Rng.from_seed(int(seed), "view", "dice", n)
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        throw, flat = _simulate_once(n, rng, centre, edge)
+        throw, flat = _simulate_once(n, rng, centre, edge, tray)
         if flat:
             return Throw(throw.times, throw.positions, throw.quats, throw.up, seed, attempt)
         for _ in range(9 * n):
@@ -314,6 +324,7 @@ def throw_dice(
     seed: int,
     *,
     centre: Sequence[float] = (0.0, 0.0),
+    tray: float = TRAY,
 ) -> DiceRoll:
     """Throw ``specs`` so that die i lands showing ``values[i]`` (the state's draw): simulate
     a seeded throw, read the face that ended up, turn the die's labels to put the value
@@ -323,7 +334,7 @@ def throw_dice(
     for spec, v in zip(specs, values, strict=True):
         if v not in spec.labels.values():
             raise LayoutError(f"dice: die {spec.id!r} has no face {v!r}")
-    throw = simulate_throw(len(specs), seed, centre=centre)
+    throw = simulate_throw(len(specs), seed, centre=centre, tray=tray)
     labels = tuple(
         relabel(spec.labels, up, v) for spec, up, v in zip(specs, throw.up, values, strict=True)
     )
@@ -331,10 +342,14 @@ def throw_dice(
 
 
 def catego_dice(
-    roll: tuple[int, int], seed: int, centre: Sequence[float] = (0.0, -0.06)
+    roll: tuple[int, int],
+    seed: int,
+    centre: Sequence[float] = (0.0, -0.06),
+    tray: float = TRAY,
 ) -> DiceRoll:
     """Catego's two pip dice thrown to show ``roll``."""
-    return throw_dice([pip_die("die1"), pip_die("die2")], list(roll), seed, centre=centre)
+    return throw_dice([pip_die("die1"), pip_die("die2")], list(roll), seed, centre=centre,
+                      tray=tray)  # fmt: skip
 
 
 def katoiz_dice(

@@ -37,12 +37,26 @@ class TurnLoop:
 
     def _person_waited(self) -> float | None:
         """Seconds the person to move has had the table (None when no person's clock runs):
-        read by the referee's thread that simulates their wait."""
-        waited = getattr(self.app.controller, "waited", None)
-        s = self.app.seat
-        if waited is None or s is None or self.app.seats[s].bot is not None:
-            return None
-        return waited()
+        read by the referee's thread that simulates their wait.
+
+        The clock is the one of the turn on screen only: :meth:`tick` hands it over
+        (``app._person_clock``) when the table becomes a person's for the state shown, and
+        :meth:`play`, :meth:`undo` and :meth:`_set_state` take it back first, in the main
+        thread, before a move leaves the person's hands. So while a move is judged in the
+        worker, applied, filmed, and through a bot's whole turn, this is None, whatever the
+        threads' interleaving: the wait simulated after a move never reads the clock of the
+        turn that made it (a balance cube after 12 s of thought once let the next wait run
+        12 s ahead of a bot that placed at once). The controller's ``idle_waited`` (when it
+        has one) also stops at the moment a placement is stamped."""
+        clock = self.app._person_clock
+        return None if clock is None else clock()
+
+    def _hand_over_clock(self) -> None:
+        """The table is the person's for the state shown (main thread): their clock is the
+        one the referee's simulated wait may read (:meth:`_person_waited`)."""
+        if self.app._person_clock is None:
+            c = self.app.controller
+            self.app._person_clock = getattr(c, "idle_waited", None) or getattr(c, "waited", None)
 
     def _observe(self, world: Any, index: int, t: float) -> None:
         """The referee's read-only hook: poses of the move being judged."""
@@ -55,6 +69,7 @@ class TurnLoop:
         """Check, measure, apply and animate ``move`` for the seat to move. Returns True when
         it was played -- or, live (a window), handed to the physics table, whose verdict
         follows; otherwise the verdict line says why not."""
+        self.app._person_clock = None  # the move leaves the person's hands (see _person_waited)
         if self.app.game.is_terminal(self.app.state):
             self.app.verdict, self.app.explanation = "the game is over", ""
             self.app._dirty = True
@@ -91,6 +106,9 @@ class TurnLoop:
         return True
 
     def _refused(self, move: Any, exc: Exception) -> bool:
+        resume = getattr(self.app.controller, "resume_clock", None)
+        if resume is not None:  # the person goes on thinking: their clock goes on
+            resume()
         self.app.verdict = "refused: " + self.app.game.format_move(self.app.state, move)
         self.app.explanation = str(exc)
         self.app._dirty = True
@@ -172,6 +190,7 @@ class TurnLoop:
             return False
         from tablesim.games.session import UndoRefused
 
+        self.app._person_clock = None
         try:
             self.app.session.undo(to_human=True)
         except UndoRefused as exc:  # dice seen, a tower fallen: the outcome stands
@@ -185,6 +204,7 @@ class TurnLoop:
         return True
 
     def _set_state(self) -> None:
+        self.app._person_clock = None  # handed over again when the table is a person's
         self.app.controller.reset(self.app.game, self.app.state)
         self.app._bot_wait = BOT_DELAY
         self.app._dirty = True
@@ -240,6 +260,7 @@ class TurnLoop:
             if start is not None and getattr(self.app.controller, "shown_at", 0.0) is None:
                 start()  # the person's time runs from the moment the table is theirs
                 stats_line(f"yours P{s + 1}")
+            self._hand_over_clock()
             if auto is None:
                 return
             self.app._bot_wait -= dt

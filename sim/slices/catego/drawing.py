@@ -78,7 +78,7 @@ def _pad_picture(state: Any) -> np.ndarray:
     rh = ROW_HEIGHT * px
     left = int((x0 + PAD_WIDTH / 2) * px)
     cw = col_w * px
-    big, small = _fitting(d, "12", cw * 0.78, rh * 0.6), font(int(rh * 0.5))
+    big, small = _fitting(d, "12", cw * 0.9, rh * 0.72), font(int(rh * 0.5))
     results = column_results(state)
     scores = side_scores(state)
 

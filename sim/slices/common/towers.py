@@ -66,6 +66,11 @@ BOARD_CELLS = 3
 """Cells along each side of the Kozo board (the footprint a tower stands on)."""
 SELECTED = (1.0, 0.85, 0.2)
 """Colour of the selected supply piece."""
+SLOT = (0.96, 0.93, 0.86)
+"""Colour of the faint plates left in the supply where the held piece lay (:data:`SLOT_ALPHA`):
+the piece is in the hand, its place in the supply stays its own."""
+SLOT_ALPHA = 0.35
+"""Opacity of those plates: a pale mark on the wood, never taken for a piece."""
 LIFT = 0.6
 """Cube edges the held piece floats above its landing pose (the drop preview lies there)."""
 PREVIEW_ALPHA = GHOST_ALPHA
@@ -163,6 +168,8 @@ class TowerController(BaseController):
         self._supply_cache: tuple[tuple[Any, ...], tuple[Item, ...]] | None = None
         """:meth:`supply_items`: (the key it was built for, the items)."""
         self._said: str | None = None
+        self._slots: dict[str, tuple[tuple[tuple[int, int], ...], tuple[float, float, float]]] = {}
+        """:meth:`_lay_out_supply`: each supply piece's columns and the corner of its slot."""
         """:meth:`_refresh`: the ghost's words last printed to the window's figures."""
 
     # ---- the game's geometry (subclasses) ----
@@ -250,6 +257,8 @@ class TowerController(BaseController):
             ext = cells.max(axis=0) + 1
             if x + ext[0] * edge > origin[0] + 8 * edge:
                 x, y, depth = x0, y + depth + edge, 0.0
+            columns = tuple(sorted({(int(c[0]), int(c[1])) for c in cells}))
+            self._slots[name] = (columns, (float(x), float(y), 0.0))
             items.append(
                 polycube_item(
                     f"supply-{name}",
@@ -499,13 +508,26 @@ class TowerController(BaseController):
         ]
 
     def ghosts(self) -> Sequence[Item]:
-        """The supply (with the selection highlighted) and the ghost."""
-        items = []
+        """The supply and the ghost. The held piece is in the hand, not in the supply: its
+        slot shows only faint plates (:meth:`slot_marks`; it once stayed there, drawn yellow,
+        a second piece beside the one in the hand)."""
+        items: list[Item] = []
         for it in self.supply_items():
-            if it.id == f"supply-{self.selected}":
-                it = replace(it, color=SELECTED, finish="plain")
-            items.append(it)
+            if self.selected is not None and it.id == f"supply-{self.selected}":
+                items.extend(self.slot_marks(self.selected))
+            else:
+                items.append(it)
         return items + self.ghost_items() + self.spot_items()
+
+    def slot_marks(self, piece: str) -> list[Item]:
+        """Faint flat plates (ids ``slot-PIECE-K``, not picked) on the table under each column
+        of supply piece ``piece``'s slot."""
+        columns, corner = self._slots[piece]
+        _, edge = self.frame()
+        at = np.asarray(corner, float)
+        return [replace(drop_plate(f"slot-{piece}-{k}", at + np.array([cx, cy, 0.0]) * edge, edge,
+                                   SLOT), alpha=SLOT_ALPHA)
+                for k, (cx, cy) in enumerate(columns)]  # fmt: skip
 
     def spot_items(self) -> list[Item]:
         """With ``l``: a thin green plate (:data:`SPOT`) on top of each legal placement's footprint (ids

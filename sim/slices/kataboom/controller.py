@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,10 @@ import numpy as np
 from tablesim.sim.slices.common.towers import TowerController
 from tablesim.sim.view.interact import Pointer
 
-__all__ = ["KataboomController"]
+__all__ = ["PUSHED", "KataboomController"]
+
+PUSHED = (0.97, 0.97, 0.97)
+"""Colour of the piece just nudged: a bright white no Katamino piece has."""
 
 
 def _num(v: float) -> str:
@@ -23,6 +26,22 @@ class KataboomController(TowerController):
 
     catalogue = "katamino-duo"
     push_mns = 2.5
+    pushed: tuple[str, int] | None = None
+    """The piece last nudged and the turn of the nudge: drawn in :data:`PUSHED` through the
+    nudge's film and until the next move (a push of a few mN s moves a piece about a
+    millimetre, under a pixel at the start view: the colour shows which piece was pushed)."""
+
+    def reset(self, game: Any, state: Any) -> None:
+        """As for every tower game; the nudged piece stays marked until the next move."""
+        if self.pushed is not None and state.turn > self.pushed[1] + 1:
+            self.pushed = None
+        super().reset(game, state)
+
+    def highlights(self) -> Mapping[str, tuple[float, float, float]]:
+        """The piece just nudged, in :data:`PUSHED`."""
+        if self.pushed is None or self.state is None:
+            return {}
+        return {self.pushed[0]: PUSHED}
 
     def orientations(self, piece: str) -> Sequence[Sequence[Sequence[int]]]:
         """The game's orientations (the move's ``rN``)."""
@@ -79,7 +98,9 @@ class KataboomController(TowerController):
         )
         self.nudging = False
         self.message = ""
-        return self.game.parse_move(self.state, text)
+        move = self.game.parse_move(self.state, text)
+        self.pushed = (p.item, int(self.state.turn))
+        return move
 
     def overlay(self) -> list[str]:
         """Nudge mode, then the placement's lines."""

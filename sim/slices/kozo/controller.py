@@ -49,6 +49,8 @@ class KozoController(TowerController):
     shown_at: float | None = None
     """When the person's clock started (None: not yet: the table is not theirs yet)."""
     _table: KozoReferee | None = None
+    _stamped = False
+    """A placement was stamped with the person's time this turn (:meth:`idle_waited`)."""
 
     def reset(self, game: Any, state: Any) -> None:
         """Follow the touched piece and the phase; a new turn stops the person's clock until
@@ -56,6 +58,7 @@ class KozoController(TowerController):
         turn)."""
         self.catalogue = state.config.catalogue
         self._table = None
+        self._stamped = False
         if state.touched is not None:
             self.selected = state.touched
         else:
@@ -71,6 +74,17 @@ class KozoController(TowerController):
     def waited(self) -> float | None:
         """Seconds on the person's clock (None before :meth:`start_clock`)."""
         return None if self.shown_at is None else self.now() - self.shown_at
+
+    def idle_waited(self) -> float | None:
+        """The clock the table's simulated wait may read: :meth:`waited`, until a placement
+        is stamped (None from then on, until a new turn or :meth:`resume_clock`). Every
+        reading it gives is at most the stamped time, so the wait simulated ahead never
+        passes the placement (``@`` rounds to 0.1 s; the watch keeps a margin behind)."""
+        return None if self._stamped else self.waited()
+
+    def resume_clock(self) -> None:
+        """The stamped move was refused: the person thinks on (their clock never stopped)."""
+        self._stamped = False
 
     def rule_line(self) -> str:
         """The 5-second rule on screen: who answers for the tower now, with the seconds left
@@ -101,6 +115,8 @@ class KozoController(TowerController):
         theirs (the rules never read a clock)."""
         if move is None or self.state is None:
             return move
+        if getattr(move, "kind", None) == "place":
+            self._stamped = True  # before the clock is read: no later reading reaches the wait
         self.start_clock()
         return self.game.stamp_seconds(self.state, move, self.now() - (self.shown_at or 0.0))
 

@@ -123,6 +123,11 @@ class Placement:
     on_board: bool
 
 
+class _WorldAhead(Exception):
+    """The wait simulated while a person thought stepped past the placement's moment (its
+    clock read more than the placement's time): the world must be rebuilt."""
+
+
 class KozoReferee(Referee[KozoState, KozoMove]):
     """The Kozo referee: measures place, cube and nocube moves (see the module docstring)."""
 
@@ -144,10 +149,13 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         """Snapshots of the last window, every SNAPSHOT_S s from its start."""
         self.idle_clock: Callable[[], float | None] | None = None
         """Set by a front end whose ``knock`` only reads (the window): the seconds the person
-        to move has waited since the previous turn ended (None before their clock runs). With
-        it the table simulates a slow player's wait while they think (:class:`IdleWatch`),
-        so a drop after any wait is judged at once; without it (logs, bots, tests with a
-        knock) the wait is simulated when the placement is measured. Same steps, same bits."""
+        to move has waited since the previous turn ended (None before their clock runs, and
+        whenever the table is not a person's: while a move is judged, filmed, in a bot's
+        turn). With it the table simulates a slow player's wait while they think
+        (:class:`IdleWatch`), so a drop after any wait is judged at once; without it (logs,
+        bots, tests with a knock) the wait is simulated when the placement is measured. Same
+        steps, same bits. Should a clock ever read past a placement, the world that ran ahead
+        is rebuilt from the round's log and the wait simulated at the drop (never an error)."""
         self._idle: IdleWatch | None = None
         self.refuse = config.refuse
         """Whether a release with no touching pose within the tolerance is refused
@@ -285,7 +293,10 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         of that instant for a quick player, or on through the extra seconds, watched, for a
         slow one. Returns what fell while waiting and the seconds waited past the window."""
         cfg = self.config
+        idle, self._idle = self._idle, None  # the wait simulated as it ran, if any: ended here
         if wait < cfg.window_s - 1e-9:
+            if idle is not None and idle.finish(0) is None:
+                raise _WorldAhead  # it stepped (and forgot the snapshots) for a later drop
             k = int(round(wait / SNAPSHOT_S))
             if k not in self._snaps:
                 raise RuntimeError(f"kozo table: no snapshot {wait} s into the window")
@@ -293,11 +304,10 @@ class KozoReferee(Referee[KozoState, KozoMove]):
             self._forget_snapshots()
             return FallReport(), 0.0
         extra = wait - cfg.window_s
-        idle, self._idle = self._idle, None
         if idle is not None:  # the wait ran while the person thought: take its report
             report = idle.finish(checks(world, extra) if extra > 1e-9 else 0)
-            if report is None:
-                raise RuntimeError("kozo table: the simulated wait ran past the placement")
+            if report is None:  # ahead of the placement (never with the window's clock):
+                raise _WorldAhead  # the world is rebuilt and the wait simulated at the drop
             self._forget_snapshots()
             return report, max(0.0, extra)
         self._forget_snapshots()
@@ -436,7 +446,12 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         world = self._sync(state)
         index = len(state.moves)
         wait = self._wait(state, state.moves, move)
-        report, placed = self._run(world, move.intended(), index, state.round, wait)
+        try:
+            report, placed = self._run(world, move.intended(), index, state.round, wait)
+        except _WorldAhead:
+            self._key = None  # the simulated wait stepped past the placement: rebuild
+            world = self._sync(state)
+            report, placed = self._run(world, move.intended(), index, state.round, wait)
         poses = []
         for pid in world.piece_ids:
             pos, q = world.pose(pid)

@@ -31,8 +31,12 @@ __all__ = ["DICE_GAMES", "TilesApp", "app_for"]
 DICE_GAMES = ("catego", "katoiz")
 """Registered games whose state holds a roll of dice drawn on the table."""
 _DICE_IDS = ("die1", "die2", "colour-die", "picture-die")
-CATEGO_DICE = (0.0, -0.1)
+CATEGO_DICE = (0.0, -0.062)
 """Centre (x, y) m of Catego's dice tray: in front of the score sheet."""
+CATEGO_TRAY = 0.05
+"""Half-size (m) of Catego's dice tray: two dice need no more, and the start view, which keeps
+every landing in view, then frames the pad close enough to read its digits (the standard
+18 cm tray in front of the 9 cm pad left them about 11 px tall at 960 x 540)."""
 KATOIZ_DICE = (0.26, 0.0)
 """Centre (x, y) m of Katoiz's dice tray: right of the grid."""
 
@@ -83,7 +87,7 @@ class TilesApp(WindowApp):
         if key not in self._rolls:
             seed = derive_seed("tablesim-view-dice", self.game.name, self.seed, n) % (2**31)
             if self.game.name == "catego":
-                self._rolls[key] = catego_dice(faces, seed, centre=CATEGO_DICE)
+                self._rolls[key] = catego_dice(faces, seed, centre=CATEGO_DICE, tray=CATEGO_TRAY)
             else:
                 pair = (faces[0], faces[1] if len(faces) > 1 else None)
                 self._rolls[key] = katoiz_dice(pair, seed, centre=KATOIZ_DICE)
@@ -95,7 +99,7 @@ class TilesApp(WindowApp):
         from tablesim.sim.view.dice import TRAY
 
         if self.game.name == "catego":
-            return CATEGO_DICE, TRAY
+            return CATEGO_DICE, CATEGO_TRAY
         cfg = getattr(self.state, "config", None)
         if self.game.name != "katoiz" or cfg is None:
             return None
