@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
@@ -449,6 +450,9 @@ REACH_LIMIT = 1000
 guard for the large components of the early game (a dead home there is rare; the search
 grows with the component). Full count: how often it answered is in docs/balance-ends.md."""
 
+GUARD_ANSWERS: Counter[int] = Counter()
+"""Per level, how often ``REACH_LIMIT`` answered in this process (the full count reports it)."""
+
 DEAD_MEMO = 100_000
 """Positions remembered as proved dead (per process), beyond which the memo starts afresh."""
 _dead: dict[tuple[KatoizConfig, int], set[Position]] = {}
@@ -569,6 +573,7 @@ def home_reachable(
         _, _, (here_stacks, here_homes) = heapq.heappop(heap)
         popped += 1
         if popped > REACH_LIMIT:
+            GUARD_ANSWERS[cfg.level] += 1
             return True  # a large component: taken to be alive (a guard; see REACH_LIMIT)
         if home_frozen(cfg, here_stacks, here_homes, seat):
             continue  # frozen stays frozen: nothing below this position can win
