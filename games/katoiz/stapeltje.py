@@ -470,6 +470,22 @@ def _project(stacks: tuple[tuple[int, ...], ...], corner: int) -> tuple[tuple[in
     return tuple(s if i in part else () for i, s in enumerate(stacks))
 
 
+def _ring_joined(stacks: list[tuple[int, ...]], cell: int) -> bool:
+    """Whether the non-empty king neighbours of ``cell`` (just emptied) touch each other by
+    king steps among themselves: then emptying it split no component."""
+    ring = [v for v in KING[cell] if stacks[v]]
+    if not ring:
+        return True
+    seen = {ring[0]}
+    queue = [ring[0]]
+    for u in queue:
+        for v in KING[u]:
+            if v not in seen and v in ring:
+                seen.add(v)
+                queue.append(v)
+    return len(seen) == len(ring)
+
+
 def _promise(cfg: KatoizConfig, seat: int, position: Position) -> int:
     """How far ``seat``'s home looks from the target: tiles still to bring home plus tiles its
     corner lacks for the last one (the search looks at the most promising first)."""
@@ -515,12 +531,31 @@ def relaxed_moves(
             top = row[home_tops[p]]
             if (orth in seen and top >= 1) or (diag in seen and top >= 2):
                 ends.append(CELLS + p)
-            found = [d for d in ends if _height_check(h, g.hnb, s, d, g.pos[p], g.foreign[p])[0]]
+            found = [d for d in ends if _height_ok(h, g.hnb, s, d, g.foreign[p])]
             if cfg.farthest and found:
                 best = min(dist[d] for d in found)
                 found = [d for d in found if dist[d] == best]
             out.extend((p, tile, s, HOME if d == CELLS + p else d) for d in found)
     return out
+
+
+def _height_ok(
+    h: list[int], hnb: tuple[tuple[int, ...], ...], s: int, d: int, foreign: frozenset[int]
+) -> bool:
+    """:func:`_height_check`'s answer alone (the search needs no excess), a tile moving from
+    ``s`` to ``d`` for a seat whose opponents' positions are ``foreign``."""
+    low, high = h[s] - 1, h[d] + 1
+    for b in hnb[s]:
+        new = abs(low - (high if b == d else h[b]))
+        if new > MAX_DIFF and new > abs(h[s] - h[b]) and s not in foreign and b not in foreign:
+            return False
+    for b in hnb[d]:
+        if b == s:
+            continue  # that pair was looked at from s
+        new = abs(high - h[b])
+        if new > MAX_DIFF and new > abs(h[d] - h[b]) and d not in foreign and b not in foreign:
+            return False
+    return True
 
 
 def target_reachable(state: StapelState) -> bool:
@@ -586,7 +621,10 @@ def home_reachable(
                 hs[q] = (*hs[q], tile)
             else:
                 st[dst] = (*st[dst], tile)
-            key = (_project(tuple(st), corner), tuple(hs))
+            # the moves stay inside the component; it changes only when a cell empties and
+            # its neighbours lose touch with each other
+            joined = st[src] or _ring_joined(st, src)
+            key = (tuple(st) if joined else _project(tuple(st), corner), tuple(hs))
             if key not in seen and key not in dead:
                 seen.add(key)
                 pushed += 1
