@@ -14,7 +14,8 @@ the same seed and state give the same move. ``budget`` is unused (the bot does n
   be at most two higher), plus the tiles in the own position, minus a point per tile per king
   step from the own home, minus half of the best opponent's; minus 50 for a move that empties
   a corner or a corner's height neighbour in a position (an empty cell stays empty: that home
-  is frozen). It never makes a position a third time by its own moves while it has another.
+  is frozen). It never makes a position that has followed two tile moves already (anyone's: the
+  table's record, so a tile handed round between seats counts too) while it has another.
 """
 
 from __future__ import annotations
@@ -160,13 +161,6 @@ class SmartBot(Bot[KatoizState, Move]):
 
     name = "smart"
 
-    def __init__(
-        self, game: Game[KatoizState, Move, Any], seed: int, budget: int | None = None
-    ) -> None:
-        super().__init__(game, seed, budget)
-        self._made: list[tuple[int, tuple[Any, ...]]] = []
-        """Stapeltje: ``(turn, position)`` after each of this bot's moves (:meth:`_fresh`)."""
-
     def choose(self, state: KatoizState) -> Move:
         """The legal move with the best evaluation (seeded tie-break)."""
         game = self.game
@@ -193,23 +187,20 @@ class SmartBot(Bot[KatoizState, Move]):
         if len(tied) > 1:
             rng = Rng.from_seed(self.seed, "katoiz-smart", game.state_digest(state))
             choice, _ = rng.choice(tied)
-        if isinstance(state, StapelState):
-            self._made.append((state.turn, _position(game.apply(state, choice))))
         return choice
 
     def _fresh(self, state: StapelState, moves: Sequence[Move]) -> Sequence[Move]:
-        """Stapeltje: the moves whose position has not already followed two of this bot's own
-        moves in this game (a third would be a shuttle); all of them when none is fresh.
+        """Stapeltje: the moves whose position has not yet followed two tile moves of this game,
+        by anyone at the table (a third would be a shuttle, also when the tile goes round
+        through other seats' moves); when none is fresh, those whose position came least often.
 
-        The bot remembers ``(turn, position)`` after each of its moves; entries at or after
-        the turn it is shown are dropped first, so a new game or an undo forgets what was
-        taken back."""
-        self._made = [(t, pos) for t, pos in self._made if t < state.turn]
+        The table's record is the state's (:attr:`StapelState.history`), so a new game or an
+        undo forgets what was taken back."""
         if len(moves) == 1:
             return moves
-        seen = [pos for _, pos in self._made]
-        fresh = [m for m in moves if seen.count(_position(self.game.apply(state, m))) < 2]
-        return fresh or moves
+        counts = [state.repeats(_position(self.game.apply(state, m))) for m in moves]
+        least = min(counts)
+        return [m for m, c in zip(moves, counts, strict=True) if c < 2 or c == least]
 
 
 def _position(state: KatoizState) -> tuple[Any, ...]:

@@ -39,9 +39,11 @@ Rules as implemented (each reading quoted in ``docs/rules/katoiz.md``):
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
@@ -81,6 +83,8 @@ from tablesim.games.katoiz.components import (
 from tablesim.games.katoiz.config import STEP_SECONDS, THINK_SECONDS, KatoizConfig
 from tablesim.games.rng import Rng
 
+Position = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+"""A Stapeltje board: the stacks on the cells and the home stacks."""
 HOME = CELLS  # a move's ``dst`` for the mover's own home stack
 BLOCKED_TO_END = 3
 PASS = Move("pass")
@@ -198,6 +202,14 @@ class StapelState:
     out: tuple[int, ...] = ()
     elapsed: int = 0
     winner: int = -1
+    history: tuple[Position, ...] = field(default=(), compare=False, repr=False)
+    """The board (stacks, homes) after each tile move of this game, for everyone at the table
+    to see (the smart bot counts repetitions in it); not part of the saved position: a
+    position read from text starts with none."""
+
+    def repeats(self, position: Position) -> int:
+        """How often ``position`` followed a tile move in this game so far."""
+        return self.history.count(position)
 
     @cached_property
     def moves(self) -> tuple[Move, ...]:
@@ -334,49 +346,95 @@ def own_excess(state: StapelState, seat: int) -> int:
     return total
 
 
-REACH_LIMIT = 600  # positions searched before a game is taken to be alive
-
-
 @cache
-def _only_own_reach_corner(g: Geometry) -> tuple[bool, ...]:
-    """Per seat: whether no other seat can ever end a tile on that seat's corner (a tile must
-    end nearer the mover's home than it started, and no cell is farther from it)."""
-    corners = [SIDES[g.sides[p]][1] for p in range(len(g.sides))]
-    return tuple(
-        all(
-            all(g.dist[q][u] <= g.dist[q][c] for u in range(CELLS))
-            for q in range(len(g.sides))
-            if q != p
-        )
-        for p, c in enumerate(corners)
-    )
+def _feeders(g: Geometry, seat: int) -> tuple[int, int]:
+    """``seat``'s two feeder cells: the corner (an orthogonal step home, a height neighbour of
+    the home) and the diagonal one (a diagonal step home, two matches)."""
+    orth = [
+        u for u in range(CELLS) for v, need in g.steps[seat][u] if v == CELLS + seat and need == 1
+    ]
+    diag = [
+        u for u in range(CELLS) for v, need in g.steps[seat][u] if v == CELLS + seat and need == 2
+    ]
+    return orth[0], diag[0]
+
+
+def _component(stacks: tuple[tuple[int, ...], ...], cell: int) -> list[int]:
+    """The non-empty cells joined to ``cell`` by king steps over non-empty cells (empty when
+    ``cell`` is empty). A route steps only onto non-empty stacks and an empty cell never
+    refills, so a tile never leaves its component and components only split or shrink."""
+    if not stacks[cell]:
+        return []
+    seen = {cell}
+    queue = [cell]
+    for u in queue:
+        for v in KING[u]:
+            if v not in seen and stacks[v]:
+                seen.add(v)
+                queue.append(v)
+    return queue
+
+
+def corner_bound(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], seat: int, part: list[int]
+) -> int | None:
+    """The highest ``seat``'s corner can ever get (None: no bound), from facts that hold for
+    good; ``part`` is the corner's component (:func:`_component`).
+
+    A seat can end a tile on the corner only from a cell of its component farther from that
+    seat's home (a tile ends nearer the mover's home than it started). Nobody able to: the
+    corner only shrinks. Only the seat itself able to, with an empty height neighbour of the
+    corner where the height rule binds for the seat (outside the other seats' positions): the
+    corner may not grow past two above that neighbour, nor grow while already higher."""
+    g = geo(cfg)
+    corner = _feeders(g, seat)[0]
+    high = len(stacks[corner])
+    if high == 0:
+        return 0
+    able = [q for q in range(cfg.players) if any(g.dist[q][u] > g.dist[q][corner] for u in part)]
+    if not able:
+        return high
+    if able != [seat]:
+        return None
+    foreign = g.foreign[seat]
+    if corner not in foreign and any(
+        n < CELLS and not stacks[n] and n not in foreign for n in g.hnb[corner]
+    ):
+        return max(high, MAX_DIFF)
+    return None
 
 
 def home_frozen(
     cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...],
     seat: int,
 ) -> bool:  # fmt: skip
-    """Whether ``seat``'s home can never reach the target, by two facts that hold for good
-    (a route ends only on a non-empty stack, so an empty cell stays empty):
+    """Whether ``seat``'s home can never reach the target ``T``, by facts that hold for good.
 
-    - its corner is empty: the home (a height neighbour of the corner, both in the seat's
-      own position, where the height rule binds) may not grow past two above it;
-    - a height neighbour of the corner outside the other seats' positions is empty and no
-      other seat can ever end a tile on the corner: the corner then stays at most
-      ``max(its height, 2)``, and a home at the target needs its corner at ``target - 2``
-      after the last tile arrives.
+    The home's height neighbour is its corner, both in the seat's own position, where the
+    height rule binds: a tile home from the corner needs the corner at ``home`` or more before
+    (``T - 1`` for the last tile), one from the diagonal feeder the corner at ``home - 1``
+    (``T - 2``). Frozen when:
+
+    - the corner is empty (an empty cell never refills);
+    - the tiles of the feeders' component (:func:`_component`; no tile ever enters it) are
+      fewer than the ``T - home`` still to arrive plus the ``T - 2`` the corner must keep;
+    - the corner's bound (:func:`corner_bound`) is below ``T - 1`` and either the diagonal
+      feeder is empty or the bound is below ``T - 2``.
     """
     target = cfg.height
-    if len(homes[seat]) >= target:
+    have = len(homes[seat])
+    if have >= target:
         return False
-    g = geo(cfg)
-    corner = SIDES[g.sides[seat]][1]
-    high = len(stacks[corner])
-    if high == 0:
+    corner, diagonal = _feeders(geo(cfg), seat)
+    if not stacks[corner]:
         return True
-    if not _only_own_reach_corner(g)[seat] or max(high, MAX_DIFF) >= target - MAX_DIFF:
+    part = _component(stacks, corner)
+    if sum(len(stacks[u]) for u in part) < (target - have) + (target - MAX_DIFF):
+        return True
+    bound = corner_bound(cfg, stacks, seat, part)
+    if bound is None or bound >= target - 1:
         return False
-    return any(n < CELLS and not stacks[n] and n not in g.foreign[seat] for n in g.hnb[corner])
+    return not stacks[diagonal] or bound < target - MAX_DIFF
 
 
 @lru_cache(maxsize=4096)
@@ -387,41 +445,193 @@ def _reachable(
     return target_reachable(StapelState(cfg, Rng.from_seed(0, "reach"), None, stacks, homes, ()))
 
 
-def target_reachable(state: StapelState) -> bool:
-    """Whether some position reachable from ``state`` has a home stack at the target height.
+REACH_LIMIT = 1000
+"""Positions of one seat's corner component searched before the home is taken to be alive: a
+guard for the large components of the early game (a dead home there is rare; the search
+grows with the component). Full count: how often it answered is in docs/balance-ends.md."""
 
-    The search over-approximates the game, so a "no" is sound: each step lets any seat still
-    in move any top tile (any roll, the previous player's tile not barred, the undo-a-height-
-    difference rule not applied: it only picks among moves). Past ``REACH_LIMIT`` positions
-    the answer is "yes" (taken to be alive). A position where every home is frozen
-    (:func:`home_frozen`) is not searched further: no position after it can win."""
+GUARD_ANSWERS: Counter[int] = Counter()
+"""Per level, how often ``REACH_LIMIT`` answered in this process (the full count reports it)."""
+
+DEAD_MEMO = 100_000
+"""Positions remembered as proved dead (per process), beyond which the memo starts afresh."""
+_dead: dict[tuple[KatoizConfig, int], set[Position]] = {}
+
+
+def _project(stacks: tuple[tuple[int, ...], ...], corner: int) -> tuple[tuple[int, ...], ...]:
+    """The stacks with every cell outside ``corner``'s component emptied.
+
+    No tile crosses between components, and a move inside one looks only at cells of it (its
+    route, its ends and their orthogonal neighbours: a non-empty neighbour is in the component,
+    an empty one stays empty), so what a home fed from this component can reach does not
+    depend on the rest of the board: the projection keeps the search to the tiles that matter
+    (the shuttles elsewhere multiplied the positions)."""
+    part = set(_component(stacks, corner))
+    return tuple(s if i in part else () for i, s in enumerate(stacks))
+
+
+def _ring_joined(stacks: list[tuple[int, ...]], cell: int) -> bool:
+    """Whether the non-empty king neighbours of ``cell`` (just emptied) touch each other by
+    king steps among themselves: then emptying it split no component."""
+    ring = [v for v in KING[cell] if stacks[v]]
+    if not ring:
+        return True
+    seen = {ring[0]}
+    queue = [ring[0]]
+    for u in queue:
+        for v in KING[u]:
+            if v not in seen and v in ring:
+                seen.add(v)
+                queue.append(v)
+    return len(seen) == len(ring)
+
+
+def _promise(cfg: KatoizConfig, seat: int, position: Position) -> int:
+    """How far ``seat``'s home looks from the target: tiles still to bring home plus tiles its
+    corner lacks for the last one (the search looks at the most promising first)."""
+    stacks, homes = position
+    corner = _feeders(geo(cfg), seat)[0]
+    return cfg.height - len(homes[seat]) + max(0, cfg.height - 1 - len(stacks[corner]))
+
+
+def relaxed_moves(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...]
+) -> list[tuple[int, int, int, int]]:
+    """Every ``(seat, tile, src, dst)`` of the search's game: any seat moves any top tile (any
+    roll, no tile barred, no undo rule); the same moves as :func:`_moves_for` with the purple
+    blank roll and ``undo_rule=False`` for each seat, a tile's route found once for all seats
+    (only the home steps differ)."""
+    g = geo(cfg)
+    n = cfg.players
+    h = [len(x) for x in stacks] + [len(x) for x in homes]
+    tops = [x[-1] if x else -1 for x in stacks]
+    home_tops = [x[-1] for x in homes]
+    feeders = [_feeders(g, p) for p in range(n)]
+    out: list[tuple[int, int, int, int]] = []
+    for s in range(CELLS):
+        tile = tops[s]
+        if tile < 0:
+            continue
+        row = MATCH[tile]
+        seen = {s}
+        queue = [s]
+        for u in queue:
+            for v in ORTHOGONAL[u]:
+                if v not in seen and tops[v] >= 0 and row[tops[v]] >= 1:
+                    seen.add(v)
+                    queue.append(v)
+            for v in KING[u]:
+                if v not in seen and tops[v] >= 0 and row[tops[v]] >= 2:
+                    seen.add(v)
+                    queue.append(v)
+        for p in range(n):
+            dist = g.dist[p]
+            ends = [d for d in seen if dist[d] < dist[s]]
+            orth, diag = feeders[p]
+            top = row[home_tops[p]]
+            if (orth in seen and top >= 1) or (diag in seen and top >= 2):
+                ends.append(CELLS + p)
+            found = [d for d in ends if _height_ok(h, g.hnb, s, d, g.foreign[p])]
+            if cfg.farthest and found:
+                best = min(dist[d] for d in found)
+                found = [d for d in found if dist[d] == best]
+            out.extend((p, tile, s, HOME if d == CELLS + p else d) for d in found)
+    return out
+
+
+def _height_ok(
+    h: list[int], hnb: tuple[tuple[int, ...], ...], s: int, d: int, foreign: frozenset[int]
+) -> bool:
+    """:func:`_height_check`'s answer alone (the search needs no excess), a tile moving from
+    ``s`` to ``d`` for a seat whose opponents' positions are ``foreign``."""
+    low, high = h[s] - 1, h[d] + 1
+    for b in hnb[s]:
+        new = abs(low - (high if b == d else h[b]))
+        if new > MAX_DIFF and new > abs(h[s] - h[b]) and s not in foreign and b not in foreign:
+            return False
+    for b in hnb[d]:
+        if b == s:
+            continue  # that pair was looked at from s
+        new = abs(high - h[b])
+        if new > MAX_DIFF and new > abs(h[d] - h[b]) and d not in foreign and b not in foreign:
+            return False
+    return True
+
+
+def target_reachable(state: StapelState) -> bool:
+    """Whether some position reachable from ``state`` has a home stack at the target height:
+    :func:`home_reachable` for some seat, asked of the seat's corner component alone (cached:
+    a tile shuttled elsewhere leaves the answer alone)."""
     cfg = state.config
-    free = replace(state, roll=(PURPLE, BLANK_FACE), last=-1, config=_any_roll(cfg))
-    start = (state.stacks, state.homes)
+    g = geo(cfg)
+    return any(
+        _home_reachable(cfg, _project(state.stacks, _feeders(g, q)[0]), state.homes, q)
+        for q in range(cfg.players)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _home_reachable(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...],
+    seat: int,
+) -> bool:  # fmt: skip
+    return home_reachable(cfg, stacks, homes, seat)
+
+
+def home_reachable(
+    cfg: KatoizConfig, stacks: tuple[tuple[int, ...], ...], homes: tuple[tuple[int, ...], ...],
+    seat: int,
+) -> bool:  # fmt: skip
+    """Whether some position reachable from this one has ``seat``'s home at the target.
+
+    A search of a game that over-approximates the real one, so a "no" is sound for the real
+    one (past ``REACH_LIMIT`` positions of the component the answer is "yes"): each step lets any
+    seat move any top tile (any roll, the previous player's tile not barred, the undo-a-height-
+    difference rule not applied: it only picks among moves). It stays small because each
+    position is cut down to the component of ``seat``'s corner (:func:`_project`), a position
+    where the home is frozen (:func:`home_frozen`: frozen stays frozen) is not searched further,
+    and every position of a search that found no way is remembered as dead (everything it leads
+    to was searched); it looks at the most promising positions first (:func:`_promise`), so a
+    live home is found alive soon."""
+    corner = _feeders(geo(cfg), seat)[0]
+    target = cfg.height
+    if len(homes[seat]) >= target:
+        return True
+    start: Position = (_project(stacks, corner), homes)
+    dead = _dead.setdefault((cfg, seat), set())
+    if start in dead:
+        return False
     seen = {start}
-    queue = [start]
-    for stacks, homes in queue:
-        if any(len(h) >= cfg.height for h in homes):
-            return True
-        if all(home_frozen(cfg, stacks, homes, q) for q in range(cfg.players)):
-            continue  # frozen homes stay frozen: nothing below this position can win
-        if len(seen) > REACH_LIMIT:
-            return True
-        for q in range(cfg.players):
-            here = replace(free, stacks=stacks, homes=homes, seat=q)
-            for m in _moves_for(here, undo_rule=False):
-                if m.kind != "move":
-                    continue
-                st, hs = list(stacks), list(homes)
-                st[m.src] = st[m.src][:-1]
-                if m.dst == HOME:
-                    hs[q] = (*hs[q], m.tile)
-                else:
-                    st[m.dst] = (*st[m.dst], m.tile)
-                key = (tuple(st), tuple(hs))
-                if key not in seen:
-                    seen.add(key)
-                    queue.append(key)
+    heap = [(0, 0, start)]
+    pushed = popped = 0
+    while heap:
+        _, _, (here_stacks, here_homes) = heapq.heappop(heap)
+        popped += 1
+        if popped > REACH_LIMIT:
+            GUARD_ANSWERS[cfg.level] += 1
+            return True  # a large component: taken to be alive (a guard; see REACH_LIMIT)
+        if home_frozen(cfg, here_stacks, here_homes, seat):
+            continue  # frozen stays frozen: nothing below this position can win
+        for q, tile, src, dst in relaxed_moves(cfg, here_stacks, here_homes):
+            st, hs = list(here_stacks), list(here_homes)
+            st[src] = st[src][:-1]
+            if dst == HOME:
+                if q == seat and len(hs[q]) + 1 >= target:
+                    return True
+                hs[q] = (*hs[q], tile)
+            else:
+                st[dst] = (*st[dst], tile)
+            # the moves stay inside the component; it changes only when a cell empties and
+            # its neighbours lose touch with each other
+            joined = st[src] or _ring_joined(st, src)
+            key = (tuple(st) if joined else _project(tuple(st), corner), tuple(hs))
+            if key not in seen and key not in dead:
+                seen.add(key)
+                pushed += 1
+                heapq.heappush(heap, (_promise(cfg, seat, key), pushed, key))
+    if len(dead) + len(seen) > DEAD_MEMO:
+        dead.clear()
+    dead.update(seen)
     return False
 
 
@@ -616,6 +826,9 @@ class Stapeltje:
             else:
                 stacks[move.dst] = (*stacks[move.dst], move.tile)
             last, blocked = move.tile, 0
+        history = state.history
+        if move.kind == "move":
+            history = (*history, (tuple(stacks), tuple(homes)))
         cost = move_seconds(state, move)
         clocks, out = state.clocks, state.out
         if cfg.clock:
@@ -645,6 +858,7 @@ class Stapeltje:
             out,
             state.elapsed + cost,
             p if won else -1,
+            history,
         )
         if cfg.colour_ladder or self.is_terminal(after):
             return after
@@ -664,6 +878,7 @@ class Stapeltje:
             out,
             after.elapsed,
             after.winner,
+            history,
         )
 
     def result(self, state: StapelState) -> Result:
