@@ -17,6 +17,11 @@ the energy bound leaves undecided and some it decides; the expected answer is th
 where it decides, else the witness's where it does not depend on its step (0.1 and 0.05 ms);
 agreement per bin of barrier / impact energy, and the bound against the witness.
 
+The drops include the off-centre and tilted landings of
+:mod:`tablesim.sim.experiments.landings` (families ``drop-edge``, ``drop-tilted``: decided by
+their energy bound; with ``--witness`` the decided ones against MuJoCo too, their agreement
+rows named by family and profile).
+
 ``--quick``: one case per bin and side (a minute). The goal (issue #31): every verdict right at
 margins >= 0.5 mm and >= 0.5 degree in every family.
 """
@@ -34,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablesim.sim.experiments.corpus import Case, drop_cases, generate, margin_bin  # noqa: E402
+from tablesim.sim.experiments.landings import landing_cases  # noqa: E402
 from tablesim.sim.verdict import simulate  # noqa: E402
 
 
@@ -57,25 +63,47 @@ def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:
     }
 
 
+def witness_scenes(seed: int, undecided: int, decided: int, families: set[str]
+                   ) -> list[tuple[str, str, float, str | None, Any]]:  # fmt: skip
+    """``(family, bin, ratio, bound's answer, scene)`` of the drops the witness runs: the
+    centred drops of ``witness_drops`` (family ``drop``) and the decided landings of
+    ``landing_cases`` (``drop-edge``, ``drop-tilted``), those of ``families`` (empty: all)."""
+    from tablesim.sim.experiments.drop_witness import witness_drops
+    from tablesim.sim.experiments.landings import landing_cases
+
+    out: list[tuple[str, str, float, str | None, Any]] = []
+    if not families or "drop" in families:
+        out += [("drop", d.bin, d.ratio, d.bound, d.scene)
+                for d in witness_drops(seed, undecided, decided)]  # fmt: skip
+    for c in landing_cases(seed, max(2, decided)):
+        if not families or c.family in families:
+            b = margin_bin(c.margin, c.unit) if c.expected == "stands" else "no equilibrium"
+            out.append((c.family, b, c.margin if c.unit == "ratio" else 0.0, c.expected, c.scene))
+    return out
+
+
 def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int,
-                 decided: int, echo: bool) -> list[dict[str, Any]]:  # fmt: skip
-    """The drop family against the MuJoCo witness (see the module docstring): one row per
+                 decided: int, echo: bool, families: set[str] | None = None,
+                 ) -> list[dict[str, Any]]:  # fmt: skip
+    """The drop families against the MuJoCo witness (see the module docstring): one row per
     scene and profile, with the witness's probabilities per step and its answer."""
-    from tablesim.sim.experiments.drop_witness import witness, witness_drops
+    from tablesim.sim.experiments.drop_witness import witness
 
     rows = []
-    for d in witness_drops(seed, undecided, decided):
-        w = witness(d.scene, seed)
-        expected = d.bound or w.answer
+    for family, bin_, ratio, bound, scene in witness_scenes(
+        seed, undecided, decided, families or set()
+    ):
+        w = witness(scene, seed)
+        expected = bound or w.answer
         for profile, step in runs:
             t0 = time.process_time()
-            v = simulate(d.scene, profile=profile, time_step=step, workers=1, seed=seed)
+            v = simulate(scene, profile=profile, time_step=step, workers=1, seed=seed)
             r = {
-                "case": d.scene.name,
-                "family": "drop",
-                "bin": d.bin,
-                "ratio": round(d.ratio, 5),
-                "bound": d.bound,
+                "case": scene.name,
+                "family": family,
+                "bin": bin_,
+                "ratio": round(ratio, 5),
+                "bound": bound,
                 "witness": w.answer,
                 "witness_p": {f"{k * 1e3:g}ms": w.p(k) for k in w.toppled},
                 "witness_cpu_s": round(w.cpu_s, 3),
@@ -88,7 +116,7 @@ def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int
             }
             rows.append(r)
             if echo:
-                print(f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={d.bound}"
+                print(f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={bound}"
                       f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
                       flush=True)  # fmt: skip
     return rows
@@ -100,7 +128,7 @@ def summarise_witness(rows: list[dict[str, Any]]) -> dict[str, Any]:
     table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for r in rows:
         if r["right"] is not None:
-            cell = table[r["profile"]][r["bin"]]
+            cell = table[f"{r['family']} {r['profile']}"][r["bin"]]
             cell[0] += int(r["right"])
             cell[1] += 1
     scenes = {r["case"]: r for r in rows}.values()
@@ -160,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         runs_w: list[tuple[str, float | None]] = [(p, None) for p in args.profiles.split(",") if p]
         runs_w += [("verdict", float(s)) for s in args.steps.split(",") if s]
         n = 6 if args.quick else 12 * args.per_bin
-        wrows = witness_rows(args.seed, runs_w, n, n // 2, not args.json)
+        fams = {f for f in args.families.split(",") if f}
+        wrows = witness_rows(args.seed, runs_w, n, n // 2, not args.json, fams)
         wout = {"seed": args.seed, **summarise_witness(wrows)}
         if args.json:
             wout["rows"] = wrows
@@ -168,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cases = generate(args.seed, 1 if args.quick else args.per_bin)
     cases += drop_cases(args.seed, 6 if args.quick else 12 * args.per_bin)
+    cases += landing_cases(args.seed, 2 if args.quick else 6 * args.per_bin)
     if args.families:
         keep = set(args.families.split(","))
         cases = [c for c in cases if c.family in keep]
