@@ -43,7 +43,7 @@ PARK = (1.5, 1.5, 1.0)
 class PersistentWorld(World):
     """A :class:`World` on which pieces can be added and removed while it runs."""
 
-    def __init__(self, scene: Scene, profile: str = "verdict") -> None:
+    def __init__(self, scene: Scene, profile: str | Profile = "verdict") -> None:
         super().__init__(scene, profile)
         self.pieces: dict[str, ScenePiece] = {}
         """Each dynamic piece as it was added (its shape; its pose is the world's)."""
