@@ -17,6 +17,11 @@ the energy bound leaves undecided and some it decides; the expected answer is th
 where it decides, else the witness's where it does not depend on its step (0.1 and 0.05 ms);
 agreement per bin of barrier / impact energy, and the bound against the witness.
 
+The drops include the off-centre and tilted landings of
+:mod:`tablesim.sim.experiments.landings` (families ``drop-edge``, ``drop-tilted``: decided by
+their energy bound; with ``--witness`` the decided ones against MuJoCo too, their agreement
+rows named by family and profile).
+
 ``--quick``: one case per bin and side (a minute). The goal (issue #31): every verdict right at
 margins >= 0.5 mm and >= 0.5 degree in every family.
 """
@@ -34,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablesim.sim.experiments.corpus import Case, drop_cases, generate, margin_bin  # noqa: E402
+from tablesim.sim.experiments.landings import landing_cases  # noqa: E402
 from tablesim.sim.verdict import simulate  # noqa: E402
 
 
@@ -57,26 +63,47 @@ def run_case(case: Case, profile: str, step: float | None) -> dict[str, Any]:
     }
 
 
-def witness_rows(
-    seed: int, runs: list[tuple[str, float | None]], undecided: int, decided: int, echo: bool
-) -> list[dict[str, Any]]:
-    """The drop family against the MuJoCo witness (see the module docstring): one row per
+def witness_scenes(seed: int, undecided: int, decided: int, families: set[str]
+                   ) -> list[tuple[str, str, float, str | None, Any]]:  # fmt: skip
+    """``(family, bin, ratio, bound's answer, scene)`` of the drops the witness runs: the
+    centred drops of ``witness_drops`` (family ``drop``) and the decided landings of
+    ``landing_cases`` (``drop-edge``, ``drop-tilted``), those of ``families`` (empty: all)."""
+    from tablesim.sim.experiments.drop_witness import witness_drops
+    from tablesim.sim.experiments.landings import landing_cases
+
+    out: list[tuple[str, str, float, str | None, Any]] = []
+    if not families or "drop" in families:
+        out += [("drop", d.bin, d.ratio, d.bound, d.scene)
+                for d in witness_drops(seed, undecided, decided)]  # fmt: skip
+    for c in landing_cases(seed, max(2, decided)):
+        if not families or c.family in families:
+            b = margin_bin(c.margin, c.unit) if c.expected == "stands" else "no equilibrium"
+            out.append((c.family, b, c.margin if c.unit == "ratio" else 0.0, c.expected, c.scene))
+    return out
+
+
+def witness_rows(seed: int, runs: list[tuple[str, float | None]], undecided: int,
+                 decided: int, echo: bool, families: set[str] | None = None,
+                 ) -> list[dict[str, Any]]:  # fmt: skip
+    """The drop families against the MuJoCo witness (see the module docstring): one row per
     scene and profile, with the witness's probabilities per step and its answer."""
-    from tablesim.sim.experiments.drop_witness import witness, witness_drops
+    from tablesim.sim.experiments.drop_witness import witness
 
     rows = []
-    for d in witness_drops(seed, undecided, decided):
-        w = witness(d.scene, seed)
-        expected = d.bound or w.answer
+    for family, bin_, ratio, bound, scene in witness_scenes(
+        seed, undecided, decided, families or set()
+    ):
+        w = witness(scene, seed)
+        expected = bound or w.answer
         for profile, step in runs:
             t0 = time.process_time()
-            v = simulate(d.scene, profile=profile, time_step=step, workers=1, seed=seed)
+            v = simulate(scene, profile=profile, time_step=step, workers=1, seed=seed)
             r = {
-                "case": d.scene.name,
-                "family": "drop",
-                "bin": d.bin,
-                "ratio": round(d.ratio, 5),
-                "bound": d.bound,
+                "case": scene.name,
+                "family": family,
+                "bin": bin_,
+                "ratio": round(ratio, 5),
+                "bound": bound,
                 "witness": w.answer,
                 "witness_p": {f"{k * 1e3:g}ms": w.p(k) for k in w.toppled},
                 "witness_cpu_s": round(w.cpu_s, 3),
@@ -89,11 +116,9 @@ def witness_rows(
             }
             rows.append(r)
             if echo:
-                print(
-                    f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={d.bound}"
-                    f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
-                    flush=True,
-                )
+                print(f"{r['profile']:16s} {r['case']:40s} {r['bin']:14s} bound={bound}"
+                      f" witness={w.answer} {r['witness_p']} -> {v.verdict} p={v.topple_probability:.2f}",
+                      flush=True)  # fmt: skip
     return rows
 
 
@@ -103,22 +128,19 @@ def summarise_witness(rows: list[dict[str, Any]]) -> dict[str, Any]:
     table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for r in rows:
         if r["right"] is not None:
-            cell = table[r["profile"]][r["bin"]]
+            cell = table[f"{r['family']} {r['profile']}"][r["bin"]]
             cell[0] += int(r["right"])
             cell[1] += 1
     scenes = {r["case"]: r for r in rows}.values()
     both = [r for r in scenes if r["bound"] is not None and r["witness"] is not None]
     band = [r for r in scenes if r["bound"] is None]
     return {
-        "agreement": {
-            p: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())} for p, bins in table.items()
-        },
+        "agreement": {p: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())}
+                      for p, bins in table.items()},  # fmt: skip
         "bound_vs_witness": f"{sum(r['bound'] == r['witness'] for r in both)}/{len(both)}",
         "witness_step_independent_in_band": f"{sum(r['witness'] is not None for r in band)}/{len(band)}",
-        "witness_cpu_per_scene_s": round(
-            sum(r["witness_cpu_s"] for r in scenes) / max(1, len(scenes)), 2
-        ),
-    }
+        "witness_cpu_per_scene_s": round(sum(r["witness_cpu_s"] for r in scenes) / max(1, len(scenes)), 2),
+    }  # fmt: skip
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -141,7 +163,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 f: {b: f"{k}/{n}" for b, (k, n) in sorted(bins.items())} for f, bins in fams.items()
             }
             for p, fams in table.items()
-        },
+        },  # fmt: skip
         "cpu_per_case_s": {p: round(sum(v) / len(v), 3) for p, v in cpu.items()},
         "wrong_at_margin_ge_0.5": wide_wrong,
     }
@@ -166,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         runs_w: list[tuple[str, float | None]] = [(p, None) for p in args.profiles.split(",") if p]
         runs_w += [("verdict", float(s)) for s in args.steps.split(",") if s]
         n = 6 if args.quick else 12 * args.per_bin
-        wrows = witness_rows(args.seed, runs_w, n, n // 2, not args.json)
+        fams = {f for f in args.families.split(",") if f}
+        wrows = witness_rows(args.seed, runs_w, n, n // 2, not args.json, fams)
         wout = {"seed": args.seed, **summarise_witness(wrows)}
         if args.json:
             wout["rows"] = wrows
@@ -174,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cases = generate(args.seed, 1 if args.quick else args.per_bin)
     cases += drop_cases(args.seed, 6 if args.quick else 12 * args.per_bin)
+    cases += landing_cases(args.seed, 2 if args.quick else 6 * args.per_bin)
     if args.families:
         keep = set(args.families.split(","))
         cases = [c for c in cases if c.family in keep]
@@ -186,12 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(r)
             if not args.json:
                 mark = "ok " if r["right"] else "BAD"
-                print(
-                    f"{mark} {r['profile']:16s} {r['family']:18s} {r['case']:44s}"
-                    f" {r['margin']:7.3f} {r['unit']:3s} {r['verdict']:8s} p={r['p']:.2f}"
-                    f" {r['cpu_s']:.2f}s",
-                    flush=True,
-                )
+                print(f"{mark} {r['profile']:16s} {r['family']:18s} {r['case']:44s}"
+                      f" {r['margin']:7.3f} {r['unit']:3s} {r['verdict']:8s} p={r['p']:.2f}"
+                      f" {r['cpu_s']:.2f}s", flush=True)  # fmt: skip
     out = {"seed": args.seed, "cases": len(cases), **summarise(rows)}
     if args.json:
         out["rows"] = rows

@@ -10,7 +10,7 @@ prints the agreement per family and effective-margin bin (by statics; < 0.2, 0.2
 
     python bench/table_agreement.py [--seed 0] [--per-bin 1] [--families column,beam]
                                     [--games 0] [--max-turns 12] [--release touch|lift]
-                                    [--kataboom 0] [--models 1] [--json]
+                                    [--kataboom 0] [--models 1] [--no-escalate] [--json]
 
 ``--kataboom N`` adds N seeded games per Kataboom starting model (``--models``) through the
 Kataboom table (:func:`tablesim.sim.experiments.table_agreement.kataboom_rows`: one case per
@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--models", default="1", help="Kataboom starting models, e.g. 1,2,3")
     ap.add_argument("--release", default=None, help="the table's hand (default: the game's)")
+    ap.add_argument("--no-escalate", action="store_true",
+                    help="the tables as before they escalated: every window in Gauss-Seidel")  # fmt: skip
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.per_bin < 0:
@@ -90,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     t0 = time.process_time()
+    esc = not args.no_escalate
     rows: list[ta.AgreementRow] = []
 
     def show(r: ta.AgreementRow) -> None:
@@ -102,20 +105,23 @@ def main(argv: list[str] | None = None) -> int:
               f"+{r.simulate_cpu_s:.1f} s", flush=True)  # fmt: skip
 
     for case in cases:
-        rows.append(ta.run_case(case, args.release))
+        rows.append(ta.run_case(case, args.release, escalate=esc))
         show(rows[-1])
     for g in range(args.games):
-        for r in ta.game_rows(args.seed + g, args.release, max_turns=args.max_turns):
+        for r in ta.game_rows(args.seed + g, args.release, max_turns=args.max_turns, escalate=esc):
             rows.append(r)
             show(r)
     for model in models if args.kataboom else []:
         for g in range(args.kataboom):
-            for r in ta.kataboom_rows(args.seed + g, max_turns=args.max_turns, model=model):
+            for r in ta.kataboom_rows(
+                args.seed + g, max_turns=args.max_turns, model=model, escalate=esc
+            ):
                 rows.append(r)
                 show(r)
     out = {
         "seed": args.seed,
         "release": rows[0].release if rows else args.release,
+        "escalate": esc,
         "cases": len(rows),
         "cpu_s": round(time.process_time() - t0, 1),
         **summary(rows),

@@ -132,6 +132,16 @@ def test_scene_toml_writes_what_the_loader_reads_back() -> None:
             assert a.source == b.source and a.cells == b.cells
 
 
+def test_scene_toml_keeps_the_judged_pieces() -> None:
+    # a drop scene judges only its stack: the file must say so, or the dropped piece rolling
+    # off would read back as a fall of the scene (issue 31)
+    scene = resolve_scene("kozo-overhang")
+    ids = [p.id for p in scene.dynamic]
+    judged = replace(scene, judged=(ids[-1], ids[0]))
+    assert load_scene_from_text(scene_toml(judged)).judged == (ids[-1], ids[0])
+    assert load_scene_from_text(scene_toml(scene)).judged is None
+
+
 def load_scene_from_text(text: str):  # noqa: ANN201
     from tablesim.sim.scene import parse_scene
 

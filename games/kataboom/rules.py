@@ -269,6 +269,10 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         Option("refuse", "bool", True, "a placement with no touching pose within the rest "
                "tolerance is refused with the reason (the player places again); off: let go "
                "by the first tables' hand (logs without this key)"),
+        Option("escalate", "bool", True, "the window after a placement is judged in the "
+               "solver simulate would judge the structure in (the direct solver on a thin "
+               "margin or heavy on light; with the touch release); off: always Gauss-Seidel "
+               "(logs without this key)"),
         Option("window_s", "float", 3.0, "table time watched after each move (s)"),
         Option("settle_s", "float", 1.0, "table time the starting model settles (s)"),
     )  # fmt: skip
@@ -294,24 +298,28 @@ class Kataboom(Game[KataboomState, KataboomMove, KataboomConfig]):
         return KataboomConfig(players=players, **merged)
 
     def config_to_json(self, config: KataboomConfig) -> dict[str, Any]:
-        """The config as JSON, ``players`` included; ``release`` and ``refuse`` only at the
-        physics table and when they are not the first tables' (``lift``, off), so the states
-        of logs written before them keep their digests."""
+        """The config as JSON, ``players`` included; ``release``, ``refuse`` and ``escalate``
+        only at the physics table and when they are not the first tables' (``lift``, off, off),
+        so the states of logs written before them keep their digests."""
         out = options_to_json(self, config)
         physics = out["table"] == "physics"
         if not out["refuse"] or out["release"] == "lift" or not physics:
             del out["refuse"]  # (the first tables' hand never refuses)
+        if not out["escalate"] or out["release"] == "lift" or not physics:
+            del out["escalate"]  # (the first tables never escalated)
         if out["release"] == "lift" or not physics:
             del out["release"]
         return out
 
     def config_from_json(self, obj: Mapping[str, Any]) -> KataboomConfig:
         """Rebuild a config; a physics-table log written before the touching release (no
-        ``release``, no ``refuse``) replays with the first tables' hand, never refusing."""
+        ``release``, no ``refuse``) replays with the first tables' hand, never refusing; one
+        written before the table escalated (no ``escalate``) watches in Gauss-Seidel."""
         values = dict(obj)
         if values.get("table", "physics") == "physics":
             values.setdefault("release", "lift")
             values.setdefault("refuse", False)
+            values.setdefault("escalate", False)  # before the table escalated: Gauss-Seidel
         return super().config_from_json(values)
 
     def referee_name(self, config: KataboomConfig) -> str | None:

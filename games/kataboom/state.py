@@ -37,6 +37,7 @@ class KataboomConfig:
     lift_mm: float = 0.3
     release: str = "touch"
     refuse: bool = True
+    escalate: bool = True
     window_s: float = 3.0
     settle_s: float = 1.0
 

@@ -442,6 +442,10 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         Option("refuse", "bool", True, "a placement with no touching pose within the rule "
                "tolerance is refused with the reason (the player places again); off: let go "
                "by the first tables' hand (logs without this key)"),
+        Option("escalate", "bool", True, "the window after a turn is judged in the solver "
+               "simulate would judge the settled tower in (the direct solver on a thin margin "
+               "or heavy on light; with the touch release); off: always Gauss-Seidel (logs "
+               "without this key)"),
         Option("hold_s", "float", 0.5, "table time between the polycube and the balance cube (s)"),
         Option("window_s", "float", 5.0, "the mover's responsibility after the turn (s)"),
         Option("bot_place_s", "float", 6.0, "bots' median time to place (s after the previous "
@@ -476,14 +480,16 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
 
     def config_to_json(self, config: KozoConfig) -> dict[str, Any]:
         """The config as JSON, ``players`` included; ``bot_place_s`` only when it is not 0,
-        ``release`` and ``refuse`` only at the physics table when they are not the first
-        tables' (``lift``, off), so the states of logs written before they
+        ``release``, ``refuse`` and ``escalate`` only at the physics table when they are not
+        the first tables' (``lift``, off, off), so the states of logs written before they
         existed keep their digests."""
         out = options_to_json(self, config)
         if not out["bot_place_s"]:
             del out["bot_place_s"]
         if not out["refuse"] or out["release"] == "lift" or out["table"] != "physics":
             del out["refuse"]  # (the first tables' hand never refuses)
+        if not out["escalate"] or out["release"] == "lift" or out["table"] != "physics":
+            del out["escalate"]  # (the first tables never escalated)
         if out["release"] == "lift" or out["table"] != "physics":
             del out["release"]
         return out
@@ -492,12 +498,14 @@ class Kozo(Game[KozoState, KozoMove, KozoConfig]):
         """Rebuild a config; a log written before bots had a time to place (no
         ``bot_place_s``) replays with 0: every placement started when the window ended; one
         written before the touching release (no ``release``) replays with the ``lift`` hand,
-        and one written before refusals (no ``refuse``) never refuses."""
+        one written before refusals (no ``refuse``) never refuses, and one written before the
+        table escalated (no ``escalate``) judges every window in Gauss-Seidel."""
         values = dict(obj)
         values.setdefault("bot_place_s", 0.0)
         if values.get("table", "physics") == "physics":  # logs from before the touch release
             values.setdefault("release", "lift")
             values.setdefault("refuse", False)  # and before refusals: never refuses
+            values.setdefault("escalate", False)  # and before the table escalated: never
         return super().config_from_json(values)
 
     def referee_name(self, config: KozoConfig) -> str | None:

@@ -43,6 +43,7 @@ class KozoConfig:
     lift_mm: float = 0.3
     release: str = "touch"
     refuse: bool = True
+    escalate: bool = True
     hold_s: float = 0.5
     window_s: float = 5.0
     bot_place_s: float = 6.0

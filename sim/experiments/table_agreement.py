@@ -336,12 +336,15 @@ def play_at_table(
     return "stands", (), None, None, time.process_time() - t0
 
 
-def run_case(case: TableCase, release: str | None = None, replicas: int = 8) -> AgreementRow:
-    """The table's verdict on ``case`` (hand noise 0, hand ``release`` or the default) against
-    ``simulate`` of the same tower as intended, with its statics margin."""
+def run_case(
+    case: TableCase, release: str | None = None, replicas: int = 8, escalate: bool = True
+) -> AgreementRow:
+    """The table's verdict on ``case`` (hand noise 0, hand ``release`` or the default; with
+    ``escalate`` off, the table that never leaves Gauss-Seidel) against ``simulate`` of the same
+    tower as intended, with its statics margin."""
     from tablesim.sim.slices.kozo.referee import KozoReferee
 
-    cfg = table_config(release)
+    cfg = table_config(release, escalate=escalate)
     table, fell, first, at, table_cpu = play_at_table(case.moves, cfg)
     with KozoReferee(cfg, 1) as ref:
         scene = intended_scene(ref, case.moves)
@@ -353,7 +356,11 @@ def run_case(case: TableCase, release: str | None = None, replicas: int = 8) -> 
 
 
 def game_rows(
-    seed: int, release: str | None = None, replicas: int = 8, max_turns: int = 30
+    seed: int,
+    release: str | None = None,
+    replicas: int = 8,
+    max_turns: int = 30,
+    escalate: bool = True,
 ) -> list[AgreementRow]:
     """One seeded careful-vs-greedy game at the table (hand noise 0, one round), one row per
     turn (at most ``max_turns``): the table's verdict on that turn (a fall while its polycube
@@ -367,7 +374,7 @@ def game_rows(
     from tablesim.games.session import make_seats
     from tablesim.sim.slices.kozo.referee import KozoReferee
 
-    cfg = table_config(release)
+    cfg = table_config(release, escalate=escalate)
     seats = make_seats("kozo", ["careful", "greedy"], seed)
     state = GAME.new_game(cfg, seed)
     rows: list[AgreementRow] = []
@@ -410,7 +417,7 @@ def game_rows(
 
 
 def kataboom_rows(
-    seed: int, replicas: int = 8, max_turns: int = 12, model: int = 1
+    seed: int, replicas: int = 8, max_turns: int = 12, model: int = 1, escalate: bool = True
 ) -> list[AgreementRow]:
     """The Kataboom physics table against ``simulate``, as :func:`game_rows` does for Kozo: one
     seeded game on starting model ``model`` (two players, hand noise 0, no nudges), one row
@@ -428,7 +435,8 @@ def kataboom_rows(
     from tablesim.sim.slices.kataboom.referee import KataboomReferee
 
     cfg = KATABOOM.make_config(
-        {"hand_mm": 0.0, "hand_deg": 0.0, "nudges": 0, "model": model}, players=2
+        {"hand_mm": 0.0, "hand_deg": 0.0, "nudges": 0, "model": model, "escalate": escalate},
+        players=2,
     )
     rng = np.random.default_rng([seed, model])
     state = KATABOOM.new_game(cfg, seed)
@@ -501,7 +509,7 @@ def margin_bins() -> tuple[str, ...]:
     return BIN_LABELS
 
 
-def game_tower(seed: int, turn: int, release: str | None = None) -> Scene:
+def game_tower(seed: int, turn: int, release: str | None = None, escalate: bool = True) -> Scene:
     """The tower :func:`game_rows` judges with ``simulate`` on turn ``turn`` (from 1) of the
     seeded careful-vs-greedy game: the table's settled tower before the turn plus the turn's
     released pieces, without judging the earlier turns. ValueError when the game ends first.
@@ -509,7 +517,7 @@ def game_tower(seed: int, turn: int, release: str | None = None) -> Scene:
     from tablesim.games.session import make_seats
     from tablesim.sim.slices.kozo.referee import KozoReferee
 
-    cfg = table_config(release)
+    cfg = table_config(release, escalate=escalate)
     seats = make_seats("kozo", ["careful", "greedy"], seed)
     state = GAME.new_game(cfg, seed)
     ref = KozoReferee(cfg, seed)

@@ -20,12 +20,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tablesim.games.rng import Rng
+from tablesim.sim.config import Profile
 from tablesim.sim.model import (
     Scene,
     ScenePiece,
     matrix_to_quat,
+    quat4,
     quat_from_euler_deg,
     quat_to_matrix,
+    vec3,
 )
 from tablesim.sim.verdict import ToppleRule, fall_reason
 from tablesim.sim.world import World, shrink_shift
@@ -40,8 +43,10 @@ PARK = (1.5, 1.5, 1.0)
 class PersistentWorld(World):
     """A :class:`World` on which pieces can be added and removed while it runs."""
 
-    def __init__(self, scene: Scene, profile: str = "verdict") -> None:
+    def __init__(self, scene: Scene, profile: str | Profile = "verdict") -> None:
         super().__init__(scene, profile)
+        self.pieces: dict[str, ScenePiece] = {}
+        """Each dynamic piece as it was added (its shape; its pose is the world's)."""
         self.edges: dict[str, float] = {}
         """Cube edge (m) of each dynamic piece (the topple rule's drop threshold is half)."""
         self.polycube: dict[str, bool] = {}
@@ -53,6 +58,7 @@ class PersistentWorld(World):
         placed on it)."""
 
     def _note(self, piece: ScenePiece) -> None:
+        self.pieces[piece.id] = piece
         self.edges[piece.id] = piece.edge(self.config)
         self.polycube[piece.id] = len(piece.cells) > 1 and piece.box is None
 
@@ -71,7 +77,48 @@ class PersistentWorld(World):
         """Take a dynamic piece off the table."""
         self.remove_body(piece_id)
         self.static_allowed.pop(piece_id, None)
+        self.pieces.pop(piece_id, None)
         self.rebase()
+
+    def current_scene(self) -> Scene:
+        """The world as a scene: its static pieces, then its dynamic pieces (in :attr:`piece_ids`
+        order) at their current poses (what :func:`tablesim.sim.verdict.simulate` would judge)."""
+        moved = []
+        for pid in self.piece_ids:
+            pos, q = self.pose(pid)
+            moved.append(replace(self.pieces[pid], position=vec3(pos), orientation=quat4(q)))
+        statics = tuple(p for p in self.scene.pieces if p.static)
+        return replace(self.scene, pieces=(*statics, *moved))
+
+    def in_profile(self, profile: Profile) -> PersistentWorld:
+        """A new world of the same pieces at their current poses and velocities, stepped in
+        ``profile`` (e.g. the direct solver), its references rebased; the allowed static
+        contacts are kept. This world is left open (the caller closes it). Built as any world
+        is (:class:`tablesim.sim.world.World`), so the same poses give the same bits."""
+        lin, ang = self.velocities()
+        new = PersistentWorld(self.current_scene(), profile)
+        new.static_allowed = {k: set(v) for k, v in self.static_allowed.items()}
+        for i, pid in enumerate(new.piece_ids):
+            new.set_velocity(pid, lin[i], ang[i])
+        new.rebase()
+        return new
+
+
+def judging_world(world: PersistentWorld, own: Profile, escalate: bool) -> PersistentWorld:
+    """The world a table's window is judged in: ``world`` itself, or (with ``escalate``) a
+    copy of it in the profile :func:`tablesim.sim.verdict.simulate` would run the settled scene
+    in (:func:`tablesim.sim.escalation.escalated_profile` of :meth:`PersistentWorld.current_scene`
+    in ``own``: the direct solver on a thin tilt margin, heavy on light, or a piece in the air;
+    ``own`` itself otherwise). A new world is returned only when that profile is not the
+    world's; the caller then closes the old one. Deterministic: a function of the poses."""
+    if not escalate:
+        return world
+    from tablesim.sim.escalation import escalated_profile
+
+    target, _ = escalated_profile(world.current_scene(), own)
+    if target == world.profile:
+        return world
+    return world.in_profile(target)
 
 
 @dataclass(frozen=True)

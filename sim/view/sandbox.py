@@ -140,6 +140,15 @@ def _physics_lines(cfg: Any) -> list[str]:
     return ["", "[physics]", *lines] if lines else []
 
 
+def _judged_lines(scene: Any) -> list[str]:
+    """The top-level ``judged = [ids]`` of a scene that names its judged pieces (none when it
+    judges every piece)."""
+    judged = getattr(scene, "judged", None)
+    if judged is None:
+        return []
+    return [f"judged = [{', '.join(_toml_str(i) for i in judged)}]"]
+
+
 def scene_toml(
     scene: Any, poses: Mapping[str, Any] | None = None, *, name: str | None = None
 ) -> str:
@@ -151,7 +160,8 @@ def scene_toml(
     Positions are written to 1e-6 mm, quaternions exactly (``repr``). ``name``: the scene's
     name (default ``scene.name``); the description says what the file holds
     (:func:`contents`) and which scene it was built from. Physics settings that differ from
-    the defaults are written as ``[physics]``."""
+    the defaults are written as ``[physics]``; the judged pieces (``scene.judged``) as the
+    top-level ``judged``."""
     poses = dict(poses or {})
     out = [
         f"# written by tablesim view --sandbox: {counted(len(scene.pieces), 'piece')}",
@@ -161,6 +171,7 @@ def scene_toml(
         'unit = "mm"',
         f"seconds = {_num(scene.seconds)}",
         f"ground = {'true' if scene.ground else 'false'}",
+        *_judged_lines(scene),
         *_physics_lines(scene.physics),
     ]
     for p in scene.pieces:

@@ -44,7 +44,7 @@ from tablesim.games.kataboom.state import (
     Pose,
 )
 from tablesim.games.rng import Rng
-from tablesim.sim.config import TABLE, PhysicsConfig
+from tablesim.sim.config import TABLE, PhysicsConfig, get_profile
 from tablesim.sim.model import Floats, Scene, ScenePiece, vec3
 from tablesim.sim.referees.persistent_world import (
     FallReport,
@@ -52,6 +52,7 @@ from tablesim.sim.referees.persistent_world import (
     PersistentWorld,
     ReleaseRefused,
     hand_place,
+    judging_world,
     watch,
 )
 from tablesim.sim.verdict import ToppleRule
@@ -103,6 +104,8 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         tables' hand (the option ``refuse``: on for new games, off for older logs)."""
         self.untouched = 0
         """Releases that found no touching pose (let go by the first tables' hand)."""
+        self.escalations = 0
+        """Placements whose window this referee moved to the direct solver (``escalate``)."""
 
     # ------------------------------------------------------------------ geometry
     def scene_piece(self, name: str, rot: int, pose: Sequence[float]) -> ScenePiece:
@@ -165,6 +168,7 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
             piece = self.scene_piece(move.piece, move.rot, move.pos)
             rng = Rng.from_seed(self.seed, "kataboom-hand", index)
             self.let_go(world, piece, rng)
+            world = self._judging(world)
         elif move.kind == NUDGE:
             world.rebase()
             point = np.asarray(move.pos, float) * self.edge
@@ -179,6 +183,27 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
                 knock(w, index, t)
 
         return watch(world, cfg.window_s, KATABOOM_RULE, on_check=on_check)
+
+    def _judging(self, world: PersistentWorld) -> PersistentWorld:
+        """The world a placement's window is judged in (:func:`judging_world`): with the option
+        ``escalate`` (new games, touch release) the game's world moves to the profile
+        ``simulate`` would judge the structure in (the direct solver on a thin tilt margin or
+        heavy on light) and back when it no longer asks for it; older logs stay Gauss-Seidel."""
+        cfg = self.config
+        judging = judging_world(
+            world, get_profile("verdict"), cfg.escalate and cfg.release == "touch"
+        )
+        if judging is not world:
+            world.close()
+            self._world = judging
+            self.escalations += judging.profile.name != "verdict"
+        return judging
+
+    def _live(self) -> PersistentWorld:
+        """The game's world (after a move: the window may have replaced it)."""
+        if self._world is None:
+            raise RuntimeError("kataboom table: no world")
+        return self._world
 
     def let_go(self, world: PersistentWorld, piece: ScenePiece, rng: Rng) -> None:
         """Put a placed piece down in ``world`` with the seeded hand noise ``rng``: with ``release = touch`` (new
@@ -211,6 +236,7 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         self.rebuilds += 1
         for i, mv in enumerate(state.moves):
             self._run(world, mv, i)
+            world = self._live()
         self._key = key
         return world
 
@@ -226,7 +252,7 @@ class KataboomReferee(Referee[KataboomState, KataboomMove]):
         world = self._sync(state)
         index = len(state.history)
         report = self._run(world, move.intended(), index)
-        outcome = self._outcome(world, report)
+        outcome = self._outcome(self._live(), report)
         self._key = (self.seed, state.config, (*state.moves, move.intended()))
         if report.fell:
             self.close()

@@ -24,7 +24,13 @@ How a move is measured (:meth:`KozoReferee.measure`):
    by the topple rule of :mod:`tablesim.sim.verdict` against its pose at the start of the move. A fall
    seen while a move is measured belongs to that move's player: the mover owns the 5 s after
    their turn, and the next player's turn starts with the clock at 5 s, so a collapse that
-   starts later happens during the next player's measured move and is theirs.
+   starts later happens during the next player's measured move and is theirs. With the
+   option ``escalate`` (new games; logs without the key: off) every release's watch (the
+   polycube's hold, the turn's window) is judged in the solver :func:`tablesim.sim.verdict.simulate` would judge the settled tower in: when the
+   verdict's escalation rules (:mod:`tablesim.sim.escalation`: a thin tilt margin, heavy on
+   light, a piece in the air) ask for the direct solver, the round's world is rebuilt in it
+   from the settled poses and velocities, and rebuilt back in the verdict profile at a later
+   release that does not ask for it (:meth:`KozoReferee._judging`).
 3. The outcome: every item's settled pose (grid frame, cube edges), who fell and when.
 
 The world is cached for the round. When asked to measure a move on a state that is not the
@@ -52,7 +58,7 @@ from tablesim.games.kozo.clock import clock_of_steps, wait_after_turn
 from tablesim.games.kozo.rules import REFEREE
 from tablesim.games.kozo.state import Item, KozoConfig, KozoMove, KozoState, Outcome
 from tablesim.games.rng import Rng
-from tablesim.sim.config import TABLE, PhysicsConfig
+from tablesim.sim.config import TABLE, PhysicsConfig, Profile, get_profile
 from tablesim.sim.model import Floats, Scene, ScenePiece, quat4, vec3
 from tablesim.sim.referees.idle import IdleWatch
 from tablesim.sim.referees.persistent_world import (
@@ -62,6 +68,7 @@ from tablesim.sim.referees.persistent_world import (
     ReleaseRefused,
     checks,
     hand_place,
+    judging_world,
     watch,
 )
 from tablesim.sim.scene import kozo_grid_origin
@@ -90,6 +97,12 @@ time to place): a next player who places before the window ends starts from that
 
 Knock = Callable[[PersistentWorld, int, float], None]
 """A test hook: ``knock(world, move_index, t)`` at every check instant of every move."""
+
+
+def world_profile() -> Profile:
+    """The table's own profile: the verdict's (Gauss-Seidel; its escalation rules say when a
+    window moves to the direct solver, :meth:`KozoReferee._judging`)."""
+    return get_profile("verdict")
 
 
 def physics_config(config: KozoConfig) -> PhysicsConfig:
@@ -164,6 +177,8 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         for new games, off for logs written before it)."""
         self.untouched = 0
         """Releases of this referee that found no touching pose (for measurements)."""
+        self.escalations = 0
+        """Windows this referee moved to the direct solver (option ``escalate``)."""
 
     # ------------------------------------------------------------------ geometry
     def placement(self, move: KozoMove, balance_index: int) -> Placement:
@@ -215,6 +230,12 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         return Scene("kozo-table", tuple(pieces), self.phys, seconds=cfg.window_s)
 
     # ------------------------------------------------------------------ the world
+    def _live(self) -> PersistentWorld:
+        """The round's world (after a move: the window may have replaced it)."""
+        if self._world is None:
+            raise RuntimeError("kozo table: no world")
+        return self._world
+
     @property
     def world(self) -> PersistentWorld | None:
         """The table's current world (the cached round; None before the first move and after
@@ -271,6 +292,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
         a next player who places before it ends."""
         cfg = self.config
         self._forget_snapshots()
+        world = self._judging(world)
         knock = self._checker(index)
         self._snaps[0] = world.save()
         k = 1
@@ -284,6 +306,21 @@ class KozoReferee(Referee[KozoState, KozoMove]):
                 k += 1
 
         return watch(world, cfg.window_s, on_check=on_check)
+
+    def _judging(self, world: PersistentWorld) -> PersistentWorld:
+        """The world a release is watched in (:func:`judging_world`): with the option
+        ``escalate`` (new games) the round's world moves to the profile ``simulate`` would
+        judge the settled tower in (the direct solver on a thin tilt margin or heavy on
+        light), and back to the verdict profile when the tower no longer asks for it; logs
+        written before it (no ``escalate`` key) and the first tables' hand (``release = lift``)
+        stay Gauss-Seidel, bit for bit."""
+        cfg = self.config
+        judging = judging_world(world, world_profile(), cfg.escalate and cfg.release == "touch")
+        if judging is not world:
+            world.close()
+            self._world = judging
+            self.escalations += judging.profile.name != world_profile().name
+        return judging
 
     def _before_placement(
         self, world: PersistentWorld, wait: float, index: int
@@ -365,6 +402,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
             world.rebase()
         if move.kind != kozo.PLACE:
             return self._watch_window(world, index), True
+        world = self._judging(world)
         report = (
             watch(world, cfg.hold_s, on_check=self._checker(index))
             if cfg.hold_s > 0
@@ -410,6 +448,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
                 continue
             wait = self._wait(state, state.moves[:i], mv)
             report, _ = self._run(world, mv, i, state.round, wait)
+            world = self._live()  # (the window may have moved the round to another solver)
             self._after(world, report)
         self._key = key
         return world
@@ -452,6 +491,7 @@ class KozoReferee(Referee[KozoState, KozoMove]):
             self._key = None  # the simulated wait stepped past the placement: rebuild
             world = self._sync(state)
             report, placed = self._run(world, move.intended(), index, state.round, wait)
+        world = self._live()
         poses = []
         for pid in world.piece_ids:
             pos, q = world.pose(pid)
