@@ -114,6 +114,11 @@ class CategoConfig:
             return ((0, 2), (1, 3))
         return tuple((seat,) for seat in range(self.players))
 
+    @cached_property
+    def boxes(self) -> int:
+        """The boxes on the pad (players x columns): the game ends when all are filled."""
+        return self.players * len(self.columns)
+
     def side_of(self, seat: int) -> int:
         """The side index of ``seat``."""
         return seat % 2 if self.partnerships else seat
@@ -151,9 +156,9 @@ class CategoState:
     roll: tuple[int, int] | None
     history: tuple[Entry, ...] = ()
 
-    @property
+    @cached_property
     def turn(self) -> int:
-        """Number of entries written so far."""
+        """Number of entries written so far (kept: read several times a move)."""
         return len(self.history)
 
     @cached_property
@@ -210,15 +215,12 @@ def column_winner(values: Sequence[int], tie_rule: str) -> int | None:
 
 def column_results(state: CategoState) -> dict[int, int | None]:
     """Every complete column's label mapped to the winning side (None for a void column)."""
-    cfg = state.config
-    out: dict[int, int | None] = {}
-    for i, label in enumerate(cfg.columns):
-        cells = [row[i] for row in state.rows]
-        if any(v is None for v in cells):
-            continue
-        values = [sum(cells[s] or 0 for s in side) for side in cfg.sides]
-        out[label] = column_winner(values, cfg.tie_rule)
-    return out
+    # (read from the state's column_sides, kept per state: _column_side is this rule)
+    return {
+        label: None if side == VOID else side
+        for label, side in zip(state.config.columns, state.column_sides, strict=True)
+        if side != OPEN
+    }
 
 
 def side_scores(state: CategoState) -> tuple[int, ...]:
@@ -472,11 +474,13 @@ class Catego(Game[CategoState, int, CategoConfig]):
 
     def is_terminal(self, state: CategoState) -> bool:
         """True once every row is full."""
-        return state.turn >= state.config.players * len(state.config.columns)
+        return state.turn >= state.config.boxes
 
     def current_player(self, state: CategoState) -> int | None:
         """The seat to write next, or None at the end."""
-        return None if self.is_terminal(state) else state.turn % state.config.players
+        turn = state.turn
+        cfg = state.config
+        return None if turn >= cfg.boxes else turn % cfg.players
 
     def open_columns(self, state: CategoState) -> tuple[int, ...]:
         """The columns still empty in the current player's row (empty at the end)."""
@@ -526,14 +530,14 @@ class Catego(Game[CategoState, int, CategoConfig]):
         if seat is None:
             raise IllegalMoveError("catego: the game is over, every row is full")
         legal = self.legal_moves(state)
-        who = _seat_name(seat)
-        if not _is_int(move) or move not in cfg.columns:
+        if type(move) is not int and not _is_int(move) or move not in cfg.columns:
             raise IllegalMoveError(
                 f"catego: {move!r} is not a column (columns: {_labels_text(cfg.columns)}); "
-                f"{who} may write in {_labels_text(legal)}"
+                f"{_seat_name(seat)} may write in {_labels_text(legal)}"
             )
         move = int(move)
         if move not in legal:
+            who = _seat_name(seat)
             value = state.rows[seat][cfg.columns.index(move)]
             if value is not None:
                 raise IllegalMoveError(
@@ -549,22 +553,34 @@ class Catego(Game[CategoState, int, CategoConfig]):
         if state.roll is None:
             raise GameError("catego: state has no roll to write")
         history = (*state.history, Entry(state.roll, move))
-        if len(history) >= cfg.players * len(cfg.columns):
+        if len(history) >= cfg.boxes:
             after = CategoState(cfg, state.rng, None, history)
         else:
             roll, rng = _roll(state.rng)
             after = CategoState(cfg, rng, roll, history)
         rows = state.__dict__.get("rows")
         if rows is not None:  # the pad extended by the new entry (the same as rebuilding it)
+            j = cfg.columns.index(move)
             row = list(rows[seat])
-            row[cfg.columns.index(move)] = state.roll[0] + state.roll[1]
+            row[j] = state.roll[0] + state.roll[1]
             new_rows = after.__dict__["rows"] = (*rows[:seat], tuple(row), *rows[seat + 1 :])
             sides = state.__dict__.get("column_sides")
             if sides is not None:  # only the written column can change
-                j = cfg.columns.index(move)
                 side = _column_side(cfg, [r[j] for r in new_rows])
                 after.__dict__["column_sides"] = (*sides[:j], side, *sides[j + 1 :])
         return after
+
+    @staticmethod
+    def _winners(cfg: CategoConfig, scores: tuple[int, ...]) -> tuple[int, ...]:
+        top = max(scores)
+        return cfg.sides[scores.index(top)] if scores.count(top) == 1 else ()
+
+    def winners(self, state: CategoState) -> tuple[int, ...]:
+        """``result(state).winners`` without the rest of the result (the luck report, the
+        columns' detail): an environment reads only who won, at every episode's end."""
+        if not self.is_terminal(state):
+            raise GameError(f"catego: the game is not over (turn {state.turn})")
+        return self._winners(state.config, side_scores(state))
 
     def result(self, state: CategoState) -> Result:
         """Scores per seat (a team's score for both partners), winners, and the luck report."""
@@ -575,10 +591,7 @@ class Catego(Game[CategoState, int, CategoConfig]):
             )
         cfg = state.config
         scores = side_scores(state)
-        top = max(scores)
-        winners: tuple[int, ...] = ()
-        if scores.count(top) == 1:
-            winners = cfg.sides[scores.index(top)]
+        winners = self._winners(cfg, scores)
         results = column_results(state)
         # "After each column ... has all its boxes filled in, the player with the highest
         # number for that column wins the points"; "The team that scores the most total

@@ -150,7 +150,7 @@ def parse_players(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # What happened, and who is told
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Played(Generic[S, M]):
     """One move as played: its number (from 1), the seat, the measured move, the states
     before and after it, its canonical text and the digest of the state after."""
@@ -161,6 +161,16 @@ class Played(Generic[S, M]):
     before: S
     after: S
     game: Game[S, M, Any] = field(repr=False, compare=False)
+
+    def __init__(
+        self, n: int, seat: int, move: M, before: S, after: S, game: Game[S, M, Any]
+    ) -> None:
+        # the fields written straight into the instance (a frozen dataclass's own __init__
+        # pays object.__setattr__ per field, every move of every rollout)
+        d = self.__dict__
+        d["n"], d["seat"], d["move"], d["before"], d["after"], d["game"] = (
+            n, seat, move, before, after, game,
+        )  # fmt: skip
 
     @cached_property
     def text(self) -> str:
@@ -401,7 +411,12 @@ class Session(Generic[S, M, C]):
         """Measure (when a referee judges this game), apply and record ``move`` for the seat
         to move; observers are told. Raises GameError (nothing changed) for a move the rules
         refuse."""
-        seat = self._seat_to_move()
+        return self.play_as(self._seat_to_move(), move)
+
+    def play_as(self, seat: int, move: M) -> Played[S, M]:
+        """:meth:`play` for a caller that has just read the seat to move of the current
+        state (``game.current_player(session.state)``: an environment reads it once a step);
+        the rules' ``apply`` still checks the move."""
         before = self.state
         if self.referee is not None:
             try:
@@ -410,19 +425,14 @@ class Session(Generic[S, M, C]):
                 self._note_refused(move)
                 raise
         after = self.game.apply(before, move)
-        played = Played(
-            len(self.played) + 1,
-            seat,
-            move,
-            before,
-            after,
-            self.game,
-        )
+        played = Played(len(self.played) + 1, seat, move, before, after, self.game)
         self.played.append(played)
         self.state = after
+        if not self.observers:  # (an environment's rollout: nobody to tell)
+            return played
         for obs in self.observers:
             obs.move_played(self, played)
-        if self.observers and self.over:  # (the result only when someone is told it)
+        if self.over:  # (the result only when someone is told it)
             result = self.game.result(after)
             for obs in self.observers:
                 obs.game_over(self, result)

@@ -89,6 +89,7 @@ class TableGameEnv(AECEnv):
         self._picture = Picture(self.match.game.name, render_mode, size)
         self.possible_agents = [agent_name(s) for s in range(self.match.players)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._agent_names = tuple(self.possible_agents)  # (a user may edit possible_agents)
         obs = self.match.observation_space()
         planes = obs["observation"]
         if self.channels == "last" and len(planes.shape) == 3:
@@ -140,25 +141,29 @@ class TableGameEnv(AECEnv):
     def _select(self) -> None:
         seat = self.match.current_seat()
         if seat is not None:
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self._agent_names[seat]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
     def _set_infos(self) -> None:
         sel = self.agent_selection
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        if sel in self.infos:
-            self.infos[sel] = {
-                "legal_moves": self.match.lazy_move_texts(),
-                "legal_actions": self.match.legal_actions,
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if sel in infos:
+            match = self.match
+            infos[sel] = {
+                "legal_moves": match.lazy_move_texts(),
+                "legal_actions": match.legal_actions,
             }
+        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The public table and, for the agent to move, the legal actions."""
-        mask = self.match.mask()
+        match = self.match
         if agent != self.agent_selection or self.terminations.get(agent, False):
-            mask = np.zeros_like(mask)
-        obs = self.match.observation(self._seat_of[agent])
+            mask = np.zeros(match.n_actions, dtype=np.int8)
+        else:
+            mask = match.mask()
+        obs = match.observation(self._seat_of[agent])
         if self.channels == "last" and isinstance(obs, np.ndarray) and obs.ndim == 3:
             obs = np.ascontiguousarray(np.moveaxis(obs, 0, -1))
         return {"observation": obs, "action_mask": mask}
@@ -172,17 +177,19 @@ class TableGameEnv(AECEnv):
         if action is None:
             raise EnvError(f"{agent}: None is only for agents that are done")
         self._cumulative_rewards[agent] = 0.0
-        self.match.play(as_action(action))
+        match = self.match
+        match.play(action if type(action) is int else as_action(action))
         self._steps += 1
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.match.terminal():
-            for seat, r in enumerate(self.match.scores()):
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if match.terminal():
+            for seat, r in enumerate(match.scores()):
                 self.rewards[agent_name(seat)] = r
             self.terminations = {a: True for a in self.agents}
-        elif self.max_cycles is not None and self._steps >= self.max_cycles * len(self.agents):
-            self.truncations = {a: True for a in self.agents}
+            self._accumulate_rewards()
+        else:  # (every reward 0.0: the cumulative rewards stay as they are)
+            if self.max_cycles is not None and self._steps >= self.max_cycles * len(self.agents):
+                self.truncations = {a: True for a in self.agents}
         self._select()
-        self._accumulate_rewards()
         self._set_infos()
         if self.render_mode == "human":
             self.render()

@@ -133,8 +133,8 @@ class Match:
         the game's table, applied, digested and logged), as in ``tablesim play``."""
         self.seed = 0
         self._legal: tuple[Any, ...] | None = ()  # None: made from _move_at when read
-        self._ids = np.zeros(0, dtype=np.int64)
-        self._by_id: dict[int, Any] = {}
+        self._ids: np.ndarray | list[int] = np.zeros(0, dtype=np.int64)
+        self._by_id: dict[int, Any] | None = {}  # None: found in _ids_list
         self._move_at: Callable[[int], Any] | None = None  # the codec's (legal_ids)
         self._ids_of: dict[Any, int] = {}
         self._tables: dict[tuple[Any, ...], Any] = {}  # legal ints -> ids, by_id, mask, list
@@ -177,7 +177,8 @@ class Match:
             legal = tuple(m for m in legal if m not in refused)
         self._legal = legal
         if not legal or type(legal[0]) is not int:  # (moves hashed in Python: no gain)
-            self._ids, self._by_id, self._mask, self._ids_list = self._tables_of(legal)
+            ids_list = self._ids_of_moves(legal)
+            self._ids, self._by_id, self._mask, self._ids_list = ids_list, None, None, ids_list
             return
         try:  # the ids, mask and id -> move table of a tuple of moves met before (Catego)
             self._ids, self._by_id, self._mask, self._ids_list = self._tables[legal]
@@ -190,22 +191,28 @@ class Match:
             self._tables[legal] = entry
         self._ids, self._by_id, self._mask, self._ids_list = entry
 
-    def _tables_of(
-        self, legal: tuple[Any, ...]
-    ) -> tuple[np.ndarray, dict[int, Any], np.ndarray, list[int]]:
-        """The ids of the moves ``legal`` (in order), the id -> move table, the mask and the
-        ids as Python ints (EnvError when two moves share an id)."""
+    def _ids_of_moves(self, legal: tuple[Any, ...]) -> list[int]:
+        """The ids of the moves ``legal`` (in order) as Python ints (EnvError when two moves
+        share an id)."""
         many = getattr(self.codec, "encode_many", None)  # (a codec's own arithmetic)
         ids = None if many is None else many(legal)
         if ids is None:
             encode = self._encode
             ids = [encode(m) for m in legal]
-        by_id = dict(zip(ids, legal, strict=True))
-        if len(by_id) != len(ids):
+        if len(set(ids)) != len(ids):
             raise EnvError(
                 f"{self.game.name}: two legal moves share an action id in this position "
                 "(sim.slices.common.codecs); please report it"
             )
+        return ids
+
+    def _tables_of(
+        self, legal: tuple[Any, ...]
+    ) -> tuple[np.ndarray, dict[int, Any], np.ndarray, list[int]]:
+        """The ids of the moves ``legal`` (in order), the id -> move table, the mask and the
+        ids as Python ints (EnvError when two moves share an id)."""
+        ids = self._ids_of_moves(legal)
+        by_id = dict(zip(ids, legal, strict=True))
         arr = np.asarray(ids, dtype=np.int64)
         mask = np.zeros(self.n_actions, dtype=np.int8)
         mask[arr] = 1
@@ -247,7 +254,13 @@ class Match:
     def _legal_move(self, action: int) -> Any:
         """The legal move of id ``action`` here, or None."""
         if self._move_at is None:
-            return self._by_id.get(action)
+            by_id = self._by_id
+            if by_id is not None:
+                return by_id.get(action)
+            try:  # (ids as a list: a few moves a position, looked up once)
+                return self.legal[self._ids_list.index(action)]  # type: ignore[union-attr]
+            except ValueError:
+                return None
         hit = np.flatnonzero(self._ids == action)
         return self._move_at(int(hit[0])) if len(hit) else None
 
@@ -275,10 +288,15 @@ class Match:
     def play_move(self, move: Any) -> None:
         """Play a legal move value (a bot's choice) for the seat to move, through the
         session (the one move loop: measured, applied, recorded)."""
-        if self.session is None:
+        session = self.session
+        if session is None:
             raise EnvError(f"{self.game.name}: reset the environment before playing")
         try:  # (not contextlib.suppress: a microsecond a step)
-            self.session.play(move)
+            seat = self._seat
+            if seat is not None and session.state is self._at:  # (read by _refresh)
+                session.play_as(seat, move)
+            else:
+                session.play(move)
         except TableRefused:  # not played: the same seat chooses again, the refused move
             self._refresh()  # left out of the mask
             return
@@ -291,10 +309,11 @@ class Match:
 
     def scores(self) -> list[float]:
         """Reward per seat at the end: +1 for a winner, -1 for the others, 0 each for a draw."""
-        res = self.game.result(self.state)
-        if not res.winners:
+        quick = getattr(self.game, "winners", None)  # (a game's own: result's winners only)
+        winners = self.game.result(self.state).winners if quick is None else quick(self.state)
+        if not winners:
             return [0.0] * self.players
-        return [1.0 if s in res.winners else -1.0 for s in range(self.players)]
+        return [1.0 if s in winners else -1.0 for s in range(self.players)]
 
     def observation_space(self) -> Any:
         """The Gymnasium space of :meth:`observe`: a Dict of ``observation`` and

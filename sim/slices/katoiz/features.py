@@ -3,12 +3,14 @@ the scheme: :mod:`tablesim.sim.slices.common.features`)."""
 
 from __future__ import annotations
 
+import struct
 from functools import cache
 from typing import Any
 
 import numpy as np
 
 from tablesim.sim.slices.common.features import F32, Features
+from tablesim.sim.slices.katoiz.codec import _tile_kinds, tile_kind
 
 
 def _kind_planes(out: np.ndarray, base: int, cell: int, tile: int) -> None:
@@ -36,7 +38,12 @@ class StapeltorenFeatures(Features):
     """Per tile kind (30 columns: colour x shape x size): row 0 supply count; rows 1-4 how
     many stacks of seat +0..+3 have this kind on top; rows 5-8 the highest such stack of seat
     +0..+3; row 9 the kind shows the dice (all 1 without dice); constant rows 10 own turn,
-    11 first round (starting tiles), 12 passes in a row / players."""
+    11 first round (starting tiles), 12 passes in a row / players.
+
+    Built as float32 bytes (``struct``'s ``f`` rounds a double as numpy's cast does;
+    tests/test_envs_light_fast.py compares every seat's planes with the plain numpy build):
+    a seat's two stack rows are remembered by its stacks (which change only on its own moves),
+    row 9 by the roll, the constant rows by their values."""
 
     shape = (13, 30)
 
@@ -44,23 +51,61 @@ class StapeltorenFeatures(Features):
         super().__init__(game, config, codec)
         self.high[0] = 2
         self.high[1:9] = config.supply
+        self._pack = struct.Struct("=30f").pack
+        self._blank = bytes(4 * 30 * (4 - min(4, self.players)))  # rows of absent seats
+        self._stack_rows: dict[Any, tuple[bytes, bytes]] = {}
+        self._dice_rows: dict[Any, bytes] = {}
+        self._const_rows: dict[tuple[bool, bool, int], bytes] = {}
+
+    def _stacks(self, stacks: Any) -> tuple[bytes, bytes]:
+        """Rows 1+k and 5+k of a seat's ``stacks``: top kinds counted, the highest stack."""
+        count, high = [0.0] * 30, [0.0] * 30
+        for stack in stacks:
+            j = tile_kind(stack[-1])
+            count[j] += 1
+            high[j] = max(high[j], float(len(stack)))
+        memo = self._stack_rows
+        if len(memo) > 50_000:  # bound the memory of a long run
+            memo.clear()
+        out = memo[stacks] = (self._pack(*count), self._pack(*high))
+        return out
+
+    def _dice(self, key: Any) -> bytes:
+        starting, roll = key
+        out = self._dice_rows[key] = (
+            self._pack(*[1.0] * 30) if starting else _fitting_kinds(roll).tobytes()
+        )
+        return out
+
+    def _consts(self, key: tuple[bool, bool, int]) -> bytes:
+        turn, starting, passes = key
+        values = (float(turn), float(starting), min(1.0, passes / self.players))
+        out = self._const_rows[key] = b"".join(self._pack(*[v] * 30) for v in values)
+        return out
 
     def __call__(self, state: Any, seat: int) -> np.ndarray:
-        from tablesim.sim.slices.katoiz.codec import tile_kind
-
-        out = np.zeros(self.shape, F32)
+        kinds = _tile_kinds()
+        supply = [0.0] * 30
         for t in state.supply:
-            out[0, tile_kind(t)] += 1
-        for k in range(min(4, self.players)):
-            for stack in state.stacks[self.relative(seat, k)]:
-                j = tile_kind(stack[-1])
-                out[1 + k, j] += 1
-                out[5 + k, j] = max(out[5 + k, j], len(stack))
-        out[9] = 1.0 if state.starting else _fitting_kinds(state.roll)
-        out[10] = float(self.game.current_player(state) == seat)
-        out[11] = float(state.starting)
-        out[12] = min(1.0, state.passes / self.players)
-        return out
+            j = kinds[t]
+            if j < 0:
+                j = tile_kind(t)  # (the blank tile's error)
+            supply[j] += 1
+        parts = [self._pack(*supply)]
+        memo, n = self._stack_rows, self.players
+        rows = []
+        for k in range(min(4, n)):
+            stacks = state.stacks[(seat + k) % n]
+            rows.append(memo.get(stacks) or self._stacks(stacks))
+        parts += [r[0] for r in rows]
+        parts.append(self._blank)
+        parts += [r[1] for r in rows]
+        parts.append(self._blank)
+        key = (state.starting, None if state.starting else state.roll)
+        parts.append(self._dice_rows.get(key) or self._dice(key))
+        ckey = (self.game.current_player(state) == seat, state.starting, state.passes)
+        parts.append(self._const_rows.get(ckey) or self._consts(ckey))
+        return np.ndarray(self.shape, F32, bytearray(b"".join(parts)))
 
 
 class ThreeSetFeatures(Features):
