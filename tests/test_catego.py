@@ -659,3 +659,36 @@ def test_strong_beats_random_in_80_percent_of_200_games() -> None:
     rate = wins / 200
     print(f"\nstrong vs random: {wins}/200 wins ({rate:.1%}), {draws} draws, {seconds:.1f} s")
     assert rate >= 0.8
+
+
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        (2, {}),
+        (3, {"tie_rule": "any-duplicate"}),
+        (4, {"partnerships": True}),
+        (4, {"first_entry": "off"}),
+        (2, {"columns": [1, 2, 3]}),  # 1 + 2 = 3: shared tops (no winner) come often
+    ],
+)
+def test_quick_winners_equal_the_result_by_the_rulebook(
+    players: int, options: dict[str, object]
+) -> None:
+    # The environments read ``GAME.winners`` (a shortcut without the luck report) at every
+    # episode's end. "The team that scores the most total points wins the game": the side with
+    # the single highest total from the result's scores; a shared top names no winner.
+    cfg = config(players, **options)
+    bots = [RandomBot(GAME, seed=s) for s in range(players)]
+    ties = 0
+    for seed in range(60):
+        state = GAME.new_game(cfg, seed)
+        while not GAME.is_terminal(state):
+            state = GAME.apply(state, bots[GAME.current_player(state)].choose(state))
+        res = GAME.result(state)
+        totals = [res.scores[side[0]] for side in cfg.sides]
+        top = max(totals)
+        expected = cfg.sides[totals.index(top)] if totals.count(top) == 1 else ()
+        ties += not expected
+        assert GAME.winners(state) == expected == tuple(res.winners), (seed, totals)
+    if options.get("columns") == [1, 2, 3]:
+        assert ties > 0  # the tie branch was exercised
