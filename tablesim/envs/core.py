@@ -249,7 +249,8 @@ class Match:
         """The legal moves' action ids, in the same order as :attr:`legal`."""
         if self._ids_list is not None:
             return list(self._ids_list)
-        return list(self._ids.tolist())  # (Python ints)
+        ids = self._ids
+        return ids.tolist() if isinstance(ids, np.ndarray) else list(ids)  # (Python ints)
 
     def _legal_move(self, action: int) -> Any:
         """The legal move of id ``action`` here, or None."""
