@@ -191,3 +191,25 @@ def test_sandbox_save_of_table_balance_cubes_loads_and_names_what_it_holds(
         assert np.allclose(got[c.id].position, c.position, atol=5e-5)  # separate(): <= 0.05 mm
     v = simulate(scene, replicas=1, seconds=0.2, workers=1, method="simulate")
     assert v.verdict in ("stands", "topples")
+
+
+def test_a_judged_piece_taken_off_the_table_leaves_judged_and_comes_back(tmp_path: Path) -> None:
+    # The scene format refuses a ``judged`` id that names no piece, so taking a judged piece
+    # into the hand must take it out of ``judged`` (a save then loads), and putting it back
+    # (or undoing the take) must judge it again.
+    tower = resolve_scene("kozo-tower")
+    loose = [p.id for p in tower.pieces if not p.static]
+    scene = replace(tower, judged=(loose[-1], loose[0]))
+    with SandboxApp(scene, size=SIZE, replicas=1) as app:
+        assert app.take_from_table(loose[-1])
+        assert app.table.judged == (loose[0],)
+        app.save(tmp_path / "held.toml")
+        assert load_scene(tmp_path / "held.toml").judged == (loose[0],)
+        app.put_back()
+        assert app.table.judged == (loose[-1], loose[0])
+        assert app.take_from_table(loose[0]) and app.undo()
+        assert app.table.judged == (loose[-1], loose[0])
+    only = replace(tower, judged=(loose[0],))
+    with SandboxApp(only, size=SIZE, replicas=1) as app:
+        assert app.take_from_table(loose[0])
+        assert app.table.judged is None  # no piece left to name: the key is left out

@@ -140,6 +140,15 @@ def _physics_lines(cfg: Any) -> list[str]:
     return ["", "[physics]", *lines] if lines else []
 
 
+def _judged_without(judged: tuple[str, ...] | None, piece_id: str) -> tuple[str, ...] | None:
+    """A scene's ``judged`` once ``piece_id`` is off the table: the others; if it was the only
+    one, None (the scene format refuses an empty list). The sandbox judges it again when it is
+    let go."""
+    if judged is None:
+        return None
+    return tuple(i for i in judged if i != piece_id) or None
+
+
 def _judged_lines(scene: Any) -> list[str]:
     """The top-level ``judged = [ids]`` of a scene that names its judged pieces (none when it
     judges every piece)."""
@@ -288,6 +297,7 @@ class SandboxApp(SceneApp):
         self.held: Any = None
         """The :class:`tablesim.sim.model.ScenePiece` in hand (its pose is the pointer's), or None."""
         self._turn = (0, 0)  # quarter turns about z, tips about x
+        self._held_judged = False  # the held piece came off the table from the scene's judged
         self._held_pose: tuple[np.ndarray, tuple[float, ...]] | None = None
         self._count = 0
         self.show_help = True
@@ -364,7 +374,7 @@ class SandboxApp(SceneApp):
             self._dirty = True
             return False
         self.table = self.history.pop()
-        self.held = None
+        self.held, self._held_judged = None, False
         self._restart()
         n = len(self.history)
         self.verdict, self.explanation = f"undone ({n} step{'' if n == 1 else 's'} left)", ""
@@ -435,7 +445,9 @@ class SandboxApp(SceneApp):
         self.history.append(table)
         self.held = replace(found[0], position=(0.0, 0.0, 0.0))
         self._turn = (0, 0)
-        self.table = replace(table, pieces=tuple(p for p in table.pieces if p.id != piece_id))
+        self._held_judged = table.judged is not None and piece_id in table.judged
+        self.table = replace(table, pieces=tuple(p for p in table.pieces if p.id != piece_id),
+                             judged=_judged_without(table.judged, piece_id))  # fmt: skip
         self._place_held(*self._mouse)
         self._restart()
         self.verdict = f"in hand: {piece_id} (click to let it go, x to put it back)"
@@ -491,7 +503,11 @@ class SandboxApp(SceneApp):
             self._dirty = True
             return False
         self.held, self._held_pose = None, None
-        self.table = replace(table, pieces=(*table.pieces, piece))
+        judged = table.judged
+        if self._held_judged:  # a judged piece taken off the table is judged again when let go
+            judged = (*(judged or ()), piece.id)
+        self._held_judged = False
+        self.table = replace(table, pieces=(*table.pieces, piece), judged=judged)
         self.show_help = False  # shown until the first piece is let go; f1 brings it back
         self._restart()
         self.verdict = (
@@ -503,7 +519,7 @@ class SandboxApp(SceneApp):
     def put_back(self) -> None:
         """Drop the held piece from the hand: the table as before it was taken."""
         if self.held is not None:
-            self.held = None
+            self.held, self._held_judged = None, False
             self.table = self.history.pop() if self.history else self.table
             self._restart()
             self.verdict = "put back"
